@@ -1,0 +1,124 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitProblems = 1 // the command ran and found problems (invalid data, ...)
+	exitUsage    = 2 // the command line was wrong
+)
+
+// A command is one subcommand of titm.
+type command struct {
+	name    string
+	args    string // the arguments after the flags, for the usage line
+	summary string
+	// setup declares the flags and returns the function that runs the command
+	// once they are parsed.
+	setup func(fs *flag.FlagSet, out io.Writer) func(args []string) error
+}
+
+// commands lists the subcommands in the order help shows them.
+var commands = []*command{
+	scenariosCmd,
+	mapCmd,
+	unitsCmd,
+	validateCmd,
+}
+
+// errProblems is returned by a command that has already printed the
+// problems it found.
+var errProblems = errors.New("problems found")
+
+// usageError is a wrong command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c := lookup(args[1]); c != nil {
+				return runCommand(c, []string{"-h"}, stdout, stderr)
+			}
+			fmt.Fprintf(stderr, "titm: no command %q\n", args[1])
+			return exitUsage
+		}
+		help(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	c := lookup(args[0])
+	if c == nil {
+		fmt.Fprintf(stderr, "titm: unknown command %q; run \"titm help\" for the list\n", args[0])
+		return exitUsage
+	}
+	return runCommand(c, args[1:], stdout, stderr)
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func help(w io.Writer) {
+	fmt.Fprint(w, "titm referees games of Tigers in the Mist played by e-mail.\n\nUsage: titm <command> [flags] [arguments]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "  help       this list; \"titm help <command>\" or \"titm <command> -h\" for one command\n")
+	fmt.Fprint(w, "\nA scenario is named by a shipped scenario's name (intro, fifth-panzer, three-days,\ncampaign) or by the path of a scenario file of your own (docs/data-format.md).\n")
+}
+
+func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("titm "+c.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	do := c.setup(fs, stdout)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: titm %s [flags] %s\n\n%s\n", c.name, c.args, c.summary)
+		var b strings.Builder
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+		if b.Len() > 0 {
+			fmt.Fprintf(fs.Output(), "\nFlags:\n%s", b.String())
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			// Help asked for is an answer, not an error.
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return exitOK
+		}
+		return exitUsage
+	}
+	err := do(fs.Args())
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "titm %s: %s\n", c.name, ue.msg)
+		fs.Usage()
+		return exitUsage
+	case errors.Is(err, errProblems):
+		return exitProblems
+	default:
+		fmt.Fprintf(stderr, "titm %s: %v\n", c.name, err)
+		return exitProblems
+	}
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runT(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+const tiny = "../../testdata/tiny/scenario.toml"
+
+func TestHelp(t *testing.T) {
+	code, out, _ := runT(t, "help")
+	if code != exitOK {
+		t.Fatalf("help exit %d", code)
+	}
+	for _, c := range commands {
+		if !strings.Contains(out, "  "+c.name+" ") {
+			t.Errorf("help does not list %s:\n%s", c.name, out)
+		}
+		code, cout, cerr := runT(t, c.name, "-h")
+		if code != exitOK || !strings.Contains(cout, "Usage: titm "+c.name) {
+			t.Errorf("%s -h: exit %d, out %q, err %q", c.name, code, cout, cerr)
+		}
+	}
+	if code, _, errs := runT(t, "nosuch"); code != exitUsage || !strings.Contains(errs, `unknown command "nosuch"`) {
+		t.Errorf("unknown command: exit %d, %q", code, errs)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	code, out, errs := runT(t, "validate", "../../testdata/bad/zone-letter.toml", "../../testdata/bad/unit-strength-5.toml")
+	if code != exitProblems {
+		t.Errorf("exit %d, want %d; %s", code, exitProblems, errs)
+	}
+	for _, want := range []string{
+		`../../testdata/bad/zone-letter.toml:52: zone id "Q": a zone is one capital letter from A to P (3.21)`,
+		"../../testdata/bad/unit-strength-5.toml:16: unit 1/10: strength = 5; a unit has 1 to 4 SP at full strength (4.16)",
+		"2 problem(s)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, out, _ := runT(t, "validate", tiny); code != exitOK || !strings.Contains(out, "no problems") {
+		t.Errorf("tiny scenario: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runT(t, "validate", "../../testdata/bad/README.md"); code != exitProblems || !strings.Contains(out, "cannot read the file") {
+		t.Errorf("missing file: exit %d\n%s", code, out)
+	}
+}
+
+func TestMapJSON(t *testing.T) {
+	code, out, errs := runT(t, "map", "--scenario", tiny, "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Areas []struct {
+			ID        int     `json:"id"`
+			Name      string  `json:"name"`
+			Lat       float64 `json:"lat"`
+			VP        int     `json:"vp"`
+			Frontline bool    `json:"frontline"`
+			Release   bool    `json:"release"`
+		} `json:"areas"`
+		Zones []struct {
+			ID           string `json:"id"`
+			Side         string `json:"side"`
+			VPMultiplier int    `json:"vp_multiplier"`
+			Areas        []int  `json:"areas"`
+		} `json:"zones"`
+		Roads []struct {
+			A      int    `json:"a"`
+			B      any    `json:"b"`
+			Class  string `json:"class"`
+			Bridge bool   `json:"bridge"`
+			Blown  bool   `json:"blown"`
+		} `json:"roads"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Areas) != 5 || len(got.Zones) != 2 || len(got.Roads) != 7 {
+		t.Fatalf("areas %d zones %d roads %d, want 5, 2, 7 (5 roads and 2 into zones)", len(got.Areas), len(got.Zones), len(got.Roads))
+	}
+	if a := got.Areas[0]; a.ID != 1 || a.Name != "Westdorf" || a.VP != 2 || !a.Release || a.Lat != 50 {
+		t.Errorf("area 1: %+v", a)
+	}
+	if z := got.Zones[1]; z.ID != "D" || z.Side != "allied" || z.VPMultiplier != 2 || len(z.Areas) != 1 || z.Areas[0] != 1 {
+		t.Errorf("zone D: %+v", z)
+	}
+	var blown, zoneRoads int
+	for _, r := range got.Roads {
+		if r.Blown {
+			blown++
+			if r.A != 2 || r.B != 3.0 || !r.Bridge {
+				t.Errorf("blown road %+v, want 2-3", r)
+			}
+		}
+		if s, ok := r.B.(string); ok {
+			zoneRoads++
+			if r.Class != "primary" || (s != "A" && s != "D") {
+				t.Errorf("zone road %+v: 11.13 zones are joined by primary roads", r)
+			}
+		}
+	}
+	if blown != 1 || zoneRoads != 2 {
+		t.Errorf("blown %d zone roads %d", blown, zoneRoads)
+	}
+}
+
+func TestUnitsJSON(t *testing.T) {
+	code, out, errs := runT(t, "units", "--scenario", tiny, "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Units []map[string]any `json:"units"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Units) != 4 {
+		t.Fatalf("%d units, want 4", len(got.Units))
+	}
+	byID := map[string]map[string]any{}
+	for _, u := range got.Units {
+		byID[u["id"].(string)] = u
+	}
+	if u := byID["1/10"]; u["area"] != 4.0 || u["arrives"] != nil || u["type"] != "armor" || u["strength"] != 4.0 {
+		t.Errorf("1/10: %v", u)
+	}
+	if u := byID["9E"]; u["area"] != nil || u["arrives"] != nil || !strings.Contains(strings.Join(toStrings(u["flags"]), " "), "reserve:reserve") {
+		t.Errorf("9E: %v", u)
+	}
+	if u := byID["7/2"]; u["area"] != nil || u["arrives"] != "16-2" || strings.Join(toStrings(u["zones"]), "") != "D" ||
+		strings.Join(toStrings(u["flags"]), " ") != "green-triangle" {
+		t.Errorf("7/2: %v", u)
+	}
+	if u := byID["7/1"]; strings.Join(toStrings(u["flags"]), " ") != "entrenched" {
+		t.Errorf("7/1: %v", u)
+	}
+	if code, _, errs := runT(t, "units"); code != exitUsage || !strings.Contains(errs, "--scenario is required") {
+		t.Errorf("no scenario: exit %d %q", code, errs)
+	}
+	if code, _, errs := runT(t, "units", "--scenario", "nosuch"); code != exitProblems || !strings.Contains(errs, "neither a shipped scenario") {
+		t.Errorf("unknown scenario: exit %d %q", code, errs)
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}

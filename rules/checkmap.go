@@ -1,0 +1,300 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// checker collects the problems of one file.
+type checker struct {
+	file string
+	ps   Problems
+}
+
+func (c *checker) add(line int, format string, args ...any) {
+	c.ps = append(c.ps, Problem{c.file, line, fmt.Sprintf(format, args...)})
+}
+
+// checkMap checks a map's own consistency, and the rulebook's facts if the
+// map claims to be the game's.
+func checkMap(m *Map, loc *locator) Problems {
+	c := &checker{file: m.File}
+	if len(m.Areas) == 0 {
+		c.add(0, "the map has no areas: add [[area]] tables (docs/data-format.md)")
+	}
+
+	ids := map[int]int{}
+	names := map[string]int{}
+	for i, a := range m.Areas {
+		switch {
+		case a.ID < 1 || a.ID > 999:
+			c.add(loc.key("area", i, "id"), "area id %d: area numbers run from 1 to 999", a.ID)
+		case ids[a.ID] != 0:
+			c.add(loc.key("area", i, "id"), "duplicate area id %d (first at line %d): every area needs its own number", a.ID, ids[a.ID])
+		default:
+			ids[a.ID] = a.line
+		}
+		if strings.TrimSpace(a.Name) == "" {
+			c.add(a.line, "area %d has no name: add name = \"...\"", a.ID)
+		} else if first, dup := names[strings.ToLower(a.Name)]; dup {
+			c.add(loc.key("area", i, "name"), "duplicate area name %q (first at line %d): names must be unique", a.Name, first)
+		} else {
+			names[strings.ToLower(a.Name)] = a.line
+		}
+		c.latLon(loc.key("area", i, "lat"), fmt.Sprintf("area %d", a.ID), a.Lat, a.Lon)
+		if a.VP < 0 || a.VP > 9 {
+			c.add(loc.key("area", i, "vp"), "area %d: vp = %d; an area is worth 0 to 9 VP (3.26)", a.ID, a.VP)
+		}
+		c.scenarioNames(loc.key("area", i, "scenarios"), a.Scenarios)
+	}
+
+	zones := map[string]int{}
+	for i, z := range m.Zones {
+		switch {
+		case !isZoneID(z.ID):
+			c.add(loc.key("zone", i, "id"), "zone id %q: a zone is one capital letter from A to P (3.21)", z.ID)
+		case zones[z.ID] != 0:
+			c.add(loc.key("zone", i, "id"), "duplicate zone %s (first at line %d)", z.ID, zones[z.ID])
+		default:
+			zones[z.ID] = z.line
+		}
+		if !z.Side.valid() {
+			c.add(loc.key("zone", i, "side"), "zone %s: side = %q; it must be \"german\" or \"allied\" (3.21)", z.ID, z.Side)
+		}
+		if z.ClosedTo != "" && !z.ClosedTo.valid() {
+			c.add(loc.key("zone", i, "closed_to"), "zone %s: closed_to = %q; it must be \"german\", \"allied\" or \"\" (11.22, 11.23)", z.ID, z.ClosedTo)
+		}
+		if z.ClosedTo != "" && z.ClosedTo == z.Side {
+			c.add(loc.key("zone", i, "closed_to"), "zone %s is closed to its own side %s: closed_to names the enemy side that may not enter (11.22, 11.23)", z.ID, z.Side)
+		}
+		switch {
+		case z.VPMultiplier < 0 || z.VPMultiplier > 3:
+			c.add(loc.key("zone", i, "vp_multiplier"), "zone %s: vp_multiplier = %d; it must be 0 or 1 to 3 (3.28)", z.ID, z.VPMultiplier)
+		case z.VPMultiplier > 0 && z.Side != Allied:
+			c.add(loc.key("zone", i, "vp_multiplier"), "zone %s: only Allied zones carry a VP multiplier (3.28, 12.23)", z.ID)
+		}
+		c.latLon(loc.key("zone", i, "lat"), "zone "+z.ID, z.Lat, z.Lon)
+		if len(z.Areas) == 0 {
+			c.add(z.line, "zone %s joins no area: list the areas its primary roads lead to, areas = [...] (11.13)", z.ID)
+		}
+		for _, n := range z.Areas {
+			if m.Area(n) == nil {
+				c.add(loc.key("zone", i, "areas"), "zone %s joins area %d, which the map does not have%s", z.ID, n, c.closestArea(m, n))
+			}
+		}
+		c.scenarioNames(loc.key("zone", i, "scenarios"), z.Scenarios)
+	}
+	for i, z := range m.Zones {
+		for _, nb := range z.Neighbours {
+			o := m.Zone(nb)
+			switch {
+			case o == nil:
+				c.add(loc.key("zone", i, "neighbours"), "zone %s names neighbour %q, which is not a zone of the map", z.ID, nb)
+			case nb == z.ID:
+				c.add(loc.key("zone", i, "neighbours"), "zone %s names itself as its neighbour", z.ID)
+			case !contains(o.Neighbours, z.ID):
+				c.add(loc.key("zone", i, "neighbours"), "zone %s names %s as neighbour but %s does not name %s: neighbours go both ways (11.14)", z.ID, nb, nb, z.ID)
+			}
+		}
+	}
+
+	rivers := map[string]bool{}
+	for i, r := range m.Rivers {
+		if r.Name == "" {
+			c.add(r.line, "river without a name: add name = \"...\"")
+		}
+		rivers[r.Name] = true
+		if len(r.Points) < 2 {
+			c.add(loc.key("river", i, "points"), "river %s: a river needs at least two points [lat, lon] to be drawn", r.Name)
+		}
+		for _, p := range r.Points {
+			if !c.latLon(loc.key("river", i, "points"), "river "+r.Name, p[0], p[1]) {
+				break
+			}
+		}
+	}
+
+	seen := map[[2]int]int{}
+	for i, r := range m.Roads {
+		line := r.line
+		for _, end := range []int{r.A, r.B} {
+			if m.Area(end) == nil {
+				c.add(line, "road %d-%d: area %d is not on the map%s", r.A, r.B, end, c.closestArea(m, end))
+			}
+		}
+		if r.A == r.B {
+			c.add(line, "road %d-%d joins area %d to itself: a road joins two different areas (3.22)", r.A, r.B, r.A)
+		}
+		k := [2]int{min(r.A, r.B), max(r.A, r.B)}
+		if first, dup := seen[k]; dup {
+			c.add(line, "road %d-%d is listed twice (first at line %d): two areas are joined by at most one road", r.A, r.B, first)
+		}
+		seen[k] = line
+		if r.Class != Primary && r.Class != Secondary {
+			c.add(loc.key("road", i, "class"), "road %d-%d: class = %q; it must be \"primary\" or \"secondary\" (3.22, 8.33)", r.A, r.B, r.Class)
+		}
+		switch {
+		case r.Bridge && r.River == "":
+			c.add(line, "road %d-%d has a bridge but no river: add river = \"...\" naming a [[river]] (3.23)", r.A, r.B)
+		case r.Bridge && !rivers[r.River]:
+			c.add(loc.key("road", i, "river"), "road %d-%d crosses river %q, which no [[river]] describes%s", r.A, r.B, r.River, closest(r.River, keys(rivers)))
+		case !r.Bridge && r.River != "":
+			c.add(loc.key("road", i, "river"), "road %d-%d crosses river %q without a bridge: every crossing has a bridge, add bridge = true (3.23)", r.A, r.B, r.River)
+		}
+		if r.Blown && !r.Bridge {
+			c.add(loc.key("road", i, "blown"), "road %d-%d is blown but has no bridge: only bridges are blown (5.1, 10.0)", r.A, r.B)
+		}
+	}
+
+	excused := map[int]bool{}
+	for _, nr := range m.NoRoads {
+		lo, hi := min(nr.A, nr.B), max(nr.A, nr.B)
+		switch {
+		case hi != lo+1:
+			c.add(nr.line, "no_road %d-%d: only consecutive areas (n and n+1) need a reason for having no road (3.22)", nr.A, nr.B)
+		case m.Road(lo, hi) != nil:
+			c.add(nr.line, "no_road %d-%d, but a road joins them (line %d): remove one of the two", lo, hi, m.Road(lo, hi).line)
+		case strings.TrimSpace(nr.Reason) == "":
+			c.add(nr.line, "no_road %d-%d gives no reason: say why the adjacent areas have no road, reason = \"...\" (3.22)", lo, hi)
+		}
+		excused[lo] = true
+	}
+	// 3.22: consecutive numbers are always adjacent, so the data joins them
+	// by a road or says why not.
+	for _, a := range m.Areas {
+		if m.Area(a.ID) != a {
+			continue
+		}
+		next := m.Area(a.ID + 1)
+		if next == nil || m.Road(a.ID, a.ID+1) != nil || excused[a.ID] {
+			continue
+		}
+		c.add(a.line, "areas %d %s and %d %s are consecutive, so adjacent (3.22), but no road joins them: add a [[road]] a = %d, b = %d, or a [[no_road]] with the reason",
+			a.ID, a.Name, next.ID, next.Name, a.ID, next.ID)
+	}
+
+	// Every area must be reachable by road from a zone, or no unit could
+	// reach it or trace supply through it (13.11).
+	if len(m.Zones) > 0 {
+		reach := map[Place]bool{}
+		var stack []Place
+		for _, z := range m.Zones {
+			stack = append(stack, ZonePlace(z.ID))
+		}
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if reach[p] {
+				continue
+			}
+			reach[p] = true
+			for _, l := range m.Links(p) {
+				stack = append(stack, l.To)
+			}
+		}
+		for _, a := range m.Areas {
+			if !reach[AreaPlace(a.ID)] && m.Area(a.ID) == a {
+				c.add(a.line, "area %d %s cannot be reached by road from any zone: join it to the road network", a.ID, a.Name)
+			}
+		}
+	}
+	if m.Rulebook {
+		c.ps = append(c.ps, checkMapFacts(m, loc)...)
+	}
+	return c.ps
+}
+
+// latLon checks a position and reports whether it is valid.
+func (c *checker) latLon(line int, what string, lat, lon float64) bool {
+	if lat < -90 || lat > 90 || lon < -180 || lon > 180 || (lat == 0 && lon == 0) {
+		c.add(line, "%s: position lat = %g, lon = %g is not a place on Earth; give the real latitude and longitude in degrees", what, lat, lon)
+		return false
+	}
+	return true
+}
+
+func (c *checker) scenarioNames(line int, names []string) {
+	for _, n := range names {
+		if !validScenarioName(n) {
+			c.add(line, "scenario name %q: names are lower-case letters, digits and dashes, as \"fifth-panzer\"", n)
+		}
+	}
+}
+
+func validScenarioName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// closestArea suggests the existing area numbers nearest to n.
+func (c *checker) closestArea(m *Map, n int) string {
+	if len(m.Areas) == 0 {
+		return ""
+	}
+	best := []int{}
+	for d := 1; d < 1000 && len(best) == 0; d++ {
+		for _, k := range []int{n - d, n + d} {
+			if m.Area(k) != nil {
+				best = append(best, k)
+			}
+		}
+	}
+	parts := make([]string, len(best))
+	for i, k := range best {
+		parts[i] = m.Area(k).Label()
+	}
+	return "; nearest: " + strings.Join(parts, ", ")
+}
+
+func contains[T comparable](s []T, v T) bool { return slices.Contains(s, v) }
+
+func keys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// closest suggests the candidates nearest to s by edit distance.
+func closest(s string, candidates []string) string {
+	best, bestD := []string{}, 4
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(s), strings.ToLower(c))
+		switch {
+		case d < bestD:
+			best, bestD = []string{c}, d
+		case d == bestD:
+			best = append(best, c)
+		}
+	}
+	if len(best) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", strings.Join(best, `" or "`))
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
