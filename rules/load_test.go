@@ -1,7 +1,9 @@
 package rules_test
 
 import (
+	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"titm/rules"
@@ -43,4 +45,54 @@ func TestLoadTiny(t *testing.T) {
 	if cost != 6 {
 		t.Errorf("1->3 without the bridge costs %d, want 6 (1+2+2+1)", cost)
 	}
+}
+
+// The tiny example in docs/data-format.md is the fixture itself.
+func TestDocExampleIsFixture(t *testing.T) {
+	doc, err := os.ReadFile("../docs/data-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"map.toml", "oob.toml", "scenario.toml"} {
+		want, err := os.ReadFile("../testdata/tiny/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := "`testdata/tiny/" + f + "`:\n\n```toml\n"
+		_, rest, ok := strings.Cut(string(doc), head)
+		block, _, ok2 := strings.Cut(rest, "```\n")
+		if !ok || !ok2 {
+			t.Fatalf("docs/data-format.md has no block for %s", f)
+		}
+		if block != string(want) {
+			t.Errorf("docs/data-format.md shows a %s that differs from testdata/tiny/%s", f, f)
+		}
+	}
+}
+
+// FuzzLoadMap: no input makes the loader panic, and every problem names the
+// file.
+func FuzzLoadMap(f *testing.F) {
+	for _, name := range []string{"../testdata/tiny/map.toml", "../testdata/bad/road-to-itself.toml", "../testdata/bad/not-toml.toml"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		read := func(string) ([]byte, error) { return data, nil }
+		_, err := rules.LoadMap(read, "fuzz.toml")
+		var ps rules.Problems
+		if err != nil && !errors.As(err, &ps) {
+			t.Fatalf("error %v is not Problems", err)
+		}
+		for _, p := range ps {
+			if p.File != "fuzz.toml" || p.Msg == "" {
+				t.Fatalf("problem %+v", p)
+			}
+		}
+		_, _ = rules.LoadOOB(read, "fuzz.toml", nil)
+		_, _ = rules.LoadScenario(read, "fuzz.toml")
+	})
 }
