@@ -154,6 +154,7 @@ func checkScenario(s *Scenario, loc *locator) Problems {
 	}
 
 	checkVictory(c, s, loc)
+	checkScenarioFacts(c, s, loc)
 	return c.ps
 }
 

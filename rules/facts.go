@@ -220,3 +220,86 @@ func (m *Map) describePath(cost int, path []Place, ok bool) string {
 	}
 	return fmt.Sprintf("%d MP by %s", cost, strings.Join(parts, " - "))
 }
+
+// scenarioTerms are what the rulebook's scenario cards fix about the four
+// scenarios: their end, supply sources (13.11), extra blown bridges and the
+// First Three Days' holes and towns.
+var scenarioTerms = map[string]struct {
+	end            string
+	german, allied string // zones by letter, areas by name, space-separated
+	blown          string // "Diekirch-Ettelbruck"
+	holesFrom      string
+	holesTo        string
+	towns          string // comma-separated
+}{
+	"intro":        {end: "A18-3", german: "C", allied: "P Mersch"},
+	"fifth-panzer": {end: "G22-1", german: "B C", allied: "G H I J K", blown: "Diekirch-Ettelbruck"},
+	"three-days": {end: "A18-3", german: "A B C", allied: "D E F G H I J K L M N P",
+		holesFrom: "A B C", holesTo: "D E F G H I J K",
+		towns: "Luxembourg,Arlon,Martelange,Bastogne,Noville,Houffalize,Vielsalm,Stavelot,Malmedy,Hoffraai,Monschau"},
+	"campaign": {end: "A22-1", german: "A B C", allied: "D E F G H I J K L M N P"},
+}
+
+// checkScenarioFacts checks a shipped scenario's terms when it runs on the
+// game's map.
+func checkScenarioFacts(c *checker, s *Scenario, loc *locator) {
+	t, ok := scenarioTerms[s.Name]
+	if !ok || !s.Map.Rulebook {
+		return
+	}
+	top := func(k string) int { return loc.key("", 0, k) }
+	if s.Start != "G16-1" {
+		c.add(top("start"), "5.31: every scenario starts with G16-1")
+	}
+	if s.End != t.end {
+		c.add(top("end"), "the scenario card ends %s after %s: end = %q", s.Name, t.end, t.end)
+	}
+	places := func(ps []Place) string {
+		var out []string
+		for _, p := range ps {
+			if p.IsZone() {
+				out = append(out, p.Zone)
+			} else if a := s.Map.Area(p.Area); a != nil {
+				out = append(out, a.Name)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for _, side := range []Side{German, Allied} {
+		want := t.german
+		if side == Allied {
+			want = t.allied
+		}
+		if got := places(s.Supply.Sources(side)); got != want {
+			c.add(loc.key("supply", 0, string(side)), "the scenario card gives the %s supply sources %s (13.11); the file has %q", side, want, got)
+		}
+	}
+	var blown []string
+	for _, b := range s.Blown {
+		if x, y, ok := parseBridge(b); ok && s.Map.Area(x) != nil && s.Map.Area(y) != nil {
+			blown = append(blown, s.Map.Area(x).Name+"-"+s.Map.Area(y).Name)
+		}
+	}
+	if got := strings.Join(blown, " "); got != t.blown && !(t.blown != "" && got == reversed(t.blown)) {
+		c.add(top("blown"), "the scenario card blows at start, besides 5.1: %q; the file has %q", t.blown, got)
+	}
+	if strings.Join(s.Victory.HolesFrom, " ") != t.holesFrom || strings.Join(s.Victory.HolesTo, " ") != t.holesTo {
+		c.add(loc.item("victory", 0), "the scenario card counts holes from %q to %q", t.holesFrom, t.holesTo)
+	}
+	if t.towns != "" {
+		var got []string
+		for _, n := range s.Victory.Areas {
+			if a := s.Map.Area(n); a != nil {
+				got = append(got, a.Name)
+			}
+		}
+		if strings.Join(got, ",") != t.towns {
+			c.add(loc.key("victory", 0, "areas"), "the scenario card's VP towns are %s, in that order", t.towns)
+		}
+	}
+}
+
+func reversed(pair string) string {
+	a, b, _ := strings.Cut(pair, "-")
+	return b + "-" + a
+}

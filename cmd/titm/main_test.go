@@ -163,3 +163,34 @@ func toStrings(v any) []string {
 	}
 	return out
 }
+
+func TestTextOutput(t *testing.T) {
+	code, out, errs := runT(t, "map", "--scenario", tiny)
+	if code != exitOK {
+		t.Fatalf("map: exit %d %s", code, errs)
+	}
+	for _, want := range []string{
+		"The Tiny Bridge: 5 areas, 2 zones, 7 roads",
+		"   2  Brückdorf  front line                    -> 1 3=x 5s",
+		"  D Westland (allied, VP x2) -> [1]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("map output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = runT(t, "units", "--scenario", tiny, "--side", "allied")
+	if code != exitOK {
+		t.Fatalf("units: exit %d %s", code, errs)
+	}
+	if !strings.Contains(out, "7/2  allied  mot       2   arrives 16-2 in D") || strings.Contains(out, "german") {
+		t.Errorf("units --side allied:\n%s", out)
+	}
+	code, out, _ = runT(t, "scenarios", "--json")
+	var got struct {
+		Scenarios []struct{ Name, Title, Start, End string } `json:"scenarios"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || len(got.Scenarios) != 4 ||
+		got.Scenarios[3].Name != "campaign" || got.Scenarios[3].End != "A22-1" || got.Scenarios[1].End != "G22-1" {
+		t.Errorf("scenarios --json: exit %d, %v, %+v", code, err, got)
+	}
+}

@@ -381,3 +381,44 @@ func TestValidateMissingBridge(t *testing.T) {
 		t.Errorf("problems:\n%v\nwant the missing 5.1 bridge 19-20", ps)
 	}
 }
+
+// The validator holds a shipped scenario on the game's map to its card: a
+// changed supply source or end is a problem with its line.
+func TestValidateScenarioTerms(t *testing.T) {
+	name := scenarios.Dir + "/intro.toml"
+	orig, err := scenarios.Read(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(orig), `allied = ["P", 59]`, `allied = ["P"]`, 1)
+	changed = strings.Replace(changed, `end = "A18-3"`, `end = "A19-3"`, 1)
+	if changed == string(orig) {
+		t.Fatal("intro.toml no longer has the lines this test changes")
+	}
+	read := func(n string) ([]byte, error) {
+		if n == name {
+			return []byte(changed), nil
+		}
+		return scenarios.Read(n)
+	}
+	_, err = rules.LoadScenario(read, name)
+	var ps rules.Problems
+	if !errors.As(err, &ps) {
+		t.Fatalf("error %v, want problems", err)
+	}
+	lines := strings.Split(changed, "\n")
+	for _, want := range []struct{ msg, line string }{
+		{`the scenario card gives the allied supply sources P Mersch (13.11); the file has "P"`, `allied = ["P"]`},
+		{`the scenario card ends intro after A18-3: end = "A18-3"`, `end = "A19-3"`},
+	} {
+		found := false
+		for _, p := range ps {
+			if p.File == name && strings.Contains(p.Msg, want.msg) && p.Line > 0 && strings.HasPrefix(lines[p.Line-1], want.line) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("problems:\n%v\nwant %q at the line %q", ps, want.msg, want.line)
+		}
+	}
+}
