@@ -1,5 +1,5 @@
 module titm
 
-go 1.26.8
+go 1.26
 
-require github.com/BurntSushi/toml v1.6.0 // indirect
+require github.com/BurntSushi/toml v1.6.0
