@@ -18,10 +18,21 @@ type Map struct {
 	NoRoads []NoRoad `toml:"no_road"`
 	Rivers  []River  `toml:"river"`
 
-	area  map[int]*Area
-	zone  map[string]*Zone
-	road  map[[2]int]*Road
-	links map[Place][]Link
+	// Indexes, by area number and zone letter: arrays, because every order
+	// line looks places up.
+	area      [1000]*Area
+	zone      [16]*Zone // A..P
+	road      map[[2]int]*Road
+	areaLinks [1000][]Link
+	zoneLinks [16][]Link
+}
+
+// zoneIndex returns the index of a zone letter A..P, or -1.
+func zoneIndex(id string) int {
+	if !isZoneID(id) {
+		return -1
+	}
+	return int(id[0] - 'A')
 }
 
 // An Area is a numbered, named area of the map (3.22).
@@ -115,10 +126,20 @@ func (l Link) Class() RoadClass {
 }
 
 // Area returns the area numbered n, or nil.
-func (m *Map) Area(n int) *Area { return m.area[n] }
+func (m *Map) Area(n int) *Area {
+	if n < 1 || n >= len(m.area) {
+		return nil
+	}
+	return m.area[n]
+}
 
 // Zone returns the zone with the letter id, or nil.
-func (m *Map) Zone(id string) *Zone { return m.zone[id] }
+func (m *Map) Zone(id string) *Zone {
+	if i := zoneIndex(id); i >= 0 {
+		return m.zone[i]
+	}
+	return nil
+}
 
 // Road returns the road between areas a and b, or nil if none joins them.
 func (m *Map) Road(a, b int) *Road {
@@ -129,14 +150,34 @@ func (m *Map) Road(a, b int) *Road {
 }
 
 // Links returns the ways out of a place, in a fixed order.
-func (m *Map) Links(p Place) []Link { return m.links[p] }
+func (m *Map) Links(p Place) []Link {
+	if p.Zone != "" {
+		if i := zoneIndex(p.Zone); i >= 0 {
+			return m.zoneLinks[i]
+		}
+		return nil
+	}
+	if p.Area < 1 || p.Area >= len(m.areaLinks) {
+		return nil
+	}
+	return m.areaLinks[p.Area]
+}
+
+func (m *Map) addLink(from Place, l Link) {
+	if from.Zone != "" {
+		i := zoneIndex(from.Zone)
+		m.zoneLinks[i] = append(m.zoneLinks[i], l)
+		return
+	}
+	m.areaLinks[from.Area] = append(m.areaLinks[from.Area], l)
+}
 
 // Has reports whether the place exists on the map.
 func (m *Map) Has(p Place) bool {
 	if p.IsZone() {
-		return m.zone[p.Zone] != nil
+		return m.Zone(p.Zone) != nil
 	}
-	return m.area[p.Area] != nil
+	return m.Area(p.Area) != nil
 }
 
 // PlaceName writes a place as reports do: "Bastogne (84)" or "zone G".
@@ -144,7 +185,7 @@ func (m *Map) PlaceName(p Place) string {
 	if p.IsZone() {
 		return "zone " + p.Zone
 	}
-	if a := m.area[p.Area]; a != nil {
+	if a := m.Area(p.Area); a != nil {
 		return a.Label()
 	}
 	return p.String()
@@ -153,39 +194,36 @@ func (m *Map) PlaceName(p Place) string {
 // index builds the lookup tables. It tolerates broken data: duplicates keep
 // the first, links to unknown places are left out; the checks report them.
 func (m *Map) index() {
-	m.area = make(map[int]*Area, len(m.Areas))
-	m.zone = make(map[string]*Zone, len(m.Zones))
 	m.road = make(map[[2]int]*Road, len(m.Roads))
-	m.links = make(map[Place][]Link)
 	for _, a := range m.Areas {
-		if _, dup := m.area[a.ID]; !dup {
+		if a.ID > 0 && a.ID < len(m.area) && m.area[a.ID] == nil {
 			m.area[a.ID] = a
 		}
 	}
 	for _, z := range m.Zones {
-		if _, dup := m.zone[z.ID]; !dup {
-			m.zone[z.ID] = z
+		if i := zoneIndex(z.ID); i >= 0 && m.zone[i] == nil {
+			m.zone[i] = z
 		}
 	}
 	for _, r := range m.Roads {
 		k := [2]int{min(r.A, r.B), max(r.A, r.B)}
-		if _, dup := m.road[k]; dup || r.A == r.B || m.area[r.A] == nil || m.area[r.B] == nil {
+		if _, dup := m.road[k]; dup || r.A == r.B || m.Area(r.A) == nil || m.Area(r.B) == nil {
 			continue
 		}
 		m.road[k] = r
-		m.links[AreaPlace(r.A)] = append(m.links[AreaPlace(r.A)], Link{AreaPlace(r.B), r})
-		m.links[AreaPlace(r.B)] = append(m.links[AreaPlace(r.B)], Link{AreaPlace(r.A), r})
+		m.addLink(AreaPlace(r.A), Link{AreaPlace(r.B), r})
+		m.addLink(AreaPlace(r.B), Link{AreaPlace(r.A), r})
 	}
 	for _, z := range m.Zones {
-		if m.zone[z.ID] != z {
+		if m.Zone(z.ID) != z {
 			continue
 		}
 		for _, n := range z.Areas {
-			if m.area[n] == nil {
+			if m.Area(n) == nil {
 				continue
 			}
-			m.links[ZonePlace(z.ID)] = append(m.links[ZonePlace(z.ID)], Link{AreaPlace(n), nil})
-			m.links[AreaPlace(n)] = append(m.links[AreaPlace(n)], Link{ZonePlace(z.ID), nil})
+			m.addLink(ZonePlace(z.ID), Link{AreaPlace(n), nil})
+			m.addLink(AreaPlace(n), Link{ZonePlace(z.ID), nil})
 		}
 	}
 }
@@ -210,7 +248,7 @@ func (m *Map) CheapestPath(from, to Place, pass func(from Place, l Link) bool) (
 			}
 			return it.cost, append([]Place{from}, path...), true
 		}
-		for _, l := range m.links[it.p] {
+		for _, l := range m.Links(it.p) {
 			if pass != nil && !pass(it.p, l) {
 				continue
 			}

@@ -12,7 +12,7 @@ type OOB struct {
 	Groups   []*Group `toml:"group"`
 	Units    []*Unit  `toml:"unit"`
 
-	unit  map[string]*Unit // by lower-case id
+	unit  map[string]*Unit // by id as written, and by lower-case id
 	group map[string]*Group
 }
 
@@ -51,7 +51,12 @@ type Unit struct {
 }
 
 // Unit returns the unit with the id, compared without regard to case, or nil.
-func (o *OOB) Unit(id string) *Unit { return o.unit[strings.ToLower(id)] }
+func (o *OOB) Unit(id string) *Unit {
+	if u := o.unit[id]; u != nil {
+		return u
+	}
+	return o.unit[strings.ToLower(id)]
+}
 
 // Group returns the group with the id, or nil.
 func (o *OOB) Group(id string) *Group { return o.group[id] }
@@ -83,6 +88,11 @@ func (o *OOB) index() {
 		k := strings.ToLower(u.ID)
 		if _, dup := o.unit[k]; !dup {
 			o.unit[k] = u
+		}
+	}
+	for _, u := range o.Units {
+		if _, dup := o.unit[u.ID]; !dup {
+			o.unit[u.ID] = u
 		}
 	}
 	for _, g := range o.Groups {

@@ -23,6 +23,8 @@ type command struct {
 	// setup declares the flags and returns the function that runs the command
 	// once they are parsed.
 	setup func(fs *flag.FlagSet, out io.Writer) func(args []string) error
+	// subs are the subcommands of a command that has them instead of setup.
+	subs []*command
 }
 
 // commands lists the subcommands in the order help shows them.
@@ -31,6 +33,7 @@ var commands = []*command{
 	mapCmd,
 	unitsCmd,
 	validateCmd,
+	ordersCmd,
 }
 
 // errProblems is returned by a command that has already printed the
@@ -84,6 +87,9 @@ func help(w io.Writer) {
 }
 
 func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
+	if c.subs != nil {
+		return runSub(c, args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("titm "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	do := c.setup(fs, stdout)
@@ -121,4 +127,30 @@ func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "titm %s: %v\n", c.name, err)
 		return exitProblems
 	}
+}
+
+// runSub runs a subcommand of c, as "titm orders check".
+func runSub(c *command, args []string, stdout, stderr io.Writer) int {
+	list := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: titm %s <subcommand> [flags] [arguments]\n\n%s\n\nSubcommands:\n", c.name, c.summary)
+		for _, s := range c.subs {
+			fmt.Fprintf(w, "  %-20s %s\n", s.name, s.summary)
+		}
+	}
+	if len(args) == 0 {
+		list(stderr)
+		return exitUsage
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
+		list(stdout)
+		return exitOK
+	}
+	for _, s := range c.subs {
+		if s.name == c.name+" "+args[0] {
+			return runCommand(s, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "titm %s: unknown subcommand %q\n", c.name, args[0])
+	list(stderr)
+	return exitUsage
 }

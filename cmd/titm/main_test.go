@@ -194,3 +194,46 @@ func TestTextOutput(t *testing.T) {
 		t.Errorf("scenarios --json: exit %d, %v, %+v", code, err, got)
 	}
 }
+
+func TestOrders(t *testing.T) {
+	code, out, errs := runT(t, "orders", "check", "--scenario", "campaign", "--side", "german", "../../testdata/orders/good.txt")
+	want := "GAME bulge-7\nTOKEN (given, not shown)\nIMPULSE 16-2\nMOVE 116/16 116/156 52 51 70 ELSE 51 50\nFOOT 2/304 51 70\nREPAIR 51-70 BY 600E\nBATTLES 70\n"
+	if code != exitOK || out != want {
+		t.Errorf("good mail: exit %d %s\n%s\nwant\n%s", code, errs, out, want)
+	}
+	if strings.Contains(out, "k7f3") {
+		t.Errorf("the token is printed")
+	}
+	code, out, _ = runT(t, "orders", "check", "--scenario", "campaign", "../../testdata/orders/bad.txt")
+	if code != exitProblems {
+		t.Errorf("bad mail: exit %d", code)
+	}
+	for _, w := range []string{
+		`line 2: "IMPULSE 16-4": impulse "16-4": 16 December has impulses 1 to 3`,
+		`line 3: "MOVE 116/06 52 51": unknown unit 116/06; closest: 116/60, 116/16`,
+		`line 4: "ENTRENCH 116/16": 116/16 is armour, which never entrenches (8.54)`,
+		`line 5:`, `line 6:`,
+		`line 7: "MOVE 116/60 Bastogn": unknown unit Bastogn; closest: Bastogne (88) (areas are written by number)`,
+		"6 error(s): nothing would be applied",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("bad mail output lacks %q:\n%s", w, out)
+		}
+	}
+	code, out, _ = runT(t, "orders", "check", "--scenario", "campaign", "../../testdata/orders/html.html")
+	if code != exitOK || out != "GAME bulge-7\nMOVE 116/60 50 49\nENTRENCH 116/156\n" {
+		t.Errorf("html mail: exit %d\n%s", code, out)
+	}
+	code, out, _ = runT(t, "orders", "help", "--scenario", "intro", "--side", "allied")
+	if code != exitOK || !strings.HasPrefix(out, "HOW TO WRITE ORDERS (The 7th Army Attacks, Allied player)") || strings.Contains(out, "SF area") {
+		t.Errorf("orders help: exit %d\n%s", code, out)
+	}
+	for _, sub := range []string{"check", "help"} {
+		if code, out, _ := runT(t, "orders", sub, "-h"); code != exitOK || !strings.Contains(out, "Usage: titm orders "+sub) {
+			t.Errorf("orders %s -h: exit %d %s", sub, code, out)
+		}
+	}
+	if code, _, errs := runT(t, "orders", "nosuch"); code != exitUsage || !strings.Contains(errs, `unknown subcommand "nosuch"`) {
+		t.Errorf("orders nosuch: exit %d %s", code, errs)
+	}
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"titm/rules"
+)
+
+var ordersCmd = &command{
+	name:    "orders",
+	summary: "check order mails and show the order language",
+	subs:    []*command{ordersCheckCmd, ordersHelpCmd},
+}
+
+var ordersCheckCmd = &command{
+	name:    "orders check",
+	args:    "FILE (- for standard input)",
+	summary: "check the orders of a mail body as the referee would, without a game position: print them in canonical form, or every error",
+	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+		name := fs.String("scenario", "", "scenario name or file (required)")
+		side := fs.String("side", "", "the writer's side, german or allied: then units and targets are checked to be his and the enemy's")
+		return func(args []string) error {
+			if len(args) != 1 {
+				return usageError{"give one FILE with the mail body, or - for standard input"}
+			}
+			if *side != "" && *side != "german" && *side != "allied" {
+				return usageError{"--side must be german or allied"}
+			}
+			s, err := loadScenario(*name)
+			if err != nil {
+				return err
+			}
+			var data []byte
+			if args[0] == "-" {
+				data, err = io.ReadAll(os.Stdin)
+			} else {
+				data, err = os.ReadFile(args[0])
+			}
+			if err != nil {
+				return fmt.Errorf("reading the mail: %w", err)
+			}
+			body := string(data)
+			if looksHTML(body) {
+				body = rules.HTMLToText(body)
+			}
+			o, err := rules.ParseOrders(body, s, &rules.ParseOptions{Side: rules.Side(*side)})
+			var es rules.OrderErrors
+			if errors.As(err, &es) {
+				for _, e := range es {
+					fmt.Fprintln(out, e)
+				}
+				fmt.Fprintf(out, "%d error(s): nothing would be applied\n", len(es))
+				return errProblems
+			}
+			if err != nil {
+				return err
+			}
+			for _, ord := range o.List {
+				if _, ok := ord.(rules.TokenLine); ok {
+					fmt.Fprintln(out, "TOKEN (given, not shown)")
+					continue
+				}
+				fmt.Fprintln(out, ord)
+			}
+			return nil
+		}
+	},
+}
+
+// looksHTML reports whether a body is HTML rather than text.
+func looksHTML(s string) bool {
+	t := strings.ToLower(strings.TrimSpace(s))
+	return strings.HasPrefix(t, "<!doctype html") || strings.HasPrefix(t, "<html") ||
+		strings.HasPrefix(t, "<div") || strings.HasPrefix(t, "<p>") || strings.HasPrefix(t, "<body")
+}
+
+var ordersHelpCmd = &command{
+	name:    "orders help",
+	summary: "print the HELP text a player receives, with examples from his units",
+	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+		name := fs.String("scenario", "campaign", "scenario name or file")
+		side := fs.String("side", "german", "the player's side, german or allied")
+		return func(args []string) error {
+			if len(args) > 0 {
+				return usageError{"no arguments expected"}
+			}
+			if *side != "german" && *side != "allied" {
+				return usageError{"--side must be german or allied"}
+			}
+			s, err := loadScenario(*name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(out, rules.HelpText(s, rules.Side(*side)))
+			return nil
+		}
+	},
+}

@@ -1,0 +1,742 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// An Order is one line of an order mail, typed (design/ORDERS.md): an order
+// for the player's own impulse, a standing order, a request, or a header line.
+// Each kind is a type of its own in orders_*.go; String writes the canonical
+// text of the line, which ParseOrders reads back to an equal Order.
+type Order interface {
+	Keyword() string
+	String() string
+}
+
+// Orders is what one mail says, line by line, in the order written.
+type Orders struct {
+	List  []Order
+	Lines []int // Lines[i] is the line of the mail List[i] was written on
+}
+
+func (o *Orders) add(line int, ord Order) {
+	o.List = append(o.List, ord)
+	o.Lines = append(o.Lines, line)
+}
+
+// Format writes the orders as canonical text, one per line.
+func (o *Orders) Format() string {
+	var b strings.Builder
+	for _, ord := range o.List {
+		b.WriteString(ord.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Game returns the game named by the GAME line, or "".
+func (o *Orders) Game() string {
+	for _, ord := range o.List {
+		if g, ok := ord.(GameLine); ok {
+			return g.ID
+		}
+	}
+	return ""
+}
+
+// Token returns the secret of the TOKEN line, or "".
+func (o *Orders) Token() string {
+	for _, ord := range o.List {
+		if t, ok := ord.(TokenLine); ok {
+			return t.Secret
+		}
+	}
+	return ""
+}
+
+// Impulse returns the IMPULSE line, if the mail has one.
+func (o *Orders) Impulse() (ImpulseLine, bool) {
+	for _, ord := range o.List {
+		if i, ok := ord.(ImpulseLine); ok {
+			return i, true
+		}
+	}
+	return ImpulseLine{}, false
+}
+
+// An OrderError is one thing wrong in an order mail: the line, the line as
+// written, what is wrong and what would be right. The rules engine reports
+// what it refuses with the same type, so that a player gets one list.
+type OrderError struct {
+	Line int    // 1-based line of the mail
+	Text string // the line as written, for quoting; "" for the mail as a whole
+	Msg  string
+}
+
+func (e OrderError) Error() string {
+	if e.Text == "" {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return fmt.Sprintf("line %d: %q: %s", e.Line, e.Text, e.Msg)
+}
+
+// OrderErrors is every error of a mail, in line order.
+type OrderErrors []OrderError
+
+func (es OrderErrors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// ParseOptions tune ParseOrders. A nil *ParseOptions is equivalent to the
+// zero value.
+type ParseOptions struct {
+	// Side is the writer's side, if known: the units of his own orders must
+	// be his, the targets of FIRE, ARTY and DEFEND the enemy's.
+	Side Side
+}
+
+// ParseOrders reads the orders in the text of a mail body (HTML bodies are
+// first reduced with HTMLToText). It checks everything that needs no game
+// position: the form of each line, that units, areas, zones and bridges exist
+// in the scenario s, that paths follow roads, and the rules that depend only
+// on a unit's type. s may be nil, for instance to find the GAME line before
+// the game is known: then names are checked only for their form.
+//
+// The result holds every line that is right; the error, if any, is
+// OrderErrors with every line that is not, so the caller must apply nothing
+// when it is non-nil. ParseOrders is safe for concurrent use with the same
+// scenario.
+func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
+	if opt == nil {
+		opt = &ParseOptions{}
+	}
+	lines := bodyLines(body)
+	p := &parser{s: s, opt: opt, moved: map[string]int{}, once: map[string]int{}}
+	p.out = &Orders{List: make([]Order, 0, len(lines)), Lines: make([]int, 0, len(lines))}
+	for _, l := range lines {
+		p.line(l.n, l.text)
+		if p.ended {
+			break
+		}
+	}
+	p.finish()
+	if len(p.out.List) == 0 && len(p.errs) == 0 {
+		p.errs = append(p.errs, OrderError{Line: 1, Msg: "no orders found: write one order per line, as MOVE 116/60 62 70, and END after the last; quoted lines (>) and everything after a signature (-- ) are ignored. Send HELP for the whole language"})
+	}
+	if len(p.errs) > 0 {
+		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
+		return p.out, p.errs
+	}
+	return p.out, nil
+}
+
+// finish checks what depends on more than one line.
+func (p *parser) finish() {
+	if !p.hasImpulse {
+		return
+	}
+	for i, ord := range p.out.List {
+		// 14.22: DELAY may not be chosen in the third impulse of a turn.
+		if f, ok := ord.(SpecialForces); ok && f.Effect == SFDelay && p.impulse.N == 3 {
+			p.errs = append(p.errs, OrderError{Line: p.out.Lines[i], Text: f.String(),
+				Msg: fmt.Sprintf("DELAY cannot be chosen in a third impulse (14.22), and this is %d-3", p.impulse.Day)})
+		}
+	}
+}
+
+// srcLine is one line of a body that may hold an order.
+type srcLine struct {
+	n    int
+	text string
+}
+
+// bodyLines splits a mail body into the lines that may hold orders: it ends at
+// a signature or at a replied or forwarded message, skips quoted lines, and
+// reads typographic dashes and unusual spaces as - and space.
+func bodyLines(body string) []srcLine {
+	out := make([]srcLine, 0, strings.Count(body, "\n")+1)
+	n := 0
+	for len(body) > 0 {
+		var line string
+		i := strings.IndexAny(body, "\r\n")
+		if i < 0 {
+			line, body = body, ""
+		} else {
+			line = body[:i]
+			if body[i] == '\r' && i+1 < len(body) && body[i+1] == '\n' {
+				i++
+			}
+			body = body[i+1:]
+		}
+		n++
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
+		}
+		if line == "-- " || line == "--" {
+			break // the signature delimiter
+		}
+		line = normalizeLine(line)
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '>' || t[0] == '#' {
+			continue
+		}
+		if endsOrders(t) {
+			break
+		}
+		out = append(out, srcLine{n, t})
+	}
+	return out
+}
+
+// normalizeLine reads typographic dashes as -, other spaces and tabs as a
+// space, and drops zero-width characters.
+func normalizeLine(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] == '\t' {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212':
+			return '-'
+		case '\t', '\u00a0', '\u2002', '\u2003', '\u2007', '\u2009', '\u202f', '\u3000':
+			return ' '
+		case '\u200b', '\u200c', '\u200d', '\ufeff':
+			return -1
+		case '\u203a', '\u2192', '\uff1e': // › → ＞ for unit>target
+			return '>'
+		}
+		return r
+	}, s)
+}
+
+// endsOrders reports whether a line starts a replied or forwarded message
+// or a mobile client's signature, below which nothing is read.
+func endsOrders(t string) bool {
+	switch t[0] {
+	case '-':
+		return hasPrefixFold(t, "-----original message") || strings.Contains(strings.ToLower(t), "forwarded message --")
+	case 'b', 'B':
+		return hasPrefixFold(t, "begin forwarded message")
+	case 'f', 'F':
+		return hasPrefixFold(t, "from: ")
+	case 's', 'S':
+		return hasPrefixFold(t, "sent from my ")
+	case 'o', 'O':
+		return hasPrefixFold(t, "on ") && len(t) >= 6 && strings.EqualFold(t[len(t)-6:], "wrote:")
+	}
+	return false
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// parser holds what one mail's parse has seen so far.
+type parser struct {
+	s     *Scenario
+	opt   *ParseOptions
+	out   *Orders
+	errs  OrderErrors
+	ended bool
+
+	moved      map[string]int // unit id -> line of its MOVE or FOOT
+	once       map[string]int // keyword of a line allowed once -> its line
+	impulse    ImpulseLine
+	hasImpulse bool
+
+	toks []string   // reused for each line
+	lp   lineParser // reused for each line
+}
+
+// A lineParser reads the tokens of one line.
+type lineParser struct {
+	p     *parser
+	n     int
+	text  string
+	toks  []string
+	i     int
+	nerrs int
+}
+
+func (p *parser) line(n int, text string) {
+	if i := strings.IndexByte(text, '#'); i >= 0 {
+		text = strings.TrimSpace(text[:i])
+	}
+	p.toks = tokenize(p.toks[:0], text)
+	p.lp = lineParser{p: p, n: n, text: text, toks: p.toks}
+	lp := &p.lp
+	kw := strings.ToUpper(lp.toks[0])
+	k := kindByKeyword(kw)
+	if k == nil {
+		lp.fail("unknown order %q: a line starts with one of %s; put END after your orders so that the rest of the mail is ignored", lp.toks[0], keywordList())
+		return
+	}
+	lp.i = 1
+	ord := k.parse(lp)
+	if lp.nerrs > 0 || ord == nil {
+		return
+	}
+	if lp.i < len(lp.toks) {
+		lp.fail("%q is more than %s takes: %s", strings.Join(lp.toks[lp.i:], " "), k.keyword, k.syntax)
+		return
+	}
+	if k.once {
+		if first, dup := p.once[k.keyword]; dup {
+			lp.fail("a second %s line (the first is line %d): a mail has one", k.keyword, first)
+			return
+		}
+		p.once[k.keyword] = n
+	}
+	if v, ok := ord.(validator); ok {
+		v.validate(lp)
+		if lp.nerrs > 0 {
+			return
+		}
+	}
+	p.out.add(n, ord)
+	if _, ok := ord.(EndLine); ok {
+		p.ended = true
+	}
+}
+
+// validator is implemented by orders with checks across lines (run after the
+// line itself parsed).
+type validator interface{ validate(lp *lineParser) }
+
+// tokenize appends the tokens of a line to toks: it splits at spaces, commas
+// and semicolons, and reads "a > b" as "a>b".
+func tokenize(toks []string, s string) []string {
+	if strings.Contains(s, " >") || strings.Contains(s, "> ") {
+		for strings.Contains(s, " >") || strings.Contains(s, "> ") {
+			s = strings.ReplaceAll(strings.ReplaceAll(s, " >", ">"), "> ", ">")
+		}
+	}
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == ',' || c == ';' {
+			if start >= 0 {
+				toks = append(toks, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, s[start:])
+	}
+	return toks
+}
+
+func (lp *lineParser) fail(format string, args ...any) {
+	lp.nerrs++
+	lp.p.errs = append(lp.p.errs, OrderError{Line: lp.n, Text: lp.text, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (lp *lineParser) more() bool   { return lp.i < len(lp.toks) }
+func (lp *lineParser) peek() string { return lp.toks[lp.i] }
+func (lp *lineParser) next() string { t := lp.toks[lp.i]; lp.i++; return t }
+
+// word reports whether the next token is the keyword w, and takes it if so.
+func (lp *lineParser) word(w string) bool {
+	if lp.more() && strings.EqualFold(lp.peek(), w) {
+		lp.i++
+		return true
+	}
+	return false
+}
+
+// tokenKind classifies a token as orders read it: numbers are areas, single
+// letters zones, a-b bridges, x>y fire pairs, anything else a unit (ORDERS.md,
+// Names).
+type tokenKind int
+
+const (
+	tokUnit tokenKind = iota
+	tokArea
+	tokZone
+	tokBridge
+	tokPair
+)
+
+func classify(t string) tokenKind {
+	switch {
+	case isDigits(t):
+		return tokArea
+	case len(t) == 1 && isLetter(t[0]):
+		return tokZone
+	case strings.IndexByte(t, '>') >= 0:
+		return tokPair
+	}
+	if a, b, ok := strings.Cut(t, "-"); ok && isDigits(a) && isDigits(b) {
+		return tokBridge
+	}
+	return tokUnit
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// isKeyword reports whether t is a word with a meaning inside an order line,
+// which ends a list of units.
+func isKeyword(t string) bool {
+	if len(t) > 6 || len(t) < 2 || !isLetter(t[0]) {
+		return false
+	}
+	for _, k := range [...]string{"ELSE", "WITH", "BY", "PREFER", "ALL", "NONE", "ACCEPT", "SEED"} {
+		if strings.EqualFold(t, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// units reads one or more unit ids up to the first token that is not a unit.
+func (lp *lineParser) units(what string) []string {
+	ids := make([]string, 0, len(lp.toks)-lp.i)
+	for lp.more() && classify(lp.peek()) == tokUnit && !isKeyword(lp.peek()) {
+		t := lp.next()
+		id, ok := lp.unit(t)
+		if !ok {
+			continue
+		}
+		if slices.ContainsFunc(ids, func(x string) bool { return strings.EqualFold(x, id) }) {
+			lp.fail("%s is named twice", id)
+			continue
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		if lp.nerrs == 0 {
+			lp.fail("no unit given: %s", what)
+		}
+		return nil
+	}
+	return ids
+}
+
+// unit resolves a unit id as written to the scenario's id.
+func (lp *lineParser) unit(t string) (string, bool) {
+	s := lp.p.s
+	if s == nil {
+		return t, true
+	}
+	if u := s.OOB.Unit(t); u != nil && s.InPlay(u) {
+		return u.ID, true
+	}
+	if u := s.OOB.Unit(t); u != nil {
+		lp.fail("unit %s does not take part in %s", u.ID, s.Title)
+		return "", false
+	}
+	// A unique ending after the formation, as CCA for 9AD/CCA, is accepted;
+	// more than one is ambiguous.
+	var match []string
+	suffix := "/" + strings.ToLower(t)
+	for _, u := range s.Units {
+		if strings.HasSuffix(strings.ToLower(u.ID), suffix) {
+			match = append(match, u.ID)
+		}
+	}
+	switch {
+	case len(match) == 1:
+		return match[0], true
+	case len(match) > 1:
+		lp.fail("unit %s is ambiguous: it could be %s; write the whole id", t, strings.Join(match, ", "))
+		return "", false
+	}
+	hint := lp.suggestUnit(t)
+	if strings.Contains(hint, " (") {
+		hint += " (areas are written by number)"
+	}
+	lp.fail("unknown unit %s%s", t, hint)
+	return "", false
+}
+
+// place reads an area number or zone letter of the scenario's map.
+func (lp *lineParser) place(t string) (Place, bool) {
+	switch classify(t) {
+	case tokArea:
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 1 || n > 999 {
+			lp.fail("%s is not an area number (1-999)", t)
+			return Place{}, false
+		}
+		p := AreaPlace(n)
+		return p, lp.onMap(p, t)
+	case tokZone:
+		z := strings.ToUpper(t)
+		if !isZoneID(z) {
+			lp.fail("%s is not a zone: zones are the letters A to P", t)
+			return Place{}, false
+		}
+		p := ZonePlace(z)
+		return p, lp.onMap(p, t)
+	}
+	msg := fmt.Sprintf("%s is not an area number or zone letter: areas are written by number, zones by letter", t)
+	if lp.p.s != nil {
+		msg += lp.suggestArea(t)
+	}
+	lp.fail("%s", msg)
+	return Place{}, false
+}
+
+func (lp *lineParser) onMap(p Place, t string) bool {
+	s := lp.p.s
+	if s == nil {
+		return true
+	}
+	if !s.Map.Has(p) {
+		what := "area"
+		if p.IsZone() {
+			what = "zone"
+		}
+		lp.fail("there is no %s %s on the map%s", what, t, lp.suggestArea(t))
+		return false
+	}
+	if !s.WholeMap && !s.Uses(p) {
+		lp.fail("%s is outside the map of %s", s.Map.PlaceName(p), s.Title)
+		return false
+	}
+	return true
+}
+
+// area reads an area (not a zone): where a battle can be (9.17).
+func (lp *lineParser) area(what string) (int, bool) {
+	if !lp.more() {
+		lp.fail("%s: an area number is missing", what)
+		return 0, false
+	}
+	t := lp.next()
+	p, ok := lp.place(t)
+	if !ok {
+		return 0, false
+	}
+	if p.IsZone() {
+		lp.fail("%s: zone %s is not an area; there are no battles in zones (9.17)", what, p.Zone)
+		return 0, false
+	}
+	return p.Area, true
+}
+
+// path reads places up to the first token that is not one.
+func (lp *lineParser) path() []Place {
+	n := 0
+	for j := lp.i; j < len(lp.toks); j++ {
+		if k := classify(lp.toks[j]); k != tokArea && k != tokZone {
+			break
+		}
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	ps := make([]Place, 0, n)
+	for lp.more() {
+		k := classify(lp.peek())
+		if k != tokArea && k != tokZone {
+			break
+		}
+		if p, ok := lp.place(lp.next()); ok {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// bridge reads a bridge as a-b and checks that a road with a bridge joins
+// the two areas (3.23).
+func (lp *lineParser) bridge(t string) (Bridge, bool) {
+	if classify(t) != tokBridge {
+		lp.fail("%s is not a bridge: a bridge is written by its two areas, as 51-70", t)
+		return Bridge{}, false
+	}
+	x, y, _ := strings.Cut(t, "-")
+	a, _ := strconv.Atoi(x)
+	b, _ := strconv.Atoi(y)
+	br := Bridge{min(a, b), max(a, b)}
+	s := lp.p.s
+	if s == nil {
+		return br, true
+	}
+	if !lp.onMap(AreaPlace(a), x) || !lp.onMap(AreaPlace(b), y) {
+		return Bridge{}, false
+	}
+	r := s.Map.Road(a, b)
+	switch {
+	case r == nil:
+		lp.fail("no road joins %s and %s, so there is no bridge %s%s", s.Map.PlaceName(AreaPlace(a)), s.Map.PlaceName(AreaPlace(b)), t, lp.suggestBridge(a, b))
+		return Bridge{}, false
+	case !r.Bridge:
+		lp.fail("the road %s - %s crosses no river, so it has no bridge%s", s.Map.PlaceName(AreaPlace(a)), s.Map.PlaceName(AreaPlace(b)), lp.suggestBridge(a, b))
+		return Bridge{}, false
+	}
+	return br, true
+}
+
+// unitOf returns the scenario's unit, or nil when parsing without one.
+func (lp *lineParser) unitOf(id string) *Unit {
+	if lp.p.s == nil {
+		return nil
+	}
+	return lp.p.s.OOB.Unit(id)
+}
+
+// own checks that the units belong to the writer, when his side is known.
+func (lp *lineParser) own(ids []string) {
+	side := lp.p.opt.Side
+	for _, id := range ids {
+		if u := lp.unitOf(id); u != nil && side != "" && u.Side != side {
+			lp.fail("%s is %s unit: you command the %s units", id, sideArticle(u.Side), sideName(side))
+		}
+	}
+}
+
+// enemy checks that the units are the writer's enemies, when known.
+func (lp *lineParser) enemy(ids []string) {
+	side := lp.p.opt.Side
+	for _, id := range ids {
+		if u := lp.unitOf(id); u != nil && side != "" && u.Side == side {
+			lp.fail("%s is one of your own units: a target must be an enemy unit", id)
+		}
+	}
+}
+
+// suggestUnit lists the scenario's unit ids and area names closest to t.
+func (lp *lineParser) suggestUnit(t string) string {
+	s := lp.p.s
+	if s == nil {
+		return ""
+	}
+	cands := make([]string, 0, len(s.Units)+len(s.Map.Areas))
+	for _, u := range s.Units {
+		cands = append(cands, u.ID)
+	}
+	for _, a := range s.Map.Areas {
+		if s.Uses(AreaPlace(a.ID)) {
+			cands = append(cands, a.Label())
+		}
+	}
+	return suggestion(t, cands, func(c string) string {
+		if i := strings.LastIndex(c, " ("); i > 0 {
+			return c[:i] // an area's name, without its number
+		}
+		return c
+	})
+}
+
+// suggestArea lists the areas whose names or numbers are closest to t.
+func (lp *lineParser) suggestArea(t string) string {
+	s := lp.p.s
+	if s == nil {
+		return ""
+	}
+	var cands []string
+	for _, a := range s.Map.Areas {
+		if s.Uses(AreaPlace(a.ID)) {
+			cands = append(cands, a.Label())
+		}
+	}
+	return suggestion(t, cands, func(c string) string {
+		i := strings.LastIndex(c, " (")
+		if isDigits(t) {
+			return c[i+2 : len(c)-1] // the number
+		}
+		return c[:i]
+	})
+}
+
+// suggestBridge lists the bridges at either of two areas.
+func (lp *lineParser) suggestBridge(a, b int) string {
+	var out []string
+	for _, n := range []int{a, b} {
+		for _, l := range lp.p.s.Map.Links(AreaPlace(n)) {
+			if l.Road != nil && l.Road.Bridge && lp.p.s.Uses(l.To) {
+				out = append(out, l.Road.ID())
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "; bridges there: " + strings.Join(out, ", ")
+}
+
+// suggestion returns "; closest: x, y" with the candidates nearest to t by
+// edit distance (transpositions count one), compared through key.
+func suggestion(t string, cands []string, key func(string) string) string {
+	type scored struct {
+		c string
+		d int
+	}
+	lt := strings.ToLower(t)
+	limit := max(2, len(t)/3)
+	var best []scored
+	for _, c := range cands {
+		d := editDistance(lt, strings.ToLower(key(c)))
+		if d <= limit {
+			best = append(best, scored{c, d})
+		}
+	}
+	sort.SliceStable(best, func(i, j int) bool { return best[i].d < best[j].d })
+	if len(best) > 5 {
+		best = best[:5]
+	}
+	if len(best) == 0 {
+		return ""
+	}
+	parts := make([]string, len(best))
+	for i, b := range best {
+		parts[i] = b.c
+	}
+	return "; closest: " + strings.Join(parts, ", ")
+}
+
+// sideName writes a side as a sentence does: German, Allied.
+func sideName(s Side) string {
+	if s == German {
+		return "German"
+	}
+	return "Allied"
+}
+
+func sideArticle(s Side) string {
+	if s == German {
+		return "a German"
+	}
+	return "an Allied"
+}
+
+// key is how a unit id is compared across lines: the scenario's id, or the id
+// as written in any case when there is no scenario.
+func (p *parser) key(id string) string {
+	if p.s != nil {
+		return id
+	}
+	return strings.ToLower(id)
+}
