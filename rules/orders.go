@@ -278,6 +278,9 @@ func (p *parser) line(n int, text string) {
 		text = strings.TrimSpace(text[:i])
 	}
 	p.toks = tokenize(p.toks[:0], text)
+	if len(p.toks) == 0 {
+		return // only separators: a blank line
+	}
 	p.lp = lineParser{p: p, n: n, text: text, toks: p.toks}
 	lp := &p.lp
 	kw := strings.ToUpper(lp.toks[0])
