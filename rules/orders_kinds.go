@@ -47,7 +47,10 @@ func kindTable() []*kind {
 			example: func(ex *examples) []string { return []string{"IMPULSE 17-2"} }},
 		{keyword: "END", syntax: "END", section: secHeader,
 			summary: "the end of the orders: everything below is ignored",
-			parse:   func(*lineParser) Order { return EndLine{} }},
+			parse: func(lp *lineParser) Order {
+				lp.i = len(lp.toks) // END ends the orders, and its own line too
+				return EndLine{}
+			}},
 
 		{keyword: "MOVE", syntax: "MOVE unit... path [ELSE path]", section: secImpulse,
 			summary: "the units move together along the areas and zones of the path, the first of which may be their own area; ELSE gives the way on from the near side of a bridge blown under them (else they stop there)",

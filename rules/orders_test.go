@@ -100,6 +100,7 @@ func TestParseValid(t *testing.T) {
 		{"", "TOKEN k7f3-29xq-pp01", rules.TokenLine{Secret: "k7f3-29xq-pp01"}, ""},
 		{"", "IMPULSE 17\u20132", rules.ImpulseLine{Day: 17, N: 2}, "IMPULSE 17-2"},
 		{"", "END", rules.EndLine{}, ""},
+		{"", "end of my orders", rules.EndLine{}, "END"},
 	}
 	s := scenario(t, "campaign")
 	seen := map[string]bool{}
@@ -193,10 +194,28 @@ func TestParseInvalid(t *testing.T) {
 		{"campaign", "", "GAME a\nGAME b", 2, []string{"a second GAME line"}},
 		{"campaign", "", "JOIN SEED", 1, []string{"SEED needs your text"}},
 		{"campaign", "", "HELP me", 1, []string{`"me" is more than HELP takes: HELP`}},
+		{"campaign", "", "TOKEN", 1, []string{"the secret is missing: TOKEN secret, as in your welcome mail"}},
+		{"campaign", "", "TOKEN a b", 1, []string{`"b" is more than TOKEN takes: TOKEN secret`}},
+		{"campaign", rules.German, "REMOVE 51", 1, []string{"no unit given: name the units to remove first, as REMOVE 71 28/112"}},
+		{"campaign", rules.German, "REMOVE C 2/AA", 1, []string{"REMOVE area: zone C is not an area"}},
+		{"campaign", rules.German, "ATTACK", 1, []string{"ATTACK area: an area number is missing"}},
+		{"campaign", rules.German, "ATTACK 70 WITH", 1, []string{"no unit given: name the units after WITH"}},
+		{"campaign", "", "STATUS now", 1, []string{`"now" is more than STATUS takes: STATUS`}},
+		{"campaign", "", "UNITS all", 1, []string{`"all" is more than UNITS takes: UNITS`}},
+		{"campaign", "", "CHECK 12", 1, []string{`"12" is more than CHECK takes: CHECK`}},
+		{"campaign", "", "DICE 3", 1, []string{`"3" is more than DICE takes: DICE`}},
+		{"campaign", "", "ORDERS please", 1, []string{`"please" is more than ORDERS takes: ORDERS`}},
+		{"campaign", "", "CONCEDE 5", 1, []string{`"5" is more than CONCEDE takes: CONCEDE`}},
+		{"campaign", "", "DRAW REJECT", 1, []string{`"REJECT" is more than DRAW takes: DRAW | DRAW ACCEPT`}},
+		{"campaign", "", "EXTEND", 1, []string{"how long is missing: EXTEND 24h"}},
 		{"campaign", "", "", 1, []string{"no orders found"}},
 		{"campaign", "", "> MOVE 116/60 50\n-- \nMOVE 116/60 50", 1, []string{"no orders found"}},
 	}
+	seen := map[string]bool{}
 	for _, tt := range tests {
+		if f := strings.Fields(tt.in); len(f) > 0 {
+			seen[strings.ToUpper(f[0])] = true
+		}
 		t.Run(tt.in, func(t *testing.T) {
 			_, err := rules.ParseOrders(tt.in, scenario(t, tt.scen), &rules.ParseOptions{Side: tt.side})
 			var es rules.OrderErrors
@@ -225,6 +244,12 @@ func TestParseInvalid(t *testing.T) {
 				t.Errorf("error text %q does not start with the line", hit.Error())
 			}
 		})
+	}
+	// END takes the rest of its line, so it has no invalid form.
+	for _, kw := range strings.Split("GAME TOKEN IMPULSE MOVE FOOT ENTRENCH ATTACK FIRE ARTY BATTLES REPAIR SF REMOVE BLOW DEFEND HELP STATUS UNITS CHECK DICE JOIN ORDERS EXTEND CONCEDE DRAW", " ") {
+		if !seen[kw] {
+			t.Errorf("no invalid case for %s", kw)
+		}
 	}
 }
 
