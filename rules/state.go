@@ -1,0 +1,268 @@
+package rules
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// State is a game's position between two impulses: everything that changes
+// during play. What does not change (the map, the units' types, the
+// scenario's terms) stays in the Scenario. A State is plain data: it is saved
+// and loaded as JSON, so a game can be resumed anywhere.
+type State struct {
+	Scenario string  `json:"scenario"` // the scenario's name
+	Next     Impulse `json:"next"`     // the impulse to play next
+	Over     bool    `json:"over"`
+	Result   string  `json:"result,omitempty"`
+	VP       int     `json:"vp"` // German VP so far (12.12, 12.13)
+
+	Units   []*UnitState  `json:"units"`   // every unit of the scenario, in order-of-battle order
+	Bridges []BridgeState `json:"bridges"` // every bridge of the scenario's map, in map order
+	// Control holds the side that controls each area, where one does (12.22).
+	Control map[int]Side `json:"control"`
+	// Released lists the panzer-reserve groups released so far (11.3).
+	Released []string `json:"released,omitempty"`
+	// Standing holds each side's standing orders (B1, B3).
+	Standing map[Side]*Standing `json:"standing"`
+
+	unit map[string]*UnitState
+}
+
+// UnitState is what changes about a unit.
+type UnitState struct {
+	ID         string `json:"id"`
+	Strength   int    `json:"strength"`   // SP left (4.16, 9.23)
+	Place      Place  `json:"place"`      // zero before arrival and after elimination
+	Arrived    bool   `json:"arrived"`    // on the map or in a zone (set up, or arrived as a reinforcement)
+	Eliminated bool   `json:"eliminated"` // 9.21, 13.21, 7.2
+	Entrenched bool   `json:"entrenched"` // 8.5
+	Moved      bool   `json:"moved"`      // moved (or chose to stay, 9.14) in an impulse of this turn (8.25)
+	Attacked   bool   `json:"attacked"`   // attacked this turn (9.11, 9.16)
+	Dismounted bool   `json:"dismounted"` // 5 MP until supply is traced without a blown bridge (8.35)
+	InSupply   bool   `json:"in_supply"`  // as last judged (13.1)
+	Exited     bool   `json:"exited"`     // entered an Allied VP zone, never to return (12.25)
+	TurnStart  Place  `json:"turn_start"` // where the unit began the turn: only units that began together move as a stack (8.21)
+}
+
+// OnMap reports whether the unit is in an area or a zone.
+func (u *UnitState) OnMap() bool { return u.Arrived && !u.Eliminated && !u.Place.IsZero() }
+
+// BridgeState is a bridge's condition (10.0).
+type BridgeState struct {
+	A              int  `json:"a"`
+	B              int  `json:"b"`
+	Blown          bool `json:"blown"`
+	RepairFailures int  `json:"repair_failures"` // 10.16: each failure widens the next try's range, and stays with the bridge
+}
+
+// Standing holds a side's standing orders, kept until changed.
+type Standing struct {
+	Blow   Blow     `json:"blow"`             // B1: a new game starts with BLOW ALL
+	Defend []Defend `json:"defend,omitempty"` // B3
+}
+
+// NewState returns the position at the start of the scenario: units set up
+// (5.2), bridges blown (5.1 and the scenario's), VP zero (5.3), and control
+// of each area held by one side alone.
+func NewState(s *Scenario) *State {
+	st := &State{
+		Scenario: s.Name,
+		Next:     s.StartImpulse,
+		Control:  map[int]Side{},
+		Standing: map[Side]*Standing{German: {Blow: Blow{All: true}}, Allied: {Blow: Blow{All: true}}},
+	}
+	for _, u := range s.Units {
+		us := &UnitState{ID: u.ID, Strength: u.Strength, Entrenched: u.Entrenched, InSupply: true}
+		if !u.Setup.IsZero() {
+			us.Place, us.Arrived, us.TurnStart = u.Setup, true, u.Setup
+		}
+		st.Units = append(st.Units, us)
+	}
+	for _, r := range s.Map.Roads {
+		if r.Bridge && s.Uses(AreaPlace(r.A)) && s.Uses(AreaPlace(r.B)) {
+			st.Bridges = append(st.Bridges, BridgeState{A: min(r.A, r.B), B: max(r.A, r.B), Blown: s.BlownAtStart(r.A, r.B)})
+		}
+	}
+	st.index()
+	for _, a := range s.Map.Areas {
+		if side, ok := st.soleHolder(s, a.ID); ok {
+			st.Control[a.ID] = side
+		}
+	}
+	return st
+}
+
+func (st *State) index() {
+	st.unit = make(map[string]*UnitState, len(st.Units))
+	for _, u := range st.Units {
+		st.unit[u.ID] = u
+	}
+}
+
+// Unit returns the state of the unit with the scenario's id, or nil.
+func (st *State) Unit(id string) *UnitState {
+	if st.unit == nil {
+		st.index()
+	}
+	return st.unit[id]
+}
+
+// Bridge returns the bridge between areas a and b, or nil.
+func (st *State) Bridge(a, b int) *BridgeState {
+	a, b = min(a, b), max(a, b)
+	for i := range st.Bridges {
+		if st.Bridges[i].A == a && st.Bridges[i].B == b {
+			return &st.Bridges[i]
+		}
+	}
+	return nil
+}
+
+// UnitsAt returns the units of the side in a place (both sides if side is "").
+func (st *State) UnitsAt(s *Scenario, p Place, side Side) []*UnitState {
+	var out []*UnitState
+	for _, u := range st.Units {
+		if u.OnMap() && u.Place == p && (side == "" || s.OOB.Unit(u.ID).Side == side) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// soleHolder reports the side that alone has units in the area.
+func (st *State) soleHolder(s *Scenario, area int) (Side, bool) {
+	var g, a bool
+	for _, u := range st.Units {
+		if u.OnMap() && u.Place == AreaPlace(area) {
+			if s.OOB.Unit(u.ID).Side == German {
+				g = true
+			} else {
+				a = true
+			}
+		}
+	}
+	switch {
+	case g && !a:
+		return German, true
+	case a && !g:
+		return Allied, true
+	}
+	return "", false
+}
+
+// Clone returns a deep copy of the state, so that an impulse can be tried
+// and thrown away.
+func (st *State) Clone() *State {
+	c := *st
+	c.Units = make([]*UnitState, len(st.Units))
+	for i, u := range st.Units {
+		cu := *u
+		c.Units[i] = &cu
+	}
+	c.Bridges = append([]BridgeState(nil), st.Bridges...)
+	c.Control = make(map[int]Side, len(st.Control))
+	for k, v := range st.Control {
+		c.Control[k] = v
+	}
+	c.Released = append([]string(nil), st.Released...)
+	c.Standing = map[Side]*Standing{}
+	for k, v := range st.Standing {
+		sv := *v
+		sv.Defend = append([]Defend(nil), v.Defend...)
+		c.Standing[k] = &sv
+	}
+	c.unit = nil
+	return &c
+}
+
+// MarshalJSON writes the state; Place and Impulse write themselves as text.
+func (st *State) MarshalJSON() ([]byte, error) {
+	type plain State
+	return json.Marshal((*plain)(st))
+}
+
+// LoadState reads a state saved as JSON and checks it against the scenario:
+// the same scenario, every unit known.
+func LoadState(s *Scenario, data []byte) (*State, error) {
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("reading the saved state: %w", err)
+	}
+	if st.Scenario != s.Name {
+		return nil, fmt.Errorf("the saved state is of scenario %q, not %q", st.Scenario, s.Name)
+	}
+	if len(st.Units) != len(s.Units) {
+		return nil, fmt.Errorf("the saved state has %d units; scenario %s has %d", len(st.Units), s.Name, len(s.Units))
+	}
+	for i, u := range st.Units {
+		if u.ID != s.Units[i].ID {
+			return nil, fmt.Errorf("the saved state's unit %d is %q; the scenario's is %q", i+1, u.ID, s.Units[i].ID)
+		}
+		if !u.Place.IsZero() && !s.Map.Has(u.Place) {
+			return nil, fmt.Errorf("the saved state puts %s in %s, which is not on the map", u.ID, u.Place)
+		}
+	}
+	if st.Control == nil {
+		st.Control = map[int]Side{}
+	}
+	if st.Standing == nil {
+		st.Standing = map[Side]*Standing{}
+	}
+	for _, side := range []Side{German, Allied} {
+		if st.Standing[side] == nil {
+			st.Standing[side] = &Standing{Blow: Blow{All: true}}
+		}
+	}
+	st.index()
+	return &st, nil
+}
+
+// MarshalText writes the impulse as G16-1.
+func (i Impulse) MarshalText() ([]byte, error) { return []byte(i.String()), nil }
+
+// UnmarshalText reads an impulse written as G16-1.
+func (i *Impulse) UnmarshalText(b []byte) error {
+	v, err := ParseImpulse(string(b))
+	if err != nil {
+		return err
+	}
+	*i = v
+	return nil
+}
+
+// UnmarshalText reads a place written as an area number or a zone letter;
+// the empty text is nowhere.
+func (p *Place) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*p = Place{}
+		return nil
+	}
+	v, err := ParsePlace(string(b))
+	if err != nil {
+		return err
+	}
+	*p = v
+	return nil
+}
+
+// MarshalJSON and UnmarshalJSON write a Blow as its order text ("BLOW ALL").
+func (b Blow) MarshalJSON() ([]byte, error) { return json.Marshal(b.String()) }
+
+// UnmarshalJSON reads a Blow written as its order text.
+func (b *Blow) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	o, err := ParseOrders(s, nil, nil)
+	if err != nil || len(o.List) != 1 {
+		return fmt.Errorf("standing order %s: %v", strconv.Quote(s), err)
+	}
+	v, ok := o.List[0].(Blow)
+	if !ok {
+		return fmt.Errorf("standing order %s is not BLOW", strconv.Quote(s))
+	}
+	*b = v
+	return nil
+}
