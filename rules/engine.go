@@ -1,0 +1,276 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Dice rolls ten-sided dice for the rules; a 0 counts as 10 (1.0), so every
+// roll is 1..10. purpose says what the roll is for, for the log and the
+// report ("16-2 demolition 51-70 by 28/110"). The rules never roll any other
+// way.
+type Dice interface {
+	Roll(purpose string) (int, error)
+}
+
+// ErrGameOver is returned when an impulse is played after the scenario's end.
+var ErrGameOver = errors.New("rules: the game is over")
+
+// ErrNotYet is returned, wrapped with what was needed, when an impulse would
+// need a part of the rules this version does not resolve yet (battles, bridge
+// demolition). The engine refuses such an impulse rather than resolve it
+// wrongly.
+var ErrNotYet = errors.New("rules: not resolved by this version")
+
+// Play plays the impulse st.Next for the side to move with its orders, and
+// returns the new position and the events, in the order they happened. st is
+// not changed. orders may be nil: the impulse is then played without movement
+// (B8).
+//
+// Every order the position makes illegal is refused before anything is
+// applied: the error is then OrderErrors, with every such line. Play is
+// deterministic: the same state, orders and dice give the same result.
+func Play(s *Scenario, st *State, orders *Orders, dice Dice) (*State, []Event, error) {
+	if st.Over {
+		return nil, nil, ErrGameOver
+	}
+	imp := st.Next
+	if orders != nil {
+		if il, ok := orders.Impulse(); ok && (il.Day != imp.Day || il.N != imp.N) {
+			return nil, nil, OrderErrors{{Line: lineOf(orders, il), Text: il.String(),
+				Msg: fmt.Sprintf("these orders are for %d-%d, but the impulse to play is %s", il.Day, il.N, imp)}}
+		}
+	}
+	g := &game{s: s, st: st.Clone(), imp: imp}
+	g.startImpulse()
+	// Resolve: check every order on the board the earlier ones leave; apply
+	// nothing if any is refused.
+	if orders != nil {
+		g.orders = orders
+		if errs := g.run(); len(errs) > 0 {
+			sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
+			return nil, nil, errs
+		}
+	} else {
+		g.event(Passed{imp})
+	}
+	if err := g.battles(); err != nil {
+		return nil, nil, err
+	}
+	g.stacking()
+	g.control()
+	g.endImpulse()
+	return g.st, g.events, nil
+}
+
+func lineOf(o *Orders, ord Order) int {
+	for i, x := range o.List {
+		if x == ord {
+			return o.Lines[i]
+		}
+	}
+	return 0
+}
+
+// game is one impulse being played.
+type game struct {
+	s      *Scenario
+	st     *State
+	imp    Impulse
+	orders *Orders
+	events []Event
+	errs   OrderErrors
+
+	mpUsed  map[string]int  // MP spent by each unit this impulse
+	entered map[string]bool // units that entered an area holding enemy units (9.12)
+	removal map[int][]string
+}
+
+func (g *game) event(e Event) { g.events = append(g.events, e) }
+
+func (g *game) refuse(line int, ord Order, format string, args ...any) {
+	g.errs = append(g.errs, OrderError{Line: line, Text: ord.String(), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (g *game) side() Side { return g.imp.Side }
+
+func (g *game) info(id string) *Unit { return g.s.OOB.Unit(id) }
+
+// startImpulse does what comes before the moves: the start of a turn (8.25:
+// moved markers go; 8.21: where each unit begins the turn) and the
+// reinforcement phase (6.0 I, 11.11).
+func (g *game) startImpulse() {
+	g.mpUsed = map[string]int{}
+	g.entered = map[string]bool{}
+	g.removal = map[int][]string{}
+	if g.imp.Side == German && g.imp.N == 1 {
+		for _, u := range g.st.Units {
+			u.Moved, u.Attacked = false, false
+			u.TurnStart = u.Place
+		}
+	}
+	// 6.0 I: the reinforcement phase before each pair of impulses places
+	// both sides' units due in this impulse number.
+	if g.imp.Side == German {
+		for _, u := range g.s.Units {
+			us := g.st.Unit(u.ID)
+			if us.Arrived || u.Arrival.Day != g.imp.Day || u.Arrival.N != g.imp.N || len(u.Zones) == 0 {
+				continue
+			}
+			// B7: a unit with several zones waits in the first listed.
+			us.Arrived, us.Place, us.TurnStart = true, ZonePlace(u.Zones[0]), ZonePlace(u.Zones[0])
+			us.InSupply = true // reinforcements are in supply when placed
+			g.event(Arrived{u.ID, u.Zones[0]})
+		}
+	}
+}
+
+// run checks and carries out the orders in the order written.
+func (g *game) run() OrderErrors {
+	for i, ord := range g.orders.List {
+		line := g.orders.Lines[i]
+		switch o := ord.(type) {
+		case Move:
+			g.move(line, o)
+		case Entrench:
+			g.entrench(line, o)
+		case Remove:
+			g.removal[o.Area] = append(g.removal[o.Area], o.Units...)
+		case Blow:
+			g.st.Standing[g.side()].Blow = o
+		case Defend:
+			g.st.Standing[g.side()].Defend = append(g.st.Standing[g.side()].Defend, o)
+		case Attack, Fire, Arty, Battles:
+			// Orders of battle: checked and used by the combat rules.
+			if a, ok := o.(Attack); ok {
+				g.refuse(line, o, "battles are not resolved by this version of the referee, so ATTACK %d cannot be played yet (9.13)", a.Area)
+			}
+		case Repair:
+			g.refuse(line, o, "bridge repair (10.1) is not resolved by this version of the referee yet")
+		case SpecialForces:
+			g.refuse(line, o, "special forces (14.0) are not resolved by this version of the referee yet")
+		}
+	}
+	return g.errs
+}
+
+// battles finds the battles the impulse caused (8.22, 9.12): the engine of
+// this version refuses them rather than resolve them falsely.
+func (g *game) battles() error {
+	var areas []string
+	seen := map[int]bool{}
+	for _, u := range g.st.Units {
+		if !g.entered[u.ID] || seen[u.Place.Area] {
+			continue
+		}
+		seen[u.Place.Area] = true
+		areas = append(areas, g.s.Map.PlaceName(u.Place))
+	}
+	if len(areas) > 0 {
+		return fmt.Errorf("%w: the moves cause battles at %s (8.22, 9.12); battles come in a later version", ErrNotYet, strings.Join(areas, ", "))
+	}
+	return nil
+}
+
+// control gives each area held by one side alone at the end of the impulse
+// to that side (12.22).
+func (g *game) control() {
+	for _, a := range g.s.Map.Areas {
+		side, ok := g.st.soleHolder(g.s, a.ID)
+		if ok && g.st.Control[a.ID] != side {
+			g.st.Control[a.ID] = side
+			g.event(ControlChanged{a.ID, side})
+		}
+	}
+}
+
+// endImpulse advances the sequence of play (6.0, 8.1) and ends the game at
+// the scenario's end.
+func (g *game) endImpulse() {
+	played := g.imp
+	next := NextImpulse(played)
+	if played == g.s.EndImpulse || next.Day > LastDay {
+		g.st.Over = true
+	}
+	g.st.Next = next
+	g.event(ImpulseEnded{played, next})
+}
+
+// NextImpulse returns the impulse after i: German then Allied, three each
+// day, one each on 22 December (6.0, 8.1).
+func NextImpulse(i Impulse) Impulse {
+	if i.Side == German {
+		return Impulse{Allied, i.Day, i.N}
+	}
+	if i.N < ImpulsesOn(i.Day) {
+		return Impulse{German, i.Day, i.N + 1}
+	}
+	return Impulse{German, i.Day + 1, 1}
+}
+
+// stacking removes units over the limit at the end of the movement impulse
+// (7.1, 7.2): the player's REMOVE order for the area first, then ruling B6.
+// On 16 December the Germans' set-up stacks wait until the end of 16-3.
+func (g *game) stacking() {
+	side := g.side()
+	for _, a := range g.s.Map.Areas {
+		us := g.st.UnitsAt(g.s, AreaPlace(a.ID), side)
+		if !overLimit(us) {
+			continue
+		}
+		// 7.1: the Germans start over the limit in two areas; 7.2 applies
+		// to those at the end of 16-3.
+		if side == German && g.imp.Day == FirstDay && g.imp.N < 3 {
+			continue
+		}
+		order := g.removal[a.ID]
+		for overLimit(us) {
+			var victim *UnitState
+			why := "policy B6"
+			for len(order) > 0 && victim == nil {
+				if u := g.st.Unit(order[0]); u != nil && u.OnMap() && u.Place == AreaPlace(a.ID) {
+					victim, why = u, "order"
+				}
+				order = order[1:]
+			}
+			if victim == nil {
+				victim = g.b6Victim(us)
+			}
+			victim.Eliminated, victim.Place = true, Place{}
+			g.event(StackRemoved{victim.ID, a.ID, why})
+			us = g.st.UnitsAt(g.s, AreaPlace(a.ID), side)
+		}
+	}
+}
+
+func overLimit(us []*UnitState) bool {
+	sp := 0
+	for _, u := range us {
+		sp += u.Strength
+	}
+	return len(us) > StackUnits || sp > StackSP
+}
+
+// b6Victim picks the unit ruling B6 removes: the lowest SP, then the lowest
+// quality (9.51), then the unit id.
+func (g *game) b6Victim(us []*UnitState) *UnitState {
+	best := us[0]
+	q := func(u *UnitState) int { v, _ := g.info(u.ID).Type.Values(); return v.Quality }
+	for _, u := range us[1:] {
+		switch {
+		case u.Strength != best.Strength:
+			if u.Strength < best.Strength {
+				best = u
+			}
+		case q(u) != q(best):
+			if q(u) < q(best) {
+				best = u
+			}
+		case u.ID < best.ID:
+			best = u
+		}
+	}
+	return best
+}

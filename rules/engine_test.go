@@ -1,0 +1,434 @@
+package rules_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"titm/rules"
+)
+
+// scripted is a Dice that plays back fixed rolls and fails, naming the roll
+// needed, when they run out.
+type scripted struct{ rolls []int }
+
+func (d *scripted) Roll(purpose string) (int, error) {
+	if len(d.rolls) == 0 {
+		return 0, fmt.Errorf("no scripted die left for %s", purpose)
+	}
+	r := d.rolls[0]
+	d.rolls = d.rolls[1:]
+	return r, nil
+}
+
+// moveGame loads the movement test scenario and its starting position.
+func moveGame(t *testing.T) (*rules.Scenario, *rules.State) {
+	t.Helper()
+	s, err := rules.LoadScenario(readOS, "../testdata/move/scenario.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, rules.NewState(s)
+}
+
+// play parses the orders for the side to move and plays the impulse.
+func play(t *testing.T, s *rules.Scenario, st *rules.State, body string) (*rules.State, []rules.Event, error) {
+	t.Helper()
+	var o *rules.Orders
+	if body != "" {
+		var err error
+		o, err = rules.ParseOrders(body, s, &rules.ParseOptions{Side: st.Next.Side})
+		if err != nil {
+			t.Fatalf("orders do not parse: %v", err)
+		}
+	}
+	return rules.Play(s, st, o, &scripted{})
+}
+
+// mustPlay plays an impulse that must be legal.
+func mustPlay(t *testing.T, s *rules.Scenario, st *rules.State, body string) (*rules.State, []rules.Event) {
+	t.Helper()
+	next, ev, err := play(t, s, st, body)
+	if err != nil {
+		t.Fatalf("%s: %v", st.Next, err)
+	}
+	return next, ev
+}
+
+// refused plays an impulse that must be refused with the message.
+func refused(t *testing.T, s *rules.Scenario, st *rules.State, body, want string) {
+	t.Helper()
+	_, _, err := play(t, s, st, body)
+	var es rules.OrderErrors
+	if !errors.As(err, &es) {
+		t.Fatalf("%q: error %v, want a refusal %q", body, err, want)
+	}
+	if !strings.Contains(es.Error(), want) {
+		t.Errorf("%q refused with\n%v\nwant %q", body, es, want)
+	}
+	if es[0].Line < 1 {
+		t.Errorf("refusal without a line: %v", es)
+	}
+}
+
+func moved(ev []rules.Event) []rules.Moved {
+	var out []rules.Moved
+	for _, e := range ev {
+		if m, ok := e.(rules.Moved); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func TestSequence_6_0_ImpulseOrder(t *testing.T) {
+	// 6.0, 8.1: German first, three impulses each, one each on 22 December.
+	want := []string{"G16-1", "A16-1", "G16-2", "A16-2", "G16-3", "A16-3", "G17-1"}
+	i, _ := rules.ParseImpulse("G16-1")
+	for _, w := range want {
+		if i.String() != w {
+			t.Fatalf("got %s, want %s", i, w)
+		}
+		i = rules.NextImpulse(i)
+	}
+	i, _ = rules.ParseImpulse("A21-3")
+	for _, w := range []string{"G22-1", "A22-1", "G23-1"} {
+		i = rules.NextImpulse(i)
+		if i.String() != w {
+			t.Errorf("after 21-3: %s, want %s", i, w)
+		}
+	}
+}
+
+func TestSequence_B8_Pass(t *testing.T) {
+	s, st := moveGame(t)
+	next, ev := mustPlay(t, s, st, "")
+	if next.Next.String() != "A16-1" {
+		t.Errorf("next %s", next.Next)
+	}
+	if _, ok := ev[0].(rules.Passed); !ok {
+		t.Errorf("events %v, want Passed first", ev)
+	}
+	if st.Next.String() != "G16-1" {
+		t.Errorf("Play changed its input state")
+	}
+}
+
+func TestSequence_ScenarioEnd(t *testing.T) {
+	s, st := moveGame(t)
+	for !st.Over {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	// The scenario ends after A17-3.
+	if st.Next.String() != "G18-1" {
+		t.Errorf("game over at %s, want after A17-3", st.Next)
+	}
+	if _, _, err := play(t, s, st, ""); !errors.Is(err, rules.ErrGameOver) {
+		t.Errorf("playing after the end: %v", err)
+	}
+}
+
+func TestPlay_ImpulseMismatch(t *testing.T) {
+	s, st := moveGame(t)
+	refused(t, s, st, "IMPULSE 17-1\nMOVE G/MX 4 3", "these orders are for 17-1, but the impulse to play is G16-1")
+}
+
+func TestMove_8_33_RoadCosts(t *testing.T) {
+	s, st := moveGame(t)
+	// Primary roads cost 1 each (8.33): 4 -> 3 -> 2.
+	_, ev := mustPlay(t, s, st, "MOVE G/MX 4 3 2")
+	if m := moved(ev); len(m) != 1 || m[0].MP != 2 {
+		t.Errorf("moves %v, want one of 2 MP", m)
+	}
+	// A secondary road costs 2, and entering an area with other units 1
+	// more (8.37): 5 -> 4 holds German units.
+	_, ev = mustPlay(t, s, st, "MOVE G/EN 5 4")
+	if m := moved(ev); len(m) != 1 || m[0].MP != 3 {
+		t.Errorf("moves %v, want one of 3 MP", m)
+	}
+}
+
+func TestMove_8_38_NotEnoughMP(t *testing.T) {
+	s, st := moveGame(t)
+	// Infantry has 5 MP (8.32): 5->4 costs 3 (secondary, occupied), 4->3
+	// and 3->2 one each, so 2->1 (occupied by the enemy) is out of reach.
+	refused(t, s, st, "MOVE G/IN 5 4 3 2 1", "entering West (1) needs 2 MP, but G/IN has only 0 left (8.38)")
+}
+
+func TestMove_8_22_StopInEnemyArea(t *testing.T) {
+	s, st := moveGame(t)
+	refused(t, s, st, "MOVE G/AR 4 3 2 1 D", "West (1) holds enemy units: a unit entering it stops there (8.22)")
+}
+
+func TestMove_9_12_BattlesNotYetResolved(t *testing.T) {
+	s, st := moveGame(t)
+	_, _, err := play(t, s, st, "MOVE G/AR 4 3 2 1")
+	if !errors.Is(err, rules.ErrNotYet) || !strings.Contains(err.Error(), "battles at West (1)") {
+		t.Errorf("error %v, want the battle refused as not yet resolved", err)
+	}
+}
+
+func TestMove_8_21_StackBeganTogether(t *testing.T) {
+	s, st := moveGame(t)
+	_, ev := mustPlay(t, s, st, "MOVE G/AR G/MX 4 3")
+	if m := moved(ev); len(m) != 1 || len(m[0].Units) != 2 {
+		t.Errorf("moves %v", m)
+	}
+	refused(t, s, st, "MOVE G/AR G/IN 4 3", "G/AR and G/IN did not begin the turn together in one area, so they cannot move as a stack (8.21)")
+}
+
+func TestMove_8_25_NoSecondMove(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "MOVE G/MX 4 3")
+	st, _ = mustPlay(t, s, st, "")
+	refused(t, s, st, "MOVE G/MX 3 2", "G/MX already moved in an earlier impulse this turn (8.25)")
+	// A new turn clears it.
+	for st.Next.String() != "G17-1" {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	mustPlay(t, s, st, "MOVE G/MX 3 2")
+}
+
+func TestMove_8_27_NoEnemyToEnemy(t *testing.T) {
+	s, st := moveGame(t)
+	// G/IN shares South (6) with U/MX; U/AR holds Middle (2).
+	place(st, "G/IN", rules.AreaPlace(6))
+	place(st, "U/AR", rules.AreaPlace(2))
+	refused(t, s, st, "MOVE G/IN 6 2", "South (6) and Middle (2) both hold enemy units: no unit moves directly from one to the other (8.27)")
+}
+
+// place puts a unit somewhere, as if it had begun the turn there.
+func place(st *rules.State, id string, p rules.Place) {
+	u := st.Unit(id)
+	u.Place, u.TurnStart, u.Arrived = p, p, true
+}
+
+func TestMove_8_36_LeavingEnemyArea(t *testing.T) {
+	s, st := moveGame(t)
+	st.Unit("G/EN").Place, st.Unit("G/EN").TurnStart = rules.AreaPlace(6), rules.AreaPlace(6)
+	// 6 -> 2: secondary 2, +1 for leaving an area with enemy units (8.36).
+	_, ev := mustPlay(t, s, st, "MOVE G/EN 6 2")
+	if m := moved(ev); len(m) != 1 || m[0].MP != 3 {
+		t.Errorf("moves %v, want 3 MP", m)
+	}
+}
+
+func TestMove_8_34_FootAcrossBlownBridge(t *testing.T) {
+	s, st := moveGame(t)
+	st.Bridge(3, 4).Blown = true
+	refused(t, s, st, "MOVE G/AR 4 3", "bridge 3-4 is blown: armour cannot cross it (8.34)")
+	refused(t, s, st, "MOVE G/MX 4 3", "bridge 3-4 is blown: G/MX crosses it only moving as infantry, with FOOT (8.34, 8.35)")
+	next, ev := mustPlay(t, s, st, "FOOT G/MX 4 3")
+	if m := moved(ev); len(m) != 1 || m[0].MP != 3 {
+		t.Errorf("moves %v, want 3 MP flat across the blown bridge (8.34)", m)
+	}
+	// 8.35: it stays at 5 MP until it can trace supply without a blown
+	// bridge.
+	if !next.Unit("G/MX").Dismounted {
+		t.Errorf("G/MX not dismounted after crossing on foot (8.35)")
+	}
+}
+
+func TestMove_5_24_RedTriangle(t *testing.T) {
+	s, st := moveGame(t)
+	refused(t, s, st, "MOVE G/RT 5 4", "G/RT has a red triangle: it may not move before 16-2 (5.24)")
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	mustPlay(t, s, st, "MOVE G/RT 5 4")
+}
+
+func TestMove_5_23_GreenTriangle(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "")
+	refused(t, s, st, "MOVE U/MX 6 2", "U/MX has no green triangle: on 16-1 only green-triangle units move (5.23)")
+	_, ev := mustPlay(t, s, st, "MOVE U/AR D 1 2")
+	if len(moved(ev)) != 1 {
+		t.Errorf("green-triangle unit did not move: %v", ev)
+	}
+	// 5.23: every Allied unit but armour may entrench on 16-1.
+	_, ev = mustPlay(t, s, st, "ENTRENCH U/MX")
+	if len(ev) == 0 || ev[0] != (rules.Entrenched{Unit: "U/MX"}) {
+		t.Errorf("events %v", ev)
+	}
+}
+
+func TestMove_7_1_NoOverStackOn16December(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	// 4 holds G/AR 4 and G/MX 3; G/IN 3 and G/EN 2 would make 12 SP.
+	refused(t, s, st, "MOVE G/IN G/EN 5 4", "the move would make a German stack over 4 units or 10 SP in Eastbank (4), which 7.1 forbids on 16 December")
+}
+
+func TestStacking_7_2_RemoveOrder(t *testing.T) {
+	s, st := moveGame(t)
+	for st.Next.String() != "G17-1" {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	// 7.2: over the limit at the end of the impulse, the REMOVE order says
+	// which unit goes; without it ruling B6 removes the weakest.
+	next, ev := mustPlay(t, s, st, "MOVE G/IN G/EN G/RT 5 4\nREMOVE 4 G/MX")
+	if !next.Unit("G/MX").Eliminated || next.Unit("G/EN").Eliminated {
+		t.Errorf("removed %v", ev)
+	}
+	next, _ = mustPlay(t, s, st, "MOVE G/IN G/EN G/RT 5 4")
+	if !next.Unit("G/RT").Eliminated { // B6: 1 SP, the lowest
+		t.Errorf("B6 removed the wrong unit: %+v", next.Units)
+	}
+}
+
+func TestEntrench_8_5(t *testing.T) {
+	s, st := moveGame(t)
+	// The parser refuses this already; the engine checks orders built in
+	// code too.
+	o := &rules.Orders{List: []rules.Order{rules.Entrench{Units: []string{"G/AR"}}}, Lines: []int{1}}
+	if _, _, err := rules.Play(s, st, o, &scripted{}); err == nil || !strings.Contains(err.Error(), "G/AR is armour, which never entrenches (8.54)") {
+		t.Errorf("error %v", err)
+	}
+	refused(t, s, st, "MOVE G/IN 5 4\nENTRENCH G/IN", "G/IN moved this impulse: it entrenches only with all its MP (8.53)")
+	// 8.52: an engineer entrenches after up to 4 MP of movement.
+	next, _ := mustPlay(t, s, st, "MOVE G/EN 5 4\nENTRENCH G/EN")
+	if !next.Unit("G/EN").Entrenched {
+		t.Errorf("engineer did not entrench (8.52)")
+	}
+	refused(t, s, st, "MOVE G/EN 5 4 3 2\nENTRENCH G/EN", "G/EN has spent 5 MP: an engineer entrenches for 4 MP, after at most 4 MP of movement (8.52)")
+	st.Unit("G/IN").Place, st.Unit("G/IN").TurnStart = rules.AreaPlace(6), rules.AreaPlace(6)
+	refused(t, s, st, "ENTRENCH G/IN", "G/IN shares its area with enemy units: no entrenching there (8.55)")
+}
+
+func TestEntrench_8_58_MovingLosesIt(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	next, _ := mustPlay(t, s, st, "MOVE U/IN 1 2") // A16-2: U/IN began entrenched
+	if next.Unit("U/IN").Entrenched {
+		t.Errorf("U/IN kept its entrenchment after moving (8.58)")
+	}
+}
+
+func TestReinforcements_11_11_Arrival(t *testing.T) {
+	s, st := moveGame(t)
+	refused(t, s, st, "MOVE G/RF A 5", "G/RF has not arrived yet: it arrives G16-2 in zone A (11.11)")
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	next, ev := mustPlay(t, s, st, "MOVE G/RF A 5")
+	if ev[0] != (rules.Arrived{Unit: "G/RF", Zone: "A"}) {
+		t.Errorf("first event %v, want the arrival", ev[0])
+	}
+	if next.Unit("G/RF").Place != rules.AreaPlace(5) {
+		t.Errorf("G/RF at %v", next.Unit("G/RF").Place)
+	}
+	// 11.15: it may also wait in its zone.
+	next, _ = mustPlay(t, s, st, "")
+	if next.Unit("G/RF").Place != rules.ZonePlace("A") {
+		t.Errorf("G/RF waits at %v, want zone A", next.Unit("G/RF").Place)
+	}
+}
+
+func TestReinforcements_11_14_ShiftedZone(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	// In its arrival impulse it cannot yet shift to the next zone.
+	refused(t, s, st, "MOVE G/RF B 5", "G/RF cannot enter by zone B: a reinforcement may enter by a zone next to its own one impulse later, for 2 MP a zone (11.14)")
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	// One impulse later, by B, for 2 MP more: B -> 5 costs 1 (primary
+	// into a zone's area, 11.13) + 1 (5 holds German units, 8.37).
+	_, ev := mustPlay(t, s, st, "MOVE G/RF B 5")
+	if m := moved(ev); len(m) != 1 || m[0].MP != 4 {
+		t.Errorf("moves %v, want 4 MP (2 for the shift, 11.14)", m)
+	}
+}
+
+func TestZones_11_22_11_23_Closed(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "")
+	place(st, "U/AR", rules.AreaPlace(3))
+	place(st, "G/AR", rules.AreaPlace(2))
+	place(st, "G/MX", rules.AreaPlace(2))
+	// The parser refuses a zone closed to the units' side already; the
+	// engine checks again for orders built in code.
+	o := &rules.Orders{List: []rules.Order{rules.Move{Units: []string{"U/AR"}, Path: []rules.Place{rules.AreaPlace(3), rules.AreaPlace(4), rules.ZonePlace("A")}}}, Lines: []int{1}}
+	_, _, err := rules.Play(s, st, o, &scripted{})
+	if err == nil || !strings.Contains(err.Error(), "zone A is closed to Allied units (11.22, 11.23)") {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestZones_12_25_NoReturnFromVPZone(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "U/IN", rules.AreaPlace(6))
+	place(st, "G/AR", rules.AreaPlace(2))
+	st, _ = mustPlay(t, s, st, "MOVE G/AR 2 1 D")
+	if !st.Unit("G/AR").Exited {
+		t.Fatalf("G/AR in the Allied VP zone D is not marked (12.25)")
+	}
+	for st.Next.String() != "G17-1" {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	refused(t, s, st, "MOVE G/AR D 1", "G/AR entered an Allied VP zone and may never return to the map (12.25)")
+}
+
+func TestControl_12_22(t *testing.T) {
+	s, st := moveGame(t)
+	if st.Control[1] != rules.Allied || st.Control[4] != rules.German {
+		t.Errorf("control at start: %v", st.Control)
+	}
+	if _, ok := st.Control[3]; ok {
+		t.Errorf("empty area 3 controlled at start")
+	}
+	next, ev := mustPlay(t, s, st, "MOVE G/MX 4 3")
+	if next.Control[3] != rules.German {
+		t.Errorf("area 3 not German after a German unit ended the impulse there alone (12.22)")
+	}
+	found := false
+	for _, e := range ev {
+		found = found || e == rules.Event(rules.ControlChanged{Area: 3, Side: rules.German})
+	}
+	if !found {
+		t.Errorf("no control event: %v", ev)
+	}
+}
+
+func TestState_JSONRoundTrip(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "MOVE G/MX 4 3")
+	data, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := rules.LoadState(s, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(back)
+	if string(again) != string(data) {
+		t.Errorf("state changed through JSON:\n%s\n%s", data, again)
+	}
+	if _, err := rules.LoadState(s, []byte(`{"scenario":"intro"}`)); err == nil || !strings.Contains(err.Error(), `the saved state is of scenario "intro", not "move"`) {
+		t.Errorf("foreign state: %v", err)
+	}
+	// Playing on from the loaded state gives what playing on from the
+	// original gives.
+	a, _ := mustPlay(t, s, st, "")
+	b, _ := mustPlay(t, s, back, "")
+	if !reflect.DeepEqual(mustJSON(t, a), mustJSON(t, b)) {
+		t.Errorf("different play after reload")
+	}
+	_ = os.Stdout
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

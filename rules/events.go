@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+)
+
+// An Event is one thing that happened in an impulse, in the order it
+// happened; reports are written from events.
+type Event interface {
+	String() string
+}
+
+// Arrived: a reinforcement was placed in its entry zone (11.11).
+type Arrived struct {
+	Unit string
+	Zone string
+}
+
+// Moved: units moved along a path, spending MP (8.2, 8.3).
+type Moved struct {
+	Units []string
+	Path  []Place
+	MP    int
+	Foot  bool
+}
+
+// Entrenched: a unit entrenched (8.5).
+type Entrenched struct{ Unit string }
+
+// StackRemoved: a unit was removed for over-stacking (7.2).
+type StackRemoved struct {
+	Unit string
+	Area int
+	Why  string // "order" (REMOVE) or "policy" (B6)
+}
+
+// ControlChanged: an area passed to a side (12.22).
+type ControlChanged struct {
+	Area int
+	Side Side
+}
+
+// ImpulseEnded: the impulse is over; Next is the one to play.
+type ImpulseEnded struct {
+	Played, Next Impulse
+}
+
+// Passed: no orders were received for the impulse (B8).
+type Passed struct{ Impulse Impulse }
+
+func (e Arrived) String() string { return fmt.Sprintf("%s arrives in zone %s", e.Unit, e.Zone) }
+func (e Moved) String() string {
+	how := "moves"
+	if e.Foot {
+		how = "moves on foot"
+	}
+	var p []string
+	for _, pl := range e.Path {
+		p = append(p, pl.String())
+	}
+	return fmt.Sprintf("%s %s %s (%d MP)", strings.Join(e.Units, " "), how, strings.Join(p, "-"), e.MP)
+}
+func (e Entrenched) String() string { return e.Unit + " entrenches" }
+func (e StackRemoved) String() string {
+	return fmt.Sprintf("%s is removed from %d: over the stacking limit (7.2, by %s)", e.Unit, e.Area, e.Why)
+}
+func (e ControlChanged) String() string {
+	return fmt.Sprintf("area %d passes to the %s side", e.Area, e.Side)
+}
+func (e ImpulseEnded) String() string {
+	return fmt.Sprintf("impulse %s ends; next %s", e.Played, e.Next)
+}
+func (e Passed) String() string {
+	return fmt.Sprintf("no orders for %s: played without movement (B8)", e.Impulse)
+}
