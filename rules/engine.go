@@ -138,10 +138,8 @@ func (g *game) run() OrderErrors {
 			g.entrench(line, o)
 		case Remove:
 			g.removal[o.Area] = append(g.removal[o.Area], o.Units...)
-		case Blow:
-			g.st.Standing[g.side()].Blow = o
-		case Defend:
-			g.st.Standing[g.side()].Defend = append(g.st.Standing[g.side()].Defend, o)
+		case Blow, Defend:
+			g.st.Standing[g.side()].set(o)
 		case Attack, Fire, Arty, Battles:
 			// Orders of battle: checked and used by the combat rules.
 			if a, ok := o.(Attack); ok {

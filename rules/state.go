@@ -266,3 +266,57 @@ func (b *Blow) UnmarshalJSON(data []byte) error {
 	*b = v
 	return nil
 }
+
+// set records a standing order, replacing the one it supersedes: BLOW
+// replaces BLOW (B1); DEFEND for an area replaces that area's, DEFEND PREFER
+// the preference (B3).
+func (sd *Standing) set(o Order) {
+	switch o := o.(type) {
+	case Blow:
+		sd.Blow = o
+	case Defend:
+		kept := sd.Defend[:0:0]
+		for _, d := range sd.Defend {
+			if (len(o.Prefer) > 0) != (len(d.Prefer) > 0) || (len(o.Prefer) == 0 && d.Area != o.Area) {
+				kept = append(kept, d)
+			}
+		}
+		sd.Defend = append(kept, o)
+	}
+}
+
+// ApplyStanding records a side's standing orders (BLOW, DEFEND), which a
+// player may send at any time (B1, B3), and returns the new state; st is not
+// changed. Any other order is refused: it belongs to the player's own
+// impulse. Heading lines are accepted and ignored.
+func ApplyStanding(st *State, side Side, o *Orders) (*State, error) {
+	var errs OrderErrors
+	for i, ord := range o.List {
+		switch ord.(type) {
+		case Blow, Defend, GameLine, TokenLine, ImpulseLine, EndLine:
+		default:
+			errs = append(errs, OrderError{Line: o.Lines[i], Text: ord.String(),
+				Msg: fmt.Sprintf("only standing orders (BLOW, DEFEND) may be given outside your impulse; it is the %s impulse %s", sideName(st.Next.Side), st.Next)})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	c := st.Clone()
+	for _, ord := range o.List {
+		c.Standing[side].set(ord)
+	}
+	return c, nil
+}
+
+// HasOrders reports whether a mail body holds any line the order parser
+// would read: an empty body, or one of only quotes and comments, is a pass
+// (B8).
+func HasOrders(body string) bool {
+	for _, l := range bodyLines(body) {
+		if len(tokenize(nil, l.text)) > 0 {
+			return true
+		}
+	}
+	return false
+}

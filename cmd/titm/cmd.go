@@ -34,6 +34,7 @@ var commands = []*command{
 	unitsCmd,
 	validateCmd,
 	ordersCmd,
+	adjudicateCmd,
 }
 
 // errProblems is returned by a command that has already printed the

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"titm/adjudicator"
+	"titm/rules"
+)
+
+// listFlag collects a repeated flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// recorder is the dice of a run, whichever kind, with the rolls made.
+type recorder interface {
+	rules.Dice
+	rolls() []adjudicator.Roll
+}
+
+type streamDice struct{ *adjudicator.Stream }
+
+func (d streamDice) rolls() []adjudicator.Roll { return d.Rolls }
+
+type scriptDice struct{ *adjudicator.Scripted }
+
+func (d scriptDice) rolls() []adjudicator.Roll { return d.Rolls }
+
+var adjudicateCmd = &command{
+	name:    "adjudicate",
+	args:    "",
+	summary: "play order files as consecutive impulses, offline, and print what happened and the position",
+	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+		name := fs.String("scenario", "", "scenario name or file (required)")
+		stateFile := fs.String("state", "", "a saved position to start from (default: the scenario's start)")
+		var orders listFlag
+		fs.Var(&orders, "orders", "an order file for the next impulse; repeat for the impulses after it (an empty file is a pass; SIDE german|allied lines switch the side)")
+		diceList := fs.String("dice", "", "scripted dice, as 3,7,1")
+		diceFile := fs.String("dice-file", "", "a file of scripted dice, separated by spaces, commas or lines")
+		seed := fs.String("seed", "", "a key in hex for a dice stream (HMAC-SHA256)")
+		asJSON := fs.Bool("json", false, "print JSON: impulses[] and state")
+		outFile := fs.String("out", "", "write the final position here, for a later --state")
+		return func(args []string) error {
+			if len(args) > 0 {
+				return usageError{"no arguments expected; order files go with --orders"}
+			}
+			n := 0
+			for _, v := range []string{*diceList, *diceFile, *seed} {
+				if v != "" {
+					n++
+				}
+			}
+			if n != 1 {
+				return usageError{"give the dice with exactly one of --dice, --dice-file or --seed"}
+			}
+			s, err := loadScenario(*name)
+			if err != nil {
+				return err
+			}
+			dice, err := makeDice(*diceList, *diceFile, *seed)
+			if err != nil {
+				return err
+			}
+			st := rules.NewState(s)
+			if *stateFile != "" {
+				data, err := os.ReadFile(*stateFile)
+				if err != nil {
+					return fmt.Errorf("reading the state: %w", err)
+				}
+				if st, err = rules.LoadState(s, data); err != nil {
+					return fmt.Errorf("%s: %w", *stateFile, err)
+				}
+			}
+			type jsonEvent struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			}
+			type jsonImpulse struct {
+				Impulse string             `json:"impulse"`
+				Side    string             `json:"side"`
+				Events  []jsonEvent        `json:"events"`
+				Dice    []adjudicator.Roll `json:"dice"`
+			}
+			var played []jsonImpulse
+			for _, f := range orders {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return fmt.Errorf("reading the orders: %w", err)
+				}
+				imp := st.Next
+				before := len(dice.rolls())
+				next, ev, err := adjudicator.PlayFile(s, st, string(data), dice)
+				if err != nil {
+					var es rules.OrderErrors
+					if errors.As(err, &es) {
+						for _, e := range es {
+							fmt.Fprintf(out, "%s:%d: %q: %s\n", f, e.Line, e.Text, e.Msg)
+						}
+						fmt.Fprintf(out, "%s: %d error(s) in the orders for %s: nothing applied\n", f, len(es), imp)
+						return errProblems
+					}
+					return fmt.Errorf("%s: %w", f, err)
+				}
+				ji := jsonImpulse{Impulse: fmt.Sprintf("%d-%d", imp.Day, imp.N), Side: string(imp.Side), Events: []jsonEvent{}, Dice: []adjudicator.Roll{}}
+				for _, e := range ev {
+					ji.Events = append(ji.Events, jsonEvent{reflect.TypeOf(e).Name(), e.String()})
+				}
+				ji.Dice = append(ji.Dice, dice.rolls()[before:]...)
+				played = append(played, ji)
+				st = next
+				if st.Over {
+					break
+				}
+			}
+			if *outFile != "" {
+				data, err := json.MarshalIndent(st, "", "  ")
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(*outFile, append(data, '\n'), 0o644); err != nil {
+					return fmt.Errorf("writing the state: %w", err)
+				}
+			}
+			if *asJSON {
+				return writeJSON(out, map[string]any{"impulses": played, "state": stateJSON(s, st)})
+			}
+			for _, ji := range played {
+				fmt.Fprintf(out, "%s %s\n", strings.ToUpper(ji.Side[:1])+ji.Side[1:], ji.Impulse)
+				for _, e := range ji.Events {
+					fmt.Fprintf(out, "  %s\n", e.Text)
+				}
+				for _, d := range ji.Dice {
+					fmt.Fprintf(out, "  die %d: %s\n", d.Value, d.Purpose)
+				}
+			}
+			if st.Over {
+				fmt.Fprintf(out, "The game is over. German VP %d.\n", st.VP)
+			} else {
+				fmt.Fprintf(out, "Next: %s impulse %d-%d. German VP %d.\n", sideTitle(st.Next.Side), st.Next.Day, st.Next.N, st.VP)
+			}
+			return nil
+		}
+	},
+}
+
+func sideTitle(s rules.Side) string {
+	if s == rules.German {
+		return "German"
+	}
+	return "Allied"
+}
+
+func makeDice(list, file, seed string) (recorder, error) {
+	switch {
+	case seed != "":
+		key, err := hex.DecodeString(seed)
+		if err != nil || len(key) == 0 {
+			return nil, usageError{"--seed must be a key in hexadecimal"}
+		}
+		return streamDice{adjudicator.NewStream(key)}, nil
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("reading the dice: %w", err)
+		}
+		list = string(data)
+	}
+	var dice []int
+	for i, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\r' || r == '\t' }) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 || n > 10 {
+			return nil, usageError{fmt.Sprintf("die %d is %q: dice are 1 to 10 (0 counts as 10)", i+1, f)}
+		}
+		if n == 0 {
+			n = 10 // 1.0
+		}
+		dice = append(dice, n)
+	}
+	return scriptDice{&adjudicator.Scripted{Dice: dice}}, nil
+}
+
+// stateJSON is the position as titm adjudicate --json prints it.
+func stateJSON(s *rules.Scenario, st *rules.State) map[string]any {
+	type unit struct {
+		ID         string `json:"id"`
+		Side       string `json:"side"`
+		Area       any    `json:"area"`
+		Strength   int    `json:"strength"`
+		Entrenched bool   `json:"entrenched"`
+		Moved      bool   `json:"moved"`
+		Attacked   bool   `json:"attacked"`
+		InSupply   bool   `json:"in_supply"`
+		Dismounted bool   `json:"dismounted"`
+	}
+	units := []unit{}
+	for _, u := range st.Units {
+		ju := unit{ID: u.ID, Side: string(s.OOB.Unit(u.ID).Side), Strength: u.Strength, Entrenched: u.Entrenched,
+			Moved: u.Moved, Attacked: u.Attacked, InSupply: u.InSupply, Dismounted: u.Dismounted}
+		switch {
+		case !u.OnMap():
+		case u.Place.IsZone():
+			ju.Area = u.Place.Zone
+		default:
+			ju.Area = u.Place.Area
+		}
+		units = append(units, ju)
+	}
+	control := map[string]string{}
+	for a, side := range st.Control {
+		control[strconv.Itoa(a)] = string(side)
+	}
+	var result any
+	if st.Result != "" {
+		result = st.Result
+	}
+	return map[string]any{
+		"impulse":  fmt.Sprintf("%d-%d", st.Next.Day, st.Next.N),
+		"to_move":  string(st.Next.Side),
+		"over":     st.Over,
+		"units":    units,
+		"bridges":  st.Bridges,
+		"control":  control,
+		"vp":       st.VP,
+		"result":   result,
+		"scenario": s.Name,
+	}
+}
