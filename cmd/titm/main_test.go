@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -235,5 +238,85 @@ func TestOrders(t *testing.T) {
 	}
 	if code, _, errs := runT(t, "orders", "nosuch"); code != exitUsage || !strings.Contains(errs, `unknown subcommand "nosuch"`) {
 		t.Errorf("orders nosuch: exit %d %s", code, errs)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestAdjudicateIntro plays the introductory scenario through all its
+// impulses with fixed orders and dice (none of them causes a battle) and
+// compares the final position with the golden file.
+func TestAdjudicateIntro(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/adjudicate/intro/*.txt")
+	if err != nil || len(files) != 18 {
+		t.Fatalf("%d order files, %v", len(files), err)
+	}
+	args := []string{"adjudicate", "--scenario", "intro", "--dice", "1", "--json"}
+	for _, f := range files {
+		args = append(args, "--orders", f)
+	}
+	code, out, errs := runT(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	var got struct {
+		Impulses []struct {
+			Impulse, Side string
+			Events        []struct{ Type, Text string }
+		} `json:"impulses"`
+		State struct {
+			Impulse string `json:"impulse"`
+			ToMove  string `json:"to_move"`
+			Over    bool   `json:"over"`
+		} `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Impulses) != 18 || got.Impulses[0].Impulse != "16-1" || got.Impulses[17].Impulse != "18-3" || got.Impulses[17].Side != "allied" || !got.State.Over {
+		t.Errorf("played %d impulses, over %v", len(got.Impulses), got.State.Over)
+	}
+	golden := "../../testdata/golden/adjudicate-intro.json"
+	if *update {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/titm -update writes it)", err)
+	}
+	if out != string(want) {
+		t.Errorf("the intro run differs from %s; run go test ./cmd/titm -run TestAdjudicateIntro -update and read the diff", golden)
+	}
+}
+
+func TestAdjudicateErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "g1.txt")
+	os.WriteFile(bad, []byte("MOVE 352/914 23 24\nMOVE 212/316 18 10\nSIDE axis\n"), 0o644)
+	code, out, _ := runT(t, "adjudicate", "--scenario", "intro", "--orders", bad, "--dice", "1")
+	if code != exitProblems || !strings.Contains(out, bad+`:3: "SIDE axis": SIDE takes german or allied`) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	os.WriteFile(bad, []byte("MOVE 352/914 23 24\nMOVE 212/316 18 10\n"), 0o644)
+	code, out, _ = runT(t, "adjudicate", "--scenario", "intro", "--orders", bad, "--dice", "1")
+	if code != exitProblems || !strings.Contains(out, bad+`:2: "MOVE 212/316 18 10": the move would make a German stack over 4 units or 10 SP in Irrel (10), which 7.1 forbids on 16 December`) ||
+		!strings.Contains(out, "1 error(s) in the orders for G16-1: nothing applied") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	if code, _, errs := runT(t, "adjudicate", "--scenario", "intro", "--orders", bad); code != exitUsage || !strings.Contains(errs, "exactly one of --dice, --dice-file or --seed") {
+		t.Errorf("no dice: exit %d %s", code, errs)
+	}
+	// The saved position plays on as if never saved.
+	st := filepath.Join(dir, "state.json")
+	good := filepath.Join(dir, "g.txt")
+	os.WriteFile(good, []byte("MOVE 352/914 23 24\n"), 0o644)
+	if code, _, errs := runT(t, "adjudicate", "--scenario", "intro", "--orders", good, "--seed", "0a0b", "--out", st); code != exitOK {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	code, out, _ = runT(t, "adjudicate", "--scenario", "intro", "--state", st, "--orders", good, "--seed", "0a0b")
+	if code != exitProblems || !strings.Contains(out, "352/914 is a German unit: you command the Allied units") || !strings.Contains(out, "orders for A16-1") {
+		t.Errorf("orders for the wrong side after reload: exit %d\n%s", code, out)
 	}
 }
