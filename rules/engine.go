@@ -125,6 +125,10 @@ func (g *game) startImpulse() {
 			g.event(Arrived{u.ID, u.Zones[0]})
 		}
 	}
+	// 13.15: supply for movement is judged before moving.
+	for _, c := range g.st.JudgeSupply(g.s) {
+		g.event(c)
+	}
 }
 
 // run checks and carries out the orders in the order written.
@@ -189,6 +193,12 @@ func (g *game) control() {
 func (g *game) endImpulse() {
 	played := g.imp
 	next := NextImpulse(played)
+	if next.Day != played.Day {
+		// 6.0 VIII: the attrition phase ends the turn (13.17, 13.21).
+		for _, a := range g.st.Attrition(g.s) {
+			g.event(a)
+		}
+	}
 	if played == g.s.EndImpulse || next.Day > LastDay {
 		g.st.Over = true
 	}

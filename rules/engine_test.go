@@ -350,8 +350,8 @@ func TestZones_11_22_11_23_Closed(t *testing.T) {
 	s, st := moveGame(t)
 	st, _ = mustPlay(t, s, st, "")
 	place(st, "U/AR", rules.AreaPlace(3))
-	place(st, "G/AR", rules.AreaPlace(2))
-	place(st, "G/MX", rules.AreaPlace(2))
+	place(st, "G/AR", rules.AreaPlace(6))
+	place(st, "G/MX", rules.AreaPlace(6))
 	// The parser refuses a zone closed to the units' side already; the
 	// engine checks again for orders built in code.
 	o := &rules.Orders{List: []rules.Order{rules.Move{Units: []string{"U/AR"}, Path: []rules.Place{rules.AreaPlace(3), rules.AreaPlace(4), rules.ZonePlace("A")}}}, Lines: []int{1}}
@@ -431,4 +431,47 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func TestMove_8_29_OutOfSupplyOneArea(t *testing.T) {
+	s, st := moveGame(t)
+	for st.Next.String() != "A16-2" {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	// A German unit alone in West (1) cuts U/MX in South (6) off from zone
+	// D: judged before the move (13.15), it may move one area only.
+	place(st, "U/IN", rules.AreaPlace(6))
+	place(st, "G/IN", rules.AreaPlace(1))
+	refused(t, s, st, "MOVE U/MX 6 2 3", "U/MX is out of supply and may move only one area (8.29, 13.23)")
+	next, ev := mustPlay(t, s, st, "MOVE U/MX 6 2")
+	if next.Unit("U/MX").InSupply {
+		t.Errorf("U/MX in supply")
+	}
+	found := false
+	for _, e := range ev {
+		found = found || e == rules.Event(rules.SupplyChange{Unit: "U/MX", InSupply: false})
+	}
+	if !found {
+		t.Errorf("no supply event for U/MX: %v", ev)
+	}
+}
+
+func TestAttrition_13_21_EndOfTurn(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "U/IN", rules.AreaPlace(6))
+	place(st, "G/IN", rules.AreaPlace(1))
+	for st.Next.String() != "G17-1" {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	// 6.0 VIII: out of supply at the end of the turn, U/MX and U/IN lose
+	// 1 SP each (13.21); G/IN, traced back to zone A, does not.
+	if u := st.Unit("U/MX"); u.Strength != 1 {
+		t.Errorf("U/MX strength %d, want 1", u.Strength)
+	}
+	if u := st.Unit("U/IN"); u.Strength != 2 {
+		t.Errorf("U/IN strength %d, want 2", u.Strength)
+	}
+	if u := st.Unit("G/IN"); u.Strength != 3 {
+		t.Errorf("G/IN strength %d, want 3", u.Strength)
+	}
 }

@@ -161,19 +161,15 @@ func (g *game) move(line int, o Move) {
 	}
 	// 8.28, 13.23: no move that leaves a unit out of supply. Judged on the
 	// board after the move; undone and refused if so.
-	if sup, ok := any(g.st).(interface {
-		Supplied(*Scenario, *UnitState) bool
-	}); ok {
-		for _, u := range units {
-			if u.InSupply && !at.IsZone() && !sup.Supplied(g.s, u) {
-				for _, v := range units {
-					v.Place, v.Moved = from, false
-					delete(g.mpUsed, v.ID)
-					delete(g.entered, v.ID)
-				}
-				g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceName(at))
-				return
+	for _, u := range units {
+		if u.InSupply && !at.IsZone() && !g.st.Supplied(g.s, u) {
+			for _, v := range units {
+				v.Place, v.Moved = from, false
+				delete(g.mpUsed, v.ID)
+				delete(g.entered, v.ID)
 			}
+			g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceName(at))
+			return
 		}
 	}
 	full := append([]Place{from}, path...)
