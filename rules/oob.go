@@ -47,7 +47,8 @@ type Unit struct {
 	// impulse.
 	Arrival Impulse `toml:"-"`
 
-	line int
+	line  int
+	index int // position in the order of battle
 }
 
 // Unit returns the unit with the id, compared without regard to case, or nil.
@@ -84,7 +85,8 @@ func (u *Unit) Flags() []string {
 func (o *OOB) index() {
 	o.unit = make(map[string]*Unit, len(o.Units))
 	o.group = make(map[string]*Group, len(o.Groups))
-	for _, u := range o.Units {
+	for i, u := range o.Units {
+		u.index = i
 		k := strings.ToLower(u.ID)
 		if _, dup := o.unit[k]; !dup {
 			o.unit[k] = u

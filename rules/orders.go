@@ -119,7 +119,10 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 		opt = &ParseOptions{}
 	}
 	lines := bodyLines(body)
-	p := &parser{s: s, opt: opt, moved: map[string]int{}, once: map[string]int{}}
+	p := &parser{s: s, opt: opt}
+	if s != nil {
+		p.movedUnit = make([]int, len(s.OOB.Units))
+	}
 	p.out = &Orders{List: make([]Order, 0, len(lines)), Lines: make([]int, 0, len(lines))}
 	for _, l := range lines {
 		p.line(l.n, l.text)
@@ -166,7 +169,10 @@ func bodyLines(body string) []srcLine {
 	n := 0
 	for len(body) > 0 {
 		var line string
-		i := strings.IndexAny(body, "\r\n")
+		i := strings.IndexByte(body, '\n')
+		if j := strings.IndexByte(body, '\r'); j >= 0 && (i < 0 || j < i) {
+			i = j // a CR ends the line, alone or before LF
+		}
 		if i < 0 {
 			line, body = body, ""
 		} else {
@@ -254,14 +260,18 @@ type parser struct {
 	errs  OrderErrors
 	ended bool
 
-	moved      map[string]int // unit id -> line of its MOVE or FOOT
-	once       map[string]int // keyword of a line allowed once -> its line
+	moved      map[string]int // unit id -> line of its MOVE or FOOT, without a scenario
+	movedUnit  []int          // the same with a scenario, by order-of-battle index; 0: not moved
+	once       [maxKinds]int  // line of each kind allowed once, by its place in the table
 	impulse    ImpulseLine
 	hasImpulse bool
 
 	toks []string   // reused for each line
 	lp   lineParser // reused for each line
 }
+
+// maxKinds bounds the number of order kinds (the table in orders_kinds.go).
+const maxKinds = 32
 
 // A lineParser reads the tokens of one line.
 type lineParser struct {
@@ -271,6 +281,7 @@ type lineParser struct {
 	toks  []string
 	i     int
 	nerrs int
+	seen  []*Unit // the units this line named, for the checks after parsing
 }
 
 func (p *parser) line(n int, text string) {
@@ -281,7 +292,7 @@ func (p *parser) line(n int, text string) {
 	if len(p.toks) == 0 {
 		return // only separators: a blank line
 	}
-	p.lp = lineParser{p: p, n: n, text: text, toks: p.toks}
+	p.lp = lineParser{p: p, n: n, text: text, toks: p.toks, seen: p.lp.seen[:0]}
 	lp := &p.lp
 	kw := strings.ToUpper(lp.toks[0])
 	k := kindByKeyword(kw)
@@ -299,11 +310,11 @@ func (p *parser) line(n int, text string) {
 		return
 	}
 	if k.once {
-		if first, dup := p.once[k.keyword]; dup {
+		if first := p.once[k.index]; first > 0 {
 			lp.fail("a second %s line (the first is line %d): a mail has one", k.keyword, first)
 			return
 		}
-		p.once[k.keyword] = n
+		p.once[k.index] = n
 	}
 	if v, ok := ord.(validator); ok {
 		v.validate(lp)
@@ -324,7 +335,7 @@ type validator interface{ validate(lp *lineParser) }
 // tokenize appends the tokens of a line to toks: it splits at spaces, commas
 // and semicolons, and reads "a > b" as "a>b".
 func tokenize(toks []string, s string) []string {
-	if strings.Contains(s, " >") || strings.Contains(s, "> ") {
+	if strings.IndexByte(s, '>') >= 0 && (strings.Contains(s, " >") || strings.Contains(s, "> ")) {
 		for strings.Contains(s, " >") || strings.Contains(s, "> ") {
 			s = strings.ReplaceAll(strings.ReplaceAll(s, " >", ">"), "> ", ">")
 		}
@@ -451,6 +462,7 @@ func (lp *lineParser) unit(t string) (string, bool) {
 		return t, true
 	}
 	if u := s.OOB.Unit(t); u != nil && s.InPlay(u) {
+		lp.seen = append(lp.seen, u)
 		return u.ID, true
 	}
 	if u := s.OOB.Unit(t); u != nil {
@@ -468,6 +480,7 @@ func (lp *lineParser) unit(t string) (string, bool) {
 	}
 	switch {
 	case len(match) == 1:
+		lp.seen = append(lp.seen, s.OOB.Unit(match[0]))
 		return match[0], true
 	case len(match) > 1:
 		lp.fail("unit %s is ambiguous: it could be %s; write the whole id", t, strings.Join(match, ", "))
@@ -607,6 +620,11 @@ func (lp *lineParser) unitOf(id string) *Unit {
 	if lp.p.s == nil {
 		return nil
 	}
+	for _, u := range lp.seen {
+		if u.ID == id {
+			return u
+		}
+	}
 	return lp.p.s.OOB.Unit(id)
 }
 
@@ -735,11 +753,24 @@ func sideArticle(s Side) string {
 	return "an Allied"
 }
 
-// key is how a unit id is compared across lines: the scenario's id, or the id
-// as written in any case when there is no scenario.
-func (p *parser) key(id string) string {
-	if p.s != nil {
-		return id
+// movedOn returns the line on which the unit was moved, if it was.
+func (p *parser) movedOn(id string, u *Unit) (int, bool) {
+	if u != nil {
+		n := p.movedUnit[u.index]
+		return n, n > 0
 	}
-	return strings.ToLower(id)
+	n, ok := p.moved[strings.ToLower(id)]
+	return n, ok // a nil map reads as empty
+}
+
+// setMoved records the line on which the unit moves.
+func (p *parser) setMoved(id string, u *Unit, line int) {
+	if u != nil {
+		p.movedUnit[u.index] = line
+		return
+	}
+	if p.moved == nil {
+		p.moved = map[string]int{}
+	}
+	p.moved[strings.ToLower(id)] = line
 }

@@ -21,6 +21,8 @@ type kind struct {
 	// applies reports whether the order is open to a player of the side in
 	// the scenario; nil: always. HELP leaves out what does not apply.
 	applies func(s *Scenario, side Side) bool
+
+	index int // place in the table
 }
 
 // The sections of the HELP text, in order.
@@ -108,7 +110,8 @@ var kinds = kindTable()
 
 var kindIndex = func() map[string]*kind {
 	m := map[string]*kind{}
-	for _, k := range kinds {
+	for i, k := range kinds {
+		k.index = i
 		m[k.keyword] = k
 	}
 	return m
@@ -251,7 +254,7 @@ func (m Move) validate(lp *lineParser) {
 		if m.Foot && u.Type == Armor {
 			lp.fail("%s is armour, which cannot move as infantry (8.34: mech, mot and engineers can)", id)
 		}
-		if first, dup := lp.p.moved[lp.p.key(id)]; dup {
+		if first, dup := lp.p.movedOn(id, u); dup {
 			lp.fail("%s already moves on line %d: a unit is named in one MOVE or FOOT line", id, first)
 		}
 	}
@@ -264,7 +267,7 @@ func (m Move) validate(lp *lineParser) {
 	}
 	if lp.nerrs == 0 {
 		for _, id := range m.Units {
-			lp.p.moved[lp.p.key(id)] = lp.n
+			lp.p.setMoved(id, lp.unitOf(id), lp.n)
 		}
 	}
 }
