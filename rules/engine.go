@@ -43,21 +43,35 @@ func Play(s *Scenario, st *State, orders *Orders, dice Dice) (*State, []Event, e
 				Msg: fmt.Sprintf("these orders are for %d-%d, but the impulse to play is %s", il.Day, il.N, imp)}}
 		}
 	}
-	g := &game{s: s, st: st.Clone(), imp: imp}
-	g.startImpulse()
-	// Resolve: check every order on the board the earlier ones leave; apply
-	// nothing if any is refused.
+	// First check every order on the board the earlier ones leave, every
+	// bridge holding and no die rolled; refuse them all if any is illegal.
+	// So a refusal never depends on a die, and no die is rolled for orders
+	// that are refused.
 	if orders != nil {
-		g.orders = orders
-		if errs := g.run(); len(errs) > 0 {
+		chk := &game{s: s, st: st.Clone(), imp: imp, orders: orders}
+		chk.startImpulse()
+		if errs := chk.run(); len(errs) > 0 {
 			sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
 			return nil, nil, errs
 		}
+	}
+	// Then carry them out with the dice.
+	g := &game{s: s, st: st.Clone(), imp: imp, orders: orders, exec: true, dice: dice}
+	g.startImpulse()
+	if orders != nil {
+		g.run()
 	} else {
 		g.event(Passed{imp})
 	}
+	if g.err != nil {
+		return nil, nil, g.err
+	}
 	if err := g.battles(); err != nil {
 		return nil, nil, err
+	}
+	g.repair()
+	if g.err != nil {
+		return nil, nil, g.err
 	}
 	g.stacking()
 	g.control()
@@ -86,12 +100,35 @@ type game struct {
 	mpUsed  map[string]int  // MP spent by each unit this impulse
 	entered map[string]bool // units that entered an area holding enemy units (9.12)
 	removal map[int][]string
+	repairs []repairOrder
+
+	// exec is false while the orders are checked, with every bridge holding
+	// and no die rolled, and true while they are carried out with the dice.
+	exec      bool
+	dice      Dice
+	err       error           // a die that could not be rolled
+	tried     map[string]bool // bridges tried this impulse (10.25)
+	tries     map[string]int  // tries by each unit this impulse (10.23)
+	startHeld map[Place]bool  // places where the phasing side had units at the start of the impulse (10.24)
+}
+
+type repairOrder struct {
+	line int
+	o    Repair
 }
 
 func (g *game) event(e Event) { g.events = append(g.events, e) }
 
+// refuse refuses an order. While the orders are carried out it cannot be
+// refused any more: what the dice changed (a bridge blown earlier in the
+// impulse) stops the order where it stands, and the report says why.
 func (g *game) refuse(line int, ord Order, format string, args ...any) {
-	g.errs = append(g.errs, OrderError{Line: line, Text: ord.String(), Msg: fmt.Sprintf(format, args...)})
+	msg := fmt.Sprintf(format, args...)
+	if g.exec {
+		g.event(Stopped{Line: line, Order: ord.String(), Why: msg})
+		return
+	}
+	g.errs = append(g.errs, OrderError{Line: line, Text: ord.String(), Msg: msg})
 }
 
 func (g *game) side() Side { return g.imp.Side }
@@ -105,9 +142,12 @@ func (g *game) startImpulse() {
 	g.mpUsed = map[string]int{}
 	g.entered = map[string]bool{}
 	g.removal = map[int][]string{}
+	g.tried = map[string]bool{}
+	g.tries = map[string]int{}
+	g.startHeld = map[Place]bool{}
 	if g.imp.Side == German && g.imp.N == 1 {
 		for _, u := range g.st.Units {
-			u.Moved, u.Attacked = false, false
+			u.Moved, u.Attacked, u.Bridging = false, false, false
 			u.TurnStart = u.Place
 		}
 	}
@@ -129,10 +169,18 @@ func (g *game) startImpulse() {
 	for _, c := range g.st.JudgeSupply(g.s) {
 		g.event(c)
 	}
+	for _, u := range g.st.Units {
+		if u.OnMap() && g.info(u.ID).Side == g.imp.Side {
+			g.startHeld[u.Place] = true
+		}
+	}
 }
 
-// run checks and carries out the orders in the order written.
+// run checks or carries out the orders in the order written.
 func (g *game) run() OrderErrors {
+	if g.orders == nil {
+		return nil
+	}
 	for i, ord := range g.orders.List {
 		line := g.orders.Lines[i]
 		switch o := ord.(type) {
@@ -150,10 +198,13 @@ func (g *game) run() OrderErrors {
 				g.refuse(line, o, "battles are not resolved by this version of the referee, so ATTACK %d cannot be played yet (9.13)", a.Area)
 			}
 		case Repair:
-			g.refuse(line, o, "bridge repair (10.1) is not resolved by this version of the referee yet")
+			g.repairs = append(g.repairs, repairOrder{line, o})
 		case SpecialForces:
 			g.refuse(line, o, "special forces (14.0) are not resolved by this version of the referee yet")
 		}
+	}
+	if !g.exec {
+		g.checkRepairs()
 	}
 	return g.errs
 }

@@ -475,3 +475,151 @@ func TestAttrition_13_21_EndOfTurn(t *testing.T) {
 		t.Errorf("G/IN strength %d, want 3", u.Strength)
 	}
 }
+
+// playDice plays the orders with scripted dice.
+func playDice(t *testing.T, s *rules.Scenario, st *rules.State, body string, dice ...int) (*rules.State, []rules.Event, error) {
+	t.Helper()
+	var o *rules.Orders
+	if body != "" {
+		var err error
+		if o, err = rules.ParseOrders(body, s, &rules.ParseOptions{Side: st.Next.Side}); err != nil {
+			t.Fatalf("orders do not parse: %v", err)
+		}
+	}
+	return rules.Play(s, st, o, &scripted{rolls: dice})
+}
+
+// toTurn17 passes impulses until G17-1.
+func toTurn17(t *testing.T, s *rules.Scenario, st *rules.State) *rules.State {
+	t.Helper()
+	for st.Next.String() != "G17-1" {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	return st
+}
+
+func TestBridge_10_29_DemolitionBlowsAndStops_8_42(t *testing.T) {
+	s, st := moveGame(t)
+	st = toTurn17(t, s, st)
+	place(st, "U/IN", rules.AreaPlace(3)) // unmoved infantry: 1-4 (10.29)
+	next, ev, err := playDice(t, s, st, "MOVE G/MX 4 3", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !next.Bridge(3, 4).Blown || next.Unit("G/MX").Place != rules.AreaPlace(4) || !next.Unit("G/MX").Moved {
+		t.Errorf("bridge %+v, G/MX %+v", next.Bridge(3, 4), next.Unit("G/MX"))
+	}
+	want := rules.DemolitionTried{Bridge: "3-4", Unit: "U/IN", Roll: 4, Need: 4, Blown: true}
+	if ev[0] != want {
+		t.Errorf("first event %v, want %v", ev[0], want)
+	}
+	// B2: the stack stops on the near side, having paid 1 MP (8.36).
+	if m := moved(ev); len(m) != 1 || m[0].MP != 1 {
+		t.Errorf("moves %v, want 1 MP spent at the near side", m)
+	}
+}
+
+func TestBridge_B2_ElsePath(t *testing.T) {
+	s, st := moveGame(t)
+	st = toTurn17(t, s, st)
+	place(st, "U/IN", rules.AreaPlace(3))
+	next, ev, err := playDice(t, s, st, "MOVE G/MX 4 3 ELSE 4 5", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 MP for the blown bridge, 2 for the secondary road, 1 for entering
+	// an occupied area (8.37).
+	if next.Unit("G/MX").Place != rules.AreaPlace(5) {
+		t.Errorf("G/MX at %v, want 5 by the ELSE path", next.Unit("G/MX").Place)
+	}
+	if m := moved(ev); len(m) != 1 || m[0].MP != 4 {
+		t.Errorf("moves %v, want 4 MP", m)
+	}
+}
+
+func TestBridge_10_2_DemolitionFails(t *testing.T) {
+	s, st := moveGame(t)
+	st = toTurn17(t, s, st)
+	place(st, "U/IN", rules.AreaPlace(3))
+	// The bridge holds, G/MX enters 3, held by U/IN: a battle, which this
+	// version refuses to resolve.
+	_, _, err := playDice(t, s, st, "MOVE G/MX 4 3", 5)
+	if !errors.Is(err, rules.ErrNotYet) {
+		t.Errorf("error %v, want the battle refused", err)
+	}
+}
+
+func TestBridge_10_26_NoAlliedDemolitionOn16December(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	place(st, "U/IN", rules.AreaPlace(3))
+	d := &scripted{rolls: []int{1}}
+	o, _ := rules.ParseOrders("MOVE G/MX 4 3", s, nil)
+	_, _, err := rules.Play(s, st, o, d)
+	if !errors.Is(err, rules.ErrNotYet) || len(d.rolls) != 1 {
+		t.Errorf("error %v, %d dice left: no try on 16 December, so the battle comes", err, len(d.rolls))
+	}
+}
+
+func TestBridge_B1_BlowNone(t *testing.T) {
+	s, st := moveGame(t)
+	st = toTurn17(t, s, st)
+	place(st, "U/IN", rules.AreaPlace(3))
+	o, _ := rules.ParseOrders("BLOW NONE", s, &rules.ParseOptions{Side: rules.Allied})
+	st, err := rules.ApplyStanding(st, rules.Allied, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &scripted{rolls: []int{1}}
+	o, _ = rules.ParseOrders("MOVE G/MX 4 3", s, nil)
+	if _, _, err := rules.Play(s, st, o, d); !errors.Is(err, rules.ErrNotYet) || len(d.rolls) != 1 {
+		t.Errorf("error %v, %d dice left: BLOW NONE tries nothing (B1)", err, len(d.rolls))
+	}
+}
+
+func TestBridge_DiceRunOut(t *testing.T) {
+	s, st := moveGame(t)
+	st = toTurn17(t, s, st)
+	place(st, "U/IN", rules.AreaPlace(3))
+	_, _, err := playDice(t, s, st, "MOVE G/MX 4 3")
+	if err == nil || !strings.Contains(err.Error(), "no scripted die left for G17-1 demolition 3-4 by U/IN") {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestBridge_10_1_Repair(t *testing.T) {
+	s, st := moveGame(t)
+	st = toTurn17(t, s, st)
+	st.Bridge(3, 4).Blown = true
+	place(st, "G/EN", rules.AreaPlace(4))
+	// 10.12: a friendly unit must stand at the other end; it may arrive in
+	// this impulse, on foot across the blown bridge.
+	refused(t, s, st, "REPAIR 3-4 BY G/EN", "no friendly unit stands at the other end of bridge 3-4, in Bridgehead (3) (10.12)")
+	next, ev, err := playDice(t, s, st, "FOOT G/MX 4 3\nREPAIR 3-4 BY G/EN", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := ev[len(ev)-3]
+	if want := (rules.RepairTried{Bridge: "3-4", Unit: "G/EN", Roll: 5, Need: 4}); last != want {
+		t.Errorf("event %v, want %v", last, want)
+	}
+	// 10.16: the failure stays with the bridge and widens the next try.
+	if b := next.Bridge(3, 4); !b.Blown || b.RepairFailures != 1 {
+		t.Errorf("bridge %+v", b)
+	}
+	next, _ = mustPlay(t, s, next, "") // A17-1
+	// 10.16: one try each impulse; the engineer has not moved.
+	refused(t, s, next, "MOVE G/EN 4 5", "G/EN tried to repair a bridge this turn and may not move (10.14)")
+	next, ev, err = playDice(t, s, next, "REPAIR 3-4 BY G/EN", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := next.Bridge(3, 4); b.Blown {
+		t.Errorf("bridge not repaired on 5 after one failure (10.16): %+v %v", b, ev)
+	}
+	// 10.14: an engineer that moved this turn does not repair.
+	st.Bridge(3, 4).Blown = true
+	place(st, "G/IN", rules.AreaPlace(3))
+	refused(t, s, st, "MOVE G/EN 4 5 4\nREPAIR 3-4 BY G/EN", "G/EN moved or attacked this turn: an engineer repairs from where it began the turn, without moving or attacking (10.12, 10.14)")
+}

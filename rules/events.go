@@ -74,3 +74,47 @@ func (e ImpulseEnded) String() string {
 func (e Passed) String() string {
 	return fmt.Sprintf("no orders for %s: played without movement (B8)", e.Impulse)
 }
+
+// DemolitionTried: the non-phasing side tried to blow a bridge as the enemy
+// crossed it (10.2, 10.29).
+type DemolitionTried struct {
+	Bridge, Unit string
+	Roll, Need   int
+	Blown        bool
+}
+
+// RepairTried: an engineer tried to repair a bridge (10.1).
+type RepairTried struct {
+	Bridge, Unit string
+	Roll, Need   int
+	Repaired     bool
+}
+
+// Stopped: an order could not be carried out to its end, as the board had
+// changed under it (a bridge blown earlier in the impulse); it stood where
+// it was.
+type Stopped struct {
+	Line  int
+	Order string
+	Why   string
+}
+
+func (e DemolitionTried) String() string {
+	res := "holds"
+	if e.Blown {
+		res = "is blown"
+	}
+	return fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: the bridge %s (10.29)", e.Unit, e.Bridge, e.Roll, e.Need, res)
+}
+
+func (e RepairTried) String() string {
+	res := "still blown"
+	if e.Repaired {
+		res = "repaired"
+	}
+	return fmt.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: %s (10.15, 10.16)", e.Unit, e.Bridge, e.Roll, e.Need, res)
+}
+
+func (e Stopped) String() string {
+	return fmt.Sprintf("line %d %q stops short: %s", e.Line, e.Order, e.Why)
+}

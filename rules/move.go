@@ -41,6 +41,9 @@ func (g *game) move(line int, o Move) {
 		case !u.Arrived:
 			g.refuse(line, o, "%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival, strings.Join(info.Zones, "/"))
 			return
+		case u.Bridging:
+			g.refuse(line, o, "%s tried to repair a bridge this turn and may not move (10.14)", id)
+			return
 		case u.Moved:
 			g.refuse(line, o, "%s already moved in an earlier impulse this turn (8.25)", id)
 			return
@@ -111,15 +114,47 @@ func (g *game) move(line int, o Move) {
 	spent := shiftMP
 	at := from
 	exited := false
-	for i, to := range path {
-		cost, ok := g.stepCost(line, o, units, at, to, spent, mp)
+	walked := []Place{from}
+	forced := false // the move ended early: a bridge blown under it (8.42), or, when carried out, a step no longer possible
+	steps := path
+	for i := 0; i < len(steps); i++ {
+		to := steps[i]
+		cost, blown, ok := g.stepCost(line, o, units, at, to)
 		if !ok {
+			if g.exec {
+				forced = true
+				break
+			}
 			return
+		}
+		if blown {
+			// 8.42, B2: the bridge was blown as the stack crossed: it pays
+			// 1 MP (8.36), then goes on by its ELSE path from the near side,
+			// or stops there.
+			spent++
+			forced = true
+			var alt []Place
+			for _, e := range o.Else {
+				if len(e) > 1 && e[0] == at {
+					alt = e[1:]
+					break
+				}
+			}
+			if alt == nil {
+				break
+			}
+			steps, i = alt, -1
+			continue
 		}
 		spent += cost
 		if spent > mp {
 			g.refuse(line, o, "entering %s needs %d MP, but %s %s only %d left (8.38)",
 				g.s.Map.PlaceName(to), cost, strings.Join(o.Units, " "), hasHave(len(o.Units)), mp-(spent-cost))
+			if g.exec {
+				spent -= cost
+				forced = true
+				break
+			}
 			return
 		}
 		if to.IsZone() {
@@ -127,27 +162,39 @@ func (g *game) move(line int, o Move) {
 				exited = true // 12.25
 			}
 		}
-		// 8.22: a unit entering an area with enemy units stops there.
-		if !to.IsZone() && g.hasEnemy(to, side) && i < len(path)-1 {
-			g.refuse(line, o, "%s holds enemy units: a unit entering it stops there (8.22)", g.s.Map.PlaceName(to))
-			return
-		}
 		at = to
+		walked = append(walked, to)
+		// 8.22: a unit entering an area with enemy units stops there.
+		if !to.IsZone() && g.hasEnemy(to, side) {
+			if i < len(steps)-1 {
+				g.refuse(line, o, "%s holds enemy units: a unit entering it stops there (8.22)", g.s.Map.PlaceName(to))
+				if !g.exec {
+					return
+				}
+				forced = true
+			}
+			break
+		}
 	}
 	// 7.1: on 16 December the Germans may make no move that creates a stack
 	// over the limit.
-	if side == German && g.imp.Day == FirstDay && !at.IsZone() {
+	if side == German && g.imp.Day == FirstDay && !at.IsZone() && at != from {
 		stack := append(g.st.UnitsAt(g.s, at, German), units...)
 		if overLimit(stack) {
 			g.refuse(line, o, "the move would make a German stack over 4 units or 10 SP in %s, which 7.1 forbids on 16 December", g.s.Map.PlaceName(at))
 			return
 		}
 	}
+	if spent == 0 && at == from {
+		return // carried out, nothing was possible
+	}
 	enemyThere := !at.IsZone() && g.hasEnemy(at, side)
 	for _, u := range units {
 		u.Place = at
 		u.Moved = true
-		u.Entrenched = false // 8.58: a unit leaving its entrenchment loses it
+		if at != from {
+			u.Entrenched = false // 8.58: a unit leaving its entrenchment loses it
+		}
 		if o.Foot && g.info(u.ID).Type != Infantry {
 			u.Dismounted = true // 8.35
 		}
@@ -159,21 +206,23 @@ func (g *game) move(line int, o Move) {
 			g.entered[u.ID] = true // 9.12: it must attack
 		}
 	}
-	// 8.28, 13.23: no move that leaves a unit out of supply. Judged on the
-	// board after the move; undone and refused if so.
-	for _, u := range units {
-		if u.InSupply && !at.IsZone() && !g.st.Supplied(g.s, u) {
-			for _, v := range units {
-				v.Place, v.Moved = from, false
-				delete(g.mpUsed, v.ID)
-				delete(g.entered, v.ID)
+	// 8.28, 13.23: no move that leaves a unit out of supply, judged on the
+	// board after the move; refused if so. A move cut short by a blown
+	// bridge was not the player's choice and stands.
+	if !forced {
+		for _, u := range units {
+			if u.InSupply && !at.IsZone() && !g.st.Supplied(g.s, u) {
+				for _, v := range units {
+					v.Place, v.Moved = from, false
+					delete(g.mpUsed, v.ID)
+					delete(g.entered, v.ID)
+				}
+				g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceName(at))
+				return
 			}
-			g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceName(at))
-			return
 		}
 	}
-	full := append([]Place{from}, path...)
-	g.event(Moved{Units: o.Units, Path: full, MP: spent, Foot: o.Foot})
+	g.event(Moved{Units: o.Units, Path: walked, MP: spent, Foot: o.Foot})
 }
 
 func hasHave(n int) string {
@@ -184,8 +233,9 @@ func hasHave(n int) string {
 }
 
 // stepCost returns the MP to go from one place to the next (8.33, 8.34,
-// 8.36, 8.37, 8.26), or refuses the move.
-func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place, spent, mp int) (int, bool) {
+// 8.36, 8.37, 8.26), or refuses the move. blown reports that the enemy blew
+// the bridge as the stack crossed (10.2): the step is not taken.
+func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (cost int, blown, ok bool) {
 	side := g.side()
 	var link *Link
 	for _, l := range g.s.Map.Links(from) {
@@ -196,36 +246,36 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place, sp
 	}
 	if link == nil {
 		g.refuse(line, o, "no road joins %s and %s (3.22)", g.s.Map.PlaceName(from), g.s.Map.PlaceName(to))
-		return 0, false
+		return 0, false, false
 	}
 	if !g.s.Uses(to) {
 		g.refuse(line, o, "%s is outside the map of %s", g.s.Map.PlaceName(to), g.s.Title)
-		return 0, false
+		return 0, false, false
 	}
 	if to.IsZone() {
 		if z := g.s.Map.Zone(to.Zone); z.ClosedTo == side {
 			g.refuse(line, o, "zone %s is closed to %s units (11.22, 11.23)", to.Zone, sideName(side))
-			return 0, false
+			return 0, false, false
 		}
 		if side == Allied && g.hasEnemy(to, side) {
 			// 11.21 forbids Allied reinforcements to enter from a zone
 			// held by Germans; moving into one is refused alike.
 			g.refuse(line, o, "zone %s holds German units (11.21)", to.Zone)
-			return 0, false
+			return 0, false, false
 		}
 	}
 	if from.IsZone() && !to.IsZone() {
 		if u := units[0]; u.Exited {
 			g.refuse(line, o, "%s entered an Allied VP zone and may never return to the map (12.25)", u.ID)
-			return 0, false
+			return 0, false, false
 		}
 	}
 	// 8.27: never straight from one enemy-held area to another.
 	if !from.IsZone() && !to.IsZone() && g.hasEnemy(from, side) && g.hasEnemy(to, side) {
 		g.refuse(line, o, "%s and %s both hold enemy units: no unit moves directly from one to the other (8.27)", g.s.Map.PlaceName(from), g.s.Map.PlaceName(to))
-		return 0, false
+		return 0, false, false
 	}
-	cost := link.Class().Cost() // 8.33; 8.26, 11.13: a zone costs the primary road only
+	cost = link.Class().Cost() // 8.33; 8.26, 11.13: a zone costs the primary road only
 	if r := link.Road; r != nil && r.Bridge {
 		if b := g.st.Bridge(r.A, r.B); b != nil && b.Blown {
 			// 8.34, 8.35: only units moving as infantry cross a blown
@@ -234,18 +284,16 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place, sp
 				t := g.info(u.ID).Type
 				if t == Armor {
 					g.refuse(line, o, "bridge %s is blown: armour cannot cross it (8.34)", r.ID())
-					return 0, false
+					return 0, false, false
 				}
 				if !o.Foot && t != Infantry && !u.Dismounted {
 					g.refuse(line, o, "bridge %s is blown: %s crosses it only moving as infantry, with FOOT (8.34, 8.35)", r.ID(), u.ID)
-					return 0, false
+					return 0, false, false
 				}
 			}
 			cost = 3
-		} else if g.wouldBlow(r, side) {
-			g.errs = append(g.errs, OrderError{Line: line, Text: o.String(),
-				Msg: fmt.Sprintf("the enemy may try to blow bridge %s as you cross (10.2), which this version of the referee does not resolve yet", r.ID())})
-			return 0, false
+		} else if g.exec && g.demolish(r, side) {
+			return 0, true, g.err == nil
 		}
 	}
 	if !to.IsZone() && len(g.st.UnitsAt(g.s, to, "")) > 0 {
@@ -254,39 +302,90 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place, sp
 	if !from.IsZone() && g.hasEnemy(from, side) {
 		cost++ // 8.36: leaving an area holding enemy units
 	}
-	return cost, true
+	return cost, false, true
 }
 
-// wouldBlow reports whether the non-phasing side may try to blow the bridge
-// as the phasing side crosses it (10.2, B1): an eligible infantry-type unit
-// at one end and standing orders that try. The Allies never try on 16
-// December (10.26).
-func (g *game) wouldBlow(r *Road, mover Side) bool {
+// demolish lets the non-phasing side try to blow the bridge as the phasing
+// side crosses it (10.2, 8.41), as its standing orders say (B1), and reports
+// whether it was blown. It rolls a die only when a try is allowed.
+func (g *game) demolish(r *Road, mover Side) bool {
 	enemy := mover.Enemy()
 	if enemy == Allied && g.imp.Day == FirstDay {
-		return false
+		return false // 10.26: the Allies never try on 16 December
+	}
+	if g.tried[r.ID()] {
+		return false // 10.25: one try per bridge per impulse
 	}
 	st := g.st.Standing[enemy]
 	if st == nil || st.Blow.None {
 		return false
 	}
+	var named string
 	if !st.Blow.All {
 		listed := false
 		for _, b := range st.Blow.Bridges {
-			listed = listed || b.Bridge.String() == r.ID()
+			if b.Bridge.String() == r.ID() {
+				listed, named = true, b.Unit
+			}
 		}
 		if !listed {
 			return false
 		}
 	}
-	for _, end := range []int{r.A, r.B} {
-		for _, u := range g.st.UnitsAt(g.s, AreaPlace(end), enemy) {
-			if g.info(u.ID).Type.InfantryType() && u.InSupply {
-				return true
-			}
+	var best *UnitState
+	bestNeed := 0
+	for _, u := range g.st.Units {
+		if !u.OnMap() || u.Place.IsZone() || (u.Place.Area != r.A && u.Place.Area != r.B) {
+			continue
+		}
+		info := g.info(u.ID)
+		switch {
+		case info.Side != enemy,
+			!info.Type.InfantryType(), // 10.22: not armour
+			!u.InSupply,               // 13.24
+			g.tries[u.ID] >= 2,        // 10.23: two bridges an impulse
+			g.startHeld[u.Place]:      // 10.24: not from an area the enemy held at the start of the impulse
+			continue
+		}
+		need := demolitionNeed(info.Type, u.Moved)
+		if u.ID == named {
+			best, bestNeed = u, need
+			break
+		}
+		if need > bestNeed {
+			best, bestNeed = u, need
 		}
 	}
-	return false
+	if best == nil {
+		return false
+	}
+	g.tried[r.ID()] = true
+	g.tries[best.ID]++
+	roll, err := g.dice.Roll(fmt.Sprintf("%s demolition %s by %s", g.imp, r.ID(), best.ID))
+	if err != nil {
+		g.err = err
+		return true
+	}
+	blown := roll <= bestNeed
+	g.event(DemolitionTried{Bridge: r.ID(), Unit: best.ID, Roll: roll, Need: bestNeed, Blown: blown})
+	if blown {
+		g.st.Bridge(r.A, r.B).Blown = true
+	}
+	return blown
+}
+
+// demolitionNeed is the highest roll that blows a bridge (10.29): an
+// engineer 8, or 4 once it has moved this turn; another infantry-type unit
+// 4, or 2 once it has moved.
+func demolitionNeed(t UnitType, moved bool) int {
+	need := 4
+	if t == Engineer {
+		need = 8
+	}
+	if moved {
+		need /= 2
+	}
+	return need
 }
 
 // entryShift checks a reinforcement leaving by another zone than the one it

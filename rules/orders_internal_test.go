@@ -12,3 +12,21 @@ func TestKindTableFits(t *testing.T) {
 		}
 	}
 }
+
+// 10.29: the demolition table.
+func TestDemolitionNeed_10_29(t *testing.T) {
+	tests := []struct {
+		t     UnitType
+		moved bool
+		want  int
+	}{
+		{Engineer, false, 8}, {Engineer, true, 4},
+		{Infantry, false, 4}, {Infantry, true, 2},
+		{Mech, false, 4}, {Mot, true, 2},
+	}
+	for _, tt := range tests {
+		if got := demolitionNeed(tt.t, tt.moved); got != tt.want {
+			t.Errorf("%s moved %v: %d, want %d", tt.t, tt.moved, got, tt.want)
+		}
+	}
+}

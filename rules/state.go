@@ -42,6 +42,7 @@ type UnitState struct {
 	Dismounted bool   `json:"dismounted"` // 5 MP until supply is traced without a blown bridge (8.35)
 	InSupply   bool   `json:"in_supply"`  // as last judged (13.1)
 	Exited     bool   `json:"exited"`     // entered an Allied VP zone, never to return (12.25)
+	Bridging   bool   `json:"bridging"`   // tried to repair a bridge this turn: no move or attack (10.14), another try each impulse (10.16)
 	TurnStart  Place  `json:"turn_start"` // where the unit began the turn: only units that began together move as a stack (8.21)
 }
 
