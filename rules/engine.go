@@ -200,7 +200,7 @@ func (g *game) run() OrderErrors {
 		case Repair:
 			g.repairs = append(g.repairs, repairOrder{line, o})
 		case SpecialForces:
-			g.refuse(line, o, "special forces (14.0) are not resolved by this version of the referee yet")
+			g.placeSF(line, o)
 		}
 	}
 	if !g.exec {
@@ -244,6 +244,12 @@ func (g *game) control() {
 func (g *game) endImpulse() {
 	played := g.imp
 	next := NextImpulse(played)
+	// 14.3: the counter goes at the end of the Allied impulse after its
+	// placement.
+	if sf := g.st.SF; sf != nil && played.Side == Allied && sf.Placed.Day == played.Day && sf.Placed.N == played.N {
+		g.st.SF = nil
+		g.event(SFRemoved{Area: sf.Area})
+	}
 	if next.Day != played.Day {
 		// 6.0 VIII: the attrition phase ends the turn (13.17, 13.21).
 		for _, a := range g.st.Attrition(g.s) {

@@ -302,6 +302,16 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (c
 	if !from.IsZone() && g.hasEnemy(from, side) {
 		cost++ // 8.36: leaving an area holding enemy units
 	}
+	// 14.22: special forces with DELAY cost Allied units 1 MP more to
+	// enter their area and 1 more to leave it.
+	if sf := g.st.SF; sf != nil && sf.Effect == SFDelay && side == Allied {
+		if to == AreaPlace(sf.Area) {
+			cost++
+		}
+		if from == AreaPlace(sf.Area) {
+			cost++
+		}
+	}
 	return cost, false, true
 }
 
@@ -348,6 +358,11 @@ func (g *game) demolish(r *Road, mover Side) bool {
 			continue
 		}
 		need := demolitionNeed(info.Type, u.Moved)
+		// 14.23: special forces with DEMOLITION in the unit's area: only a 1
+		// blows the bridge.
+		if sf := g.st.SF; sf != nil && sf.Effect == SFDemolition && enemy == Allied && u.Place == AreaPlace(sf.Area) {
+			need = 1
+		}
 		if u.ID == named {
 			best, bestNeed = u, need
 			break

@@ -25,6 +25,12 @@ type State struct {
 	Released []string `json:"released,omitempty"`
 	// Standing holds each side's standing orders (B1, B3).
 	Standing map[Side]*Standing `json:"standing"`
+	// SF is the German special-forces counter on the map, if any (14.0).
+	SF *SFCounter `json:"special_forces,omitempty"`
+	// SFUsed lists the effects used so far (14.21) and SFDays the days on
+	// which a counter was used (14.11).
+	SFUsed []string `json:"sf_used,omitempty"`
+	SFDays []int    `json:"sf_days,omitempty"`
 
 	unit map[string]*UnitState
 }
@@ -48,6 +54,14 @@ type UnitState struct {
 
 // OnMap reports whether the unit is in an area or a zone.
 func (u *UnitState) OnMap() bool { return u.Arrived && !u.Eliminated && !u.Place.IsZero() }
+
+// SFCounter is a special-forces counter on the map (14.12).
+type SFCounter struct {
+	Area   int     `json:"area"`
+	Effect string  `json:"effect"`           // DELAY, DEMOLITION or CONFUSION (14.21)
+	Battle int     `json:"battle,omitempty"` // CONFUSION: the battle it affects (14.24)
+	Placed Impulse `json:"placed"`
+}
 
 // BridgeState is a bridge's condition (10.0).
 type BridgeState struct {
@@ -167,6 +181,12 @@ func (st *State) Clone() *State {
 		c.Control[k] = v
 	}
 	c.Released = append([]string(nil), st.Released...)
+	c.SFUsed = append([]string(nil), st.SFUsed...)
+	c.SFDays = append([]int(nil), st.SFDays...)
+	if st.SF != nil {
+		sf := *st.SF
+		c.SF = &sf
+	}
 	c.Standing = map[Side]*Standing{}
 	for k, v := range st.Standing {
 		sv := *v

@@ -1,0 +1,58 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+)
+
+// placeSF places the German special-forces counter (14.1, 14.2).
+func (g *game) placeSF(line int, o SpecialForces) {
+	st := g.st
+	a := g.s.Map.Area(o.Area)
+	switch {
+	case !g.s.SpecialForces:
+		g.refuse(line, o, "%s has no special forces (14.0)", g.s.Title)
+	case g.side() != German:
+		g.refuse(line, o, "special forces are German, placed in a German impulse (14.12)")
+	case g.imp.Day < 17 || g.imp.Day > 19:
+		g.refuse(line, o, "special forces are used on 17, 18 and 19 December only (14.11)")
+	case slices.Contains(st.SFDays, g.imp.Day):
+		g.refuse(line, o, "the special forces of %d December are already used (14.11)", g.imp.Day)
+	case slices.Contains(st.SFUsed, o.Effect):
+		g.refuse(line, o, "%s was used earlier in the game: each effect once (14.21)", o.Effect)
+	case a == nil || !g.s.Uses(AreaPlace(o.Area)):
+		g.refuse(line, o, "area %d is not on the scenario's map", o.Area)
+	case a.VP > 0:
+		g.refuse(line, o, "%s is a VP area: special forces go to an area that is not (14.12)", a.Label())
+	case o.Effect == SFDelay && g.imp.N == 3:
+		g.refuse(line, o, "DELAY cannot be chosen in a third impulse (14.22)")
+	default:
+		st.SF = &SFCounter{Area: o.Area, Effect: o.Effect, Battle: o.Battle, Placed: g.imp}
+		st.SFUsed = append(st.SFUsed, o.Effect)
+		st.SFDays = append(st.SFDays, g.imp.Day)
+		g.event(SFPlaced{Area: o.Area, Effect: o.Effect, Battle: o.Battle})
+	}
+}
+
+// SFPlaced: the Germans placed their special forces (14.12, 14.21).
+type SFPlaced struct {
+	Area   int
+	Effect string
+	Battle int
+}
+
+// SFRemoved: the special forces left the map (14.3).
+type SFRemoved struct{ Area int }
+
+func (e SFPlaced) String() string {
+	what := map[string]string{
+		SFDelay:      "Allied units pay 1 MP more to enter or leave it (14.22)",
+		SFDemolition: "Allied demolitions from it succeed only on a 1 (14.23)",
+		SFConfusion:  fmt.Sprintf("all Allied fire in the battle at %d has +1 (14.24)", e.Battle),
+	}[e.Effect]
+	return fmt.Sprintf("German special forces in %d, %s: %s", e.Area, e.Effect, what)
+}
+
+func (e SFRemoved) String() string {
+	return fmt.Sprintf("the special forces leave %d (14.3)", e.Area)
+}
