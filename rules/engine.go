@@ -250,6 +250,9 @@ func (g *game) endImpulse() {
 		g.st.SF = nil
 		g.event(SFRemoved{Area: sf.Area})
 	}
+	if next.Day != played.Day && g.s.RemoveUnsuppliedOutsiders {
+		g.removeOutsiders(played.Day)
+	}
 	if next.Day != played.Day {
 		// 6.0 VIII: the attrition phase ends the turn (13.17, 13.21).
 		for _, a := range g.st.Attrition(g.s) {
@@ -338,4 +341,39 @@ func (g *game) b6Victim(us []*UnitState) *UnitState {
 		}
 	}
 	return best
+}
+
+// removeOutsiders applies the 5th Panzer scenario's rule at the end of a
+// turn: units that set up outside the scenario's map (on 16 December) or
+// arrived outside it this turn are removed unless they are now inside it and
+// in supply.
+func (g *game) removeOutsiders(day int) {
+	g.st.JudgeSupply(g.s)
+	for _, info := range g.s.Units {
+		u := g.st.Unit(info.ID)
+		if !u.OnMap() {
+			continue
+		}
+		outsider := day == FirstDay && !info.Setup.IsZero() && !g.s.Uses(info.Setup)
+		if info.Arrival.Day == day && len(info.Zones) > 0 {
+			in := false
+			for _, z := range info.Zones {
+				in = in || g.s.Uses(ZonePlace(z))
+			}
+			outsider = outsider || !in
+		}
+		if outsider && !(g.s.Uses(u.Place) && u.InSupply) {
+			u.Eliminated, u.Place = true, Place{}
+			g.event(OutsiderRemoved{Unit: info.ID})
+		}
+	}
+}
+
+// OutsiderRemoved: the 5th Panzer scenario removed a unit that set up or
+// arrived outside its map and was not inside and in supply at the end of
+// the turn.
+type OutsiderRemoved struct{ Unit string }
+
+func (e OutsiderRemoved) String() string {
+	return e.Unit + " is removed: it did not reach the scenario's map in supply by the end of the turn (5th Panzer special rule)"
 }

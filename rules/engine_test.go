@@ -705,3 +705,45 @@ func TestSF_14_22_NotInThirdImpulse(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// The 5th Panzer scenario's rule: reinforcements that arrive outside its
+// map are removed at the end of their turn unless inside and in supply; the
+// units inside stay.
+func TestFifthPanzer_OutsidersRemoved(t *testing.T) {
+	s := scenario(t, "fifth-panzer")
+	st := rules.NewState(s)
+	var outside, inside []string
+	for _, u := range s.Units {
+		if u.Arrival.Day != 17 || len(u.Zones) == 0 {
+			continue
+		}
+		in := false
+		for _, z := range u.Zones {
+			in = in || s.Uses(rules.ZonePlace(z))
+		}
+		if in {
+			inside = append(inside, u.ID)
+		} else {
+			outside = append(outside, u.ID)
+		}
+	}
+	if len(outside) == 0 || len(inside) == 0 {
+		t.Fatalf("want 17 December arrivals both outside and inside the map: %v %v", outside, inside)
+	}
+	for st.Next.String() != "G18-1" {
+		var err error
+		if st, _, err = rules.Play(s, st, nil, &scripted{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range outside {
+		if !st.Unit(id).Eliminated {
+			t.Errorf("%s, arrived outside and waiting there, is still in play after 17 December", id)
+		}
+	}
+	for _, id := range inside {
+		if st.Unit(id).Eliminated {
+			t.Errorf("%s, arrived inside, was removed", id)
+		}
+	}
+}

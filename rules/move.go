@@ -248,7 +248,11 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (c
 		g.refuse(line, o, "no road joins %s and %s (3.22)", g.s.Map.PlaceName(from), g.s.Map.PlaceName(to))
 		return 0, false, false
 	}
-	if !g.s.Uses(to) {
+	// The partial-map scenarios: no unit moves off the scenario's map. In
+	// the 5th Panzer scenario units that set up or arrive outside it may
+	// move towards it (they are removed at the end of the turn unless
+	// inside and in supply), but nobody leaves it.
+	if !g.s.Uses(to) && (g.s.Uses(from) || !g.s.RemoveUnsuppliedOutsiders) {
 		g.refuse(line, o, "%s is outside the map of %s", g.s.Map.PlaceName(to), g.s.Title)
 		return 0, false, false
 	}

@@ -1,0 +1,634 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Victory (12.0), the scenarios' victory conditions, and the conditional
+// reinforcements of the panzer reserve (11.3).
+//
+// Three entry points, each called by the engine at one moment of the
+// sequence of play (6.0):
+//
+//   - ScoreTurn, the victory phase at the end of every turn (6.0 IX, 12.11):
+//     the map's VP areas the Germans control (12.21, 12.22).
+//   - Finish, once, when the scenario ends (after the last turn's ScoreTurn):
+//     VP zones (12.23-12.25), the scenario's own VP areas and holes (The
+//     First Three Days), and the result.
+//   - ReleaseReserves, at the end of every Allied impulse (11.3, 11.33).
+//
+// Only the Germans score VP (12.12); the total starts at 0 (12.13, 5.3) and
+// is State.VP.
+
+// VPScored: in the victory phase the Germans scored an area they control
+// (3.26, 12.21, 12.22). It is an Event.
+type VPScored struct {
+	Area int
+	VP   int
+}
+
+// VPTotal: the victory phase of a turn is over (6.0 IX, 12.11): the Germans
+// scored VP this turn and have Total in all. Turn is the day (December) of
+// the turn scored. It is an Event.
+type VPTotal struct {
+	Turn  int
+	VP    int
+	Total int
+}
+
+// ZoneVP: at the end of the scenario German units stand in an Allied VP zone
+// (12.23): SP in supply count SP × Multiplier = VP; Unsupplied SP, out of
+// supply at the end, count nothing (12.24). It is an Event.
+type ZoneVP struct {
+	Zone       string
+	SP         int
+	Multiplier int
+	VP         int
+	Unsupplied int
+}
+
+// ScenarioVP: at the end of the scenario one of the scenario's victory areas
+// was found in State Hold and scored VP (The First Three Days: 2 for a town
+// the Germans control, 1 for a contested one; 0 where the victory is by
+// control alone, as in the introductory scenario). It is an Event.
+type ScenarioVP struct {
+	Area int
+	Hold Hold
+	VP   int
+}
+
+// HolesScored: at the end of the scenario the Germans have N holes in the
+// Allied line (The First Three Days), each worth the scenario's hole VP; VP
+// is the total. Lines shows one line of roads for each hole, from a German
+// zone to an Allied one, no two sharing an area. It is an Event.
+type HolesScored struct {
+	N     int
+	VP    int
+	Lines [][]Place
+}
+
+// GameResult: the scenario is over and decided (12.0 and the scenario's
+// victory conditions). VP is the Germans' final total; for a victory by
+// control German, Contested and Allied count the victory areas by their
+// state. It is an Event.
+type GameResult struct {
+	Result                    string
+	Kind                      string
+	VP                        int
+	German, Contested, Allied int
+}
+
+// Released: a panzer-reserve group was released (11.3, 11.33) because at the
+// end of the Allied impulse the Germans had more SP than the Allies in its
+// release area Area (GermanSP against AlliedSP). Its units follow as Arrived
+// events. It is an Event.
+type Released struct {
+	Group    string
+	Area     int
+	GermanSP int
+	AlliedSP int
+}
+
+// String writes the event as the report prints it.
+func (e VPScored) String() string {
+	return fmt.Sprintf("the Germans control area %d: %d VP (12.21, 12.22)", e.Area, e.VP)
+}
+
+// String writes the event as the report prints it.
+func (e VPTotal) String() string {
+	return fmt.Sprintf("victory phase of %d December: the Germans score %d VP, %d VP in all (6.0 IX, 12.11)", e.Turn, e.VP, e.Total)
+}
+
+// String writes the event as the report prints it.
+func (e ZoneVP) String() string {
+	s := fmt.Sprintf("zone %s: %d German SP in supply × %d = %d VP (12.23)", e.Zone, e.SP, e.Multiplier, e.VP)
+	if e.Unsupplied > 0 {
+		s += fmt.Sprintf("; %d SP out of supply score nothing (12.24)", e.Unsupplied)
+	}
+	return s
+}
+
+// String writes the event as the report prints it.
+func (e ScenarioVP) String() string {
+	var what string
+	switch e.Hold {
+	case HoldGerman:
+		what = "controlled by the Germans (12.22)"
+	case HoldContested:
+		what = "contested: units of both sides in it"
+	default:
+		what = "not German and not contested"
+	}
+	return fmt.Sprintf("victory area %d is %s: %d VP (scenario victory conditions)", e.Area, what, e.VP)
+}
+
+// String writes the event as the report prints it.
+func (e HolesScored) String() string {
+	if e.N == 0 {
+		return "no hole in the Allied line: no line of roads from the German zones to the Allied zones avoids the Allied units (The First Three Days)"
+	}
+	var ls []string
+	for _, l := range e.Lines {
+		var ps []string
+		for _, p := range l {
+			ps = append(ps, p.String())
+		}
+		ls = append(ls, strings.Join(ps, "-"))
+	}
+	return fmt.Sprintf("%d hole(s) in the Allied line: %d VP (The First Three Days: 3 VP per hole): %s", e.N, e.VP, strings.Join(ls, "; "))
+}
+
+// String writes the event as the report prints it.
+func (e GameResult) String() string {
+	if e.Kind == VictoryControl {
+		return fmt.Sprintf("the scenario is over: %s (%d German, %d contested, %d Allied of the victory areas)", e.Result, e.German, e.Contested, e.Allied)
+	}
+	return fmt.Sprintf("the scenario is over: %s with %d German VP (12.0)", e.Result, e.VP)
+}
+
+// String writes the event as the report prints it.
+func (e Released) String() string {
+	return fmt.Sprintf("panzer reserve %s is released: the Germans have %d SP against %d in area %d at the end of the Allied impulse (11.3, 11.33)",
+		e.Group, e.GermanSP, e.AlliedSP, e.Area)
+}
+
+// ScoreTurn plays the victory phase at the end of a turn (6.0 IX, 12.11): if
+// the scenario counts the map's VP areas (Victory.MapVP), the Germans score
+// the VP of every VP area of the scenario's map they control (3.26, 12.21).
+// Control is State.Control as the engine keeps it at the end of every player
+// impulse (12.22): the last side to hold the area alone, even if the other
+// side is there now, or stronger; an area the Germans took keeps scoring
+// after they leave it. The VP are added to st.VP (12.12). It returns one
+// VPScored for each area scored, in map order, and a VPTotal (also when the
+// scenario has no map VP, with 0 scored).
+//
+// Call it once per turn, after the turn's last impulse (and the attrition
+// phase, 6.0 VIII) has been played and st.Next advanced past it: the turn
+// scored is the day of the impulse before st.Next. When a scenario ends in
+// the middle of a day (The 5th Panzer Army ends after G22-1) that day's
+// victory phase is played at the end, before Finish.
+func (st *State) ScoreTurn(s *Scenario) []Event {
+	var events []Event
+	scored := 0
+	if s.Victory.MapVP {
+		for _, a := range s.Map.Areas {
+			// 12.21: only VP areas of the scenario's map; 12.22: controlled.
+			if a.VP <= 0 || !s.Uses(AreaPlace(a.ID)) || st.Control[a.ID] != German {
+				continue
+			}
+			scored += a.VP
+			events = append(events, VPScored{Area: a.ID, VP: a.VP})
+		}
+	}
+	st.VP += scored
+	return append(events, VPTotal{Turn: previousImpulse(st.Next).Day, VP: scored, Total: st.VP})
+}
+
+// previousImpulse returns the impulse before i in the sequence of play
+// (6.0, 8.1).
+func previousImpulse(i Impulse) Impulse {
+	if i.Side == Allied {
+		return Impulse{German, i.Day, i.N}
+	}
+	if i.N > 1 {
+		return Impulse{Allied, i.Day, i.N - 1}
+	}
+	return Impulse{Allied, i.Day - 1, ImpulsesOn(i.Day - 1)}
+}
+
+// Hold is the state of a victory area at the end of a scenario, as the
+// scenarios' victory conditions count them.
+type Hold string
+
+// The states of a victory area. "Contested" is the rulebook's 継戦状態:
+// "units of both sides are in the area" (introductory scenario); it comes
+// first, so a contested area is contested even if the Germans control it
+// (12.22). German: not contested, and controlled by the Germans (12.22): the
+// Germans alone are there, or nobody is and the Germans were the last to
+// hold it alone. Allied: every other area.
+const (
+	HoldGerman    Hold = "german"
+	HoldContested Hold = "contested"
+	HoldAllied    Hold = "allied"
+)
+
+// AreaHold returns the state of an area for the scenarios' victory
+// conditions: contested if units of both sides are in it, German if not and
+// the Germans control it (12.22), Allied otherwise.
+func (st *State) AreaHold(s *Scenario, area int) Hold {
+	var g, a bool
+	for _, u := range st.UnitsAt(s, AreaPlace(area), "") {
+		if s.OOB.Unit(u.ID).Side == German {
+			g = true
+		} else {
+			a = true
+		}
+	}
+	switch {
+	case g && a:
+		return HoldContested
+	case st.Control[area] == German:
+		return HoldGerman
+	}
+	return HoldAllied
+}
+
+// Finish ends the scenario and decides it. Call it once, at the scenario's
+// end, after the victory phase of the last turn (ScoreTurn); if st.Result is
+// already set it does nothing and returns nil.
+//
+//  1. VP zones, if Victory.ZoneVP (3.28, 12.23). Supply is judged first for
+//     every unit (JudgeSupply: 12.24, a unit out of supply at the end scores
+//     nothing in a VP zone); the changes are returned as SupplyChange
+//     events. Then, in every Allied zone of the scenario's map with a VP
+//     multiplier, the SP of the German units in supply there count SP ×
+//     multiplier. 12.23 says each SP counts once per game; German units that
+//     enter such a zone never return to the map (12.25) and there is no
+//     combat in zones (9.17), so the SP standing in the zones at the end are
+//     exactly the SP that entered them and are still there, and counting
+//     them now counts each once; this is also 3.28 read literally ("at the
+//     end of the game, the SP of the German units in these zones times the
+//     multiplier"). SP lost to attrition (13.21) while waiting in a zone are
+//     gone and do not count.
+//  2. The scenario's victory areas (Victory.Areas): each is German,
+//     contested or Allied (AreaHold); with ControlledVP and ContestedVP the
+//     Germans score for each (The First Three Days: 2 and 1).
+//  3. Holes (Victory.HoleVP, The First Three Days): HoleVP for each hole in
+//     the Allied line (see HoleLines for what a hole is and how they are
+//     counted).
+//  4. The result: for kind "vp" the Level that includes st.VP; for kind
+//     "control" the Outcome with the count of the victory areas by state.
+//     st.Result is set and st.Over is true.
+func (st *State) Finish(s *Scenario) []Event {
+	if st.Result != "" {
+		return nil
+	}
+	var events []Event
+	v := s.Victory
+	if v.ZoneVP {
+		for _, c := range st.JudgeSupply(s) { // 12.24: supply at the end
+			events = append(events, c)
+		}
+		events = append(events, st.scoreZones(s)...)
+	}
+	var german, contested, allied int
+	for _, a := range v.Areas {
+		h := st.AreaHold(s, a)
+		vp := 0
+		switch h {
+		case HoldGerman:
+			german++
+			vp = v.ControlledVP
+		case HoldContested:
+			contested++
+			vp = v.ContestedVP
+		default:
+			allied++
+		}
+		st.VP += vp
+		events = append(events, ScenarioVP{Area: a, Hold: h, VP: vp})
+	}
+	if v.HoleVP > 0 && len(v.HolesFrom) > 0 && len(v.HolesTo) > 0 {
+		lines := st.HoleLines(s)
+		e := HolesScored{N: len(lines), VP: len(lines) * v.HoleVP, Lines: lines}
+		st.VP += e.VP
+		events = append(events, e)
+	}
+	res := GameResult{Kind: v.Kind, VP: st.VP, German: german, Contested: contested, Allied: allied}
+	switch v.Kind {
+	case VictoryControl:
+		res.Result = fmt.Sprintf("no result: the scenario gives none for %d German, %d contested, %d Allied", german, contested, allied)
+		for _, o := range v.Outcomes {
+			if o.German == german && o.Contested == contested && o.Allied == allied {
+				res.Result = o.Result
+				break
+			}
+		}
+	default:
+		res.Result = fmt.Sprintf("no result: the scenario's levels do not cover %d VP", st.VP)
+		for _, l := range v.Levels {
+			if l.Includes(st.VP) {
+				res.Result = l.Result
+				break
+			}
+		}
+	}
+	st.Result, st.Over = res.Result, true
+	return append(events, res)
+}
+
+// scoreZones adds the VP of the German SP in supply in the Allied VP zones
+// (12.23, 12.24) and returns a ZoneVP for each zone that holds German units,
+// in map order. InSupply must have been judged just before (Finish does).
+func (st *State) scoreZones(s *Scenario) []Event {
+	var events []Event
+	for _, z := range s.Map.Zones {
+		p := ZonePlace(z.ID)
+		if z.VPMultiplier <= 0 || z.Side != Allied || s.Map.Zone(z.ID) != z || !s.Uses(p) {
+			continue
+		}
+		e := ZoneVP{Zone: z.ID, Multiplier: z.VPMultiplier}
+		found := false
+		for _, u := range st.UnitsAt(s, p, German) {
+			found = true
+			if u.InSupply {
+				e.SP += u.Strength
+			} else {
+				e.Unsupplied += u.Strength // 12.24
+			}
+		}
+		if !found {
+			continue
+		}
+		e.VP = e.SP * e.Multiplier
+		st.VP += e.VP
+		events = append(events, e)
+	}
+	return events
+}
+
+// HoleLines returns the holes in the Allied line, one line of places for
+// each (The First Three Days: "連合軍の戦線に穴があり、ドイツ軍進入ゾーン(ゾーン
+// A～C)からゾーンD～Kのいずれかまで道路沿いに連絡線を引ける場合、ドイツ軍は穴
+// ひとつにつき3VPを獲得します": if there are holes in the Allied line and the
+// Germans can trace a line along roads from their entry zones to any of zones
+// D-K, they score 3 VP per hole). The readings:
+//
+//   - A line runs along the map's roads (Map.Links: roads between areas, and
+//     the primary road joining each zone to its areas, 11.13) from a zone of
+//     Victory.HolesFrom to a zone of Victory.HolesTo, through areas of the
+//     scenario's map only; zones are its ends, never passed through (as for
+//     supply lines, 13.11).
+//   - It may not pass through an area that holds any Allied unit, contested
+//     or not: a hole is a gap in the Allied line, and where Allied units
+//     stand the line is not broken. (A supply line may cross a contested
+//     area, 13.13; the hole rule speaks of the Allied line, not of supply.)
+//     Zones at its ends never block it: Allied units waiting in a zone are
+//     off the map, not in the line.
+//   - Only units close it: a blown bridge does not (the rule says only
+//     "along roads", and units can cross blown bridges, 8.33).
+//   - Holes are counted as the greatest number of such lines no two of which
+//     pass through the same area. By Menger's theorem that is also the
+//     fewest areas the Allies would have to occupy to close every line: one
+//     gap in the front is one hole however many zones lie behind it, two
+//     gaps that lead on through a single area behind the front are one hole
+//     (one unit there closes both), two separate breakthroughs are two.
+//     Counting reachable zones instead would make one breakthrough worth up
+//     to 8 × 3 VP, against victory levels of 5 to 13 VP; "穴ひとつにつき"
+//     counts holes in the line, not destinations.
+//
+// The lines returned are one maximal set of such lines, found
+// deterministically (map order); each starts with its German zone and ends
+// with its Allied zone.
+func (st *State) HoleLines(s *Scenario) [][]Place {
+	v := s.Victory
+	blocked := map[int]bool{}
+	for _, u := range st.Units {
+		if u.OnMap() && !u.Place.IsZone() && s.OOB.Unit(u.ID).Side == Allied {
+			blocked[u.Place.Area] = true
+		}
+	}
+	to := map[string]bool{}
+	for _, z := range v.HolesTo {
+		to[z] = true
+	}
+	g := &flowGraph{}
+	src, sink := g.node(), g.node()
+	areaIn := map[int]int{} // area -> in node; out node is in+1
+	for _, a := range s.Map.Areas {
+		if s.Map.Area(a.ID) != a || !s.Uses(AreaPlace(a.ID)) || blocked[a.ID] {
+			continue
+		}
+		in := g.node()
+		g.node()
+		areaIn[a.ID] = in
+		g.edge(in, in+1, 1) // each area carries one line
+	}
+	const inf = 1 << 20
+	zoneNode := map[string]int{}
+	addZone := func(id string, from bool) {
+		z := s.Map.Zone(id)
+		if z == nil || !s.Uses(ZonePlace(id)) {
+			return
+		}
+		if _, dup := zoneNode[id]; dup {
+			return
+		}
+		n := g.node()
+		zoneNode[id] = n
+		if from {
+			g.edge(src, n, inf)
+		} else {
+			g.edge(n, sink, inf)
+		}
+		for _, l := range s.Map.Links(ZonePlace(id)) {
+			in, ok := areaIn[l.To.Area]
+			if !ok {
+				continue
+			}
+			if from {
+				g.edge(n, in, inf)
+			} else {
+				g.edge(in+1, n, inf)
+			}
+		}
+	}
+	for _, z := range v.HolesFrom {
+		if !to[z] {
+			addZone(z, true)
+		}
+	}
+	for _, z := range v.HolesTo {
+		addZone(z, false)
+	}
+	for _, a := range s.Map.Areas {
+		in, ok := areaIn[a.ID]
+		if !ok || s.Map.Area(a.ID) != a {
+			continue
+		}
+		for _, l := range s.Map.Links(AreaPlace(a.ID)) {
+			if l.To.IsZone() {
+				continue
+			}
+			if bin, ok := areaIn[l.To.Area]; ok {
+				g.edge(in+1, bin, inf)
+			}
+		}
+	}
+	n := g.maxFlow(src, sink)
+	// Name the nodes for the lines.
+	names := make([]Place, len(g.adj))
+	for a, in := range areaIn {
+		names[in], names[in+1] = AreaPlace(a), AreaPlace(a)
+	}
+	for z, node := range zoneNode {
+		names[node] = ZonePlace(z)
+	}
+	lines := make([][]Place, 0, n)
+	for range n {
+		var line []Place
+		for x := src; x != sink; {
+			e := g.usedEdge(x)
+			if e == nil {
+				break // cannot happen: flow is conserved
+			}
+			e.flow--
+			x = e.to
+			if x != sink && (len(line) == 0 || line[len(line)-1] != names[x]) {
+				line = append(line, names[x])
+			}
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// flowGraph is a directed graph with capacities for the count of holes:
+// the greatest number of lines sharing no area is a maximum flow in which
+// every area is split into an in and an out node joined by capacity 1.
+type flowGraph struct {
+	adj [][]*flowEdge
+}
+
+type flowEdge struct {
+	to, cap, flow int
+	rev           *flowEdge
+}
+
+func (g *flowGraph) node() int {
+	g.adj = append(g.adj, nil)
+	return len(g.adj) - 1
+}
+
+func (g *flowGraph) edge(a, b, c int) {
+	e := &flowEdge{to: b, cap: c}
+	r := &flowEdge{to: a, rev: e}
+	e.rev = r
+	g.adj[a] = append(g.adj[a], e)
+	g.adj[b] = append(g.adj[b], r)
+}
+
+// maxFlow finds a maximum flow from s to t by shortest augmenting paths
+// (Edmonds-Karp); every augmenting path here carries 1, the capacity of an
+// area.
+func (g *flowGraph) maxFlow(s, t int) int {
+	total := 0
+	for {
+		prev := make([]*flowEdge, len(g.adj))
+		seen := make([]bool, len(g.adj))
+		seen[s] = true
+		queue := []int{s}
+		for len(queue) > 0 && !seen[t] {
+			x := queue[0]
+			queue = queue[1:]
+			for _, e := range g.adj[x] {
+				if !seen[e.to] && e.cap-e.flow > 0 {
+					seen[e.to] = true
+					prev[e.to] = e
+					queue = append(queue, e.to)
+				}
+			}
+		}
+		if !seen[t] {
+			return total
+		}
+		push := 1 << 30
+		for x := t; x != s; x = prev[x].rev.to {
+			push = min(push, prev[x].cap-prev[x].flow)
+		}
+		for x := t; x != s; x = prev[x].rev.to {
+			prev[x].flow += push
+			prev[x].rev.flow -= push
+		}
+		total += push
+	}
+}
+
+// usedEdge returns an edge out of x that carries flow, in the order the
+// edges were added, or nil.
+func (g *flowGraph) usedEdge(x int) *flowEdge {
+	for _, e := range g.adj[x] {
+		if e.cap > 0 && e.flow > 0 {
+			return e
+		}
+	}
+	return nil
+}
+
+// ReleaseReserves applies 11.3 at the end of an Allied impulse: every
+// panzer-reserve group of the order of battle (11.31) not yet released
+// (st.Released), and with units taking part in the scenario, is released if
+// in any one of its release areas (11.33) the Germans have more SP than the
+// Allies ("連合軍インパルス終了時にエリア内の合計戦力が相手を上回っている": at the
+// end of the Allied impulse the total strength in the area exceeds the
+// enemy's). Strength is the units' present SP, summed over the units in the
+// area; an area with no German unit never qualifies. Release areas outside
+// the scenario's map do not count. Units in zones are in no area.
+//
+// A released group's units arrive as reinforcements (11.0): each is placed at
+// once in the first of its entry zones (11.11, ruling B7), in supply
+// (reinforcements are in supply when placed), as if it had begun the turn
+// there (8.21). They have not moved (8.25), so they may move onto the map in
+// the next German impulse (11.12: reinforcements may move in the impulse
+// they arrive; the next German impulse is the first they can use), or wait
+// in the zone (11.15), or shift zone by 11.14. The group's id is appended to
+// st.Released. It returns, for each group released, a Released event
+// followed by an Arrived event for each unit placed.
+//
+// The engine calls it at the end of every Allied impulse, after its battles
+// and stacking (7.2) and before the attrition phase that may follow (6.0
+// VIII): the superiority is judged on the position at the end of the
+// impulse.
+func (st *State) ReleaseReserves(s *Scenario) []Event {
+	var events []Event
+	for _, g := range s.OOB.Groups {
+		if contains(st.Released, g.ID) {
+			continue
+		}
+		var units []*Unit
+		for _, u := range s.Units {
+			if u.Group == g.ID {
+				units = append(units, u)
+			}
+		}
+		if len(units) == 0 {
+			continue // the group takes no part in the scenario
+		}
+		area, gsp, asp, ok := 0, 0, 0, false
+		for _, n := range g.Release {
+			if !s.Uses(AreaPlace(n)) {
+				continue
+			}
+			gsp, asp = st.sideSP(s, n, German), st.sideSP(s, n, Allied)
+			if gsp > asp { // 11.3: more SP than the enemy; 11.33: any one area
+				area, ok = n, true
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		st.Released = append(st.Released, g.ID)
+		events = append(events, Released{Group: g.ID, Area: area, GermanSP: gsp, AlliedSP: asp})
+		for _, u := range units {
+			us := st.Unit(u.ID)
+			if us == nil || us.Arrived || us.Eliminated || len(u.Zones) == 0 {
+				continue
+			}
+			p := ZonePlace(u.Zones[0])
+			us.Arrived, us.Place, us.TurnStart, us.InSupply = true, p, p, true
+			events = append(events, Arrived{Unit: u.ID, Zone: u.Zones[0]})
+		}
+	}
+	return events
+}
+
+// sideSP sums the present strength of the side's units in an area.
+func (st *State) sideSP(s *Scenario, area int, side Side) int {
+	sp := 0
+	for _, u := range st.UnitsAt(s, AreaPlace(area), side) {
+		sp += u.Strength
+	}
+	return sp
+}
