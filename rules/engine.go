@@ -244,26 +244,45 @@ func (g *game) control() {
 func (g *game) endImpulse() {
 	played := g.imp
 	next := NextImpulse(played)
+	// 11.3: the panzer reserve is released at the end of an Allied impulse.
+	if played.Side == Allied {
+		for _, e := range g.st.ReleaseReserves(g.s) {
+			g.event(e)
+		}
+	}
 	// 14.3: the counter goes at the end of the Allied impulse after its
 	// placement.
 	if sf := g.st.SF; sf != nil && played.Side == Allied && sf.Placed.Day == played.Day && sf.Placed.N == played.N {
 		g.st.SF = nil
 		g.event(SFRemoved{Area: sf.Area})
 	}
-	if next.Day != played.Day && g.s.RemoveUnsuppliedOutsiders {
+	endOfTurn := next.Day != played.Day
+	if endOfTurn && g.s.RemoveUnsuppliedOutsiders {
 		g.removeOutsiders(played.Day)
 	}
-	if next.Day != played.Day {
-		// 6.0 VIII: the attrition phase ends the turn (13.17, 13.21).
+	if endOfTurn {
+		// 6.0 VIII: the attrition phase (13.17, 13.21).
 		for _, a := range g.st.Attrition(g.s) {
 			g.event(a)
 		}
 	}
-	if played == g.s.EndImpulse || next.Day > LastDay {
-		g.st.Over = true
-	}
 	g.st.Next = next
 	g.event(ImpulseEnded{played, next})
+	over := played == g.s.EndImpulse || next.Day > LastDay
+	// 6.0 IX: the victory phase ends each turn (12.11); a scenario that ends
+	// inside a turn (the 5th Panzer scenario, after G22-1) counts its last
+	// VP when it ends.
+	if endOfTurn || over {
+		for _, e := range g.st.ScoreTurn(g.s) {
+			g.event(e)
+		}
+	}
+	if over {
+		for _, e := range g.st.Finish(g.s) {
+			g.event(e)
+		}
+		g.st.Over = true
+	}
 }
 
 // NextImpulse returns the impulse after i: German then Allied, three each
