@@ -747,3 +747,80 @@ func TestFifthPanzer_OutsidersRemoved(t *testing.T) {
 		}
 	}
 }
+
+func TestReinforcements_11_21_NotFromGermanHeldZone(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "")
+	place(st, "G/IN", rules.ZonePlace("D"))
+	refused(t, s, st, "MOVE U/AR D 1", "zone D holds German units: Allied reinforcements cannot enter from it (11.21)")
+}
+
+func TestMove_8_28_NotIntoOutOfSupply(t *testing.T) {
+	s, st := moveGame(t)
+	st = toTurn17(t, s, st)
+	// G/IN shares Bridgehead (3) with U/AR, and traces supply through it
+	// to Eastbank and zone A (13.13). Once it leaves for Middle (2), 3 is
+	// held by the enemy alone, and every road out of 2 leads into an area
+	// only the enemy holds: 1 (U/IN), 3 (U/AR), 6 (U/MX).
+	place(st, "U/AR", rules.AreaPlace(3))
+	place(st, "G/IN", rules.AreaPlace(3))
+	st.JudgeSupply(s)
+	if !st.Unit("G/IN").InSupply {
+		t.Fatal("G/IN out of supply before the move")
+	}
+	refused(t, s, st, "MOVE G/IN 3 2", "G/IN would be out of supply in Middle (2): no unit may move so that it becomes out of supply (8.28)")
+}
+
+// The rulebook's movement example on the shipped map: German armour in
+// Mersch reaches Rambrouch through Ettelbruck and Eschdorf for 5 MP; with
+// bridge 58-59 blown the road through Sael costs 9 MP, beyond its 8 (8.31,
+// 8.33, 8.38).
+func TestExample_Movement(t *testing.T) {
+	s := scenario(t, "campaign")
+	st := rules.NewState(s)
+	st.Next, _ = rules.ParseImpulse("G17-1")
+	for _, u := range st.Units {
+		if s.OOB.Unit(u.ID).Side == rules.Allied {
+			u.Eliminated, u.Place = true, rules.Place{}
+		}
+	}
+	place(st, "1SS/1", rules.AreaPlace(59))
+	_, ev := mustPlay(t, s, st, "MOVE 1SS/1 59 58 63 64")
+	if m := moved(ev); len(m) != 1 || m[0].MP != 5 {
+		t.Errorf("moves %v, want 5 MP", m)
+	}
+	st.Bridge(58, 59).Blown = true
+	refused(t, s, st, "MOVE 1SS/1 59 60 61 62 63 64", "entering Rambrouch (64) needs 2 MP, but 1SS/1 has only 1 left (8.38)")
+}
+
+// B7: a US unit with several entry zones may leave by any of them in its
+// arrival impulse; unmoved, it waits in the first.
+func TestReinforcements_B7_SeveralZones(t *testing.T) {
+	s := scenario(t, "campaign")
+	var u *rules.Unit
+	for _, x := range s.Units {
+		if x.Side == rules.Allied && len(x.Zones) > 1 && x.Arrival.Day > 0 {
+			u = x
+			break
+		}
+	}
+	if u == nil {
+		t.Fatal("no Allied reinforcement with several zones")
+	}
+	st := rules.NewState(s)
+	for st.Next != u.Arrival {
+		var err error
+		if st, _, err = rules.Play(s, st, nil, &scripted{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p := st.Unit(u.ID).Place; p != rules.ZonePlace(u.Zones[0]) {
+		t.Fatalf("%s waits in %v, want its first zone %s", u.ID, p, u.Zones[0])
+	}
+	second := s.Map.Zone(u.Zones[1])
+	body := fmt.Sprintf("MOVE %s %s %d", u.ID, second.ID, second.Areas[0])
+	next, ev := mustPlay(t, s, st, body)
+	if p := next.Unit(u.ID).Place; p != rules.AreaPlace(second.Areas[0]) {
+		t.Errorf("%s at %v after %q; events %v", u.ID, p, body, ev)
+	}
+}

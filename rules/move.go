@@ -268,6 +268,10 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (c
 			return 0, false, false
 		}
 	}
+	if from.IsZone() && !to.IsZone() && side == Allied && g.hasEnemy(from, side) {
+		g.refuse(line, o, "zone %s holds German units: Allied reinforcements cannot enter from it (11.21)", from.Zone)
+		return 0, false, false
+	}
 	if from.IsZone() && !to.IsZone() {
 		if u := units[0]; u.Exited {
 			g.refuse(line, o, "%s entered an Allied VP zone and may never return to the map (12.25)", u.ID)

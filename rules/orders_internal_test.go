@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func TestKindTableFits(t *testing.T) {
 	if len(kinds) > maxKinds {
@@ -30,3 +33,39 @@ func TestDemolitionNeed_10_29(t *testing.T) {
 		}
 	}
 }
+
+// 10.24, 10.25: the bookkeeping of demolition tries inside one impulse.
+func TestDemolish_10_24_10_25(t *testing.T) {
+	read := func(n string) ([]byte, error) { return os.ReadFile(n) }
+	s, err := LoadScenario(read, "../testdata/move/scenario.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewState(s)
+	imp, _ := ParseImpulse("G17-1")
+	st.Next = imp
+	u := st.Unit("U/IN")
+	u.Place = AreaPlace(3)
+	rolls := 0
+	g := &game{s: s, st: st, imp: imp, exec: true, dice: diceFunc(func(string) (int, error) { rolls++; return 9, nil })}
+	g.startImpulse()
+	r := s.Map.Road(3, 4)
+	if g.demolish(r, German) || rolls != 1 {
+		t.Fatalf("first try: %d rolls", rolls)
+	}
+	// 10.25: one try per bridge per impulse.
+	if g.demolish(r, German) || rolls != 1 {
+		t.Errorf("a second try at the same bridge in one impulse (10.25)")
+	}
+	// 10.24: not from an area the enemy held at the start of the impulse.
+	g = &game{s: s, st: st, imp: imp, exec: true, dice: diceFunc(func(string) (int, error) { rolls++; return 1, nil })}
+	st.Unit("G/IN").Place = AreaPlace(3)
+	g.startImpulse()
+	if g.demolish(r, German) || rolls != 1 {
+		t.Errorf("a try from an area the Germans held at the start of the impulse (10.24)")
+	}
+}
+
+type diceFunc func(string) (int, error)
+
+func (f diceFunc) Roll(p string) (int, error) { return f(p) }
