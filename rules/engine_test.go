@@ -824,3 +824,95 @@ func TestReinforcements_B7_SeveralZones(t *testing.T) {
 		t.Errorf("%s at %v after %q; events %v", u.ID, p, body, ev)
 	}
 }
+
+func TestMove_8_26_ZoneCostsRoadOnly(t *testing.T) {
+	s, st := moveGame(t)
+	st, _ = mustPlay(t, s, st, "")
+	st, _ = mustPlay(t, s, st, "")
+	// G16-2: G/RF waits in zone A; entering it costs the primary road only,
+	// nothing for the units there (8.26, 11.21).
+	_, ev := mustPlay(t, s, st, "MOVE G/MX 4 A")
+	if m := moved(ev); len(m) != 1 || m[0].MP != 1 {
+		t.Errorf("moves %v, want 1 MP", m)
+	}
+}
+
+func TestMove_8_35_DismountedNextTurn(t *testing.T) {
+	s, err := rules.LoadScenario(readOS, "../testdata/move/sf.toml") // plays on to 19 December
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := toTurn17(t, s, rules.NewState(s))
+	for _, id := range []string{"U/IN", "U/MX", "U/AR"} {
+		u := st.Unit(id)
+		u.Eliminated, u.Place = true, rules.Place{}
+	}
+	// Both bridges blown: every line from the west bank home to zone A
+	// crosses one of them.
+	st.Bridge(3, 4).Blown = true
+	st.Bridge(5, 6).Blown = true
+	st, _ = mustPlay(t, s, st, "FOOT G/MX 4 3")
+	for st.Next.String() != "G18-1" {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	// 8.35: still unable to trace supply without a blown bridge, G/MX has
+	// 5 MP a turn, not 8: 3-2 (1), 2-6 (2), back 6-2 (2) and 2-1 (1) is 6.
+	if !st.Unit("G/MX").Dismounted {
+		t.Fatal("G/MX no longer dismounted")
+	}
+	refused(t, s, st, "MOVE G/MX 3 2 6 2 1", "entering West (1) needs 1 MP, but G/MX has only 0 left (8.38)")
+	// Once the bridge is repaired it traces supply without a blown bridge
+	// and has its 8 MP again.
+	st.Bridge(3, 4).Blown = false
+	next, _ := mustPlay(t, s, st, "")
+	next, _ = mustPlay(t, s, next, "")
+	if next.Unit("G/MX").Dismounted {
+		t.Errorf("G/MX still dismounted with an intact bridge home (8.35)")
+	}
+}
+
+func TestBattle_9_13_AttackNotYetResolved(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "G/IN", rules.AreaPlace(6))
+	refused(t, s, st, "ATTACK 6", "battles are not resolved by this version of the referee, so ATTACK 6 cannot be played yet (9.13)")
+}
+
+// B5: units that begin the impulse in a contested area stay there without
+// attacking unless ordered: no battle.
+func TestBattle_B5_StayWithoutAttacking(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "G/IN", rules.AreaPlace(6))
+	next, _ := mustPlay(t, s, st, "MOVE G/MX 4 3")
+	if next.Unit("G/IN").Place != rules.AreaPlace(6) || next.Unit("U/MX").Place != rules.AreaPlace(6) {
+		t.Errorf("the contested area changed without a battle")
+	}
+}
+
+// The rulebook's bridging example on the shipped map: a German mech unit
+// crosses from Dasburg to Marnach over the blown bridge on foot, 3 MP and 1
+// for the units in Marnach (8.34, 8.37); armour cannot follow; the engineer
+// in Dasburg tries to repair the bridge at the end of the impulse (10.1).
+// In the rulebook Marnach holds Allied units and a battle follows; here a
+// German unit stands there instead, since battles come in a later version.
+func TestExample_Bridging(t *testing.T) {
+	s := scenario(t, "campaign")
+	st := rules.NewState(s)
+	st.Next, _ = rules.ParseImpulse("G17-1")
+	for _, u := range st.Units {
+		if s.OOB.Unit(u.ID).Side == rules.Allied {
+			u.Eliminated, u.Place = true, rules.Place{}
+		}
+	}
+	place(st, "116/60", rules.AreaPlace(70))
+	next, ev, err := playDice(t, s, st, "FOOT 2/304 51 70\nREPAIR 51-70 BY 600E", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := moved(ev); len(m) != 1 || m[0].MP != 4 {
+		t.Errorf("moves %v, want 4 MP (3 for the blown bridge, 1 for the occupied area)", m)
+	}
+	if next.Bridge(51, 70).Blown || !next.Unit("2/304").Dismounted {
+		t.Errorf("bridge %+v, 2/304 %+v", next.Bridge(51, 70), next.Unit("2/304"))
+	}
+	refused(t, s, st, "MOVE 2/3 51 70", "bridge 51-70 is blown: armour cannot cross it (8.34)")
+}

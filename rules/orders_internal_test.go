@@ -34,8 +34,8 @@ func TestDemolitionNeed_10_29(t *testing.T) {
 	}
 }
 
-// 10.24, 10.25: the bookkeeping of demolition tries inside one impulse.
-func TestDemolish_10_24_10_25(t *testing.T) {
+// 10.23, 10.24, 10.25: the bookkeeping of demolition tries inside one impulse.
+func TestDemolish_10_23_10_24_10_25(t *testing.T) {
 	read := func(n string) ([]byte, error) { return os.ReadFile(n) }
 	s, err := LoadScenario(read, "../testdata/move/scenario.toml")
 	if err != nil {
@@ -56,6 +56,13 @@ func TestDemolish_10_24_10_25(t *testing.T) {
 	// 10.25: one try per bridge per impulse.
 	if g.demolish(r, German) || rolls != 1 {
 		t.Errorf("a second try at the same bridge in one impulse (10.25)")
+	}
+	// 10.23: a unit tries at most two bridges an impulse.
+	g = &game{s: s, st: st, imp: imp, exec: true, dice: diceFunc(func(string) (int, error) { rolls++; return 1, nil })}
+	g.startImpulse()
+	g.tries["U/IN"] = 2
+	if g.demolish(r, German) || rolls != 1 {
+		t.Errorf("a third try by one unit in an impulse (10.23)")
 	}
 	// 10.24: not from an area the enemy held at the start of the impulse.
 	g = &game{s: s, st: st, imp: imp, exec: true, dice: diceFunc(func(string) (int, error) { rolls++; return 1, nil })}
