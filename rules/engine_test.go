@@ -916,3 +916,25 @@ func TestExample_Bridging(t *testing.T) {
 	}
 	refused(t, s, st, "MOVE 2/3 51 70", "bridge 51-70 is blown: armour cannot cross it (8.34)")
 }
+
+// 6.0, the scenarios: each shipped scenario ends where its card says, with a
+// result (12.0).
+func TestSequence_ShippedScenarioEnds(t *testing.T) {
+	for _, c := range []struct{ name, last string }{
+		{"intro", "A18-3"}, {"fifth-panzer", "G22-1"}, {"three-days", "A18-3"}, {"campaign", "A22-1"},
+	} {
+		s := scenario(t, c.name)
+		st := rules.NewState(s)
+		var last rules.Impulse
+		for !st.Over {
+			last = st.Next
+			var err error
+			if st, _, err = rules.Play(s, st, nil, &scripted{}); err != nil {
+				t.Fatalf("%s %s: %v", c.name, last, err)
+			}
+		}
+		if last.String() != c.last || st.Result == "" {
+			t.Errorf("%s: last impulse %s, result %q; want %s and a result", c.name, last, st.Result, c.last)
+		}
+	}
+}
