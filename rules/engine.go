@@ -102,6 +102,14 @@ type game struct {
 	removal map[int][]string
 	repairs []repairOrder
 
+	// The phasing player's choices for the battles (9.0, 9.46, 9.5, B3,
+	// B4) and what the battles need to know of the moves (9.71-9.73).
+	attacks     []Attack
+	battleOrder []int
+	fire        map[int][]FirePair
+	arty        map[int][]string
+	crossed     map[string]bool // the unit's last step crossed a river
+
 	// exec is false while the orders are checked, with every bridge holding
 	// and no die rolled, and true while they are carried out with the dice.
 	exec      bool
@@ -143,6 +151,9 @@ func (g *game) startImpulse() {
 	g.entered = map[string]bool{}
 	g.removal = map[int][]string{}
 	g.tried = map[string]bool{}
+	g.fire = map[int][]FirePair{}
+	g.arty = map[int][]string{}
+	g.crossed = map[string]bool{}
 	g.tries = map[string]int{}
 	g.startHeld = map[Place]bool{}
 	if g.imp.Side == German && g.imp.N == 1 {
@@ -192,11 +203,14 @@ func (g *game) run() OrderErrors {
 			g.removal[o.Area] = append(g.removal[o.Area], o.Units...)
 		case Blow, Defend:
 			g.st.Standing[g.side()].set(o)
-		case Attack, Fire, Arty, Battles:
-			// Orders of battle: checked and used by the combat rules.
-			if a, ok := o.(Attack); ok {
-				g.refuse(line, o, "battles are not resolved by this version of the referee, so ATTACK %d cannot be played yet (9.13)", a.Area)
-			}
+		case Attack:
+			g.refuse(line, o, "battles are not resolved by this version of the referee, so ATTACK %d cannot be played yet (9.13)", o.Area)
+		case Fire:
+			g.fire[o.Area] = o.Pairs
+		case Arty:
+			g.arty[o.Area] = o.Targets
+		case Battles:
+			g.battleOrder = o.Areas
 		case Repair:
 			g.repairs = append(g.repairs, repairOrder{line, o})
 		case SpecialForces:

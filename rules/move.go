@@ -164,6 +164,9 @@ func (g *game) move(line int, o Move) {
 		}
 		at = to
 		walked = append(walked, to)
+		for _, u := range units {
+			g.crossed[u.ID] = stepRiver(g.s.Map, walked[len(walked)-2], to) // 9.71
+		}
 		// 8.22: a unit entering an area with enemy units stops there.
 		if !to.IsZone() && g.hasEnemy(to, side) {
 			if i < len(steps)-1 {
@@ -519,4 +522,15 @@ func (g *game) entrench(line int, o Entrench) {
 		g.mpUsed[id] = g.mpOf(u, false)
 		g.event(Entrenched{id})
 	}
+}
+
+// stepRiver reports whether the road from one place to the next crosses a
+// river, bridge intact or not (9.71).
+func stepRiver(m *Map, from, to Place) bool {
+	for _, l := range m.Links(from) {
+		if l.To == to {
+			return l.Road != nil && l.Road.Bridge
+		}
+	}
+	return false
 }
