@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Dice rolls ten-sided dice for the rules; a 0 counts as 10 (1.0), so every
@@ -109,6 +108,7 @@ type game struct {
 	fire        map[int][]FirePair
 	arty        map[int][]string
 	crossed     map[string]bool // the unit's last step crossed a river
+	fought      map[int]bool    // areas with a battle this impulse (10.14)
 
 	// exec is false while the orders are checked, with every bridge holding
 	// and no die rolled, and true while they are carried out with the dice.
@@ -154,6 +154,7 @@ func (g *game) startImpulse() {
 	g.fire = map[int][]FirePair{}
 	g.arty = map[int][]string{}
 	g.crossed = map[string]bool{}
+	g.fought = map[int]bool{}
 	g.tries = map[string]int{}
 	g.startHeld = map[Place]bool{}
 	if g.imp.Side == German && g.imp.N == 1 {
@@ -204,7 +205,7 @@ func (g *game) run() OrderErrors {
 		case Blow, Defend:
 			g.st.Standing[g.side()].set(o)
 		case Attack:
-			g.refuse(line, o, "battles are not resolved by this version of the referee, so ATTACK %d cannot be played yet (9.13)", o.Area)
+			g.attack(line, o)
 		case Fire:
 			g.fire[o.Area] = o.Pairs
 		case Arty:
@@ -223,22 +224,53 @@ func (g *game) run() OrderErrors {
 	return g.errs
 }
 
-// battles finds the battles the impulse caused (8.22, 9.12): the engine of
-// this version refuses them rather than resolve them falsely.
+// battles fights the battles the impulse caused (8.39, 9.0), in order (B4).
+// Units that began the impulse in a battle area and did not attack stayed
+// without attacking, and count as moved for the turn (9.14, B5).
 func (g *game) battles() error {
-	var areas []string
-	seen := map[int]bool{}
-	for _, u := range g.st.Units {
-		if !g.entered[u.ID] || seen[u.Place.Area] {
-			continue
+	for _, b := range g.findBattles() {
+		g.fought[b.area] = true
+		g.fight(b)
+		if g.err != nil {
+			return g.err
 		}
-		seen[u.Place.Area] = true
-		areas = append(areas, g.s.Map.PlaceName(u.Place))
-	}
-	if len(areas) > 0 {
-		return fmt.Errorf("%w: the moves cause battles at %s (8.22, 9.12); battles come in a later version", ErrNotYet, strings.Join(areas, ", "))
+		for _, u := range g.st.UnitsAt(g.s, AreaPlace(b.area), g.side()) {
+			u.Moved = true
+		}
 	}
 	return nil
+}
+
+// attack checks an ATTACK order (9.13): units that began the impulse in an
+// area holding enemy units attack there.
+func (g *game) attack(line int, o Attack) {
+	p := AreaPlace(o.Area)
+	if !g.hasEnemy(p, g.side()) {
+		g.refuse(line, o, "%s holds no enemy units to attack", g.s.Map.PlaceName(p))
+		return
+	}
+	for _, id := range o.With {
+		u := g.st.Unit(id)
+		switch {
+		case u == nil || !u.OnMap() || u.Place != p:
+			g.refuse(line, o, "%s is not in %s", id, g.s.Map.PlaceName(p))
+			return
+		case g.info(id).Side != g.side():
+			g.refuse(line, o, "%s is not yours", id)
+			return
+		case u.Attacked:
+			g.refuse(line, o, "%s attacked earlier this turn: once a turn (9.11)", id)
+			return
+		case u.Moved && !g.entered[id]:
+			g.refuse(line, o, "%s moved earlier this turn and may not attack (8.25)", id)
+			return
+		}
+	}
+	if len(g.attackUnits(o)) == 0 {
+		g.refuse(line, o, "none of your units in %s may attack: they moved or attacked earlier this turn (8.25, 9.11)", g.s.Map.PlaceName(p))
+		return
+	}
+	g.attacks = append(g.attacks, o)
 }
 
 // control gives each area held by one side alone at the end of the impulse

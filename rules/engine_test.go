@@ -164,12 +164,52 @@ func TestMove_8_22_StopInEnemyArea(t *testing.T) {
 	refused(t, s, st, "MOVE G/AR 4 3 2 1 D", "West (1) holds enemy units: a unit entering it stops there (8.22)")
 }
 
-func TestMove_9_12_BattlesNotYetResolved(t *testing.T) {
+func TestMove_9_12_EnteringForcesBattle(t *testing.T) {
 	s, st := moveGame(t)
-	_, _, err := play(t, s, st, "MOVE G/AR 4 3 2 1")
-	if !errors.Is(err, rules.ErrNotYet) || !strings.Contains(err.Error(), "battles at West (1)") {
-		t.Errorf("error %v, want the battle refused as not yet resolved", err)
+	d := &recorder{roll: 10}
+	o, _ := rules.ParseOrders("MOVE G/AR 4 3 2 1", s, nil)
+	_, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if b := battleAt(ev, 1); b == nil || len(b.Attackers) != 1 || b.Attackers[0].ID != "G/AR" {
+		t.Errorf("no battle at 1 with G/AR attacking (9.12): %v", ev)
+	}
+}
+
+// recorder is a Dice that always rolls the same and records what for.
+type recorder struct {
+	roll     int
+	first    []int
+	purposes []string
+}
+
+func (d *recorder) Roll(purpose string) (int, error) {
+	d.purposes = append(d.purposes, purpose)
+	if len(d.first) > 0 {
+		r := d.first[0]
+		d.first = d.first[1:]
+		return r, nil
+	}
+	return d.roll, nil
+}
+
+func (d *recorder) rolled(what string) bool {
+	for _, p := range d.purposes {
+		if strings.Contains(p, what) {
+			return true
+		}
+	}
+	return false
+}
+
+func battleAt(ev []rules.Event, area int) *rules.BattleBegins {
+	for _, e := range ev {
+		if b, ok := e.(rules.BattleBegins); ok && b.Area == area {
+			return &b
+		}
+	}
+	return nil
 }
 
 func TestMove_8_21_StackBeganTogether(t *testing.T) {
@@ -541,11 +581,16 @@ func TestBridge_10_2_DemolitionFails(t *testing.T) {
 	s, st := moveGame(t)
 	st = toTurn17(t, s, st)
 	place(st, "U/IN", rules.AreaPlace(3))
-	// The bridge holds, G/MX enters 3, held by U/IN: a battle, which this
-	// version refuses to resolve.
-	_, _, err := playDice(t, s, st, "MOVE G/MX 4 3", 5)
-	if !errors.Is(err, rules.ErrNotYet) {
-		t.Errorf("error %v, want the battle refused", err)
+	// The bridge holds (5 against 1-4), G/MX enters 3, held by U/IN: a
+	// battle (9.12).
+	d := &recorder{roll: 10, first: []int{5}}
+	o, _ := rules.ParseOrders("MOVE G/MX 4 3", s, nil)
+	next, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev[0] != (rules.DemolitionTried{Bridge: "3-4", Unit: "U/IN", Roll: 5, Need: 4}) || next.Bridge(3, 4).Blown || battleAt(ev, 3) == nil {
+		t.Errorf("events %v", ev)
 	}
 }
 
@@ -554,11 +599,11 @@ func TestBridge_10_26_NoAlliedDemolitionOn16December(t *testing.T) {
 	st, _ = mustPlay(t, s, st, "")
 	st, _ = mustPlay(t, s, st, "")
 	place(st, "U/IN", rules.AreaPlace(3))
-	d := &scripted{rolls: []int{1}}
+	d := &recorder{roll: 10}
 	o, _ := rules.ParseOrders("MOVE G/MX 4 3", s, nil)
-	_, _, err := rules.Play(s, st, o, d)
-	if !errors.Is(err, rules.ErrNotYet) || len(d.rolls) != 1 {
-		t.Errorf("error %v, %d dice left: no try on 16 December, so the battle comes", err, len(d.rolls))
+	_, ev, err := rules.Play(s, st, o, d)
+	if err != nil || d.rolled("demolition") || battleAt(ev, 3) == nil {
+		t.Errorf("error %v, dice %v: no try on 16 December, so the battle comes", err, d.purposes)
 	}
 }
 
@@ -571,10 +616,10 @@ func TestBridge_B1_BlowNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &scripted{rolls: []int{1}}
+	d := &recorder{roll: 10}
 	o, _ = rules.ParseOrders("MOVE G/MX 4 3", s, nil)
-	if _, _, err := rules.Play(s, st, o, d); !errors.Is(err, rules.ErrNotYet) || len(d.rolls) != 1 {
-		t.Errorf("error %v, %d dice left: BLOW NONE tries nothing (B1)", err, len(d.rolls))
+	if _, _, err := rules.Play(s, st, o, d); err != nil || d.rolled("demolition") {
+		t.Errorf("error %v, dice %v: BLOW NONE tries nothing (B1)", err, d.purposes)
 	}
 }
 
@@ -871,10 +916,24 @@ func TestMove_8_35_DismountedNextTurn(t *testing.T) {
 	}
 }
 
-func TestBattle_9_13_AttackNotYetResolved(t *testing.T) {
+func TestBattle_9_13_Attack(t *testing.T) {
 	s, st := moveGame(t)
 	place(st, "G/IN", rules.AreaPlace(6))
-	refused(t, s, st, "ATTACK 6", "battles are not resolved by this version of the referee, so ATTACK 6 cannot be played yet (9.13)")
+	d := &recorder{roll: 10}
+	o, _ := rules.ParseOrders("ATTACK 6", s, nil)
+	next, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := battleAt(ev, 6); b == nil || b.Attackers[0].ID != "G/IN" {
+		t.Errorf("events %v", ev)
+	}
+	// 9.11, 9.16: it attacked, and may neither attack again this turn nor
+	// move.
+	if u := next.Unit("G/IN"); !u.Attacked || !u.Moved {
+		t.Errorf("G/IN %+v", u)
+	}
+	refused(t, s, st, "ATTACK 2", "Middle (2) holds no enemy units to attack")
 }
 
 // B5: units that begin the impulse in a contested area stay there without

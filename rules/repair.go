@@ -31,6 +31,8 @@ func (g *game) repairProblem(r Repair, seen map[string]bool) string {
 		return fmt.Sprintf("%s moved or attacked this turn: an engineer repairs from where it began the turn, without moving or attacking (10.12, 10.14)", r.Unit)
 	case !u.InSupply:
 		return fmt.Sprintf("%s is out of supply: no repair (13.24)", r.Unit)
+	case g.fought[u.Place.Area]:
+		return fmt.Sprintf("%s's area had a battle this impulse: no repair (10.14)", r.Unit)
 	case g.hasEnemy(u.Place, info.Side):
 		return fmt.Sprintf("%s shares its area with enemy units: no repair (10.13)", r.Unit)
 	}
