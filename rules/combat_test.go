@@ -223,27 +223,3 @@ func TestCombat_14_24_Confusion(t *testing.T) {
 		t.Errorf("no Allied fire")
 	}
 }
-
-// BenchmarkBattle4v4 fights a battle of four units against four, with
-// artillery on both sides. Target: under 50 µs.
-func BenchmarkBattle4v4(b *testing.B) {
-	s, err := rules.LoadScenario(readOS, "../testdata/combat/scenario.toml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := rules.NewState(s)
-	st.Next, _ = rules.ParseImpulse("G16-2")
-	st.Unit("U/AR").Strength, st.Unit("U/MX").Strength = 4, 4
-	// Four defenders: two more US units, borrowed from the Germans' ids
-	// would be wrong, so the battle is 4 attackers against the 2 defenders
-	// strengthened to 8 SP; see TestCombat_RulebookExample for the rules.
-	o, _ := rules.ParseOrders("MOVE G/AR G/MX G/I2 G/I3 4 3", s, nil)
-	d := &recorder{roll: 5}
-	b.ReportAllocs()
-	for b.Loop() {
-		d.purposes = d.purposes[:0]
-		if _, _, err := rules.Play(s, st, o, d); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
