@@ -223,3 +223,28 @@ func TestCombat_14_24_Confusion(t *testing.T) {
 		t.Errorf("no Allied fire")
 	}
 }
+
+// B3: the attacker's FIRE and ARTY lines are honoured when legal and
+// refused at order check, citing the rule, when not.
+func TestCombat_B3_ChoicesChecked(t *testing.T) {
+	s, st := combatGame(t)
+	move := "MOVE G/AR G/MX G/I2 G/I3 4 3\n"
+	refused(t, s, st, move+"FIRE 3 G/AR>U/MX", "G/AR cannot fire at U/MX: ")
+	refused(t, s, st, move+"FIRE 3 G/AR>U/MX", "(9.5")
+	refused(t, s, st, move+"FIRE 2 G/AR>U/MX", "there is no battle of yours at Middle (2) this impulse")
+	refused(t, s, st, move+"ARTY 3 U/IN", "U/IN is not an enemy unit in the battle at 3: strikes go to the enemy units there (9.46)")
+	d := &recorder{roll: 10}
+	o, err := rules.ParseOrders(move+"FIRE 3 G/AR>U/AR G/I3>U/AR", s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fires(ev) {
+		if (f.Unit == "G/AR" || f.Unit == "G/I3") && f.Target != "U/AR" {
+			t.Errorf("FIRE pair not honoured: %+v", f)
+		}
+	}
+}

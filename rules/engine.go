@@ -109,6 +109,7 @@ type game struct {
 	arty        map[int][]string
 	crossed     map[string]bool // the unit's last step crossed a river
 	fought      map[int]bool    // areas with a battle this impulse (10.14)
+	choiceLines []choiceLine    // the FIRE and ARTY lines, checked once the battles are known
 
 	// exec is false while the orders are checked, with every bridge holding
 	// and no die rolled, and true while they are carried out with the dice.
@@ -208,8 +209,10 @@ func (g *game) run() OrderErrors {
 			g.attack(line, o)
 		case Fire:
 			g.fire[o.Area] = o.Pairs
+			g.choiceLines = append(g.choiceLines, choiceLine{line, o})
 		case Arty:
 			g.arty[o.Area] = o.Targets
+			g.choiceLines = append(g.choiceLines, choiceLine{line, o})
 		case Battles:
 			g.battleOrder = o.Areas
 		case Repair:
@@ -220,6 +223,7 @@ func (g *game) run() OrderErrors {
 	}
 	if !g.exec {
 		g.checkRepairs()
+		g.checkChoices()
 	}
 	return g.errs
 }
@@ -441,4 +445,84 @@ type OutsiderRemoved struct{ Unit string }
 
 func (e OutsiderRemoved) String() string {
 	return e.Unit + " is removed: it did not reach the scenario's map in supply by the end of the turn (5th Panzer special rule)"
+}
+
+type choiceLine struct {
+	line int
+	o    Order
+}
+
+// checkChoices refuses FIRE and ARTY lines that cannot be honoured in the
+// battles the moves cause (B3): a battle that does not take place, a unit
+// that is not in it, or a target 9.52-9.58 forbid, judged on the units as
+// the battle begins.
+func (g *game) checkChoices() {
+	battles := map[int]*battle{}
+	for _, b := range g.findBattles() {
+		battles[b.area] = b
+	}
+	in := func(us []*UnitState, id string) bool {
+		for _, u := range us {
+			if u.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range g.choiceLines {
+		var area int
+		switch o := c.o.(type) {
+		case Fire:
+			area = o.Area
+		case Arty:
+			area = o.Area
+		}
+		b := battles[area]
+		if b == nil {
+			g.refuse(c.line, c.o, "there is no battle of yours at %s this impulse", g.s.Map.PlaceName(AreaPlace(area)))
+			continue
+		}
+		switch o := c.o.(type) {
+		case Arty:
+			for _, id := range o.Targets {
+				if !in(b.defenders, id) {
+					g.refuse(c.line, o, "%s is not an enemy unit in the battle at %d: strikes go to the enemy units there (9.46)", id, area)
+				}
+			}
+		case Fire:
+			ok := true
+			for _, p := range o.Pairs {
+				if !in(b.attackers, p.Unit) {
+					g.refuse(c.line, o, "%s does not attack at %d: only the attacking units fire (9.12-9.14)", p.Unit, area)
+					ok = false
+				}
+				if !in(b.defenders, p.Target) {
+					g.refuse(c.line, o, "%s is not an enemy unit in the battle at %d (9.5)", p.Target, area)
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			firers, targets := combatants(b.attackers, g), combatants(b.defenders, g)
+			got := AssignFire(firers, targets, false, o.Pairs, nil)
+			for _, p := range o.Pairs {
+				if contains(got, p) {
+					continue
+				}
+				// Say which rule the pair breaks: the assignment with it put in.
+				alt := append([]FirePair(nil), got...)
+				for i := range alt {
+					if alt[i].Unit == p.Unit {
+						alt[i] = p
+					}
+				}
+				why := "it breaks the targeting rules (9.52-9.58)"
+				if err := CheckFire(firers, targets, false, alt); err != nil {
+					why = err.Error()
+				}
+				g.refuse(c.line, o, "%s cannot fire at %s: %s", p.Unit, p.Target, why)
+			}
+		}
+	}
 }

@@ -952,7 +952,7 @@ func TestBattle_B5_StayWithoutAttacking(t *testing.T) {
 // for the units in Marnach (8.34, 8.37); armour cannot follow; the engineer
 // in Dasburg tries to repair the bridge at the end of the impulse (10.1).
 // In the rulebook Marnach holds Allied units and a battle follows; here a
-// German unit stands there instead, since battles come in a later version.
+// German unit stands there instead, to isolate the movement and repair.
 func TestExample_Bridging(t *testing.T) {
 	s := scenario(t, "campaign")
 	st := rules.NewState(s)
