@@ -248,3 +248,28 @@ func TestCombat_B3_ChoicesChecked(t *testing.T) {
 		}
 	}
 }
+
+// 9.72: attackers from two areas, only one of them across a river: no
+// river modifier.
+func TestCombat_9_72_TwoAreasOneRiver(t *testing.T) {
+	s, st := combatGame(t)
+	st.Unit("G/I3").Place, st.Unit("G/I3").TurnStart = rules.AreaPlace(2), rules.AreaPlace(2)
+	d := &recorder{roll: 10}
+	o, _ := rules.ParseOrders("MOVE G/AR G/MX G/I2 4 3\nMOVE G/I3 2 3", s, nil)
+	_, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range fires(ev) {
+		if f.Side == rules.Allied {
+			n++
+			if containsMod(f.Mods, "-1 attackers crossed a river (9.71)") {
+				t.Errorf("river modifier with one attacker not across a river (9.72): %v", f)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no Allied fire: %v", ev)
+	}
+}

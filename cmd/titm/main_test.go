@@ -244,50 +244,69 @@ func TestOrders(t *testing.T) {
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // TestAdjudicateIntro plays the introductory scenario through all its
-// impulses with fixed orders and dice (none of them causes a battle) and
-// compares the final position with the golden file.
+// impulses with fixed orders and dice and compares what happened and the
+// final position with the golden files: once without a battle, once with
+// battles (entered areas and ATTACK orders, artillery, fire and hits, 9.x).
 func TestAdjudicateIntro(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/adjudicate/intro/*.txt")
-	if err != nil || len(files) != 18 {
-		t.Fatalf("%d order files, %v", len(files), err)
-	}
-	args := []string{"adjudicate", "--scenario", "intro", "--dice", "1", "--json"}
-	for _, f := range files {
-		args = append(args, "--orders", f)
-	}
-	code, out, errs := runT(t, args...)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s\n%s", code, errs, out)
-	}
-	var got struct {
-		Impulses []struct {
-			Impulse, Side string
-			Events        []struct{ Type, Text string }
-		} `json:"impulses"`
-		State struct {
-			Impulse string `json:"impulse"`
-			ToMove  string `json:"to_move"`
-			Over    bool   `json:"over"`
-		} `json:"state"`
-	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Impulses) != 18 || got.Impulses[0].Impulse != "16-1" || got.Impulses[17].Impulse != "18-3" || got.Impulses[17].Side != "allied" || !got.State.Over {
-		t.Errorf("played %d impulses, over %v", len(got.Impulses), got.State.Over)
-	}
-	golden := "../../testdata/golden/adjudicate-intro.json"
-	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+	for _, c := range []struct {
+		dir  string
+		dice []string
+	}{
+		{"intro", []string{"--dice", "1"}},
+		{"intro-battles", []string{"--seed", "7469746d2d696e74726f"}},
+	} {
+		files, err := filepath.Glob("../../testdata/adjudicate/" + c.dir + "/*.txt")
+		if err != nil || len(files) != 18 {
+			t.Fatalf("%s: %d order files, %v", c.dir, len(files), err)
+		}
+		args := append([]string{"adjudicate", "--scenario", "intro", "--json"}, c.dice...)
+		for _, f := range files {
+			args = append(args, "--orders", f)
+		}
+		code, out, errs := runT(t, args...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s\n%s", c.dir, code, errs, out)
+		}
+		var got struct {
+			Impulses []struct {
+				Impulse, Side string
+				Events        []struct{ Type, Text string }
+			} `json:"impulses"`
+			State struct {
+				Over   bool   `json:"over"`
+				Result string `json:"result"`
+			} `json:"state"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatal(err)
 		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/titm -update writes it)", err)
-	}
-	if out != string(want) {
-		t.Errorf("the intro run differs from %s; run go test ./cmd/titm -run TestAdjudicateIntro -update and read the diff", golden)
+		if len(got.Impulses) != 18 || got.Impulses[17].Impulse != "18-3" || !got.State.Over || got.State.Result == "" {
+			t.Errorf("%s: played %d impulses, over %v, result %q", c.dir, len(got.Impulses), got.State.Over, got.State.Result)
+		}
+		battles := 0
+		for _, im := range got.Impulses {
+			for _, e := range im.Events {
+				if e.Type == "BattleBegins" {
+					battles++
+				}
+			}
+		}
+		if (battles > 0) != (c.dir == "intro-battles") {
+			t.Errorf("%s: %d battles", c.dir, battles)
+		}
+		golden := "../../testdata/golden/adjudicate-" + c.dir + ".json"
+		if *update {
+			if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (go test ./cmd/titm -update writes it)", err)
+		}
+		if out != string(want) {
+			t.Errorf("%s differs from %s; run go test ./cmd/titm -run TestAdjudicateIntro -update and read the diff", c.dir, golden)
+		}
 	}
 }
 
