@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -103,8 +104,10 @@ func combatants(us []*UnitState, g *game) []Combatant {
 func (g *game) fight(b *battle) {
 	side := g.side()
 	where := g.s.Map.PlaceName(AreaPlace(b.area))
+	// Every die says what it is for (B10); the prefix is made once.
+	prefix := g.imp.String() + " battle " + strconv.Itoa(b.area) + ": "
 	purpose := func(format string, args ...any) string {
-		return fmt.Sprintf("%s battle %d: %s", g.imp, b.area, fmt.Sprintf(format, args...))
+		return prefix + fmt.Sprintf(format, args...)
 	}
 	// 13.16: supply for combat is judged just before the battle.
 	for _, c := range g.st.JudgeSupply(g.s) {
@@ -253,8 +256,10 @@ func (g *game) fight(b *battle) {
 			}
 			d, why := mods(firing, f, t)
 			fr := FireRoll{Area: b.area, Side: firing, Unit: f.ID, Target: t.ID, Need: needN, Mods: why}
+			what := prefix + sideName(firing) + " fire " + f.ID + " at " + t.ID + ", die "
+			of := " of " + strconv.Itoa(f.Strength)
 			for i := 1; i <= f.Strength; i++ { // 9.21: one die per SP
-				r := roll(purpose("%s fire %s at %s, die %d of %d", sideName(firing), f.ID, t.ID, i, f.Strength))
+				r := roll(what + strconv.Itoa(i) + of)
 				fr.Rolls = append(fr.Rolls, r)
 				fr.Modified = append(fr.Modified, r+d)
 				if r+d <= needN {
