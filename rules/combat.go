@@ -103,7 +103,6 @@ func combatants(us []*UnitState, g *game) []Combatant {
 // fight resolves one battle by the procedure of 9.3.
 func (g *game) fight(b *battle) {
 	side := g.side()
-	where := g.s.Map.PlaceName(AreaPlace(b.area))
 	// Every die says what it is for (B10); the prefix is made once.
 	prefix := g.imp.String() + " battle " + strconv.Itoa(b.area) + ": "
 	purpose := func(format string, args ...any) string {
@@ -310,7 +309,6 @@ func (g *game) fight(b *battle) {
 		holder = sideName(h)
 	}
 	g.event(BattleEnds{Area: b.area, Holder: holder})
-	_ = where
 }
 
 // BattleBegins: a battle is fought (9.3).

@@ -17,12 +17,6 @@ type Dice interface {
 // ErrGameOver is returned when an impulse is played after the scenario's end.
 var ErrGameOver = errors.New("rules: the game is over")
 
-// ErrNotYet is returned, wrapped with what was needed, when an impulse would
-// need a part of the rules this version does not resolve yet (battles, bridge
-// demolition). The engine refuses such an impulse rather than resolve it
-// wrongly.
-var ErrNotYet = errors.New("rules: not resolved by this version")
-
 // Play plays the impulse st.Next for the side to move with its orders, and
 // returns the new position and the events, in the order they happened. st is
 // not changed. orders may be nil: the impulse is then played without movement
