@@ -9,24 +9,12 @@ import (
 
 func combatGame(t *testing.T) (*rules.Scenario, *rules.State) {
 	t.Helper()
-	s, err := rules.LoadScenario(readOS, "../testdata/combat/scenario.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := rules.NewState(s)
+	s, st := loadGame(t, "../testdata/combat/scenario.toml")
 	st.Next, _ = rules.ParseImpulse("G16-2") // 10.26: no Allied demolition on 16 December
 	return s, st
 }
 
-func fires(ev []rules.Event) []rules.FireRoll {
-	var out []rules.FireRoll
-	for _, e := range ev {
-		if f, ok := e.(rules.FireRoll); ok {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+func fires(ev []rules.Event) []rules.FireRoll { return eventsOf[rules.FireRoll](ev) }
 
 // The rulebook's combat example: US armour and an entrenched mech defend
 // against German armour, a 1-SP mech and two infantry that all crossed a
@@ -80,25 +68,9 @@ func TestCombat_RulebookExample(t *testing.T) {
 	}
 }
 
-func strikes(ev []rules.Event) []rules.Strike {
-	var out []rules.Strike
-	for _, e := range ev {
-		if s, ok := e.(rules.Strike); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
+func strikes(ev []rules.Event) []rules.Strike { return eventsOf[rules.Strike](ev) }
 
-func calls(ev []rules.Event) []rules.ArtilleryCall {
-	var out []rules.ArtilleryCall
-	for _, e := range ev {
-		if c, ok := e.(rules.ArtilleryCall); ok {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+func calls(ev []rules.Event) []rules.ArtilleryCall { return eventsOf[rules.ArtilleryCall](ev) }
 
 // 13.22: units out of supply get no artillery; they still fight, and fire
 // at +1 (9.71).

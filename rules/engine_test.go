@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,7 +27,13 @@ func (d *scripted) Roll(purpose string) (int, error) {
 // moveGame loads the movement test scenario and its starting position.
 func moveGame(t *testing.T) (*rules.Scenario, *rules.State) {
 	t.Helper()
-	s, err := rules.LoadScenario(readOS, "../testdata/move/scenario.toml")
+	return loadGame(t, "../testdata/move/scenario.toml")
+}
+
+// loadGame loads a test scenario and its starting position.
+func loadGame(t *testing.T, path string) (*rules.Scenario, *rules.State) {
+	t.Helper()
+	s, err := rules.LoadScenario(readOS, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +80,25 @@ func refused(t *testing.T, s *rules.Scenario, st *rules.State, body, want string
 	}
 }
 
-func moved(ev []rules.Event) []rules.Moved {
-	var out []rules.Moved
+// eventsOf returns the events of one type, in order.
+func eventsOf[T rules.Event](ev []rules.Event) []T {
+	var out []T
 	for _, e := range ev {
-		if m, ok := e.(rules.Moved); ok {
-			out = append(out, m)
+		if x, ok := e.(T); ok {
+			out = append(out, x)
 		}
 	}
 	return out
+}
+
+func moved(ev []rules.Event) []rules.Moved { return eventsOf[rules.Moved](ev) }
+
+// oneMove checks that the events hold exactly one move, of mp MP.
+func oneMove(t *testing.T, ev []rules.Event, mp int, why string) {
+	t.Helper()
+	if m := moved(ev); len(m) != 1 || m[0].MP != mp {
+		t.Errorf("moves %v, want one of %d MP%s", m, mp, why)
+	}
 }
 
 func TestSequence_6_0_ImpulseOrder(t *testing.T) {
@@ -141,15 +157,11 @@ func TestMove_8_33_RoadCosts(t *testing.T) {
 	s, st := moveGame(t)
 	// Primary roads cost 1 each (8.33): 4 -> 3 -> 2.
 	_, ev := mustPlay(t, s, st, "MOVE G/MX 4 3 2")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 2 {
-		t.Errorf("moves %v, want one of 2 MP", m)
-	}
+	oneMove(t, ev, 2, "")
 	// A secondary road costs 2, and entering an area with other units 1
 	// more (8.37): 5 -> 4 holds German units.
 	_, ev = mustPlay(t, s, st, "MOVE G/EN 5 4")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 3 {
-		t.Errorf("moves %v, want one of 3 MP", m)
-	}
+	oneMove(t, ev, 3, "")
 }
 
 func TestMove_8_38_NotEnoughMP(t *testing.T) {
@@ -252,9 +264,7 @@ func TestMove_8_36_LeavingEnemyArea(t *testing.T) {
 	st.Unit("G/EN").Place, st.Unit("G/EN").TurnStart = rules.AreaPlace(6), rules.AreaPlace(6)
 	// 6 -> 2: secondary 2, +1 for leaving an area with enemy units (8.36).
 	_, ev := mustPlay(t, s, st, "MOVE G/EN 6 2")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 3 {
-		t.Errorf("moves %v, want 3 MP", m)
-	}
+	oneMove(t, ev, 3, "")
 }
 
 func TestMove_8_34_FootAcrossBlownBridge(t *testing.T) {
@@ -263,9 +273,7 @@ func TestMove_8_34_FootAcrossBlownBridge(t *testing.T) {
 	refused(t, s, st, "MOVE G/AR 4 3", "bridge 3-4 is blown: armour cannot cross it (8.34)")
 	refused(t, s, st, "MOVE G/MX 4 3", "bridge 3-4 is blown: G/MX crosses it only moving as infantry, with FOOT (8.34, 8.35)")
 	next, ev := mustPlay(t, s, st, "FOOT G/MX 4 3")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 3 {
-		t.Errorf("moves %v, want 3 MP flat across the blown bridge (8.34)", m)
-	}
+	oneMove(t, ev, 3, " flat across the blown bridge (8.34)")
 	// 8.35: it stays at 5 MP until it can trace supply without a blown
 	// bridge.
 	if !next.Unit("G/MX").Dismounted {
@@ -381,9 +389,7 @@ func TestReinforcements_11_14_ShiftedZone(t *testing.T) {
 	// One impulse later, by B, for 2 MP more: B -> 5 costs 1 (primary
 	// into a zone's area, 11.13) + 1 (5 holds German units, 8.37).
 	_, ev := mustPlay(t, s, st, "MOVE G/RF B 5")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 4 {
-		t.Errorf("moves %v, want 4 MP (2 for the shift, 11.14)", m)
-	}
+	oneMove(t, ev, 4, " (2 for the shift, 11.14)")
 }
 
 func TestZones_11_22_11_23_Closed(t *testing.T) {
@@ -461,7 +467,6 @@ func TestState_JSONRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(mustJSON(t, a), mustJSON(t, b)) {
 		t.Errorf("different play after reload")
 	}
-	_ = os.Stdout
 }
 
 func mustJSON(t *testing.T, v any) string {
@@ -554,9 +559,7 @@ func TestBridge_10_29_DemolitionBlowsAndStops_8_42(t *testing.T) {
 		t.Errorf("first event %v, want %v", ev[0], want)
 	}
 	// B2: the stack stops on the near side, having paid 1 MP (8.36).
-	if m := moved(ev); len(m) != 1 || m[0].MP != 1 {
-		t.Errorf("moves %v, want 1 MP spent at the near side", m)
-	}
+	oneMove(t, ev, 1, " spent at the near side")
 }
 
 func TestBridge_B2_ElsePath(t *testing.T) {
@@ -572,9 +575,7 @@ func TestBridge_B2_ElsePath(t *testing.T) {
 	if next.Unit("G/MX").Place != rules.AreaPlace(5) {
 		t.Errorf("G/MX at %v, want 5 by the ELSE path", next.Unit("G/MX").Place)
 	}
-	if m := moved(ev); len(m) != 1 || m[0].MP != 4 {
-		t.Errorf("moves %v, want 4 MP", m)
-	}
+	oneMove(t, ev, 4, "")
 }
 
 func TestBridge_10_2_DemolitionFails(t *testing.T) {
@@ -671,11 +672,7 @@ func TestBridge_10_1_Repair(t *testing.T) {
 
 func sfGame(t *testing.T) (*rules.Scenario, *rules.State) {
 	t.Helper()
-	s, err := rules.LoadScenario(readOS, "../testdata/move/sf.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := rules.NewState(s)
+	s, st := loadGame(t, "../testdata/move/sf.toml")
 	return s, toTurn17(t, s, st)
 }
 
@@ -711,9 +708,7 @@ func TestSF_14_22_Delay_14_3_Removal(t *testing.T) {
 	// A17-1: South (6) to Middle (2) costs 2 (secondary road) + 1 to enter
 	// the special forces' area (14.22).
 	next, ev := mustPlay(t, s, st, "MOVE U/MX 6 2")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 3 {
-		t.Errorf("moves %v, want 3 MP", m)
-	}
+	oneMove(t, ev, 3, "")
 	// 14.3: the counter goes at the end of the Allied impulse after it.
 	if next.SF != nil {
 		t.Errorf("special forces still on the map after A17-1: %+v", next.SF)
@@ -721,9 +716,7 @@ func TestSF_14_22_Delay_14_3_Removal(t *testing.T) {
 	// Going on to West (1): 1 (primary) + 1 (8.37: U/IN is there) + 1 to
 	// leave the special forces' area (14.22).
 	_, ev = mustPlay(t, s, st, "MOVE U/MX 6 2 1")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 6 {
-		t.Errorf("moves %v, want 6 MP", m)
-	}
+	oneMove(t, ev, 6, "")
 }
 
 func TestSF_14_23_Demolition(t *testing.T) {
@@ -831,9 +824,7 @@ func TestExample_Movement(t *testing.T) {
 	}
 	place(st, "1SS/1", rules.AreaPlace(59))
 	_, ev := mustPlay(t, s, st, "MOVE 1SS/1 59 58 63 64")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 5 {
-		t.Errorf("moves %v, want 5 MP", m)
-	}
+	oneMove(t, ev, 5, "")
 	st.Bridge(58, 59).Blown = true
 	refused(t, s, st, "MOVE 1SS/1 59 60 61 62 63 64", "entering Rambrouch (64) needs 2 MP, but 1SS/1 has only 1 left (8.38)")
 }
@@ -877,9 +868,7 @@ func TestMove_8_26_ZoneCostsRoadOnly(t *testing.T) {
 	// G16-2: G/RF waits in zone A; entering it costs the primary road only,
 	// nothing for the units there (8.26, 11.21).
 	_, ev := mustPlay(t, s, st, "MOVE G/MX 4 A")
-	if m := moved(ev); len(m) != 1 || m[0].MP != 1 {
-		t.Errorf("moves %v, want 1 MP", m)
-	}
+	oneMove(t, ev, 1, "")
 }
 
 func TestMove_8_35_DismountedNextTurn(t *testing.T) {
@@ -967,9 +956,7 @@ func TestExample_Bridging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := moved(ev); len(m) != 1 || m[0].MP != 4 {
-		t.Errorf("moves %v, want 4 MP (3 for the blown bridge, 1 for the occupied area)", m)
-	}
+	oneMove(t, ev, 4, " (3 for the blown bridge, 1 for the occupied area)")
 	if next.Bridge(51, 70).Blown || !next.Unit("2/304").Dismounted {
 		t.Errorf("bridge %+v, 2/304 %+v", next.Bridge(51, 70), next.Unit("2/304"))
 	}
