@@ -259,48 +259,18 @@ func contains[T comparable](s []T, v T) bool { return slices.Contains(s, v) }
 
 func keys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
-// closest suggests the candidates nearest to s by edit distance.
+// closest suggests the candidates nearest to s by edit distance, those
+// equally nearest together.
 func closest(s string, candidates []string) string {
-	best, bestD := []string{}, 4
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		switch {
-		case d < bestD:
-			best, bestD = []string{c}, d
-		case d == bestD:
-			best = append(best, c)
-		}
-	}
-	if len(best) == 0 {
+	near := nearest(s, candidates, nil, 3)
+	if len(near) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; did you mean %q?", strings.Join(best, `" or "`))
-}
-
-// editDistance is the optimal-string-alignment distance between a and b:
-// insertions, deletions, substitutions and transpositions of neighbours each
-// count one, so 116/06 is as near to 116/60 as to 116/16.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
+	var best []string
+	for _, n := range near {
+		if n.dist == near[0].dist {
+			best = append(best, n.name)
 		}
 	}
-	return d[len(ra)][len(rb)]
+	return fmt.Sprintf("; did you mean %q?", strings.Join(best, `" or "`))
 }

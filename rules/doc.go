@@ -9,9 +9,16 @@
 // rulebook fixes; problems come back together as [Problems], each with its file
 // and line, never only the first.
 //
+// # Orders and play
+//
+// [ParseOrders] reads an order mail into typed orders and checks what needs
+// no position. [Play] plays one impulse on a [State] with the side's orders
+// and [Dice], refusing every illegal order with its line and rule before any
+// die is rolled, and returns the new state and the events, for the reports.
+//
 // # Purity
 //
-// The package does no I/O of its own: files come in through a [ReadFunc], and
-// dice and time (in later files) through small interfaces. It keeps no global
-// state.
+// The package does no I/O of its own: files come in through a [ReadFunc],
+// dice through the [Dice] interface. It keeps no state between calls and no
+// clock; the same state, orders and dice always give the same result.
 package rules

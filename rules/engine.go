@@ -32,7 +32,7 @@ func Play(s *Scenario, st *State, orders *Orders, dice Dice) (*State, []Event, e
 	imp := st.Next
 	if orders != nil {
 		if il, ok := orders.Impulse(); ok && (il.Day != imp.Day || il.N != imp.N) {
-			return nil, nil, OrderErrors{{Line: lineOf(orders, il), Text: il.String(),
+			return nil, nil, OrderErrors{{Line: impulseLine(orders), Text: il.String(),
 				Msg: fmt.Sprintf("these orders are for %d-%d, but the impulse to play is %s", il.Day, il.N, imp)}}
 		}
 	}
@@ -72,9 +72,10 @@ func Play(s *Scenario, st *State, orders *Orders, dice Dice) (*State, []Event, e
 	return g.st, g.events, nil
 }
 
-func lineOf(o *Orders, ord Order) int {
+// impulseLine returns the mail's line of its IMPULSE order.
+func impulseLine(o *Orders) int {
 	for i, x := range o.List {
-		if x == ord {
+		if _, ok := x.(ImpulseLine); ok {
 			return o.Lines[i]
 		}
 	}

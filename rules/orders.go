@@ -711,29 +711,16 @@ func (lp *lineParser) suggestBridge(a, b int) string {
 // suggestion returns "; closest: x, y" with the candidates nearest to t by
 // edit distance (transpositions count one), compared through key.
 func suggestion(t string, cands []string, key func(string) string) string {
-	type scored struct {
-		c string
-		d int
+	near := nearest(t, cands, key, max(2, len(t)/3))
+	if len(near) > 5 {
+		near = near[:5]
 	}
-	lt := strings.ToLower(t)
-	limit := max(2, len(t)/3)
-	var best []scored
-	for _, c := range cands {
-		d := editDistance(lt, strings.ToLower(key(c)))
-		if d <= limit {
-			best = append(best, scored{c, d})
-		}
-	}
-	sort.SliceStable(best, func(i, j int) bool { return best[i].d < best[j].d })
-	if len(best) > 5 {
-		best = best[:5]
-	}
-	if len(best) == 0 {
+	if len(near) == 0 {
 		return ""
 	}
-	parts := make([]string, len(best))
-	for i, b := range best {
-		parts[i] = b.c
+	parts := make([]string, len(near))
+	for i, n := range near {
+		parts[i] = n.name
 	}
 	return "; closest: " + strings.Join(parts, ", ")
 }
@@ -773,4 +760,16 @@ func (p *parser) setMoved(id string, u *Unit, line int) {
 		p.moved = map[string]int{}
 	}
 	p.moved[strings.ToLower(id)] = line
+}
+
+// HasOrders reports whether a mail body holds any line the order parser
+// would read: an empty body, or one of only quotes and comments, is a pass
+// (B8).
+func HasOrders(body string) bool {
+	for _, l := range bodyLines(body) {
+		if len(tokenize(nil, l.text)) > 0 {
+			return true
+		}
+	}
+	return false
 }

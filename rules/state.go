@@ -197,12 +197,6 @@ func (st *State) Clone() *State {
 	return &c
 }
 
-// MarshalJSON writes the state; Place and Impulse write themselves as text.
-func (st *State) MarshalJSON() ([]byte, error) {
-	type plain State
-	return json.Marshal((*plain)(st))
-}
-
 // LoadState reads a state saved as JSON and checks it against the scenario:
 // the same scenario, every unit known.
 func LoadState(s *Scenario, data []byte) (*State, error) {
@@ -328,16 +322,4 @@ func ApplyStanding(st *State, side Side, o *Orders) (*State, error) {
 		c.Standing[side].set(ord)
 	}
 	return c, nil
-}
-
-// HasOrders reports whether a mail body holds any line the order parser
-// would read: an empty body, or one of only quotes and comments, is a pass
-// (B8).
-func HasOrders(body string) bool {
-	for _, l := range bodyLines(body) {
-		if len(tokenize(nil, l.text)) > 0 {
-			return true
-		}
-	}
-	return false
 }
