@@ -880,3 +880,27 @@ func placesString(ps []Place) string {
 	writePlaces(&b, ps)
 	return strings.TrimSpace(b.String())
 }
+
+// A Class says when an order may be given (ORDERS.md).
+type Class int
+
+// The classes of orders.
+const (
+	HeadingLine   Class = iota // GAME, TOKEN, IMPULSE, END
+	ImpulseOrder               // given for one's own impulse only
+	StandingOrder              // BLOW, DEFEND: at any time, kept until changed (B1, B3)
+	Request                    // HELP, STATUS, JOIN, ...: at any time, answered, never part of play
+)
+
+// ClassOf returns the class of an order.
+func ClassOf(o Order) Class {
+	switch kindByKeyword(o.Keyword()).section {
+	case secImpulse:
+		return ImpulseOrder
+	case secStanding:
+		return StandingOrder
+	case secRequest:
+		return Request
+	}
+	return HeadingLine
+}

@@ -7,6 +7,7 @@ import (
 	"embed"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 
 	"titm/rules"
@@ -49,4 +50,31 @@ func Load(nameOrPath string) (*rules.Scenario, error) {
 			nameOrPath, strings.Join(Names, ", "), err)
 	}
 	return rules.LoadScenario(os.ReadFile, nameOrPath)
+}
+
+// LoadFiles loads a scenario as Load does, and returns with it every file it
+// was read from, by the name it was read under, and the name of the scenario
+// file among them: a game keeps them, so that it is always replayed with the
+// data it was played with.
+func LoadFiles(nameOrPath string) (s *rules.Scenario, files map[string]string, main string, err error) {
+	read, main := rules.ReadFunc(os.ReadFile), nameOrPath
+	if Shipped(nameOrPath) {
+		read, main = Read, Dir+"/"+nameOrPath+".toml"
+	} else if _, err := os.Stat(nameOrPath); err != nil {
+		return nil, nil, "", fmt.Errorf("scenario %q is neither a shipped scenario (%s) nor a readable file: %w",
+			nameOrPath, strings.Join(Names, ", "), err)
+	}
+	files = map[string]string{}
+	recording := func(name string) ([]byte, error) {
+		data, err := read(name)
+		if err == nil {
+			files[path.Clean(name)] = string(data)
+		}
+		return data, err
+	}
+	s, err = rules.LoadScenario(recording, main)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return s, files, path.Clean(main), nil
 }

@@ -1,0 +1,94 @@
+package adjudicator
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"titm/rules"
+)
+
+// ExportFormat names the format of an export, for the reader to check.
+const ExportFormat = "titm-export/1"
+
+// Export is everything needed to audit a game: its header (the scenario's
+// files among it), its whole log, and, once the game is finished, the
+// revealed seed. It holds no token and no token hash.
+type Export struct {
+	Format string `json:"format"`
+	Header
+	Status  Status                `json:"status"`
+	Result  string                `json:"result,omitempty"`
+	Seeds   map[rules.Side]string `json:"player_seeds"`
+	Seed    string                `json:"seed,omitempty"` // the secret seed, hex, once revealed
+	Head    string                `json:"head"`
+	Records []Record              `json:"records"`
+}
+
+// MakeExport returns the export of a game with its log.
+func MakeExport(g *Game, log []Record) *Export {
+	return &Export{
+		Format: ExportFormat, Header: g.Header(), Status: g.Status, Result: g.Result,
+		Seeds: map[rules.Side]string{rules.German: g.Players[rules.German].Seed, rules.Allied: g.Players[rules.Allied].Seed},
+		Seed:  g.Seed, Head: g.Head, Records: log,
+	}
+}
+
+// ReadExport reads an export.
+func ReadExport(r io.Reader) (*Export, error) {
+	var x Export
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&x); err != nil {
+		return nil, fmt.Errorf("reading the export: %w", err)
+	}
+	if x.Format != ExportFormat {
+		return nil, fmt.Errorf("reading the export: format %q, want %q", x.Format, ExportFormat)
+	}
+	return &x, nil
+}
+
+// Verified is what Verify checked.
+type Verified struct {
+	Impulses int
+	Dice     int
+	// DiceChecked is false when the seed is not revealed yet: the dice were
+	// taken from the log, and only what follows from them was checked.
+	DiceChecked bool
+}
+
+// Verify checks an export: the revealed seed against the commitment, every
+// die against the stream, every impulse replayed through the rules to the
+// same events and positions, every hash of the chain, and the head and
+// result the export states. The first difference is a *Discrepancy.
+func Verify(x *Export) (*Verified, error) {
+	var secret []byte
+	if x.Seed != "" {
+		var err error
+		if secret, err = hex.DecodeString(x.Seed); err != nil || len(secret) != SeedSize {
+			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
+		}
+	}
+	rp, err := Replay(x.Header, x.Records, secret)
+	if err != nil {
+		return nil, err
+	}
+	g := rp.Game
+	switch {
+	case x.Seed == "" && g.Status == Finished:
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: KindFinished, What: "the game is finished, but the export does not reveal its seed"}
+	case x.Head != g.Head:
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export's head is %s, but its last record hashes to %s", x.Head, g.Head)}
+	case x.Status != g.Status:
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export says the game is %s, but its log leaves it %s", x.Status, g.Status)}
+	case x.Result != g.Result:
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export's result is %q, but its log gives %q", x.Result, g.Result)}
+	}
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		if x.Seeds[side] != g.Players[side].Seed {
+			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
+		}
+	}
+	return &Verified{Impulses: rp.Impulses, Dice: rp.Dice, DiceChecked: secret != nil}, nil
+}

@@ -1,0 +1,255 @@
+package adjudicator
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"time"
+
+	"titm/rules"
+)
+
+// Status is where a game is in its life (ARCHITECTURE.md, A game's life).
+type Status string
+
+// The statuses of a game.
+const (
+	Forming  Status = "forming"  // created, waiting for both players to JOIN
+	Playing  Status = "playing"  // both joined; impulses are played
+	Finished Status = "finished" // a result, a concession or an agreed draw; the seed is revealed
+)
+
+// Player is one side's player.
+type Player struct {
+	Address   string    `json:"address"`
+	TokenHash string    `json:"token_hash"`      // hex SHA-256 of the secret token; the token itself is never kept
+	Joined    time.Time `json:"joined,omitzero"` // zero until JOIN
+	Seed      string    `json:"seed,omitempty"`  // his contribution to the dice (B10), published in the first report
+
+	// Promptness, which tournaments want to see.
+	Impulses   int           `json:"impulses"`   // impulses he played with orders
+	Taken      time.Duration `json:"taken"`      // time taken over them, from each impulse's start
+	Missed     int           `json:"missed"`     // deadlines that passed (B8)
+	Extensions int           `json:"extensions"` // extensions he asked for
+}
+
+// HasJoined reports whether the player has joined the game.
+func (p *Player) HasJoined() bool { return !p.Joined.IsZero() }
+
+// Game is one game's life: who plays it, where it stands and the head of its
+// log. It is plain data, kept as JSON by the store, except for the secret
+// seed, which the store keeps apart and which is never marshalled: it is
+// revealed only in the record that finishes the game.
+//
+// A Game's methods change it and return the log records of the change; the
+// caller keeps both or neither (the store does it in one transaction). They
+// take the time as an argument and roll dice only from the game's stream, so
+// that a game replayed from its log (Replay) takes exactly the same course.
+type Game struct {
+	ID       string `json:"id"`
+	Scenario string `json:"scenario"` // the scenario's name
+	// Files are the scenario's data files as read when the game was made,
+	// so that the game never depends on files that change later, and Main
+	// is the scenario file among them.
+	Files map[string]string `json:"files"`
+	Main  string            `json:"main"`
+
+	Players   map[rules.Side]*Player `json:"players"`
+	Observers []string               `json:"observers,omitempty"`
+
+	Status     Status        `json:"status"`
+	Created    time.Time     `json:"created"`
+	Deadline   time.Duration `json:"deadline"`         // the time a side has for each impulse
+	Began      time.Time     `json:"began,omitzero"`   // when the impulse in play began
+	Due        time.Time     `json:"due,omitzero"`     // its deadline; zero while paused
+	Paused     bool          `json:"paused,omitempty"` // by the director
+	Left       time.Duration `json:"left,omitempty"`   // time left on the clock when paused
+	DrawOffer  rules.Side    `json:"draw_offer,omitempty"`
+	Result     string        `json:"result,omitempty"`
+	Commitment string        `json:"commitment"`     // hex SHA-256 of the secret seed, published at creation
+	Seed       string        `json:"seed,omitempty"` // the secret seed in hex, once the game is finished
+
+	State *rules.State `json:"state"`
+	Draws uint64       `json:"draws"` // draws taken from the dice stream so far
+	Rolls int          `json:"rolls"` // dice rolled so far
+	Log   int          `json:"log"`   // records in the log
+	Head  string       `json:"head"`  // hash of the last record
+
+	secret   []byte
+	scenario *rules.Scenario
+	replay   *recordedDice // when replaying a log without the secret
+}
+
+// SeedSize is the size of a game's secret seed.
+const SeedSize = 32
+
+// Options are what a new game is made of.
+type Options struct {
+	ID        string
+	Scenario  *rules.Scenario   // the scenario, loaded from Files
+	Files     map[string]string // the scenario's data files, as read
+	Main      string            // the scenario file among Files
+	German    string            // the players' addresses
+	Allied    string
+	Observers []string
+	Deadline  time.Duration         // per impulse
+	Tokens    map[rules.Side]string // the players' secret tokens; only their hashes are kept
+	Secret    []byte                // the game's secret seed, SeedSize random bytes
+	Now       time.Time
+}
+
+// New makes a game in the forming status, and its first log record, which
+// publishes the commitment to the secret seed (B10).
+func New(o Options) (*Game, []Record, error) {
+	if o.ID == "" {
+		return nil, nil, errors.New("a game needs an id")
+	}
+	if len(o.Secret) != SeedSize {
+		return nil, nil, fmt.Errorf("a game's secret seed is %d bytes, not %d", SeedSize, len(o.Secret))
+	}
+	if o.German == "" || o.Allied == "" {
+		return nil, nil, errors.New("a game needs the addresses of both players")
+	}
+	if o.Deadline <= 0 {
+		return nil, nil, fmt.Errorf("the deadline per impulse must be positive, not %s", o.Deadline)
+	}
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		if len(o.Tokens[side]) < 8 {
+			return nil, nil, fmt.Errorf("the %s player's token is missing or too short", side)
+		}
+	}
+	now := at(o.Now)
+	sum := sha256.Sum256(o.Secret)
+	g := &Game{
+		ID: o.ID, Scenario: o.Scenario.Name, Files: o.Files, Main: o.Main,
+		Players: map[rules.Side]*Player{
+			rules.German: {Address: o.German, TokenHash: HashToken(o.Tokens[rules.German])},
+			rules.Allied: {Address: o.Allied, TokenHash: HashToken(o.Tokens[rules.Allied])},
+		},
+		Observers:  o.Observers,
+		Status:     Forming,
+		Created:    now,
+		Deadline:   o.Deadline,
+		Commitment: hex.EncodeToString(sum[:]),
+		State:      rules.NewState(o.Scenario),
+		secret:     append([]byte(nil), o.Secret...),
+		scenario:   o.Scenario,
+	}
+	r := g.record(Record{Kind: KindCreated, Time: now, Scenario: g.Scenario, Data: FilesHash(g.Files),
+		Commitment: g.Commitment, Deadline: o.Deadline.String(), State: StateHash(g.State)})
+	return g, []Record{r}, nil
+}
+
+// HashToken returns how a token is kept: hex SHA-256. Tokens are random and
+// long, so no slower hash is needed.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// Authentic reports whether token is the side's token, in constant time.
+func (g *Game) Authentic(side rules.Side, token string) bool {
+	p := g.Players[side]
+	if p == nil || token == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(HashToken(token)), []byte(p.TokenHash)) == 1
+}
+
+// FilesHash returns a digest of a scenario's files, for the log.
+func FilesHash(files map[string]string) string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%d:%s%d:%s", len(n), n, len(files[n]), files[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// StateHash returns the digest of a position, which the log keeps after
+// every change instead of the position itself.
+func StateHash(st *rules.State) string {
+	data, err := json.Marshal(st)
+	if err != nil {
+		// A State is plain data; marshalling it cannot fail.
+		panic(fmt.Sprintf("adjudicator: marshalling a state: %v", err))
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// LoadScenario loads a scenario from files kept as text, as a game keeps
+// them.
+func LoadScenario(files map[string]string, main string) (*rules.Scenario, error) {
+	read := func(name string) ([]byte, error) {
+		text, ok := files[path.Clean(name)]
+		if !ok {
+			return nil, fmt.Errorf("no file %s among the game's scenario files", name)
+		}
+		return []byte(text), nil
+	}
+	return rules.LoadScenario(read, main)
+}
+
+// Rules returns the game's scenario, loading it from the game's files the
+// first time.
+func (g *Game) Rules() (*rules.Scenario, error) {
+	if g.scenario == nil {
+		s, err := LoadScenario(g.Files, g.Main)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: loading its scenario: %w", g.ID, err)
+		}
+		g.scenario = s
+	}
+	return g.scenario, nil
+}
+
+// SetScenario gives the game its scenario already loaded, as a daemon that
+// holds many games of the same scenario does.
+func (g *Game) SetScenario(s *rules.Scenario) { g.scenario = s }
+
+// Secret returns the game's secret seed, for the store to keep apart.
+func (g *Game) Secret() []byte { return append([]byte(nil), g.secret...) }
+
+// SetSecret gives a game loaded from the store its secret seed back, after
+// checking it against the commitment.
+func (g *Game) SetSecret(secret []byte) error {
+	sum := sha256.Sum256(secret)
+	if hex.EncodeToString(sum[:]) != g.Commitment {
+		return fmt.Errorf("game %s: the secret seed does not match the commitment", g.ID)
+	}
+	g.secret = append([]byte(nil), secret...)
+	return nil
+}
+
+// ToMove returns the side whose impulse is in play, or "" when none is
+// (forming, finished).
+func (g *Game) ToMove() rules.Side {
+	if g.Status != Playing {
+		return ""
+	}
+	return g.State.Next.Side
+}
+
+// Clone returns a deep copy of the game, to change without touching g.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.Players = map[rules.Side]*Player{}
+	for s, p := range g.Players {
+		q := *p
+		c.Players[s] = &q
+	}
+	c.Observers = append([]string(nil), g.Observers...)
+	c.State = g.State.Clone()
+	c.secret = append([]byte(nil), g.secret...)
+	return &c
+}
