@@ -54,10 +54,12 @@ type Game struct {
 	ID       string `json:"id"`
 	Scenario string `json:"scenario"` // the scenario's name
 	// Files are the scenario's data files as read when the game was made,
-	// so that the game never depends on files that change later, and Main
-	// is the scenario file among them.
-	Files map[string]string `json:"files"`
+	// so that the game never depends on files that change later; Main is
+	// the scenario file among them, and Data their digest (FilesHash). The
+	// store keeps the files once for all the games that share them.
+	Files map[string]string `json:"-"`
 	Main  string            `json:"main"`
+	Data  string            `json:"data"`
 
 	Players   map[rules.Side]*Player `json:"players"`
 	Observers []string               `json:"observers,omitempty"`
@@ -126,7 +128,7 @@ func New(o Options) (*Game, []Record, error) {
 	now := at(o.Now)
 	sum := sha256.Sum256(o.Secret)
 	g := &Game{
-		ID: o.ID, Scenario: o.Scenario.Name, Files: o.Files, Main: o.Main,
+		ID: o.ID, Scenario: o.Scenario.Name, Files: o.Files, Main: o.Main, Data: FilesHash(o.Files),
 		Players: map[rules.Side]*Player{
 			rules.German: {Address: o.German, TokenHash: HashToken(o.Tokens[rules.German])},
 			rules.Allied: {Address: o.Allied, TokenHash: HashToken(o.Tokens[rules.Allied])},
@@ -140,7 +142,7 @@ func New(o Options) (*Game, []Record, error) {
 		secret:     append([]byte(nil), o.Secret...),
 		scenario:   o.Scenario,
 	}
-	r := g.record(Record{Kind: KindCreated, Time: now, Scenario: g.Scenario, Data: FilesHash(g.Files),
+	r := g.record(Record{Kind: KindCreated, Time: now, Scenario: g.Scenario, Data: g.Data,
 		Commitment: g.Commitment, Deadline: o.Deadline.String(), State: StateHash(g.State)})
 	return g, []Record{r}, nil
 }
@@ -213,9 +215,10 @@ func (g *Game) Rules() (*rules.Scenario, error) {
 	return g.scenario, nil
 }
 
-// SetScenario gives the game its scenario already loaded, as a daemon that
-// holds many games of the same scenario does.
-func (g *Game) SetScenario(s *rules.Scenario) { g.scenario = s }
+// SetScenario gives the game its scenario already loaded, and the files it
+// was loaded from, as a store that holds many games of the same scenario
+// does. The files must be those of the game (FilesHash equal to Data).
+func (g *Game) SetScenario(s *rules.Scenario, files map[string]string) { g.scenario, g.Files = s, files }
 
 // Secret returns the game's secret seed, for the store to keep apart.
 func (g *Game) Secret() []byte { return append([]byte(nil), g.secret...) }

@@ -137,7 +137,7 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 		return nil, &Discrepancy{Seq: 0, Kind: c.Kind, What: fmt.Sprintf("deadline %q: %v", c.Deadline, err)}
 	}
 	g := &Game{
-		ID: h.ID, Scenario: c.Scenario, Files: h.Files, Main: h.Main,
+		ID: h.ID, Scenario: c.Scenario, Files: h.Files, Main: h.Main, Data: c.Data,
 		Players:    map[rules.Side]*Player{rules.German: {Address: h.German}, rules.Allied: {Address: h.Allied}},
 		Observers:  h.Observers,
 		Status:     Forming,

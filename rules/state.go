@@ -35,21 +35,23 @@ type State struct {
 	unit map[string]*UnitState
 }
 
-// UnitState is what changes about a unit.
+// UnitState is what changes about a unit. What is false or empty is left
+// out of its JSON: a campaign has two hundred units, and the store writes
+// the position after every impulse.
 type UnitState struct {
 	ID         string `json:"id"`
-	Strength   int    `json:"strength"`   // SP left (4.16, 9.23)
-	Place      Place  `json:"place"`      // zero before arrival and after elimination
-	Arrived    bool   `json:"arrived"`    // on the map or in a zone (set up, or arrived as a reinforcement)
-	Eliminated bool   `json:"eliminated"` // 9.21, 13.21, 7.2
-	Entrenched bool   `json:"entrenched"` // 8.5
-	Moved      bool   `json:"moved"`      // moved (or chose to stay, 9.14) in an impulse of this turn (8.25)
-	Attacked   bool   `json:"attacked"`   // attacked this turn (9.11, 9.16)
-	Dismounted bool   `json:"dismounted"` // 5 MP until supply is traced without a blown bridge (8.35)
-	InSupply   bool   `json:"in_supply"`  // as last judged (13.1)
-	Exited     bool   `json:"exited"`     // entered an Allied VP zone, never to return (12.25)
-	Bridging   bool   `json:"bridging"`   // tried to repair a bridge this turn: no move or attack (10.14), another try each impulse (10.16)
-	TurnStart  Place  `json:"turn_start"` // where the unit began the turn: only units that began together move as a stack (8.21)
+	Strength   int    `json:"strength"`             // SP left (4.16, 9.23)
+	Place      Place  `json:"place,omitzero"`       // zero before arrival and after elimination
+	Arrived    bool   `json:"arrived,omitempty"`    // on the map or in a zone (set up, or arrived as a reinforcement)
+	Eliminated bool   `json:"eliminated,omitempty"` // 9.21, 13.21, 7.2
+	Entrenched bool   `json:"entrenched,omitempty"` // 8.5
+	Moved      bool   `json:"moved,omitempty"`      // moved (or chose to stay, 9.14) in an impulse of this turn (8.25)
+	Attacked   bool   `json:"attacked,omitempty"`   // attacked this turn (9.11, 9.16)
+	Dismounted bool   `json:"dismounted,omitempty"` // 5 MP until supply is traced without a blown bridge (8.35)
+	InSupply   bool   `json:"in_supply,omitempty"`  // as last judged (13.1)
+	Exited     bool   `json:"exited,omitempty"`     // entered an Allied VP zone, never to return (12.25)
+	Bridging   bool   `json:"bridging,omitempty"`   // tried to repair a bridge this turn: no move or attack (10.14), another try each impulse (10.16)
+	TurnStart  Place  `json:"turn_start,omitzero"`  // where the unit began the turn: only units that began together move as a stack (8.21)
 }
 
 // OnMap reports whether the unit is in an area or a zone.

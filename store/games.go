@@ -1,0 +1,206 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"titm/adjudicator"
+)
+
+// NewID returns a new game id, the prefix (a scenario's name) and a number
+// that the store never gives twice.
+func (t *Tx) NewID(prefix string) (string, error) {
+	b := t.tx.Bucket(bucketGames)
+	for {
+		n, err := b.NextSequence()
+		if err != nil {
+			return "", fmt.Errorf("store: numbering a game: %w", err)
+		}
+		id := fmt.Sprintf("%s-%d", prefix, n)
+		if b.Get([]byte(id)) == nil {
+			return id, nil
+		}
+	}
+}
+
+// CreateGame stores a new game, its secret seed and the first records of
+// its log.
+func (t *Tx) CreateGame(g *adjudicator.Game, recs []adjudicator.Record) error {
+	if t.tx.Bucket(bucketGames).Get([]byte(g.ID)) != nil {
+		return fmt.Errorf("store: game %s: %w", g.ID, ErrExists)
+	}
+	if _, err := t.tx.Bucket(bucketLog).CreateBucket([]byte(g.ID)); err != nil {
+		return fmt.Errorf("store: game %s: making its log: %w", g.ID, err)
+	}
+	if err := t.tx.Bucket(bucketSecrets).Put([]byte(g.ID), g.Secret()); err != nil {
+		return fmt.Errorf("store: game %s: keeping its seed: %w", g.ID, err)
+	}
+	if adjudicator.FilesHash(g.Files) != g.Data {
+		return fmt.Errorf("store: game %s: its files do not match their digest", g.ID)
+	}
+	if files := t.tx.Bucket(bucketFiles); files.Get([]byte(g.Data)) == nil {
+		data, err := json.Marshal(g.Files)
+		if err != nil {
+			return fmt.Errorf("store: game %s: %w", g.ID, err)
+		}
+		if err := files.Put([]byte(g.Data), data); err != nil {
+			return fmt.Errorf("store: game %s: keeping its scenario: %w", g.ID, err)
+		}
+	}
+	return t.SaveGame(g, recs)
+}
+
+// SaveGame stores a game after a change and appends the change's records to
+// its log. The records must follow the log's last record, and the game's
+// head must be the last of them: the log and the game never disagree.
+func (t *Tx) SaveGame(g *adjudicator.Game, recs []adjudicator.Record) error {
+	log := t.tx.Bucket(bucketLog).Bucket([]byte(g.ID))
+	if log == nil {
+		return fmt.Errorf("store: game %s: %w", g.ID, ErrNoGame)
+	}
+	// The log's length and last hash, kept apart so that appending does
+	// not read the last record.
+	n, head := 0, ""
+	if v := t.tx.Bucket(bucketHeads).Get([]byte(g.ID)); len(v) > 8 {
+		n, head = int(binary.BigEndian.Uint64(v)), string(v[8:])
+	}
+	for _, r := range recs {
+		if r.Seq != n || r.Prev != head {
+			return fmt.Errorf("store: game %s: record %d after record %d: %w", g.ID, r.Seq, n-1, ErrLogOrder)
+		}
+		data, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("store: game %s: record %d: %w", g.ID, r.Seq, err)
+		}
+		if err := log.Put(u64(uint64(r.Seq)), data); err != nil {
+			return fmt.Errorf("store: game %s: appending record %d: %w", g.ID, r.Seq, err)
+		}
+		n, head = n+1, r.Hash
+	}
+	if g.Log != n || g.Head != head {
+		return fmt.Errorf("store: game %s: the game is at record %d, the log at %d: %w", g.ID, g.Log, n, ErrLogOrder)
+	}
+	if err := t.tx.Bucket(bucketHeads).Put([]byte(g.ID), append(u64(uint64(n)), head...)); err != nil {
+		return fmt.Errorf("store: game %s: %w", g.ID, err)
+	}
+	data, err := json.Marshal(g)
+	if err != nil {
+		return fmt.Errorf("store: game %s: %w", g.ID, err)
+	}
+	if err := t.tx.Bucket(bucketGames).Put([]byte(g.ID), data); err != nil {
+		return fmt.Errorf("store: game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// Game returns a game, with its secret seed, ready to play.
+func (t *Tx) Game(id string) (*adjudicator.Game, error) {
+	data := t.tx.Bucket(bucketGames).Get([]byte(id))
+	if data == nil {
+		return nil, fmt.Errorf("store: game %s: %w", id, ErrNoGame)
+	}
+	g, err := decodeGame(data)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %s: %w", id, err)
+	}
+	if err := g.SetSecret(t.tx.Bucket(bucketSecrets).Get([]byte(id))); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	l, err := t.scenario(g)
+	if err != nil {
+		return nil, err
+	}
+	g.SetScenario(l.s, l.files)
+	return g, nil
+}
+
+// scenario returns the game's scenario, loaded once for all the games that
+// share its files.
+func (t *Tx) scenario(g *adjudicator.Game) (*loaded, error) {
+	t.s.mu.Lock()
+	l := t.s.scenarios[g.Data]
+	t.s.mu.Unlock()
+	if l != nil {
+		return l, nil
+	}
+	data := t.tx.Bucket(bucketFiles).Get([]byte(g.Data))
+	if data == nil {
+		return nil, fmt.Errorf("store: game %s: its scenario's files are missing", g.ID)
+	}
+	var files map[string]string
+	if err := json.Unmarshal(data, &files); err != nil {
+		return nil, fmt.Errorf("store: game %s: reading its scenario's files: %w", g.ID, err)
+	}
+	s, err := adjudicator.LoadScenario(files, g.Main)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %s: %w", g.ID, err)
+	}
+	l = &loaded{s: s, files: files}
+	t.s.mu.Lock()
+	t.s.scenarios[g.Data] = l
+	t.s.mu.Unlock()
+	return l, nil
+}
+
+func decodeGame(data []byte) (*adjudicator.Game, error) {
+	var g adjudicator.Game
+	if err := json.Unmarshal(data, &g); err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// Games returns every game, by id. Their secrets are left out: a list is
+// for reading.
+func (t *Tx) Games() ([]*adjudicator.Game, error) {
+	var out []*adjudicator.Game
+	err := t.tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+		g, err := decodeGame(v)
+		if err != nil {
+			return fmt.Errorf("store: game %s: %w", k, err)
+		}
+		out = append(out, g)
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return lessID(out[i].ID, out[j].ID) })
+	return out, err
+}
+
+// lessID orders ids as people count: intro-2 before intro-10.
+func lessID(a, b string) bool {
+	if len(a) != len(b) {
+		pa, pb := prefix(a), prefix(b)
+		if pa == pb {
+			return len(a) < len(b)
+		}
+	}
+	return a < b
+}
+
+func prefix(id string) string {
+	i := len(id)
+	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+		i--
+	}
+	return id[:i]
+}
+
+// Log returns a game's log, in order.
+func (t *Tx) Log(id string) ([]adjudicator.Record, error) {
+	b := t.tx.Bucket(bucketLog).Bucket([]byte(id))
+	if b == nil {
+		return nil, fmt.Errorf("store: game %s: %w", id, ErrNoGame)
+	}
+	var out []adjudicator.Record
+	err := b.ForEach(func(k, v []byte) error {
+		var r adjudicator.Record
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("store: game %s: record %x: %w", id, k, err)
+		}
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}

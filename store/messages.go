@@ -1,0 +1,130 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Processed records a message handled: the mail daemon writes it in the
+// same transaction as the change the message made, and looks for it before
+// handling any message, so that no message is applied or answered twice.
+type Processed struct {
+	Mailbox     string    `json:"mailbox"`
+	UIDValidity uint32    `json:"uidvalidity"`
+	UID         uint32    `json:"uid"`
+	MessageID   string    `json:"message_id,omitempty"`
+	Game        string    `json:"game,omitempty"`
+	Time        time.Time `json:"time"`
+	Outcome     string    `json:"outcome"` // what was done, for the operator
+}
+
+func (p *Processed) key() []byte {
+	return fmt.Appendf(nil, "%s/%08x/%08x", p.Mailbox, p.UIDValidity, p.UID)
+}
+
+// MarkProcessed records a message as handled.
+func (t *Tx) MarkProcessed(p Processed) error {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("store: marking a message processed: %w", err)
+	}
+	if err := t.tx.Bucket(bucketProcessed).Put(p.key(), data); err != nil {
+		return fmt.Errorf("store: marking a message processed: %w", err)
+	}
+	if p.MessageID != "" {
+		if err := t.tx.Bucket(bucketMessageID).Put([]byte(p.MessageID), p.key()); err != nil {
+			return fmt.Errorf("store: marking a message processed: %w", err)
+		}
+	}
+	return nil
+}
+
+// WasProcessed returns the record of a message handled before: the same
+// mailbox, UIDVALIDITY and UID, or, when messageID is not empty, the same
+// Message-ID (the same mail delivered twice).
+func (t *Tx) WasProcessed(mailbox string, uidValidity, uid uint32, messageID string) (*Processed, bool, error) {
+	key := (&Processed{Mailbox: mailbox, UIDValidity: uidValidity, UID: uid}).key()
+	data := t.tx.Bucket(bucketProcessed).Get(key)
+	if data == nil && messageID != "" {
+		if k := t.tx.Bucket(bucketMessageID).Get([]byte(messageID)); k != nil {
+			data = t.tx.Bucket(bucketProcessed).Get(k)
+		}
+	}
+	if data == nil {
+		return nil, false, nil
+	}
+	var p Processed
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, false, fmt.Errorf("store: reading a processed message: %w", err)
+	}
+	return &p, true, nil
+}
+
+// Mail statuses in the outbox.
+const (
+	MailQueued = "queued" // waiting to be sent, or to be tried again
+	MailSent   = "sent"
+	MailFailed = "failed" // refused for good; kept for the operator
+)
+
+// Mail is an outgoing message in the outbox. It is queued in the same
+// transaction as the change it tells of, and sent after the commit.
+type Mail struct {
+	ID       uint64    `json:"id"`
+	Game     string    `json:"game,omitempty"`
+	From     string    `json:"from"`
+	To       []string  `json:"to"`
+	Subject  string    `json:"subject"` // for the operator's lists; the message has its own
+	Data     []byte    `json:"data"`    // the whole message, RFC 5322
+	Created  time.Time `json:"created"`
+	Status   string    `json:"status"`
+	Attempts int       `json:"attempts"`
+	Next     time.Time `json:"next,omitzero"` // when to try again
+	Error    string    `json:"error,omitempty"`
+	Sent     time.Time `json:"sent,omitzero"`
+}
+
+// Queue puts a mail in the outbox and gives it its id.
+func (t *Tx) Queue(m *Mail) error {
+	b := t.tx.Bucket(bucketOutbox)
+	id, err := b.NextSequence()
+	if err != nil {
+		return fmt.Errorf("store: queueing a mail: %w", err)
+	}
+	m.ID = id
+	if m.Status == "" {
+		m.Status = MailQueued
+	}
+	return t.PutMail(m)
+}
+
+// PutMail stores a mail of the outbox after a change (an attempt, a
+// status).
+func (t *Tx) PutMail(m *Mail) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("store: mail %d: %w", m.ID, err)
+	}
+	if err := t.tx.Bucket(bucketOutbox).Put(u64(m.ID), data); err != nil {
+		return fmt.Errorf("store: mail %d: %w", m.ID, err)
+	}
+	return nil
+}
+
+// Outbox returns the mails of the outbox with the status, or all when
+// status is empty, oldest first.
+func (t *Tx) Outbox(status string) ([]*Mail, error) {
+	var out []*Mail
+	err := t.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+		var m Mail
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("store: mail %x: %w", k, err)
+		}
+		if status == "" || m.Status == status {
+			out = append(out, &m)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,232 @@
+// Package store keeps titm's games in one bbolt file: each game with its
+// position, its append-only log, the secret seeds apart from everything
+// else, the messages processed and the outbox of mails to send.
+//
+// # Transactions
+//
+// Every change of a game (orders applied, dice recorded, outcome, mails
+// queued, message marked processed) is made in one Update, so that a crash
+// at any moment leaves the file before or after the change, never between.
+//
+// # One process
+//
+// bbolt lets one process hold the file. Open fails at once with ErrLocked
+// when another process holds it, instead of waiting.
+//
+// # Secrets
+//
+// A game's secret seed is kept in its own bucket, never in the game's record
+// or its log, and the store has no way to read it but Tx.Game, which gives
+// it to the game to roll dice with. The file should be readable by its owner
+// only; Open creates it with mode 0600.
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"titm/rules"
+)
+
+// Version is the schema version this build writes. Open migrates a file of
+// an older version and refuses a newer one.
+const Version = 1
+
+// Buckets. Each game has a bucket of its own under bucketLog, whose keys
+// are the records' sequence numbers, big-endian.
+var (
+	bucketMeta      = []byte("meta")
+	bucketGames     = []byte("games")
+	bucketSecrets   = []byte("secrets")
+	bucketLog       = []byte("log")
+	bucketProcessed = []byte("processed")
+	bucketMessageID = []byte("message-ids")
+	bucketOutbox    = []byte("outbox")
+	bucketFiles     = []byte("scenario-files") // FilesHash -> the files, JSON
+	bucketHeads     = []byte("heads")          // game id -> the log's length (8 bytes) and its last hash
+
+	keyVersion = []byte("version")
+	keyApp     = []byte("application")
+	appName    = []byte("titm")
+)
+
+// Options configure Open. A nil *Options is the zero value.
+type Options struct {
+	// Timeout is how long Open waits for another process to release the
+	// file; zero means 100 ms: a second daemon should fail, not hang.
+	Timeout time.Duration
+	// ReadOnly opens the file for reading only; it must exist.
+	ReadOnly bool
+	// NoSync skips fsync after each commit: for tests and benchmarks
+	// only, never for games.
+	NoSync bool
+}
+
+// Store is an open store. Its methods are safe for concurrent use; Update
+// calls are serialised by bbolt.
+type Store struct {
+	db   *bolt.DB
+	path string
+
+	mu        sync.Mutex
+	scenarios map[string]*loaded // by FilesHash: every game of a scenario shares one
+}
+
+// loaded is a scenario loaded from the files a game keeps.
+type loaded struct {
+	s     *rules.Scenario
+	files map[string]string
+}
+
+// Open opens the store at path, creating it if it does not exist, and
+// migrates it to Version when it is older.
+func Open(path string, opt *Options) (*Store, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	timeout := opt.Timeout
+	if timeout == 0 {
+		timeout = 100 * time.Millisecond
+	}
+	if opt.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("store: opening %s: %w", path, err)
+		}
+	}
+	fi, statErr := os.Stat(path)
+	existed := statErr == nil && fi.Size() > 0
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync})
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("store: opening %s: %w", path, ErrLocked)
+	case errors.Is(err, berrors.ErrVersionMismatch):
+		return nil, fmt.Errorf("store: opening %s: %w (written by another version of bbolt)", path, ErrForeign)
+	case err != nil && existed && !errors.Is(err, fs.ErrPermission):
+		// bbolt says "invalid database", "checksum error" or "file size
+		// too small" of a file it cannot read; none of them is a store.
+		return nil, fmt.Errorf("store: opening %s: %w (%v)", path, ErrForeign, err)
+	case err != nil:
+		return nil, fmt.Errorf("store: opening %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, scenarios: map[string]*loaded{}}
+	if err := s.prepare(opt.ReadOnly); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: opening %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// prepare checks the file's schema: a new file gets the buckets of this
+// version; an older one is migrated; a newer or foreign one refused.
+func (s *Store) prepare(readOnly bool) error {
+	var version int
+	var empty bool
+	err := s.db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			k, _ := tx.Cursor().First()
+			empty = k == nil
+			if !empty {
+				return fmt.Errorf("%w: a bbolt file of another program", ErrForeign)
+			}
+			return nil
+		}
+		if string(meta.Get(keyApp)) != string(appName) {
+			return fmt.Errorf("%w: a bbolt file of another program", ErrForeign)
+		}
+		v := meta.Get(keyVersion)
+		if len(v) != 8 {
+			return fmt.Errorf("%w: no schema version", ErrForeign)
+		}
+		version = int(binary.BigEndian.Uint64(v))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case version > Version:
+		return fmt.Errorf("%w: schema version %d, and this titm knows up to %d; use a newer titm", ErrNewer, version, Version)
+	case version == Version:
+		return nil
+	case readOnly:
+		return fmt.Errorf("schema version %d needs migrating to %d, which a read-only open cannot do", version, Version)
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if empty {
+			return create(tx)
+		}
+		for v := version; v < Version; v++ {
+			if err := migrations[v](tx); err != nil {
+				return fmt.Errorf("migrating from schema version %d to %d: %w", v, v+1, err)
+			}
+			if err := setVersion(tx, v+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// create makes the buckets of a new file.
+func create(tx *bolt.Tx) error {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads} {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return err
+		}
+	}
+	if err := tx.Bucket(bucketMeta).Put(keyApp, appName); err != nil {
+		return err
+	}
+	return setVersion(tx, Version)
+}
+
+func setVersion(tx *bolt.Tx, v int) error {
+	return tx.Bucket(bucketMeta).Put(keyVersion, u64(uint64(v)))
+}
+
+// migrations[v] migrates a file of schema version v to v+1, in the same
+// transaction that records the new version. Version 1 is the first; the
+// list grows with the schema.
+var migrations = map[int]func(*bolt.Tx) error{}
+
+// Path returns the file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the store, releasing the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Update runs fn in a read-write transaction: if fn returns nil, everything
+// it did is committed (and synced to disk) before Update returns; if it
+// returns an error, nothing of it is kept. It blocks while another Update
+// runs.
+func (s *Store) Update(fn func(*Tx) error) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+}
+
+// View runs fn in a read-only transaction, which sees the store as it was
+// when it began.
+func (s *Store) View(fn func(*Tx) error) error {
+	return s.db.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+}
+
+// Tx is a transaction. It is valid only inside the function given to Update
+// or View.
+type Tx struct {
+	tx *bolt.Tx
+	s  *Store
+}
+
+func u64(n uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	return b[:]
+}
