@@ -218,7 +218,9 @@ func (g *Game) Rules() (*rules.Scenario, error) {
 // SetScenario gives the game its scenario already loaded, and the files it
 // was loaded from, as a store that holds many games of the same scenario
 // does. The files must be those of the game (FilesHash equal to Data).
-func (g *Game) SetScenario(s *rules.Scenario, files map[string]string) { g.scenario, g.Files = s, files }
+func (g *Game) SetScenario(s *rules.Scenario, files map[string]string) {
+	g.scenario, g.Files = s, files
+}
 
 // Secret returns the game's secret seed, for the store to keep apart.
 func (g *Game) Secret() []byte { return append([]byte(nil), g.secret...) }
