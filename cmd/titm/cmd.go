@@ -35,6 +35,18 @@ var commands = []*command{
 	validateCmd,
 	ordersCmd,
 	adjudicateCmd,
+	newCmd,
+	joinCmd,
+	playCmd,
+	gamesCmd,
+	showCmd,
+	exportCmd,
+	verifyCmd,
+	dicelogCmd,
+	pauseCmd,
+	resumeCmd,
+	extendCmd,
+	rollbackCmd,
 }
 
 // errProblems is returned by a command that has already printed the
@@ -104,7 +116,8 @@ func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(fs.Output(), "\nFlags:\n%s", b.String())
 		}
 	}
-	if err := fs.Parse(args); err != nil {
+	args, err := parseAnywhere(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			// Help asked for is an answer, not an error.
 			fs.SetOutput(stdout)
@@ -113,7 +126,7 @@ func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	err := do(fs.Args())
+	err = do(args)
 	var ue usageError
 	switch {
 	case err == nil:
@@ -154,4 +167,27 @@ func runSub(c *command, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "titm %s: unknown subcommand %q\n", c.name, args[0])
 	list(stderr)
 	return exitUsage
+}
+
+// parseAnywhere parses the flags wherever they stand among the arguments,
+// as users expect ("titm show intro-1 --db x.db"), and returns the
+// arguments. After "--" everything is an argument.
+func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
+	var out []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		// The flag package stops at the first argument, or after "--",
+		// which it drops.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(out, rest...), nil
+		}
+		if len(rest) == 0 {
+			return out, nil
+		}
+		out = append(out, rest[0])
+		args = rest[1:]
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"titm/rules"
@@ -35,16 +34,10 @@ var ordersCheckCmd = &command{
 			if err != nil {
 				return err
 			}
-			var data []byte
-			if args[0] == "-" {
-				data, err = io.ReadAll(os.Stdin)
-			} else {
-				data, err = os.ReadFile(args[0])
-			}
+			body, err := readInput(args[0])
 			if err != nil {
-				return fmt.Errorf("reading the mail: %w", err)
+				return err
 			}
-			body := string(data)
 			if looksHTML(body) {
 				body = rules.HTMLToText(body)
 			}
