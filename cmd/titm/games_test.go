@@ -119,6 +119,16 @@ func TestGameCommands(t *testing.T) {
 		}
 		os.WriteFile(orders, fmt.Appendf(nil, "GAME %s\nTOKEN %s\nIMPULSE %d-%d\n%s", id, tokens[string(g.ToMove())], g.State.Next.Day, g.State.Next.N, text), 0o600)
 		mustRun(t, "play", "--db", db, "--side", string(g.ToMove()), "--orders", orders, id)
+		if i == 4 {
+			// B10: before the end, nothing a command prints shows the
+			// game's seed.
+			secret := fmt.Sprintf("%x", g.Secret())
+			for _, args := range [][]string{{"show", id}, {"games", "--json"}, {"dicelog", id, "--csv"}, {"export", id}} {
+				if out := mustRun(t, append(args, "--db", db)...); strings.Contains(out, secret) {
+					t.Errorf("titm %s shows the seed before the end", args[0])
+				}
+			}
+		}
 		if g.State.Next.String() == "A16-1" && !playedA16 {
 			playedA16 = true
 			if out := mustRun(t, "rollback", id, "--db", db, "--to", "A16-1", "--reason", "a proven error"); !strings.Contains(out, "impulse A16-1") {
