@@ -142,7 +142,7 @@ func New(o Options) (*Game, []Record, error) {
 		secret:     append([]byte(nil), o.Secret...),
 		scenario:   o.Scenario,
 	}
-	r := g.record(Record{Kind: KindCreated, Time: now, Scenario: g.Scenario, Data: g.Data,
+	r := g.record(Record{Kind: KindCreated, Time: now, Scenario: g.Scenario, Engine: rules.Version, Data: g.Data,
 		Commitment: g.Commitment, Deadline: o.Deadline.String(), State: StateHash(g.State)})
 	return g, []Record{r}, nil
 }

@@ -43,6 +43,7 @@ type Record struct {
 	Seed    string     `json:"seed,omitempty"`    // joined: the player's seed; finished: the game's secret seed, in hex
 
 	Scenario   string `json:"scenario,omitempty"`   // created: the scenario's name
+	Engine     int    `json:"engine,omitempty"`     // created: rules.Version, the adjudication it was played with
 	Data       string `json:"data,omitempty"`       // created: FilesHash of the scenario's files
 	Commitment string `json:"commitment,omitempty"` // created: hex SHA-256 of the secret seed
 	Deadline   string `json:"deadline,omitempty"`   // created: the time per impulse; extended: by how much

@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
@@ -148,7 +149,7 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 		secret:     secret,
 		scenario:   s,
 	}
-	r := g.record(Record{Kind: KindCreated, Time: g.Created, Scenario: s.Name, Data: FilesHash(h.Files),
+	r := g.record(Record{Kind: KindCreated, Time: g.Created, Scenario: s.Name, Engine: c.Engine, Data: FilesHash(h.Files),
 		Commitment: g.Commitment, Deadline: deadline.String(), State: StateHash(g.State)})
 	if err := compare(c, r); err != nil {
 		return nil, err
@@ -200,19 +201,30 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "no record of this kind is made here by itself"}
 		}
 		if err != nil {
-			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "replaying it fails: " + err.Error()}
+			return nil, engineNote(c.Engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "replaying it fails: " + err.Error()})
 		}
 		for _, r := range recs {
 			if i >= len(log) {
-				return nil, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impuls: r.Impulse, What: "the replay makes this record, but the log ends before it"}
+				return nil, engineNote(c.Engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impuls: r.Impulse, What: "the replay makes this record, but the log ends before it"})
 			}
 			if err := compare(log[i], r); err != nil {
-				return nil, err
+				return nil, engineNote(c.Engine, err)
 			}
 			i++
 		}
 	}
 	return out, nil
+}
+
+// engineNote adds to a discrepancy that the game was played with another
+// version of the adjudication, where it was: the difference may come from a
+// change of the rules engine rather than from the log.
+func engineNote(engine int, err error) error {
+	var d *Discrepancy
+	if engine != rules.Version && errors.As(err, &d) {
+		d.What += fmt.Sprintf(" (the game was played with adjudication version %d, and this titm has version %d: replay it with the titm it was played with)", engine, rules.Version)
+	}
+	return err
 }
 
 // compare names the first difference between a logged record and the

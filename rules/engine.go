@@ -521,3 +521,9 @@ func (g *game) checkChoices() {
 		}
 	}
 }
+
+// Version numbers the adjudication: it goes up whenever a change to the
+// rules engine could make the same state, orders and dice give another
+// result. A game's log records the version it was played with, so that a
+// replay by another version that comes out differently says why.
+const Version = 1
