@@ -48,6 +48,16 @@ func oneGame(args []string) (string, error) {
 	return args[0], nil
 }
 
+// gameAndSide reads the game's id and --side of a player's command.
+func gameAndSide(args []string, sideName string) (string, rules.Side, error) {
+	id, err := oneGame(args)
+	if err != nil {
+		return "", "", err
+	}
+	side, err := parseSide(sideName)
+	return id, side, err
+}
+
 // parseSide reads --side.
 func parseSide(s string) (rules.Side, error) {
 	switch strings.ToLower(s) {
@@ -633,11 +643,7 @@ var joinCmd = &command{
 		sideName := fs.String("side", "", "german or allied (required)")
 		seed := fs.String("seed", "", "the player's contribution to the dice, any text (default: one is made)")
 		return func(args []string) error {
-			id, err := oneGame(args)
-			if err != nil {
-				return err
-			}
-			side, err := parseSide(*sideName)
+			id, side, err := gameAndSide(args, *sideName)
 			if err != nil {
 				return err
 			}
@@ -672,11 +678,7 @@ var playCmd = &command{
 		sideName := fs.String("side", "", "german or allied (required)")
 		ordersFile := fs.String("orders", "", "the order file, or - for the standard input (required)")
 		return func(args []string) error {
-			id, err := oneGame(args)
-			if err != nil {
-				return err
-			}
-			side, err := parseSide(*sideName)
+			id, side, err := gameAndSide(args, *sideName)
 			if err != nil {
 				return err
 			}
