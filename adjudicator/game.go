@@ -76,11 +76,15 @@ type Game struct {
 	Commitment string        `json:"commitment"`     // hex SHA-256 of the secret seed, published at creation
 	Seed       string        `json:"seed,omitempty"` // the secret seed in hex, once the game is finished
 
-	State *rules.State `json:"state"`
-	Draws uint64       `json:"draws"` // draws taken from the dice stream so far
-	Rolls int          `json:"rolls"` // dice rolled so far
-	Log   int          `json:"log"`   // records in the log
-	Head  string       `json:"head"`  // hash of the last record
+	// State is the position. The store keeps it apart from the rest, so
+	// that a list of games need not read every position; Next is the
+	// impulse to play, for such lists.
+	State *rules.State  `json:"state,omitempty"`
+	Next  rules.Impulse `json:"next"`
+	Draws uint64        `json:"draws"` // draws taken from the dice stream so far
+	Rolls int           `json:"rolls"` // dice rolled so far
+	Log   int           `json:"log"`   // records in the log
+	Head  string        `json:"head"`  // hash of the last record
 
 	secret   []byte
 	scenario *rules.Scenario
@@ -139,6 +143,7 @@ func New(o Options) (*Game, []Record, error) {
 		Deadline:   o.Deadline,
 		Commitment: hex.EncodeToString(sum[:]),
 		State:      rules.NewState(o.Scenario),
+		Next:       o.Scenario.StartImpulse,
 		secret:     append([]byte(nil), o.Secret...),
 		scenario:   o.Scenario,
 	}
@@ -242,8 +247,11 @@ func (g *Game) ToMove() rules.Side {
 	if g.Status != Playing {
 		return ""
 	}
-	return g.State.Next.Side
+	return g.Next.Side
 }
+
+// setState moves the game to a new position.
+func (g *Game) setState(st *rules.State) { g.State, g.Next = st, st.Next }
 
 // Clone returns a deep copy of the game, to change without touching g.
 func (g *Game) Clone() *Game {

@@ -109,7 +109,7 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 		if err != nil {
 			return nil, nil, err
 		}
-		g.State = st
+		g.setState(st)
 		return []Record{g.record(Record{Kind: KindStanding, Time: now, Side: side, Text: canonical(o), State: StateHash(st)})}, nil, nil
 	}
 	if err := g.mayPlay(side); err != nil {
@@ -181,7 +181,8 @@ func (g *Game) play(o *rules.Orders, reason string, now time.Time) ([]Record, []
 	for _, e := range events {
 		r.Events = append(r.Events, e.String())
 	}
-	g.State, g.Draws, g.Rolls, g.DrawOffer = st, draws, g.Rolls+len(rolls), ""
+	g.setState(st)
+	g.Draws, g.Rolls, g.DrawOffer = draws, g.Rolls+len(rolls), ""
 	var out []Record
 	if st.Over {
 		out = append(out, g.record(r))
@@ -352,7 +353,8 @@ func (g *Game) rollback(before map[rules.Impulse]*rules.State, to rules.Impulse,
 		c := *sd
 		st.Standing[side] = &c
 	}
-	g.State, g.DrawOffer = st, ""
+	g.setState(st)
+	g.DrawOffer = ""
 	g.Began = now
 	if g.Paused {
 		g.Left = g.Deadline

@@ -146,6 +146,7 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 		Deadline:   deadline,
 		Commitment: c.Commitment,
 		State:      rules.NewState(s),
+		Next:       s.StartImpulse,
 		secret:     secret,
 		scenario:   s,
 	}

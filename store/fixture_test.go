@@ -45,7 +45,8 @@ func TestWriteFixtureV1(t *testing.T) {
 	}
 }
 
-// A store of every earlier schema version opens, and its games go on.
+// A store of every earlier schema version opens, migrated to this one, and
+// its games go on.
 func TestOpenOlderStores(t *testing.T) {
 	for _, fixture := range []string{fixtureV1} {
 		path := filepath.Join(t.TempDir(), "old.db")
@@ -65,6 +66,11 @@ func TestOpenOlderStores(t *testing.T) {
 			}
 			if log, err := tx.Log("intro-1"); err != nil || len(log) != g.Log {
 				return fmt.Errorf("the log (%v) does not match the game at record %d", err, g.Log)
+			}
+			// Version 2 keeps the impulse to play in the game's record.
+			list, err := tx.Games()
+			if err != nil || len(list) != 1 || list[0].Next != g.State.Next || list[0].State != nil {
+				return fmt.Errorf("the list of games after migration: %v, %+v", err, list)
 			}
 			return tx.SaveGame(g, playImpulse(t, g, t0.Add(10*time.Hour)))
 		})

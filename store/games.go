@@ -85,8 +85,17 @@ func (t *Tx) SaveGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 	if err := t.tx.Bucket(bucketHeads).Put([]byte(g.ID), append(u64(uint64(n)), head...)); err != nil {
 		return fmt.Errorf("store: game %s: %w", g.ID, err)
 	}
-	data, err := json.Marshal(g)
+	state, err := json.Marshal(g.State)
 	if err != nil {
+		return fmt.Errorf("store: game %s: %w", g.ID, err)
+	}
+	rec := *g
+	rec.State = nil
+	data, err := json.Marshal(&rec)
+	if err != nil {
+		return fmt.Errorf("store: game %s: %w", g.ID, err)
+	}
+	if err := t.tx.Bucket(bucketStates).Put([]byte(g.ID), state); err != nil {
 		return fmt.Errorf("store: game %s: %w", g.ID, err)
 	}
 	if err := t.tx.Bucket(bucketGames).Put([]byte(g.ID), data); err != nil {
@@ -104,6 +113,9 @@ func (t *Tx) Game(id string) (*adjudicator.Game, error) {
 	g, err := decodeGame(data)
 	if err != nil {
 		return nil, fmt.Errorf("store: game %s: %w", id, err)
+	}
+	if err := json.Unmarshal(t.tx.Bucket(bucketStates).Get([]byte(id)), &g.State); err != nil || g.State == nil {
+		return nil, fmt.Errorf("store: game %s: reading its position: %v", id, err)
 	}
 	if err := g.SetSecret(t.tx.Bucket(bucketSecrets).Get([]byte(id))); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -152,8 +164,9 @@ func decodeGame(data []byte) (*adjudicator.Game, error) {
 	return &g, nil
 }
 
-// Games returns every game, by id. Their secrets are left out: a list is
-// for reading.
+// Games returns every game, by id, without its position (State is nil) or
+// its secret: a list is for reading, and reads no position. Tx.Game reads a
+// whole game.
 func (t *Tx) Games() ([]*adjudicator.Game, error) {
 	var out []*adjudicator.Game
 	err := t.tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {

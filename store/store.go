@@ -23,6 +23,7 @@ package store
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -38,7 +39,7 @@ import (
 
 // Version is the schema version this build writes. Open migrates a file of
 // an older version and refuses a newer one.
-const Version = 1
+const Version = 2
 
 // Buckets. Each game has a bucket of its own under bucketLog, whose keys
 // are the records' sequence numbers, big-endian.
@@ -52,6 +53,7 @@ var (
 	bucketOutbox    = []byte("outbox")
 	bucketFiles     = []byte("scenario-files") // FilesHash -> the files, JSON
 	bucketHeads     = []byte("heads")          // game id -> the log's length (8 bytes) and its last hash
+	bucketStates    = []byte("states")         // game id -> the position, JSON (version 2)
 
 	keyVersion = []byte("version")
 	keyApp     = []byte("application")
@@ -178,7 +180,7 @@ func (s *Store) prepare(readOnly bool) error {
 
 // create makes the buckets of a new file.
 func create(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -194,9 +196,56 @@ func setVersion(tx *bolt.Tx, v int) error {
 }
 
 // migrations[v] migrates a file of schema version v to v+1, in the same
-// transaction that records the new version. Version 1 is the first; the
-// list grows with the schema.
-var migrations = map[int]func(*bolt.Tx) error{}
+// transaction that records the new version.
+var migrations = map[int]func(*bolt.Tx) error{
+	1: migrate1,
+}
+
+// migrate1 takes each game's position out of its record into the states
+// bucket (version 2), so that listing the games reads no position, and
+// gives the record the impulse to play.
+func migrate1(tx *bolt.Tx) error {
+	states, err := tx.CreateBucket(bucketStates)
+	if err != nil {
+		return err
+	}
+	games := tx.Bucket(bucketGames)
+	type v1 struct {
+		State json.RawMessage `json:"state"`
+	}
+	var ids [][]byte
+	games.ForEach(func(k, _ []byte) error { ids = append(ids, append([]byte(nil), k...)); return nil })
+	for _, id := range ids {
+		data := games.Get(id)
+		var old v1
+		if err := json.Unmarshal(data, &old); err != nil {
+			return fmt.Errorf("game %s: %w", id, err)
+		}
+		var g map[string]json.RawMessage
+		if err := json.Unmarshal(data, &g); err != nil {
+			return fmt.Errorf("game %s: %w", id, err)
+		}
+		var st struct {
+			Next json.RawMessage `json:"next"`
+		}
+		if err := json.Unmarshal(old.State, &st); err != nil {
+			return fmt.Errorf("game %s: its position: %w", id, err)
+		}
+		delete(g, "state")
+		g["next"] = st.Next
+		rec, err := json.Marshal(g)
+		if err != nil {
+			return err
+		}
+		if err := states.Put(id, old.State); err != nil {
+			return err
+		}
+		if err := games.Put(id, rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Path returns the file's path.
 func (s *Store) Path() string { return s.path }

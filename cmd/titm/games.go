@@ -230,7 +230,7 @@ func rowOf(g *adjudicator.Game) gameRow {
 		r.Status = "paused"
 	}
 	if g.Status == adjudicator.Playing {
-		r.Impulse = g.State.Next.String()
+		r.Impulse = g.Next.String()
 	}
 	if !g.Due.IsZero() {
 		r.Deadline = g.Due.Format(time.RFC3339)
