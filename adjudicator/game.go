@@ -66,11 +66,12 @@ type Game struct {
 
 	Status     Status        `json:"status"`
 	Created    time.Time     `json:"created"`
-	Deadline   time.Duration `json:"deadline"`         // the time a side has for each impulse
-	Began      time.Time     `json:"began,omitzero"`   // when the impulse in play began
-	Due        time.Time     `json:"due,omitzero"`     // its deadline; zero while paused
-	Paused     bool          `json:"paused,omitempty"` // by the director
-	Left       time.Duration `json:"left,omitempty"`   // time left on the clock when paused
+	Deadline   time.Duration `json:"deadline"`          // the time a side has for each impulse
+	Began      time.Time     `json:"began,omitzero"`    // when the impulse in play began
+	Due        time.Time     `json:"due,omitzero"`      // its deadline; zero while paused
+	Paused     bool          `json:"paused,omitempty"`  // by the director
+	Left       time.Duration `json:"left,omitempty"`    // time left on the clock when paused
+	Reminded   time.Time     `json:"reminded,omitzero"` // the deadline a reminder was last sent for; not in the log
 	DrawOffer  rules.Side    `json:"draw_offer,omitempty"`
 	Result     string        `json:"result,omitempty"`
 	Commitment string        `json:"commitment"`     // hex SHA-256 of the secret seed, published at creation

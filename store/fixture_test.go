@@ -67,6 +67,10 @@ func TestOpenOlderStores(t *testing.T) {
 			if log, err := tx.Log("intro-1"); err != nil || len(log) != g.Log {
 				return fmt.Errorf("the log (%v) does not match the game at record %d", err, g.Log)
 			}
+			// Version 3 indexes the games by address.
+			if ids, err := tx.GamesOf("G@example.test"); err != nil || len(ids) != 1 || ids[0] != "intro-1" {
+				return fmt.Errorf("the games of a player after migration: %v, %v", ids, err)
+			}
 			// Version 2 keeps the impulse to play in the game's record.
 			list, err := tx.Games()
 			if err != nil || len(list) != 1 || list[0].Next != g.State.Next || list[0].State != nil {

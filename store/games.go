@@ -4,9 +4,12 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"titm/adjudicator"
+	"titm/rules"
 )
 
 // NewID returns a new game id, the prefix (a scenario's name) and a number
@@ -36,6 +39,9 @@ func (t *Tx) CreateGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 	}
 	if err := t.tx.Bucket(bucketSecrets).Put([]byte(g.ID), g.Secret()); err != nil {
 		return fmt.Errorf("store: game %s: keeping its seed: %w", g.ID, err)
+	}
+	if err := t.index(g); err != nil {
+		return fmt.Errorf("store: game %s: %w", g.ID, err)
 	}
 	if adjudicator.FilesHash(g.Files) != g.Data {
 		return fmt.Errorf("store: game %s: its files do not match their digest", g.ID)
@@ -216,4 +222,68 @@ func (t *Tx) Log(id string) ([]adjudicator.Record, error) {
 		return nil
 	})
 	return out, err
+}
+
+// index adds a game to the index of its players' and observers' addresses.
+func (t *Tx) index(g *adjudicator.Game) error {
+	addrs := append([]string{g.Players[rules.German].Address, g.Players[rules.Allied].Address}, g.Observers...)
+	b := t.tx.Bucket(bucketPlayers)
+	for _, a := range addrs {
+		a = strings.ToLower(a)
+		var ids []string
+		if v := b.Get([]byte(a)); v != nil {
+			if err := json.Unmarshal(v, &ids); err != nil {
+				return fmt.Errorf("the games of %s: %w", a, err)
+			}
+		}
+		if slices.Contains(ids, g.ID) {
+			continue
+		}
+		data, err := json.Marshal(append(ids, g.ID))
+		if err != nil {
+			return err
+		}
+		if err := b.Put([]byte(a), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GamesOf returns the ids of the games an address plays or observes, in
+// the order they were made.
+func (t *Tx) GamesOf(address string) ([]string, error) {
+	v := t.tx.Bucket(bucketPlayers).Get([]byte(strings.ToLower(address)))
+	if v == nil {
+		return nil, nil
+	}
+	var ids []string
+	if err := json.Unmarshal(v, &ids); err != nil {
+		return nil, fmt.Errorf("store: the games of %s: %w", address, err)
+	}
+	return ids, nil
+}
+
+// Summary returns a game without its position or secret, as Games does.
+func (t *Tx) Summary(id string) (*adjudicator.Game, error) {
+	data := t.tx.Bucket(bucketGames).Get([]byte(id))
+	if data == nil {
+		return nil, fmt.Errorf("store: game %s: %w", id, ErrNoGame)
+	}
+	g, err := decodeGame(data)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %s: %w", id, err)
+	}
+	return g, nil
+}
+
+// SetMeta keeps a setting of the store's owner, such as the referee's
+// address that the daemon last ran with.
+func (t *Tx) SetMeta(key, value string) error {
+	return t.tx.Bucket(bucketMeta).Put([]byte("setting/"+key), []byte(value))
+}
+
+// Meta returns a setting kept with SetMeta, or "".
+func (t *Tx) Meta(key string) string {
+	return string(t.tx.Bucket(bucketMeta).Get([]byte("setting/" + key)))
 }

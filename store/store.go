@@ -39,7 +39,7 @@ import (
 
 // Version is the schema version this build writes. Open migrates a file of
 // an older version and refuses a newer one.
-const Version = 2
+const Version = 3
 
 // Buckets. Each game has a bucket of its own under bucketLog, whose keys
 // are the records' sequence numbers, big-endian.
@@ -54,6 +54,7 @@ var (
 	bucketFiles     = []byte("scenario-files") // FilesHash -> the files, JSON
 	bucketHeads     = []byte("heads")          // game id -> the log's length (8 bytes) and its last hash
 	bucketStates    = []byte("states")         // game id -> the position, JSON (version 2)
+	bucketPlayers   = []byte("players")        // address -> the ids of its games, JSON (version 3)
 
 	keyVersion = []byte("version")
 	keyApp     = []byte("application")
@@ -180,7 +181,7 @@ func (s *Store) prepare(readOnly bool) error {
 
 // create makes the buckets of a new file.
 func create(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -199,6 +200,23 @@ func setVersion(tx *bolt.Tx, v int) error {
 // transaction that records the new version.
 var migrations = map[int]func(*bolt.Tx) error{
 	1: migrate1,
+	2: migrate2,
+}
+
+// migrate2 indexes the games by their players' addresses (version 3), so
+// that a mail finds its sender's games without reading every game.
+func migrate2(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucket(bucketPlayers); err != nil {
+		return err
+	}
+	t := &Tx{tx: tx}
+	return tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+		g, err := decodeGame(v)
+		if err != nil {
+			return fmt.Errorf("game %s: %w", k, err)
+		}
+		return t.index(g)
+	})
 }
 
 // migrate1 takes each game's position out of its record into the states
