@@ -71,8 +71,14 @@ const (
 // Mail is an outgoing message in the outbox. It is queued in the same
 // transaction as the change it tells of, and sent after the commit.
 type Mail struct {
-	ID       uint64    `json:"id"`
-	Game     string    `json:"game,omitempty"`
+	ID        uint64 `json:"id"`
+	Game      string `json:"game,omitempty"`
+	Kind      string `json:"kind,omitempty"`       // welcome, report, reply, ...: for the operator
+	MessageID string `json:"message_id,omitempty"` // the message's own Message-ID
+	// Secret marks a mail that carries a token (a welcome): its text is
+	// dropped from the store once it is sent, so that tokens are kept only
+	// as hashes.
+	Secret   bool      `json:"secret,omitempty"`
 	From     string    `json:"from"`
 	To       []string  `json:"to"`
 	Subject  string    `json:"subject"` // for the operator's lists; the message has its own

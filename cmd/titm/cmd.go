@@ -27,26 +27,33 @@ type command struct {
 	subs []*command
 }
 
-// commands lists the subcommands in the order help shows them.
-var commands = []*command{
-	scenariosCmd,
-	mapCmd,
-	unitsCmd,
-	validateCmd,
-	ordersCmd,
-	adjudicateCmd,
-	newCmd,
-	joinCmd,
-	playCmd,
-	gamesCmd,
-	showCmd,
-	exportCmd,
-	verifyCmd,
-	dicelogCmd,
-	pauseCmd,
-	resumeCmd,
-	extendCmd,
-	rollbackCmd,
+// commands lists the subcommands in the order help shows them. It is set in
+// init because the daemon's control socket runs commands too.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		scenariosCmd,
+		mapCmd,
+		unitsCmd,
+		validateCmd,
+		ordersCmd,
+		adjudicateCmd,
+		newCmd,
+		joinCmd,
+		playCmd,
+		gamesCmd,
+		showCmd,
+		exportCmd,
+		verifyCmd,
+		dicelogCmd,
+		pauseCmd,
+		resumeCmd,
+		extendCmd,
+		rollbackCmd,
+		serveCmd,
+		demoCmd,
+	}
 }
 
 // errProblems is returned by a command that has already printed the
@@ -106,6 +113,7 @@ func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("titm "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	do := c.setup(fs, stdout)
+	orig := args
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: titm %s [flags] %s\n\n%s\n", c.name, c.args, c.summary)
 		var b strings.Builder
@@ -128,9 +136,12 @@ func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	err = do(args)
 	var ue usageError
+	var ed errDaemon
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &ed):
+		return forward(ed.socket, c.name, orig, stdout, stderr)
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "titm %s: %s\n", c.name, ue.msg)
 		fs.Usage()

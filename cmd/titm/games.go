@@ -29,17 +29,6 @@ func dbFlag(fs *flag.FlagSet) *string {
 	return fs.String("db", defaultDB, "the store: a bbolt file, made when missing")
 }
 
-// openStore opens the store for a command; reading commands share the file
-// with other readers.
-func openStore(path string, write bool) (*store.Store, error) {
-	if !write {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no store at %s: make a game first with titm new, or name the store with --db", path)
-		}
-	}
-	return store.Open(path, &store.Options{ReadOnly: !write})
-}
-
 // oneGame checks that args name exactly one game.
 func oneGame(args []string) (string, error) {
 	if len(args) != 1 {
@@ -72,11 +61,11 @@ func parseSide(s string) (rules.Side, error) {
 // change loads a game, changes it with fn and stores it with the records of
 // the change, all in one transaction.
 func change(db, id string, fn func(g *adjudicator.Game, tx *store.Tx) ([]adjudicator.Record, error)) (*adjudicator.Game, error) {
-	st, err := openStore(db, true)
+	st, release, err := openStore(db, true)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
+	defer release()
 	var g *adjudicator.Game
 	err = st.Update(func(tx *store.Tx) error {
 		if g, err = tx.Game(id); err != nil {
@@ -149,11 +138,11 @@ var newCmd = &command{
 					return err
 				}
 			}
-			st, err := openStore(*db, true)
+			st, release, err := openStore(*db, true)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer release()
 			var g *adjudicator.Game
 			err = st.Update(func(tx *store.Tx) error {
 				gid := *id
@@ -251,11 +240,11 @@ var gamesCmd = &command{
 			if len(args) > 0 {
 				return usageError{"no arguments expected"}
 			}
-			st, err := openStore(*db, false)
+			st, release, err := openStore(*db, false)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer release()
 			var rows []gameRow
 			err = st.View(func(tx *store.Tx) error {
 				games, err := tx.Games()
@@ -315,11 +304,11 @@ var showCmd = &command{
 			if err != nil {
 				return err
 			}
-			st, err := openStore(*db, false)
+			st, release, err := openStore(*db, false)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer release()
 			return st.View(func(tx *store.Tx) error {
 				g, err := tx.Game(id)
 				if err != nil {
@@ -437,11 +426,11 @@ var exportCmd = &command{
 			if err != nil {
 				return err
 			}
-			st, err := openStore(*db, false)
+			st, release, err := openStore(*db, false)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer release()
 			var x *adjudicator.Export
 			err = st.View(func(tx *store.Tx) error {
 				g, err := tx.Game(id)
@@ -530,11 +519,11 @@ var dicelogCmd = &command{
 			if err != nil {
 				return err
 			}
-			st, err := openStore(*db, false)
+			st, release, err := openStore(*db, false)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer release()
 			var log []adjudicator.Record
 			if err := st.View(func(tx *store.Tx) error { log, err = tx.Log(id); return err }); err != nil {
 				return err

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"titm/mail"
+	"titm/mail/embedded"
+	"titm/store"
+)
+
+var serveCmd = &command{
+	name:    "serve",
+	summary: "referee games by mail: read orders over IMAP, adjudicate, send reports over SMTP",
+	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+		configFile := fs.String("config", "titm.toml", "the configuration file (config.example.toml documents every key)")
+		check := fs.Bool("check", false, "only check the configuration, and say what is wrong")
+		return func(args []string) error {
+			if len(args) > 0 {
+				return usageError{"no arguments expected"}
+			}
+			cfg, err := mail.LoadConfig(*configFile, os.Getenv)
+			if err != nil {
+				var ces mail.ConfigErrors
+				if errors.As(err, &ces) {
+					for _, e := range ces {
+						fmt.Fprintln(out, e)
+					}
+					fmt.Fprintf(out, "%s: %d problem(s); titm serve does not start with a wrong configuration\n", *configFile, len(ces))
+					return errProblems
+				}
+				return err
+			}
+			if *check {
+				fmt.Fprintf(out, "%s: the configuration is good\n", *configFile)
+				return nil
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			return serve(ctx, cfg, logger(cfg, os.Stderr), out)
+		}
+	},
+}
+
+// logger makes the daemon's logger as configured.
+func logger(cfg *mail.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	level.UnmarshalText([]byte(cfg.Log.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// serve runs the daemon until ctx ends: the embedded servers when
+// configured, the store with its control socket, and the mail loops.
+func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Writer) error {
+	if cfg.Embedded.Enabled {
+		srv, err := embedded.Start(&embedded.Options{IMAPAddr: cfg.Embedded.IMAPAddress, SMTPAddr: cfg.Embedded.SMTPAddress,
+			Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
+	}
+	st, err := store.Open(cfg.Store.Path, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctl, err := listenControl(cfg.Store.ControlSocket, st, log)
+	if err != nil {
+		return err
+	}
+	defer ctl.Close()
+	d := mail.NewDaemon(cfg, st, log, time.Now)
+	log.Info("titm serve", "store", cfg.Store.Path, "referee", cfg.Referee.Address, "imap", cfg.IMAP.Address, "smtp", cfg.SMTP.Address, "control", cfg.Store.ControlSocket)
+	fmt.Fprintf(out, "titm serve: refereeing as %s; store %s; stop with Ctrl-C\n", cfg.Referee.Address, cfg.Store.Path)
+	err = d.Run(ctx)
+	log.Info("titm serve stopped")
+	return err
+}

@@ -1,0 +1,142 @@
+package mail
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"titm/adjudicator"
+	"titm/store"
+)
+
+// Daemon referees games by mail: it reads the folder, handles each mail,
+// sends the outbox, and plays the impulses whose deadline passes (B8).
+type Daemon struct {
+	Handler *Handler
+	Inbox   *Inbox
+	Sender  *Sender
+
+	cfg  *Config
+	st   *store.Store
+	log  *slog.Logger
+	now  func() time.Time
+	wake chan struct{}
+}
+
+// NewDaemon returns the daemon for a configuration and an open store. now
+// is its clock (time.Now in service).
+func NewDaemon(cfg *Config, st *store.Store, log *slog.Logger, now func() time.Time) *Daemon {
+	d := &Daemon{cfg: cfg, st: st, log: log, now: now, wake: make(chan struct{}, 1)}
+	d.Handler = NewHandler(cfg, log)
+	d.Sender = NewSender(&cfg.SMTP, st, log, now)
+	d.Inbox = NewInbox(&cfg.IMAP, st, d.Handler, log, now, d.Wake)
+	return d
+}
+
+// Wake tells the sender that mail is waiting.
+func (d *Daemon) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run runs the daemon until ctx ends, then finishes what it has in hand and
+// returns.
+func (d *Daemon) Run(ctx context.Context) error {
+	err := d.st.Update(func(tx *store.Tx) error { return tx.SetMeta("referee", d.cfg.Referee.Address) })
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); d.Inbox.Run(ctx) }()
+	go func() { defer wg.Done(); d.Sender.Run(ctx, d.wake) }()
+	go func() { defer wg.Done(); d.clock(ctx) }()
+	wg.Wait()
+	return nil
+}
+
+// clock plays deadlines and sends reminders, once a minute.
+func (d *Daemon) clock(ctx context.Context) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		if n, err := d.Tick(); err != nil {
+			d.log.Error("deadlines", "err", err)
+		} else if n > 0 {
+			d.Wake()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Tick plays as a pass every impulse whose deadline has passed (B8), telling
+// both players, and reminds the player to move of a deadline that comes
+// within the configured time. It returns the number of mails queued.
+func (d *Daemon) Tick() (int, error) {
+	now := d.now()
+	var queued int
+	err := d.st.Update(func(tx *store.Tx) error {
+		games, err := tx.Games()
+		if err != nil {
+			return err
+		}
+		for _, sum := range games {
+			if sum.Status != adjudicator.Playing || sum.Paused || sum.Due.IsZero() {
+				continue
+			}
+			late := !now.Before(sum.Due)
+			remind := d.cfg.Referee.Reminder > 0 && !now.Before(sum.Due.Add(-d.cfg.Referee.Reminder)) && !sum.Reminded.Equal(sum.Due)
+			if !late && !remind {
+				continue
+			}
+			g, err := tx.Game(sum.ID)
+			if err != nil {
+				return err
+			}
+			w := &work{h: d.Handler, tx: tx, now: now, in: &Incoming{}, game: g.ID}
+			if late {
+				side := g.Next.Side
+				recs, events, err := g.Expire(now)
+				if err != nil {
+					return fmt.Errorf("game %s: %w", g.ID, err)
+				}
+				if err := tx.SaveGame(g, recs); err != nil {
+					return err
+				}
+				text := fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", sideTitle(side), recs[0].Impulse)
+				text += impulseReport(g, recs[0], events)
+				if g.Status == adjudicator.Finished {
+					text += "\n" + endText(g)
+				}
+				w.toAll(g, text)
+				d.log.Info("deadline passed", "game", g.ID, "impulse", recs[0].Impulse)
+			} else {
+				side := g.Next.Side
+				g.Reminded = g.Due
+				if err := tx.SaveGame(g, nil); err != nil {
+					return err
+				}
+				w.send(g.ID, KindReminder, Outgoing{To: []string{g.Players[side].Address},
+					Subject: fmt.Sprintf("[%s] reminder: impulse %s is due by %s", g.ID, g.Next, stamp(g.Due)),
+					Text: fmt.Sprintf("Your orders for impulse %s of game %s are due by %s, in %s.\n"+
+						"If none come, the impulse is played without movement, attack or repair (B8).\n"+
+						"You may ask for more time with EXTEND 24h (%d extensions a game).\n%s",
+						g.Next, g.ID, stamp(g.Due), human(g.Due.Sub(now)), d.cfg.Referee.MaxExtensions, w.standing(g, side))})
+			}
+			if err := w.queue(); err != nil {
+				return err
+			}
+			queued += len(w.mails)
+		}
+		return nil
+	})
+	return queued, err
+}

@@ -1,0 +1,483 @@
+package mail_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-smtp"
+
+	"titm/adjudicator"
+	"titm/mail"
+	"titm/mail/embedded"
+	"titm/store"
+)
+
+const (
+	referee  = "referee@test.example"
+	german   = "german@test.example"
+	allied   = "allied@test.example"
+	stranger = "stranger@test.example"
+)
+
+// world is a daemon at work against the embedded servers, on loopback.
+type world struct {
+	t      testing.TB
+	srv    *embedded.Servers
+	cfg    *mail.Config
+	st     *store.Store
+	d      *mail.Daemon
+	cancel context.CancelFunc
+	done   chan struct{}
+	game   string
+	tokens map[string]string // by address
+}
+
+type worldOptions struct {
+	fault   func(from string, to []string) error
+	noStart bool // the test starts the daemon itself
+	extra   string
+}
+
+func newWorld(t testing.TB, o *worldOptions) *world {
+	t.Helper()
+	if o == nil {
+		o = &worldOptions{}
+	}
+	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
+		Users:   map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass"},
+		Folders: []string{"processed"}, Fault: o.fault, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	w := &world{t: t, srv: srv, tokens: map[string]string{}}
+	w.cfg = w.config(o.extra)
+	w.st, err = store.Open(w.cfg.Store.Path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.st.Close() })
+	w.st.Update(func(tx *store.Tx) error {
+		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, mail.NewGameOptions{Scenario: "intro",
+			German: german, Allied: allied, Deadline: 48 * time.Hour, Now: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.game = id
+		w.tokens[german], w.tokens[allied] = tokens["german"], tokens["allied"]
+		return nil
+	})
+	if !o.noStart {
+		w.start()
+	}
+	return w
+}
+
+func (w *world) config(extra string) *mail.Config {
+	text := fmt.Sprintf(`[store]
+path = %q
+[referee]
+address = %q
+max_message_bytes = 20000
+%s
+[imap]
+address = %q
+security = "none"
+username = %q
+password = "ref-pass"
+poll_interval = "5s"
+[smtp]
+address = %q
+security = "none"
+retry_min = "1s"
+retry_max = "2s"
+`, filepath.Join(w.t.TempDir(), "titm.db"), referee, extra, w.srv.IMAPAddr(), referee, w.srv.SMTPAddr())
+	cfg, err := mail.ParseConfig("test", []byte(text), func(string) string { return "" })
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return cfg
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// start runs the daemon until the test ends.
+func (w *world) start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	w.cancel, w.done = cancel, make(chan struct{})
+	w.d = mail.NewDaemon(w.cfg, w.st, quiet(), time.Now)
+	go func() { defer close(w.done); w.d.Run(ctx) }()
+	w.t.Cleanup(w.stop)
+}
+
+func (w *world) stop() {
+	if w.cancel != nil {
+		w.cancel()
+		<-w.done
+		w.cancel = nil
+	}
+}
+
+// send mails a text from an address to the referee, over SMTP.
+func (w *world) send(from, subject, text string) string {
+	w.t.Helper()
+	raw, id := message(from, subject, text)
+	c, err := smtp.Dial(w.srv.SMTPAddr())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.SendMail(from, []string{referee}, bytes.NewReader(raw)); err != nil {
+		w.t.Fatal(err)
+	}
+	return id
+}
+
+func message(from, subject, text string) ([]byte, string) {
+	var b bytes.Buffer
+	var h gomail.Header
+	h.SetAddressList("From", []*gomail.Address{{Address: from}})
+	h.SetAddressList("To", []*gomail.Address{{Address: referee}})
+	h.SetSubject(subject)
+	h.SetDate(time.Now())
+	h.GenerateMessageID()
+	id, _ := h.MessageID()
+	wr, _ := gomail.CreateSingleInlineWriter(&b, h)
+	io.WriteString(wr, text)
+	wr.Close()
+	return b.Bytes(), id
+}
+
+// inbox returns the mails in an address's INBOX.
+func (w *world) inbox(addr string) []*mail.Incoming {
+	w.t.Helper()
+	pass := map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass"}[addr]
+	c, err := imapclient.DialInsecure(w.srv.IMAPAddr(), nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(addr, pass).Wait(); err != nil {
+		w.t.Fatal(err)
+	}
+	sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if sel.NumMessages == 0 {
+		return nil
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	var all imap.SeqSet
+	all.AddRange(1, sel.NumMessages)
+	msgs, err := c.Fetch(all, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var out []*mail.Incoming
+	for _, m := range msgs {
+		in, err := mail.ParseIncoming(m.FindBodySection(section))
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// waitMail waits until an address has n mails, and returns them.
+func (w *world) waitMail(addr string, n int) []*mail.Incoming {
+	w.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := w.inbox(addr)
+		if len(got) >= n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			var subjects []string
+			for _, m := range got {
+				subjects = append(subjects, m.Subject)
+			}
+			w.t.Fatalf("%s has %d mails after 15 s, want %d: %q", addr, len(got), n, subjects)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// settle waits until the referee's INBOX is empty (every mail handled and
+// moved) and the outbox is sent.
+func (w *world) settle() {
+	w.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		var queued int
+		w.st.View(func(tx *store.Tx) error { q, _ := tx.Outbox(store.MailQueued); queued = len(q); return nil })
+		if len(w.inbox(referee)) == 0 && queued == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.t.Fatal("the daemon did not settle in 15 s")
+}
+
+func (w *world) gameNow() *adjudicator.Game {
+	w.t.Helper()
+	var g *adjudicator.Game
+	if err := w.st.View(func(tx *store.Tx) error {
+		var err error
+		g, err = tx.Game(w.game)
+		return err
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+	return g
+}
+
+// join has both players answer their welcome with JOIN.
+func (w *world) join() {
+	w.t.Helper()
+	for _, p := range []string{german, allied} {
+		welcome := w.waitMail(p, 1)[0]
+		m := regexp.MustCompile(`(?m)^\s+TOKEN (\S+)`).FindStringSubmatch(welcome.Text)
+		if m == nil || m[1] != w.tokens[p] {
+			w.t.Fatalf("the welcome of %s holds no token:\n%s", p, welcome.Text)
+		}
+		w.send(p, "Re: "+welcome.Subject, fmt.Sprintf("GAME %s\nTOKEN %s\nJOIN SEED seed of %s\n", w.game, m[1], p))
+	}
+	w.waitMail(german, 3) // welcome, the start, the JOIN's answer
+	w.settle()
+}
+
+// The daemon's main path: welcome mails with the tokens, JOIN, orders in,
+// both players receive the impulse's report.
+func TestOrdersToReports(t *testing.T) {
+	w := newWorld(t, nil)
+	w.join()
+	if g := w.gameNow(); g.Status != adjudicator.Playing {
+		t.Fatalf("after both JOINs the game is %s", g.Status)
+	}
+	start := w.inbox(allied)
+	if !containsMail(start, "begins: both players have joined", `German "seed of german@test.example"`) {
+		t.Errorf("no start report with the players' seeds for the Allied player")
+	}
+	nG, nA := len(w.inbox(german)), len(w.inbox(allied))
+	w.send(german, "my orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
+	gm := w.waitMail(german, nG+1)
+	am := w.waitMail(allied, nA+1)
+	for _, box := range [][]*mail.Incoming{gm, am} {
+		r := box[len(box)-1]
+		if !strings.Contains(r.Text, "Impulse G16-1 of game intro-1") || !strings.Contains(r.Text, "212/423 entrenches") || !strings.Contains(r.Text, "Log head: ") {
+			t.Errorf("report:\n%s", r.Text)
+		}
+		if !strings.Contains(r.Text, "Your standing orders on file:\n  BLOW ALL") {
+			t.Errorf("the report does not echo the standing orders:\n%s", r.Text)
+		}
+	}
+	w.settle()
+	if g := w.gameNow(); g.Next.String() != "A16-1" {
+		t.Errorf("after G16-1 the game is at %s", g.Next)
+	}
+	for _, m := range w.inbox(german) {
+		if strings.Contains(m.Text, w.tokens[german]) && !strings.Contains(m.Subject, "welcome") {
+			t.Errorf("a mail other than the welcome shows the token: %q", m.Subject)
+		}
+	}
+}
+
+// Invalid orders: a reply lists every error with its line; nothing changes.
+func TestInvalidOrders(t *testing.T) {
+	w := newWorld(t, nil)
+	w.join()
+	before := w.gameNow()
+	n := len(w.inbox(german))
+	w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nMOVE 212/42 10\nENTRENCH nosuch\n", w.game, w.tokens[german]))
+	got := w.waitMail(german, n+1)
+	r := got[len(got)-1]
+	for _, want := range []string{"2 error(s)", "line 4: MOVE 212/42 10", "line 5: ENTRENCH nosuch", "Nothing in your mail was applied", "Your standing orders on file"} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("the error reply lacks %q:\n%s", want, r.Text)
+		}
+	}
+	w.settle()
+	if after := w.gameNow(); after.Head != before.Head || adjudicator.StateHash(after.State) != adjudicator.StateHash(before.State) {
+		t.Error("invalid orders changed the game")
+	}
+	// Orders out of turn are answered with whose impulse it is.
+	n = len(w.inbox(allied))
+	w.send(allied, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[allied]))
+	got = w.waitMail(allied, n+1)
+	if r := got[len(got)-1]; !strings.Contains(r.Text, "it is the german impulse G16-1, due by") {
+		t.Errorf("out of turn:\n%s", r.Text)
+	}
+}
+
+// A mail delivered twice is applied and answered once.
+func TestDuplicateDelivery(t *testing.T) {
+	w := newWorld(t, nil)
+	w.join()
+	n := len(w.inbox(german))
+	raw, _ := message(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
+	w.srv.Deliver(referee, raw)
+	w.srv.Deliver(referee, raw)
+	w.waitMail(german, n+1)
+	w.settle()
+	if got := len(w.inbox(german)); got != n+1 {
+		t.Errorf("the German player got %d mails for one message delivered twice, want 1", got-n)
+	}
+	log := w.log()
+	impulses := 0
+	for _, r := range log {
+		if r.Kind == adjudicator.KindImpulse {
+			impulses++
+		}
+	}
+	if impulses != 1 {
+		t.Errorf("%d impulses played from one message delivered twice", impulses)
+	}
+}
+
+func (w *world) log() []adjudicator.Record {
+	var log []adjudicator.Record
+	w.st.View(func(tx *store.Tx) error { var err error; log, err = tx.Log(w.game); return err })
+	return log
+}
+
+// Forged mails change nothing: an unregistered sender gets no reply at all
+// (no backscatter); a registered address without the right token gets a
+// warning, and nothing else.
+func TestForgedMails(t *testing.T) {
+	w := newWorld(t, nil)
+	w.join()
+	before := w.gameNow()
+	nG := len(w.inbox(german))
+	w.send(stranger, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
+	w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[allied]))
+	w.send(german, "orders", fmt.Sprintf("GAME %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game))
+	got := w.waitMail(german, nG+2)
+	w.settle()
+	for _, m := range got[nG:] {
+		if !strings.Contains(m.Subject, "a mail in your name was refused") || strings.Contains(m.Text, "212/423") {
+			t.Errorf("the answer to a forged mail: %q\n%s", m.Subject, m.Text)
+		}
+	}
+	if n := len(w.inbox(stranger)); n != 0 {
+		t.Errorf("the unregistered sender got %d mails", n)
+	}
+	if after := w.gameNow(); after.Head != before.Head {
+		t.Error("a forged mail changed the game")
+	}
+}
+
+// The outbox: a temporary refusal (451) is tried again and delivered once;
+// a permanent one (550) is recorded as failed, and the game goes on.
+func TestSMTPFaults(t *testing.T) {
+	var calls atomic.Int32
+	var mu sync.Mutex
+	refuse := map[string]int{} // address -> code to answer
+	w := newWorld(t, &worldOptions{fault: func(from string, to []string) error {
+		calls.Add(1)
+		mu.Lock()
+		defer mu.Unlock()
+		for _, a := range to {
+			if code := refuse[a]; code != 0 {
+				if code == 451 {
+					delete(refuse, a) // once
+				}
+				return &smtp.SMTPError{Code: code, Message: "test refusal"}
+			}
+		}
+		return nil
+	}})
+	w.join()
+	mu.Lock()
+	refuse[allied] = 451
+	mu.Unlock()
+	nA := len(w.inbox(allied))
+	w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[german]))
+	got := w.waitMail(allied, nA+1)
+	w.settle()
+	if len(w.inbox(allied)) != nA+1 || !strings.Contains(got[nA].Text, "Impulse G16-1") {
+		t.Errorf("after a 451 the Allied report arrived %d times", len(w.inbox(allied))-nA)
+	}
+	var retried bool
+	w.st.View(func(tx *store.Tx) error {
+		all, _ := tx.Outbox("")
+		for _, m := range all {
+			retried = retried || m.Attempts == 2 && m.Status == store.MailSent
+		}
+		return nil
+	})
+	if !retried {
+		t.Error("no mail was sent on its second attempt")
+	}
+	mu.Lock()
+	refuse[allied] = 550
+	mu.Unlock()
+	nG := len(w.inbox(german))
+	w.send(allied, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[allied]))
+	w.waitMail(german, nG+1)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var failed []*store.Mail
+		w.st.View(func(tx *store.Tx) error { failed, _ = tx.Outbox(store.MailFailed); return nil })
+		if len(failed) > 0 {
+			if !strings.Contains(failed[0].Error, "550") || failed[0].To[0] != allied {
+				t.Errorf("failed mail %+v", failed[0])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a 550 was not recorded as a failure")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if g := w.gameNow(); g.Next.String() != "G16-2" {
+		t.Errorf("the game is at %s after the failed mail, want G16-2", g.Next)
+	}
+}
+
+// Requests are answered to the sender only.
+func TestRequests(t *testing.T) {
+	w := newWorld(t, nil)
+	w.join()
+	nG, nA := len(w.inbox(german)), len(w.inbox(allied))
+	w.send(german, "questions", fmt.Sprintf("GAME %s\nTOKEN %s\nSTATUS\nDICE\nUNITS\n", w.game, w.tokens[german]))
+	got := w.waitMail(german, nG+1)
+	w.settle()
+	r := got[len(got)-1]
+	for _, want := range []string{"Impulse G16-1: the German player is to move", "commitment ", "Your units in game intro-1", "212/423"} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, r.Text)
+		}
+	}
+	if len(w.inbox(allied)) != nA {
+		t.Error("the other player received the answer to a request")
+	}
+}
+
+func containsMail(ms []*mail.Incoming, wants ...string) bool {
+	for _, m := range ms {
+		ok := true
+		for _, w := range wants {
+			ok = ok && strings.Contains(m.Text, w)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

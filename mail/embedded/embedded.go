@@ -1,0 +1,702 @@
+// Package embedded runs a small, self-contained mail system on loopback: an
+// IMAP server whose mailboxes live in memory and an SMTP server that delivers
+// every accepted message straight into those mailboxes.
+//
+// It exists so that `titm demo`, `titm serve` with the example configuration
+// and the end-to-end tests need no outside mail server. It is not meant to
+// face a network: logins travel in plain text and nothing is kept on disk.
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+const (
+	defaultDomain          = "localhost"
+	defaultMaxMessageBytes = 10 << 20
+
+	// An abandoned SMTP client would otherwise hold its goroutine until
+	// Close; these bound that without troubling any real client.
+	smtpReadTimeout  = 10 * time.Minute
+	smtpWriteTimeout = time.Minute
+
+	// idleRecheck bounds how late an IDLE client hears of a message that
+	// arrived while its IDLE was starting (see imapSession.Idle).
+	idleRecheck = 250 * time.Millisecond
+)
+
+// Options configure Start. A nil *Options is not allowed (Users is
+// required). Start copies what it needs, so the Options may be reused or
+// changed afterwards.
+type Options struct {
+	// IMAPAddr is the IMAP listen address, e.g. "127.0.0.1:1143";
+	// "127.0.0.1:0" picks a free port (see Servers.IMAPAddr). Required.
+	IMAPAddr string
+	// SMTPAddr is the SMTP listen address, e.g. "127.0.0.1:1025". Required.
+	SMTPAddr string
+	// Users maps a mail address to its password. Each user gets the
+	// mailboxes INBOX and Folders; the IMAP login name is the address.
+	// Addresses are compared case-insensitively. At least one user is
+	// required, and every password must be non-empty.
+	Users map[string]string
+	// Folders are extra mailboxes made for every user, e.g. "processed".
+	Folders []string
+	// Domain is the SMTP greeting domain; "" means "localhost".
+	Domain string
+	// MaxMessageBytes is the largest message SMTP accepts; 0 means 10 MiB.
+	// Because of how go-smtp counts, a message must be strictly smaller
+	// than the limit.
+	MaxMessageBytes int64
+	// Fault, when set, is called once for each recipient of each message,
+	// with to holding that one recipient, after DATA has been read and
+	// before anything is delivered. The first non-nil error is returned to
+	// the SMTP client and the message is delivered to no one. An
+	// *smtp.SMTPError is passed on as is (tests return
+	// &smtp.SMTPError{Code: 451, ...} or 550 to simulate failures); any
+	// other error becomes a 554. Fault is called from the SMTP connection's
+	// goroutine, so it must be safe for concurrent use, and Close waits for
+	// calls in progress.
+	Fault func(from string, to []string) error
+	// Logger receives the servers' logs; nil means slog.Default().
+	// Passwords are never logged.
+	Logger *slog.Logger
+}
+
+// Servers are the running servers, started by Start. All methods are safe
+// for concurrent use.
+type Servers struct {
+	log   *slog.Logger
+	fault func(from string, to []string) error
+	users map[string]*imapmemserver.User // by lowercased address; read-only after Start
+
+	imapSrv    *imapserver.Server
+	smtpSrv    *smtp.Server
+	imapLn     *trackingListener
+	smtpLn     *trackingListener
+	imapServed chan struct{}
+	smtpServed chan struct{}
+
+	// imapActive counts IMAP connections from Accept until their session
+	// closes, plus one held by the Servers until Close; imapserver does not
+	// wait for its connections, so Close waits on this instead.
+	imapActive sync.WaitGroup
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Start listens on both addresses, starts serving and returns once both
+// listeners are open; it does not block beyond that. If either address
+// cannot be listened on, nothing is left running and the error names the
+// address. Start is safe for concurrent use.
+func Start(opt *Options) (*Servers, error) {
+	if opt == nil {
+		return nil, errors.New("embedded: no options (Users is required)")
+	}
+	if opt.IMAPAddr == "" {
+		return nil, errors.New("embedded: no IMAP listen address")
+	}
+	if opt.SMTPAddr == "" {
+		return nil, errors.New("embedded: no SMTP listen address")
+	}
+	if opt.MaxMessageBytes < 0 {
+		return nil, fmt.Errorf("embedded: negative message size limit %d", opt.MaxMessageBytes)
+	}
+	folders, err := folderList(opt.Folders)
+	if err != nil {
+		return nil, err
+	}
+	users, err := makeUsers(opt.Users, folders)
+	if err != nil {
+		return nil, err
+	}
+
+	logger := opt.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	logger = logger.With("component", "embedded-mail")
+
+	mem := imapmemserver.New()
+	for _, u := range users {
+		mem.AddUser(u)
+	}
+	// imapserver panics on the first connection if a session lacks what
+	// IMAP4rev2 needs; finding out here turns that into an error.
+	if _, ok := mem.NewSession().(imapserver.SessionIMAP4rev2); !ok {
+		return nil, errors.New("embedded: the in-memory IMAP backend does not support IMAP4rev2")
+	}
+
+	s := &Servers{
+		log:        logger,
+		fault:      opt.Fault,
+		users:      users,
+		imapServed: make(chan struct{}),
+		smtpServed: make(chan struct{}),
+	}
+
+	imapLn, err := net.Listen("tcp", opt.IMAPAddr)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: listening for IMAP on %s: %w", opt.IMAPAddr, err)
+	}
+	smtpLn, err := net.Listen("tcp", opt.SMTPAddr)
+	if err != nil {
+		imapLn.Close()
+		return nil, fmt.Errorf("embedded: listening for SMTP on %s: %w", opt.SMTPAddr, err)
+	}
+	s.imapActive.Add(1) // released by Close
+	s.imapLn = newTrackingListener(imapLn, func() { s.imapActive.Add(1) })
+	s.smtpLn = newTrackingListener(smtpLn, nil)
+
+	s.imapSrv = imapserver.New(&imapserver.Options{
+		NewSession: func(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			inner, ok := mem.NewSession().(imapserver.SessionIMAP4rev2)
+			if !ok {
+				s.imapActive.Done() // this connection gets no session to close
+				return nil, nil, errors.New("embedded: IMAP session lacks IMAP4rev2 support")
+			}
+			return &imapSession{SessionIMAP4rev2: inner, srv: s, remote: c.NetConn().RemoteAddr().String()}, nil, nil
+		},
+		Caps: imap.CapSet{
+			imap.CapIMAP4rev1: {},
+			imap.CapIMAP4rev2: {},
+		},
+		Logger:       printfLogger{logger.With("protocol", "imap"), &s.closed},
+		InsecureAuth: true,
+	})
+
+	domain := opt.Domain
+	if domain == "" {
+		domain = defaultDomain
+	}
+	maxBytes := opt.MaxMessageBytes
+	if maxBytes == 0 {
+		maxBytes = defaultMaxMessageBytes
+	}
+	s.smtpSrv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &smtpSession{srv: s, remote: c.Conn().RemoteAddr().String()}, nil
+	}))
+	s.smtpSrv.Domain = domain
+	s.smtpSrv.MaxMessageBytes = maxBytes
+	s.smtpSrv.AllowInsecureAuth = true
+	s.smtpSrv.ReadTimeout = smtpReadTimeout
+	s.smtpSrv.WriteTimeout = smtpWriteTimeout
+	s.smtpSrv.ErrorLog = printfLogger{logger.With("protocol", "smtp"), &s.closed}
+
+	go func() {
+		defer close(s.imapServed)
+		if err := s.imapSrv.Serve(s.imapLn); err != nil && !s.closed.Load() {
+			s.log.Error("IMAP server stopped", "addr", s.IMAPAddr(), "err", err)
+		}
+	}()
+	go func() {
+		defer close(s.smtpServed)
+		if err := s.smtpSrv.Serve(s.smtpLn); err != nil && !s.closed.Load() {
+			s.log.Error("SMTP server stopped", "addr", s.SMTPAddr(), "err", err)
+		}
+	}()
+
+	for _, a := range []net.Addr{imapLn.Addr(), smtpLn.Addr()} {
+		if ta, ok := a.(*net.TCPAddr); ok && !ta.IP.IsLoopback() {
+			s.log.Warn("listening beyond loopback; logins travel in plain text", "addr", a.String())
+		}
+	}
+	s.log.Info("embedded mail servers started",
+		"imap", s.IMAPAddr(), "smtp", s.SMTPAddr(), "users", len(users))
+	return s, nil
+}
+
+// folderList checks the extra mailbox names and drops INBOX and repeats,
+// which every user has or gets once anyway.
+func folderList(names []string) ([]string, error) {
+	seen := map[string]bool{"INBOX": true}
+	var out []string
+	for _, f := range names {
+		f = strings.TrimRight(f, "/")
+		if f == "" {
+			return nil, errors.New("embedded: empty folder name")
+		}
+		if strings.EqualFold(f, "INBOX") || seen[f] {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func makeUsers(list map[string]string, folders []string) (map[string]*imapmemserver.User, error) {
+	if len(list) == 0 {
+		return nil, errors.New("embedded: no users")
+	}
+	users := make(map[string]*imapmemserver.User, len(list))
+	for addr, password := range list {
+		key := canonical(addr)
+		if key == "" {
+			return nil, errors.New("embedded: empty user address")
+		}
+		if password == "" {
+			return nil, fmt.Errorf("embedded: user %s has no password", addr)
+		}
+		if users[key] != nil {
+			return nil, fmt.Errorf("embedded: user %s is listed twice (addresses ignore case)", key)
+		}
+		// imapmemserver compares login names exactly, so users are made
+		// under the lowercased address and logins are lowercased to match.
+		u := imapmemserver.NewUser(key, password)
+		for _, mbox := range append([]string{"INBOX"}, folders...) {
+			if err := u.Create(mbox, nil); err != nil {
+				return nil, fmt.Errorf("embedded: creating mailbox %q for %s: %w", mbox, key, err)
+			}
+		}
+		users[key] = u
+	}
+	return users, nil
+}
+
+func canonical(addr string) string {
+	return strings.ToLower(strings.TrimSpace(addr))
+}
+
+// IMAPAddr returns the address the IMAP server listens on, with the port
+// actually chosen when Options.IMAPAddr asked for port 0. It does not block
+// and is safe for concurrent use.
+func (s *Servers) IMAPAddr() string { return s.imapLn.Addr().String() }
+
+// SMTPAddr returns the address the SMTP server listens on, with the port
+// actually chosen when Options.SMTPAddr asked for port 0. It does not block
+// and is safe for concurrent use.
+func (s *Servers) SMTPAddr() string { return s.smtpLn.Addr().String() }
+
+// Deliver appends msg, byte for byte, to the INBOX of the user with address
+// to (compared case-insensitively), bypassing SMTP and Options.Fault. IMAP
+// clients idling on that INBOX are told at once. It is meant for tests and
+// the demo's autoplay. Deliver does not block on the network and is safe
+// for concurrent use; it fails for an unknown user or after Close.
+func (s *Servers) Deliver(to string, msg []byte) error {
+	if s.closed.Load() {
+		return fmt.Errorf("embedded: delivering to %s: servers are closed", to)
+	}
+	return s.deliver(canonical(to), msg)
+}
+
+func (s *Servers) deliver(key string, msg []byte) error {
+	u := s.users[key]
+	if u == nil {
+		return fmt.Errorf("embedded: delivering to %s: no such user", key)
+	}
+	// imapmemserver copies the literal into its own buffer, so callers may
+	// reuse msg.
+	data, err := u.Append("INBOX", bytes.NewReader(msg), &imap.AppendOptions{Time: time.Now()})
+	if err != nil {
+		return fmt.Errorf("embedded: delivering to %s: %w", key, err)
+	}
+	s.log.Debug("message delivered", "to", key, "uid", data.UID, "bytes", len(msg))
+	return nil
+}
+
+// Close stops both servers: it closes the listeners and every open
+// connection, then blocks until the servers' goroutines have finished
+// (including any Options.Fault call in progress). Messages already
+// delivered are dropped with the servers. Close is safe for concurrent use;
+// calls after the first return the first call's result.
+func (s *Servers) Close() error {
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		var errs []error
+
+		// IMAP. The listener is closed, and Serve awaited, before
+		// imapserver.Close: that Close may otherwise run before Serve has
+		// registered the listener (and close nothing), or wait on a
+		// WaitGroup that Serve is about to add to.
+		if err := s.imapLn.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("embedded: closing IMAP listener: %w", err))
+		}
+		<-s.imapServed
+		if err := s.imapSrv.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+			errs = append(errs, fmt.Errorf("embedded: closing IMAP server: %w", err))
+		}
+		// Connections accepted just before the listener closed may not be
+		// known to imapserver yet; the listener knows them all.
+		s.imapLn.closeConns()
+
+		// SMTP. Serve must have returned before Shutdown waits, so that no
+		// connection is added behind its back; Shutdown then waits for the
+		// connections' goroutines, which end once their sockets are closed.
+		if err := s.smtpLn.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("embedded: closing SMTP listener: %w", err))
+		}
+		<-s.smtpServed
+		s.smtpLn.closeConns()
+		if err := s.smtpSrv.Shutdown(context.Background()); err != nil && !errors.Is(err, net.ErrClosed) {
+			errs = append(errs, fmt.Errorf("embedded: closing SMTP server: %w", err))
+		}
+
+		s.imapActive.Done()
+		s.imapActive.Wait()
+
+		s.closeErr = errors.Join(errs...)
+		s.log.Info("embedded mail servers stopped")
+	})
+	return s.closeErr
+}
+
+// imapSession lowercases login names, logs logins and lets Close wait for
+// the session's IDLE, which imapserver runs in a goroutine it does not wait
+// for.
+type imapSession struct {
+	imapserver.SessionIMAP4rev2
+
+	srv    *Servers
+	remote string
+
+	mu     sync.Mutex
+	closed bool
+	idling sync.WaitGroup
+}
+
+func (c *imapSession) Login(username, password string) error {
+	name := canonical(username)
+	if err := c.SessionIMAP4rev2.Login(name, password); err != nil {
+		c.srv.log.Info("IMAP login refused", "user", name, "remote", c.remote)
+		return err
+	}
+	c.srv.log.Debug("IMAP login", "user", name, "remote", c.remote)
+	return nil
+}
+
+func (c *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.idling.Add(1)
+	c.mu.Unlock()
+	defer c.idling.Done()
+
+	// imapserver's SessionTracker.Idle only wakes for updates queued after
+	// it has started, yet the client is told "+ idling" before that: a
+	// message delivered in between, or since the last command, would stay
+	// unannounced until the next one arrived. So pending updates are
+	// flushed first, and the wait is restarted every idleRecheck to flush
+	// whatever slipped into that window. Poll and Idle never overlap, which
+	// keeps the untagged responses in order.
+	for {
+		select {
+		case <-stop:
+			return nil
+		default:
+		}
+		if err := c.SessionIMAP4rev2.Poll(w, true); err != nil {
+			return err
+		}
+
+		innerStop := make(chan struct{})
+		abort := make(chan struct{})
+		watched := make(chan struct{})
+		timer := time.NewTimer(idleRecheck)
+		go func() {
+			defer close(watched)
+			select {
+			case <-stop:
+			case <-timer.C:
+			case <-abort:
+			}
+			close(innerStop)
+		}()
+		err := c.SessionIMAP4rev2.Idle(w, innerStop)
+		early := false
+		select {
+		case <-innerStop:
+		default:
+			early = true
+		}
+		close(abort)
+		<-watched
+		timer.Stop()
+		if err != nil {
+			return err
+		}
+		if early {
+			// imapmemserver returns at once when no mailbox is selected;
+			// there is then nothing to announce, only DONE to wait for.
+			<-stop
+			return nil
+		}
+	}
+}
+
+// Close is called exactly once by imapserver, when the connection ends.
+func (c *imapSession) Close() error {
+	c.mu.Lock()
+	already := c.closed
+	c.closed = true
+	c.mu.Unlock()
+	if already {
+		return nil
+	}
+	defer c.srv.imapActive.Done()
+	// imapserver has closed IDLE's stop channel by now, so this is short.
+	c.idling.Wait()
+	return c.SessionIMAP4rev2.Close()
+}
+
+// smtpSession is one SMTP connection's transaction state. go-smtp may run
+// Data in a goroutine of its own (for BDAT) while the connection calls Reset
+// or Logout, so the fields are guarded.
+type smtpSession struct {
+	srv    *Servers
+	remote string
+
+	mu       sync.Mutex
+	from     string
+	rcpts    []string // lowercased, without repeats
+	authUser string
+	closed   bool
+	inData   sync.WaitGroup
+}
+
+var _ smtp.AuthSession = (*smtpSession)(nil)
+
+func (c *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (c *smtpSession) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain {
+		return nil, smtp.ErrAuthUnknownMechanism
+	}
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		name := canonical(username)
+		if identity != "" && canonical(identity) != name {
+			c.srv.log.Info("SMTP login refused: identity differs from user", "user", name, "remote", c.remote)
+			return smtp.ErrAuthFailed
+		}
+		u := c.srv.users[name]
+		// Login's check is constant-time; the lookup miss is not, which
+		// only tells a loopback client which test users exist.
+		if u == nil || u.Login(name, password) != nil {
+			c.srv.log.Info("SMTP login refused", "user", name, "remote", c.remote)
+			return smtp.ErrAuthFailed
+		}
+		c.mu.Lock()
+		c.authUser = name
+		c.mu.Unlock()
+		c.srv.log.Debug("SMTP login", "user", name, "remote", c.remote)
+		return nil
+	}), nil
+}
+
+// Mail accepts any sender: the daemon and the players' stand-ins send as
+// whom they like, authenticated or not.
+func (c *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.from = from
+	c.rcpts = nil
+	return nil
+}
+
+func (c *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	key := canonical(to)
+	if c.srv.users[key] == nil {
+		c.srv.log.Info("SMTP recipient refused", "to", to, "remote", c.remote)
+		return &smtp.SMTPError{
+			Code:         550,
+			EnhancedCode: smtp.EnhancedCode{5, 1, 1},
+			Message:      fmt.Sprintf("No such user here: <%s> has no mailbox on this server", to),
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.rcpts {
+		if r == key {
+			return nil
+		}
+	}
+	c.rcpts = append(c.rcpts, key)
+	return nil
+}
+
+func (c *smtpSession) Data(r io.Reader) error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return smtp.ErrDataReset
+	}
+	c.inData.Add(1)
+	from, rcpts := c.from, append([]string(nil), c.rcpts...)
+	c.mu.Unlock()
+	defer c.inData.Done()
+
+	data, err := io.ReadAll(r)
+	if err != nil {
+		// go-smtp recognises its own errors (such as "message too large")
+		// only unwrapped.
+		var se *smtp.SMTPError
+		if errors.As(err, &se) {
+			return se
+		}
+		return fmt.Errorf("embedded: reading message: %w", err)
+	}
+	if len(rcpts) == 0 {
+		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "No valid recipients"}
+	}
+
+	// Every recipient is checked before anyone gets the message: one DATA
+	// has one reply, and a client retrying after a failure must not cause
+	// duplicates for the recipients that had succeeded.
+	if c.srv.fault != nil {
+		for _, to := range rcpts {
+			if err := c.srv.fault(from, []string{to}); err != nil {
+				c.srv.log.Info("SMTP delivery failed by Fault", "from", from, "to", to, "err", err)
+				return err
+			}
+		}
+	}
+	for _, to := range rcpts {
+		if err := c.srv.deliver(to, data); err != nil {
+			c.srv.log.Error("SMTP delivery failed", "from", from, "to", to, "err", err)
+			return &smtp.SMTPError{
+				Code:         451,
+				EnhancedCode: smtp.EnhancedCode{4, 3, 0},
+				Message:      fmt.Sprintf("Delivery to <%s> failed, try again later", to),
+			}
+		}
+	}
+	c.srv.log.Debug("SMTP message accepted", "from", from, "to", rcpts, "bytes", len(data), "remote", c.remote)
+	return nil
+}
+
+func (c *smtpSession) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.from = ""
+	c.rcpts = nil
+}
+
+// Logout is called once the connection ends; waiting for Data here means
+// that by the time go-smtp's Shutdown returns no delivery is in progress.
+func (c *smtpSession) Logout() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.inData.Wait()
+	return nil
+}
+
+// trackingListener remembers the connections it has accepted, so that Close
+// can end them all: neither imapserver nor go-smtp knows of a connection
+// until its goroutine has started.
+type trackingListener struct {
+	net.Listener
+	onAccept func() // called, under mu, for each connection handed out
+
+	mu     sync.Mutex
+	closed bool
+	conns  map[*trackedConn]struct{}
+}
+
+func newTrackingListener(ln net.Listener, onAccept func()) *trackingListener {
+	return &trackingListener{Listener: ln, onAccept: onAccept, conns: make(map[*trackedConn]struct{})}
+}
+
+func (l *trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	tc := &trackedConn{Conn: c, l: l}
+	l.conns[tc] = struct{}{}
+	if l.onAccept != nil {
+		l.onAccept()
+	}
+	return tc, nil
+}
+
+// Close may be called more than once (both the server and Servers.Close
+// call it); only the first closes the socket.
+func (l *trackingListener) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	return l.Listener.Close()
+}
+
+func (l *trackingListener) closeConns() {
+	l.mu.Lock()
+	conns := make([]*trackedConn, 0, len(l.conns))
+	for c := range l.conns {
+		conns = append(conns, c)
+	}
+	l.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+type trackedConn struct {
+	net.Conn
+	l    *trackingListener
+	once sync.Once
+	err  error
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		delete(c.l.conns, c)
+		c.l.mu.Unlock()
+		c.err = c.Conn.Close()
+	})
+	return c.err
+}
+
+// printfLogger carries the libraries' own complaints (failed reads,
+// protocol errors) into slog. While Close cuts connections they complain of
+// reads on closed sockets, which is expected and so only worth a debug line.
+type printfLogger struct {
+	l       *slog.Logger
+	closing *atomic.Bool
+}
+
+func (p printfLogger) Printf(format string, v ...any) {
+	p.log(fmt.Sprintf(format, v...))
+}
+
+func (p printfLogger) Println(v ...any) {
+	p.log(fmt.Sprintln(v...))
+}
+
+func (p printfLogger) log(msg string) {
+	level := slog.LevelWarn
+	if p.closing.Load() {
+		level = slog.LevelDebug
+	}
+	p.l.Log(context.Background(), level, strings.TrimSpace(msg))
+}

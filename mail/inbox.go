@@ -1,0 +1,258 @@
+package mail
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"slices"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"titm/store"
+)
+
+// Inbox reads the players' mails over IMAP: each new message is fetched,
+// handled in one store transaction, and only after the commit flagged as
+// seen and moved to the processed folder. A crash between the commit and
+// the move leaves the message in the folder; the next pass finds it
+// processed (by UIDVALIDITY and UID, or by Message-ID) and only moves it.
+type Inbox struct {
+	cfg     *IMAPConfig
+	st      *store.Store
+	h       *Handler
+	log     *slog.Logger
+	now     func() time.Time
+	handled func() // called after each message handled, to wake the sender
+
+	// AfterCommit, when set, is called between a message's commit and its
+	// move: the crash tests kill the process there.
+	AfterCommit func(uid uint32)
+}
+
+// NewInbox returns the reader of the configured folder.
+func NewInbox(cfg *IMAPConfig, st *store.Store, h *Handler, log *slog.Logger, now func() time.Time, handled func()) *Inbox {
+	return &Inbox{cfg: cfg, st: st, h: h, log: log, now: now, handled: handled}
+}
+
+// Run reads the folder until ctx ends, reconnecting with exponential
+// backoff (1 s doubling up to 5 min) after any error. The message in hand
+// when ctx ends is finished first.
+func (ib *Inbox) Run(ctx context.Context) error {
+	wait := time.Second
+	for {
+		start := time.Now()
+		err := ib.session(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if time.Since(start) > time.Minute {
+			wait = time.Second // the connection lived: start the backoff again
+		}
+		ib.log.Warn("imap: connection lost; reconnecting", "in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, 5*time.Minute)
+	}
+}
+
+// dial connects as configured.
+func (ib *Inbox) dial(opts *imapclient.Options) (*imapclient.Client, error) {
+	host, _, _ := net.SplitHostPort(ib.cfg.Address)
+	opts.TLSConfig = &tls.Config{ServerName: host, InsecureSkipVerify: ib.cfg.InsecureSkipVerify}
+	opts.Dialer = &net.Dialer{Timeout: 30 * time.Second}
+	switch ib.cfg.Security {
+	case "tls":
+		return imapclient.DialTLS(ib.cfg.Address, opts)
+	case "none":
+		return imapclient.DialInsecure(ib.cfg.Address, opts)
+	default:
+		return imapclient.DialStartTLS(ib.cfg.Address, opts)
+	}
+}
+
+// session is one connection: log in, select, then handle what is there and
+// wait for more, with IDLE where the server has it and polling otherwise.
+func (ib *Inbox) session(ctx context.Context) error {
+	news := make(chan struct{}, 1)
+	c, err := ib.dial(&imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil {
+				select {
+				case news <- struct{}{}:
+				default:
+				}
+			}
+		},
+	}})
+	if err != nil {
+		return fmt.Errorf("imap: connecting to %s: %w", ib.cfg.Address, err)
+	}
+	defer c.Close()
+	// A context that ends closes the connection, which ends any command
+	// waiting on it.
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if err := c.Login(ib.cfg.Username, ib.cfg.Password).Wait(); err != nil {
+		return fmt.Errorf("imap: logging in to %s as %s: %w", ib.cfg.Address, ib.cfg.Username, err)
+	}
+	if err := c.Create(ib.cfg.ProcessedFolder, nil).Wait(); err != nil {
+		var ie *imap.Error
+		if !errors.As(err, &ie) || ie.Code != imap.ResponseCodeAlreadyExists {
+			// Servers that say less than ALREADYEXISTS are checked by
+			// selecting it below, through the first move.
+			ib.log.Debug("imap: creating the processed folder", "err", err)
+		}
+	}
+	sel, err := c.Select(ib.cfg.Folder, nil).Wait()
+	if err != nil {
+		return fmt.Errorf("imap: selecting %s: %w", ib.cfg.Folder, err)
+	}
+	ib.checkValidity(sel.UIDValidity)
+	idle := ib.cfg.IDLE && (c.Caps().Has(imap.CapIdle) || c.Caps().Has(imap.CapIMAP4rev2))
+	ib.log.Info("imap: reading", "server", ib.cfg.Address, "folder", ib.cfg.Folder, "uidvalidity", sel.UIDValidity, "idle", idle)
+	for {
+		if err := ib.pass(ctx, c, sel.UIDValidity); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err := ib.wait(ctx, c, idle, news); err != nil {
+			return err
+		}
+	}
+}
+
+// wait waits for new mail: in IDLE until the server announces some, or
+// until the poll interval passes (a safety net for servers whose IDLE
+// misses mail); without IDLE, for the poll interval, then a NOOP.
+func (ib *Inbox) wait(ctx context.Context, c *imapclient.Client, idle bool, news chan struct{}) error {
+	t := time.NewTimer(ib.cfg.PollInterval)
+	defer t.Stop()
+	if !idle {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		return c.Noop().Wait()
+	}
+	cmd, err := c.Idle()
+	if err != nil {
+		return fmt.Errorf("imap: IDLE: %w", err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-news:
+	case <-t.C:
+	case <-c.Closed():
+	}
+	if err := cmd.Close(); err != nil {
+		return fmt.Errorf("imap: ending IDLE: %w", err)
+	}
+	return cmd.Wait()
+}
+
+// checkValidity notes a change of the folder's UIDVALIDITY: the server has
+// renumbered its messages, so the UIDs processed before mean nothing now.
+// Messages are then known again by their Message-ID.
+func (ib *Inbox) checkValidity(v uint32) {
+	key := "uidvalidity/" + ib.cfg.Folder
+	ib.st.Update(func(tx *store.Tx) error {
+		if old := tx.Meta(key); old != "" && old != fmt.Sprint(v) {
+			ib.log.Warn("imap: the folder's UIDVALIDITY changed: its messages are known by Message-ID from now on", "folder", ib.cfg.Folder, "was", old, "now", v)
+		}
+		return tx.SetMeta(key, fmt.Sprint(v))
+	})
+}
+
+// pass handles every message in the folder, oldest first.
+func (ib *Inbox) pass(ctx context.Context, c *imapclient.Client, validity uint32) error {
+	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagDeleted}}, nil).Wait()
+	if err != nil {
+		return fmt.Errorf("imap: searching %s: %w", ib.cfg.Folder, err)
+	}
+	uids := data.AllUIDs()
+	slices.Sort(uids)
+	for _, uid := range uids {
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err := ib.one(c, validity, uid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// one handles one message: processed before, it is only moved; else it is
+// fetched, handled and committed, then moved.
+func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error {
+	key := MessageKey{Mailbox: ib.cfg.Folder, UIDValidity: validity, UID: uint32(uid)}
+	set := imap.UIDSetNum(uid)
+	msgs, err := c.Fetch(set, &imap.FetchOptions{Envelope: true, RFC822Size: true, UID: true}).Collect()
+	if err != nil {
+		return fmt.Errorf("imap: fetching message %d: %w", uid, err)
+	}
+	if len(msgs) == 0 {
+		return nil // expunged meanwhile
+	}
+	env, size := msgs[0].Envelope, msgs[0].RFC822Size
+	var messageID string
+	if env != nil {
+		messageID = env.MessageID
+	}
+	var done bool
+	ib.st.View(func(tx *store.Tx) error {
+		_, done, err = tx.WasProcessed(key.Mailbox, key.UIDValidity, key.UID, messageID)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !done {
+		var raw []byte
+		if size <= ib.h.cfg.Referee.MaxMessageBytes {
+			section := &imap.FetchItemBodySection{Peek: true}
+			full, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+			if err != nil {
+				return fmt.Errorf("imap: fetching message %d: %w", uid, err)
+			}
+			if len(full) == 0 {
+				return nil
+			}
+			raw = full[0].FindBodySection(section)
+		}
+		var outcome string
+		err := ib.st.Update(func(tx *store.Tx) error {
+			var err error
+			outcome, err = ib.h.Handle(tx, key, raw, size, ib.now())
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("handling message %d: %w", uid, err)
+		}
+		ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome)
+		if ib.handled != nil {
+			ib.handled()
+		}
+		if ib.AfterCommit != nil {
+			ib.AfterCommit(uint32(uid))
+		}
+	}
+	if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}, Silent: true}, nil).Close(); err != nil {
+		return fmt.Errorf("imap: flagging message %d: %w", uid, err)
+	}
+	if _, err := c.Move(set, ib.cfg.ProcessedFolder).Wait(); err != nil {
+		return fmt.Errorf("imap: moving message %d to %s: %w", uid, ib.cfg.ProcessedFolder, err)
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package mail
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"titm/store"
+)
+
+// Sender delivers the outbox over SMTP: every mail was queued in the same
+// transaction as the change it tells of, so a crash loses none, and each is
+// marked sent only after the server took it.
+type Sender struct {
+	cfg *SMTPConfig
+	st  *store.Store
+	log *slog.Logger
+	now func() time.Time
+}
+
+// NewSender returns the sender of a store's outbox.
+func NewSender(cfg *SMTPConfig, st *store.Store, log *slog.Logger, now func() time.Time) *Sender {
+	return &Sender{cfg: cfg, st: st, log: log, now: now}
+}
+
+// Run sends what is due, then waits for wake, for the next retry or for ctx
+// to end. It returns when ctx ends.
+func (s *Sender) Run(ctx context.Context, wake <-chan struct{}) error {
+	for {
+		next, err := s.Flush(ctx)
+		if err != nil {
+			s.log.Error("outbox", "err", err)
+			next = s.now().Add(s.cfg.RetryMin)
+		}
+		wait := time.Hour
+		if !next.IsZero() {
+			wait = max(next.Sub(s.now()), 0)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-wake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// Flush sends every mail that is due, over one connection, and returns when
+// the next mail waiting for a retry is due (zero: none waits).
+func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
+	var due []*store.Mail
+	var next time.Time
+	now := s.now()
+	err := s.st.View(func(tx *store.Tx) error {
+		q, err := tx.Outbox(store.MailQueued)
+		for _, m := range q {
+			if m.Next.After(now) {
+				if next.IsZero() || m.Next.Before(next) {
+					next = m.Next
+				}
+				continue
+			}
+			due = append(due, m)
+		}
+		return err
+	})
+	if err != nil || len(due) == 0 {
+		return next, err
+	}
+	var c *smtp.Client
+	defer func() {
+		if c != nil {
+			c.Quit()
+		}
+	}()
+	var dialErr error // once the server cannot be reached, the rest wait too
+	for _, m := range due {
+		if ctx.Err() != nil {
+			break
+		}
+		err := dialErr
+		if c == nil && err == nil {
+			c, err = s.dial()
+			dialErr = err
+		}
+		if err == nil {
+			err = c.SendMail(m.From, m.To, bytes.NewReader(m.Data))
+			var se *smtp.SMTPError
+			switch {
+			case err == nil:
+			case errors.As(err, &se):
+				// Refused: the session is reset for the next mail.
+				if c.Reset() != nil {
+					c.Close()
+					c = nil
+				}
+			default:
+				// The connection broke: the next mail dials again.
+				c.Close()
+				c = nil
+			}
+		}
+		if err := s.record(m, err); err != nil {
+			return next, err
+		}
+		if m.Status == store.MailQueued && (next.IsZero() || m.Next.Before(next)) {
+			next = m.Next
+		}
+	}
+	return next, nil
+}
+
+// record keeps the outcome of one attempt.
+func (s *Sender) record(m *store.Mail, err error) error {
+	now := s.now()
+	m.Attempts++
+	var se *smtp.SMTPError
+	switch {
+	case err == nil:
+		m.Status, m.Sent, m.Error = store.MailSent, now, ""
+		if m.Secret {
+			// The welcome's token is now with its player; the store keeps
+			// tokens only as hashes.
+			m.Data = nil
+		}
+		s.log.Info("mail sent", "game", m.Game, "kind", m.Kind, "mail", m.ID, "to", m.To, "attempts", m.Attempts)
+	case errors.As(err, &se) && se.Code >= 500:
+		m.Status, m.Error = store.MailFailed, err.Error()
+		s.log.Error("mail refused for good", "game", m.Game, "kind", m.Kind, "mail", m.ID, "to", m.To, "err", err)
+	case now.Sub(m.Created) >= s.cfg.GiveUp:
+		m.Status, m.Error = store.MailFailed, fmt.Sprintf("still failing after %s: %v", s.cfg.GiveUp, err)
+		s.log.Error("mail given up", "game", m.Game, "mail", m.ID, "to", m.To, "err", err)
+	default:
+		m.Error = err.Error()
+		m.Next = now.Add(backoff(s.cfg.RetryMin, s.cfg.RetryMax, m.Attempts))
+		s.log.Warn("mail to be tried again", "game", m.Game, "mail", m.ID, "to", m.To, "at", m.Next, "err", err)
+	}
+	return s.st.Update(func(tx *store.Tx) error { return tx.PutMail(m) })
+}
+
+// backoff is the wait after the n-th failure: min, doubling, up to max.
+func backoff(lo, hi time.Duration, n int) time.Duration {
+	d := lo
+	for i := 1; i < n && d < hi; i++ {
+		d *= 2
+	}
+	return min(d, hi)
+}
+
+// dial connects and authenticates as configured.
+func (s *Sender) dial() (*smtp.Client, error) {
+	host, _, _ := net.SplitHostPort(s.cfg.Address)
+	tc := &tls.Config{ServerName: host, InsecureSkipVerify: s.cfg.InsecureSkipVerify}
+	var c *smtp.Client
+	var err error
+	switch s.cfg.Security {
+	case "tls":
+		c, err = smtp.DialTLS(s.cfg.Address, tc)
+	case "none":
+		c, err = smtp.Dial(s.cfg.Address)
+	default:
+		c, err = smtp.DialStartTLS(s.cfg.Address, tc)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("smtp: connecting to %s: %w", s.cfg.Address, err)
+	}
+	if s.cfg.Username != "" {
+		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("smtp: logging in to %s as %s: %w", s.cfg.Address, s.cfg.Username, err)
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,393 @@
+package mail
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	gomail "github.com/emersion/go-message/mail"
+
+	"titm/adjudicator"
+	"titm/rules"
+	"titm/rules/scenarios"
+	"titm/store"
+)
+
+// The texts of the mails. They are plain text that reads in 80 columns.
+// (The full impulse report with the map picture is the reports' part; these
+// say what happened, die by die, until it comes.)
+
+func sideTitle(s rules.Side) string {
+	if s == rules.German {
+		return "German"
+	}
+	return "Allied"
+}
+
+// impulseReport tells what an impulse did: every event, every die with its
+// purpose, who moves next and by when, the VP and the log's head.
+func impulseReport(g *adjudicator.Game, r adjudicator.Record, events []rules.Event) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Impulse %s of game %s (%s) was played", r.Impulse, g.ID, g.Scenario)
+	if r.Reason != "" {
+		fmt.Fprintf(&b, ": %s", r.Reason)
+	} else {
+		fmt.Fprintf(&b, " by the %s player", sideTitle(r.Side))
+	}
+	b.WriteString(".\n\n")
+	for _, e := range events {
+		fmt.Fprintf(&b, "  %s\n", e)
+	}
+	if len(r.Dice) > 0 {
+		b.WriteString("\nDice:\n")
+		for _, d := range r.Dice {
+			fmt.Fprintf(&b, "  %2d  %s\n", d.Value, d.Purpose)
+		}
+	}
+	b.WriteString("\n")
+	if g.Status == adjudicator.Playing {
+		fmt.Fprintf(&b, "Next: the %s impulse %s, due by %s.\n", sideTitle(g.Next.Side), g.Next, stamp(g.Due))
+	}
+	fmt.Fprintf(&b, "German VP: %d.\nLog head: %s\n", g.State.VP, g.Head)
+	return b.String()
+}
+
+// startText is the first report: the game begins, and the dice are fixed.
+func startText(g *adjudicator.Game) string {
+	return fmt.Sprintf("Game %s (%s) begins: both players have joined.\n\n"+
+		"The dice are fixed from now on (B10). They come from the game's secret seed,\n"+
+		"committed to before you joined:\n  commitment %s\nand from both players' seeds:\n  German %q\n  Allied %q\n"+
+		"The secret seed is revealed when the game ends; then anyone can check every die\n(titm verify).\n\n"+
+		"The German player moves first: impulse %s, due by %s.\nLog head: %s\n",
+		g.ID, g.Scenario, g.Commitment, g.Players[rules.German].Seed, g.Players[rules.Allied].Seed, g.Next, stamp(g.Due), g.Head)
+}
+
+// endText is the end of a game: the result, the revealed seed and each
+// player's promptness.
+func endText(g *adjudicator.Game) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s is over: %s.\n\n", g.ID, g.Result)
+	fmt.Fprintf(&b, "The game's secret seed is revealed: %s\nIts SHA-256 is the commitment published when the game was made: %s\n", g.Seed, g.Commitment)
+	b.WriteString("With the log (titm export) anyone can now recompute every die and replay every\nimpulse (titm verify).\n\nPromptness:\n")
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		fmt.Fprintf(&b, "  %s\n", promptness(side, g.Players[side]))
+	}
+	fmt.Fprintf(&b, "\nLog head: %s\n", g.Head)
+	return b.String()
+}
+
+func promptness(side rules.Side, p *adjudicator.Player) string {
+	s := fmt.Sprintf("%s: %d impulses", sideTitle(side), p.Impulses)
+	if p.Impulses > 0 {
+		s += " in " + human(p.Taken/time.Duration(p.Impulses)) + " on average"
+	}
+	return s + fmt.Sprintf(", %d deadlines missed, %d extensions", p.Missed, p.Extensions)
+}
+
+// statusText is the answer to STATUS.
+func statusText(g *adjudicator.Game) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s (%s): %s.\n", g.ID, g.Scenario, g.Status)
+	switch {
+	case g.Status == adjudicator.Forming:
+		for _, side := range []rules.Side{rules.German, rules.Allied} {
+			if !g.Players[side].HasJoined() {
+				fmt.Fprintf(&b, "Waiting for the %s player to JOIN.\n", sideTitle(side))
+			}
+		}
+	case g.Status == adjudicator.Playing && g.Paused:
+		fmt.Fprintf(&b, "Paused by the director, impulse %s to play, with %s left.\n", g.Next, human(g.Left))
+	case g.Status == adjudicator.Playing:
+		fmt.Fprintf(&b, "Impulse %s: the %s player is to move, by %s.\n", g.Next, sideTitle(g.Next.Side), stamp(g.Due))
+	default:
+		fmt.Fprintf(&b, "Result: %s.\n", g.Result)
+	}
+	fmt.Fprintf(&b, "German VP: %d.\n\n", g.State.VP)
+	s, err := g.Rules()
+	if err == nil {
+		b.WriteString(positionText(g, s))
+	}
+	fmt.Fprintf(&b, "\nLog head: %s\n", g.Head)
+	return b.String()
+}
+
+// positionText lists every area and zone with units, by number.
+func positionText(g *adjudicator.Game, s *rules.Scenario) string {
+	byPlace := map[rules.Place][]*rules.UnitState{}
+	var places []rules.Place
+	for _, u := range g.State.Units {
+		if !u.OnMap() {
+			continue
+		}
+		if byPlace[u.Place] == nil {
+			places = append(places, u.Place)
+		}
+		byPlace[u.Place] = append(byPlace[u.Place], u)
+	}
+	sort.Slice(places, func(i, j int) bool {
+		a, b := places[i], places[j]
+		if a.IsZone() != b.IsZone() {
+			return !a.IsZone()
+		}
+		if a.IsZone() {
+			return a.String() < b.String()
+		}
+		return a.Area < b.Area
+	})
+	var b strings.Builder
+	b.WriteString("Position:\n")
+	for _, p := range places {
+		name := "zone " + p.String()
+		if !p.IsZone() {
+			if a := s.Map.Area(p.Area); a != nil {
+				name = fmt.Sprintf("%d %s", p.Area, a.Name)
+			}
+			if side, ok := g.State.Control[p.Area]; ok {
+				name += " (" + string(side) + ")"
+			}
+		}
+		var us []string
+		for _, u := range byPlace[p] {
+			us = append(us, unitShort(s, u))
+		}
+		fmt.Fprintf(&b, "  %-28s %s\n", name, strings.Join(us, ", "))
+	}
+	return b.String()
+}
+
+func unitShort(s *rules.Scenario, u *rules.UnitState) string {
+	info := s.OOB.Unit(u.ID)
+	t := u.ID + " " + strings.ToUpper(string(info.Side)[:1]) + fmt.Sprint(u.Strength)
+	if u.Entrenched {
+		t += "e"
+	}
+	return t
+}
+
+// unitsText is the answer to UNITS: the player's units with what each may
+// still do this turn.
+func unitsText(g *adjudicator.Game, s *rules.Scenario, side rules.Side) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your units in game %s, impulse %s:\n\n", g.ID, g.Next)
+	for _, u := range g.State.Units {
+		info := s.OOB.Unit(u.ID)
+		if info.Side != side {
+			continue
+		}
+		where := "arrives " + info.Arrives
+		switch {
+		case u.Eliminated:
+			where = "eliminated"
+		case u.Exited:
+			where = "exited the map"
+		case u.OnMap() && u.Place.IsZone():
+			where = "zone " + u.Place.String()
+		case u.OnMap():
+			where = fmt.Sprintf("%d %s", u.Place.Area, s.Map.Area(u.Place.Area).Name)
+		}
+		var notes []string
+		if u.OnMap() {
+			if u.Moved {
+				notes = append(notes, "moved")
+			}
+			if u.Attacked {
+				notes = append(notes, "attacked")
+			}
+			if u.Entrenched {
+				notes = append(notes, "entrenched")
+			}
+			if !u.InSupply {
+				notes = append(notes, "OUT OF SUPPLY")
+			}
+			if u.Dismounted {
+				notes = append(notes, "dismounted (5 MP)")
+			}
+			if !u.Moved && !u.Attacked && !u.Bridging {
+				notes = append(notes, "may move")
+			}
+		}
+		fmt.Fprintf(&b, "  %-10s %-9s %d SP  %-28s %s\n", u.ID, info.Type, u.Strength, where, strings.Join(notes, ", "))
+	}
+	return b.String()
+}
+
+// diceText is the answer to DICE.
+func diceText(g *adjudicator.Game) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The dice of game %s (B10):\n  commitment %s\n", g.ID, g.Commitment)
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		if p := g.Players[side]; p.HasJoined() {
+			fmt.Fprintf(&b, "  %s seed %q\n", sideTitle(side), p.Seed)
+		} else {
+			fmt.Fprintf(&b, "  %s seed: not yet given (JOIN)\n", sideTitle(side))
+		}
+	}
+	if g.Seed != "" {
+		fmt.Fprintf(&b, "  the game's seed, revealed: %s\n", g.Seed)
+	} else {
+		b.WriteString("  the game's seed is revealed when the game ends\n")
+	}
+	fmt.Fprintf(&b, "  %d dice rolled so far\n", g.Rolls)
+	return b.String()
+}
+
+// ordersOnFile is the answer to ORDERS: the orders of the player's last
+// impulse as the referee keeps them.
+func ordersOnFile(log []adjudicator.Record, side rules.Side) string {
+	for i := len(log) - 1; i >= 0; i-- {
+		r := log[i]
+		if r.Kind == adjudicator.KindImpulse && r.Side == side && r.Text != "" {
+			return fmt.Sprintf("The orders of your last impulse, %s, as the referee holds them:\n%s", r.Impulse, indent(r.Text))
+		}
+	}
+	return "The referee holds no orders of yours for an impulse yet."
+}
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
+}
+
+// errFirstDie stops a CHECK at its first die.
+var errFirstDie = errors.New("first die")
+
+type firstDie struct{ purpose string }
+
+func (d *firstDie) Roll(purpose string) (int, error) { d.purpose = purpose; return 0, errFirstDie }
+
+// checkText is the answer to CHECK: the orders checked on the position as
+// it is, and how far they would go before the first die.
+func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text string) string {
+	o, err := rules.ParseOrders(text, s, &rules.ParseOptions{Side: side})
+	if err == nil && g.Next.Side != side {
+		return fmt.Sprintf("CHECK: the orders read well; it is the %s impulse %s, so they could not be played now.", sideTitle(g.Next.Side), g.Next)
+	}
+	var es rules.OrderErrors
+	if err == nil {
+		d := &firstDie{}
+		var events []rules.Event
+		_, events, err = rules.Play(s, g.State, o, d)
+		switch {
+		case errors.Is(err, errFirstDie):
+			return "CHECK: the orders are legal. Carried out, the first die would be rolled for:\n  " + d.purpose + "\nNothing was applied."
+		case err == nil:
+			var b strings.Builder
+			b.WriteString("CHECK: the orders are legal, and would need no die:\n")
+			for _, e := range events {
+				fmt.Fprintf(&b, "  %s\n", e)
+			}
+			b.WriteString("Nothing was applied.")
+			return b.String()
+		}
+	}
+	if errors.As(err, &es) {
+		return "CHECK: " + orderErrorsText(es) + "Nothing was applied."
+	}
+	return "CHECK: " + err.Error()
+}
+
+// welcomeText is the mail that gives a player his token.
+func welcomeText(g *adjudicator.Game, side rules.Side, token string, referee string) string {
+	return fmt.Sprintf(`Welcome to game %s of Tigers in the Mist (%s).
+
+You play the %s side; your opponent is %s.
+Each impulse gives a player %s to send his orders.
+
+Your secret token:
+
+    %s
+
+Put it on a TOKEN line in every mail you send to the referee: the referee
+accepts orders only from your address and with your token, so that nobody
+else can give orders in your name. Keep it to yourself.
+
+To join, answer this mail (to %s) with:
+
+    GAME %s
+    TOKEN %s
+    JOIN SEED any words you like
+
+The words after SEED are your contribution to the game's dice: the dice come
+from the game's secret seed and both players' seeds, so neither the referee's
+operator nor either player could have chosen them (B10). The game's commitment,
+the SHA-256 of its secret seed, is:
+
+    %s
+
+The game begins when both players have joined. Send HELP for the order
+language, with examples from your own units.
+`, g.ID, g.Scenario, sideTitle(side), g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment)
+}
+
+// NewGameOptions describe a game to make.
+type NewGameOptions struct {
+	ID        string // "" for the scenario's name and a number
+	Scenario  string // a shipped scenario's name or a scenario file
+	German    string
+	Allied    string
+	Observers []string
+	Deadline  time.Duration
+	Now       time.Time
+}
+
+// NewGame makes a game in the store and, when from is not empty, queues a
+// welcome mail with his token to each player. It returns the game's id and
+// the tokens, which are not kept anywhere else once the welcomes are sent.
+func NewGame(tx *store.Tx, from gomail.Address, o NewGameOptions) (string, map[rules.Side]string, error) {
+	s, files, main, err := scenarios.LoadFiles(o.Scenario)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, a := range append([]string{o.German, o.Allied}, o.Observers...) {
+		if _, err := gomail.ParseAddress(a); err != nil {
+			return "", nil, fmt.Errorf("%q is not a mail address: %v", a, err)
+		}
+	}
+	if strings.EqualFold(o.German, o.Allied) {
+		return "", nil, errors.New("the two players need two addresses: the address tells the sides apart")
+	}
+	secret, err := adjudicator.NewSecret()
+	if err != nil {
+		return "", nil, err
+	}
+	tokens := map[rules.Side]string{}
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		if tokens[side], err = adjudicator.NewToken(); err != nil {
+			return "", nil, err
+		}
+	}
+	id := o.ID
+	if id == "" {
+		if id, err = tx.NewID(s.Name); err != nil {
+			return "", nil, err
+		}
+	}
+	g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
+		German: strings.ToLower(o.German), Allied: strings.ToLower(o.Allied), Observers: o.Observers, Deadline: o.Deadline,
+		Tokens: tokens, Secret: secret, Now: o.Now})
+	if err != nil {
+		return "", nil, err
+	}
+	if err := tx.CreateGame(g, recs); err != nil {
+		return "", nil, err
+	}
+	if from.Address == "" {
+		return id, tokens, nil
+	}
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		out := &Outgoing{To: []string{g.Players[side].Address}, Subject: fmt.Sprintf("[%s] welcome: you play the %s side", g.ID, sideTitle(side)),
+			Text: welcomeText(g, side, tokens[side], from.Address)}
+		data, mid, err := Compose(from, out, o.Now)
+		if err != nil {
+			return "", nil, err
+		}
+		err = tx.Queue(&store.Mail{Game: g.ID, Kind: KindWelcome, Secret: true, From: from.Address, To: out.To,
+			Subject: out.Subject, MessageID: mid, Data: data, Created: o.Now})
+		if err != nil {
+			return "", nil, err
+		}
+	}
+	return id, tokens, nil
+}
