@@ -263,6 +263,9 @@ func (g *Game) Pause(reason string, now time.Time) ([]Record, error) {
 	if err := g.director(reason); err != nil {
 		return nil, err
 	}
+	if g.Status != Playing {
+		return nil, fmt.Errorf("game %s is %s: no clock runs until both players have joined", g.ID, g.Status)
+	}
 	if g.Paused {
 		return nil, fmt.Errorf("game %s is already paused", g.ID)
 	}

@@ -6,14 +6,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/mail"
+	netmail "net/mail"
 	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	gomail "github.com/emersion/go-message/mail"
+
 	"titm/adjudicator"
+	"titm/mail"
 	"titm/rules"
 	"titm/rules/scenarios"
 	"titm/store"
@@ -105,7 +108,7 @@ var newCmd = &command{
 				addrs[fmt.Sprintf("--observer %d", i+1)] = &observers[i]
 			}
 			for flagName, a := range addrs {
-				ad, err := mail.ParseAddress(*a)
+				ad, err := netmail.ParseAddress(*a)
 				if err != nil {
 					return usageError{fmt.Sprintf("%s %q is not a mail address: %v", flagName, *a, err)}
 				}
@@ -120,21 +123,8 @@ var newCmd = &command{
 			if *scenario == "" {
 				return usageError{"--scenario is required: a shipped scenario (" + strings.Join(scenarios.Names, ", ") + ") or a scenario file"}
 			}
-			s, files, main, err := scenarios.LoadFiles(*scenario)
-			if err != nil {
-				var ps rules.Problems
-				if errors.As(err, &ps) {
-					return fmt.Errorf("scenario %s cannot be used; its data has %d problem(s):\n%w", *scenario, len(ps), ps)
-				}
-				return err
-			}
-			secret, err := adjudicator.NewSecret()
-			if err != nil {
-				return err
-			}
-			tokens := map[rules.Side]string{}
-			for _, side := range []rules.Side{rules.German, rules.Allied} {
-				if tokens[side], err = adjudicator.NewToken(); err != nil {
+			if *id != "" {
+				if err := validID(*id); err != nil {
 					return err
 				}
 			}
@@ -144,24 +134,25 @@ var newCmd = &command{
 			}
 			defer release()
 			var g *adjudicator.Game
+			var tokens map[rules.Side]string
+			var welcomed string
 			err = st.Update(func(tx *store.Tx) error {
-				gid := *id
-				if gid == "" {
-					if gid, err = tx.NewID(s.Name); err != nil {
-						return err
-					}
-				} else if err := validID(gid); err != nil {
-					return err
-				}
-				var recs []adjudicator.Record
-				g, recs, err = adjudicator.New(adjudicator.Options{ID: gid, Scenario: s, Files: files, Main: main,
-					German: *german, Allied: *allied, Observers: observers, Deadline: *deadline,
-					Tokens: tokens, Secret: secret, Now: now()})
+				// Where a daemon has run on this store, its referee's address
+				// is known, and the players are welcomed by mail.
+				from := gomail.Address{Address: tx.Meta("referee")}
+				id, t, err := mail.NewGame(tx, from, mail.NewGameOptions{ID: *id, Scenario: *scenario, German: *german, Allied: *allied,
+					Observers: observers, Deadline: *deadline, Now: now()})
 				if err != nil {
 					return err
 				}
-				return tx.CreateGame(g, recs)
+				tokens, welcomed = t, from.Address
+				g, err = tx.Summary(id)
+				return err
 			})
+			var ps rules.Problems
+			if errors.As(err, &ps) {
+				return fmt.Errorf("scenario %s cannot be used; its data has %d problem(s):\n%w", *scenario, len(ps), ps)
+			}
 			if err != nil {
 				return err
 			}
@@ -173,7 +164,12 @@ var newCmd = &command{
 			fmt.Fprintf(out, "commitment %s\n  (SHA-256 of the game's secret seed; the seed is revealed when the game ends)\n", g.Commitment)
 			fmt.Fprintf(out, "German token %s  for %s\n", tokens[rules.German], *german)
 			fmt.Fprintf(out, "Allied token %s  for %s\n", tokens[rules.Allied], *allied)
-			fmt.Fprintf(out, "The tokens are shown only now; the store keeps their hashes. Each player joins\nwith JOIN by mail, or here: titm join --side german %s\n", g.ID)
+			if welcomed != "" {
+				fmt.Fprintf(out, "Each player is sent a welcome mail from %s with his token, to answer with JOIN.\n", welcomed)
+			} else {
+				fmt.Fprintln(out, "No daemon has run on this store yet, so no welcome mail is sent: give each player his token.")
+			}
+			fmt.Fprintf(out, "The tokens are shown only now; the store keeps their hashes. A player joins with\nJOIN by mail, or here: titm join --side german %s\n", g.ID)
 			return nil
 		}
 	},
@@ -202,6 +198,12 @@ type gameRow struct {
 	ToMove   string `json:"to_move"`
 	Deadline string `json:"deadline"` // RFC 3339, or "" when no clock runs
 	Head     string `json:"head"`
+	// Promptness of each player, as tournaments want it: impulses played,
+	// average time, deadlines missed, extensions.
+	German string `json:"german"`
+	Allied string `json:"allied"`
+	// Trouble the operator should see: mails that failed or bounced.
+	Trouble []string `json:"trouble,omitempty"`
 }
 
 func rowOf(g *adjudicator.Game) gameRow {
@@ -214,7 +216,7 @@ func rowOf(g *adjudicator.Game) gameRow {
 				waiting = append(waiting, string(side))
 			}
 		}
-		r.Status = "forming: waiting for " + strings.Join(waiting, " and ") + " to join"
+		r.Status = fmt.Sprintf("forming since %s: waiting for %s to join", g.Created.Format("2006-01-02"), strings.Join(waiting, " and "))
 	case g.Paused:
 		r.Status = "paused"
 	}
@@ -227,7 +229,26 @@ func rowOf(g *adjudicator.Game) gameRow {
 	if g.Status == adjudicator.Finished {
 		r.Status = "finished: " + g.Result
 	}
+	r.German, r.Allied = promptness(g.Players[rules.German]), promptness(g.Players[rules.Allied])
 	return r
+}
+
+func promptness(p *adjudicator.Player) string {
+	s := fmt.Sprintf("%d impulses", p.Impulses)
+	if p.Impulses > 0 {
+		s += " in " + human(p.Taken/time.Duration(p.Impulses)) + " on average"
+	}
+	return s + fmt.Sprintf(", %d missed, %d extensions", p.Missed, p.Extensions)
+}
+
+// trouble lists, by game, the mails that failed for good.
+func trouble(tx *store.Tx) (map[string][]string, error) {
+	failed, err := tx.Outbox(store.MailFailed)
+	out := map[string][]string{}
+	for _, m := range failed {
+		out[m.Game] = append(out[m.Game], fmt.Sprintf("%s mail to %s failed: %s", m.Kind, strings.Join(m.To, ", "), m.Error))
+	}
+	return out, err
 }
 
 var gamesCmd = &command{
@@ -248,8 +269,14 @@ var gamesCmd = &command{
 			var rows []gameRow
 			err = st.View(func(tx *store.Tx) error {
 				games, err := tx.Games()
+				if err != nil {
+					return err
+				}
+				bad, err := trouble(tx)
 				for _, g := range games {
-					rows = append(rows, rowOf(g))
+					r := rowOf(g)
+					r.Trouble = bad[g.ID]
+					rows = append(rows, r)
 				}
 				return err
 			})
@@ -271,7 +298,17 @@ var gamesCmd = &command{
 			for _, r := range rows {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Scenario, dash(r.Impulse), dash(r.ToMove), dash(r.Deadline), r.Status)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintln(out)
+			for _, r := range rows {
+				fmt.Fprintf(out, "%s  German: %s; Allied: %s\n", r.ID, r.German, r.Allied)
+				for _, t := range r.Trouble {
+					fmt.Fprintf(out, "%s  TROUBLE: %s\n", r.ID, t)
+				}
+			}
+			return nil
 		}
 	},
 }

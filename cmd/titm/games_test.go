@@ -62,7 +62,7 @@ func TestGameCommands(t *testing.T) {
 		t.Errorf("id %q", id)
 	}
 	out := mustRun(t, "games", "--db", db, "--json")
-	if !strings.Contains(out, `"status": "forming: waiting for german and allied to join"`) {
+	if !strings.Contains(out, `: waiting for german and allied to join"`) || !strings.Contains(out, `"german": "0 impulses, 0 missed, 0 extensions"`) {
 		t.Errorf("games before JOIN:\n%s", out)
 	}
 	// Flags may come after the game's id.
