@@ -43,6 +43,7 @@ type world struct {
 	done   chan struct{}
 	game   string
 	tokens map[string]string // by address
+	db     string
 }
 
 type worldOptions struct {
@@ -63,7 +64,7 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	w := &world{t: t, srv: srv, tokens: map[string]string{}}
+	w := &world{t: t, srv: srv, tokens: map[string]string{}, db: filepath.Join(t.TempDir(), "titm.db")}
 	w.cfg = w.config(o.extra)
 	w.st, err = store.Open(w.cfg.Store.Path, nil)
 	if err != nil {
@@ -87,7 +88,15 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 }
 
 func (w *world) config(extra string) *mail.Config {
-	text := fmt.Sprintf(`[store]
+	cfg, err := mail.ParseConfig("test", []byte(w.configText(extra)), func(string) string { return "" })
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return cfg
+}
+
+func (w *world) configText(extra string) string {
+	return fmt.Sprintf(`[store]
 path = %q
 [referee]
 address = %q
@@ -104,12 +113,7 @@ address = %q
 security = "none"
 retry_min = "1s"
 retry_max = "2s"
-`, filepath.Join(w.t.TempDir(), "titm.db"), referee, extra, w.srv.IMAPAddr(), referee, w.srv.SMTPAddr())
-	cfg, err := mail.ParseConfig("test", []byte(text), func(string) string { return "" })
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return cfg
+`, w.db, referee, extra, w.srv.IMAPAddr(), referee, w.srv.SMTPAddr())
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -241,11 +241,11 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 			return fmt.Errorf("handling message %d: %w", uid, err)
 		}
 		ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome)
-		if ib.handled != nil {
-			ib.handled()
-		}
 		if ib.AfterCommit != nil {
 			ib.AfterCommit(uint32(uid))
+		}
+		if ib.handled != nil {
+			ib.handled()
 		}
 	}
 	if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}, Silent: true}, nil).Close(); err != nil {

@@ -1,0 +1,134 @@
+package mail_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"titm/adjudicator"
+	"titm/mail"
+	"titm/rules"
+	"titm/store"
+)
+
+// The crash test's child: a daemon that kills itself with SIGKILL right
+// after its first commit, before it moves the message.
+func TestDaemonChild(t *testing.T) {
+	path := os.Getenv("TITM_DAEMON_CONFIG")
+	if path == "" {
+		t.Skip("run by TestKilledBetweenCommitAndMove as its child process")
+	}
+	cfg, err := mail.LoadConfig(path, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(cfg.Store.Path, &store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := mail.NewDaemon(cfg, st, quiet(), time.Now)
+	d.Inbox.AfterCommit = func(uint32) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+	d.Run(context.Background())
+	t.Fatal("the daemon returned")
+}
+
+// A daemon killed between the commit of a mail and its move to the
+// processed folder, then started again, neither applies nor answers the
+// mail a second time: the message is found processed, and only moved.
+func TestKilledBetweenCommitAndMove(t *testing.T) {
+	w := newWorld(t, &worldOptions{noStart: true})
+	// Both players join, and the welcomes are sent, before the child runs.
+	err := w.st.Update(func(tx *store.Tx) error {
+		g, err := tx.Game(w.game)
+		if err != nil {
+			return err
+		}
+		var recs []adjudicator.Record
+		for _, side := range []rules.Side{rules.German, rules.Allied} {
+			r, err := g.Join(side, "seed", time.Now())
+			if err != nil {
+				return err
+			}
+			recs = append(recs, r...)
+		}
+		return tx.SaveGame(g, recs)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mail.NewSender(&w.cfg.SMTP, w.st, quiet(), time.Now).Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	w.st.Close()
+	conf := filepath.Join(t.TempDir(), "titm.toml")
+	os.WriteFile(conf, []byte(w.configText("")), 0o600)
+	raw, _ := message(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
+	w.srv.Deliver(referee, raw)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDaemonChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf)
+	out, _ := cmd.CombinedOutput()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the child was not killed after its commit:\n%s", out)
+	}
+	st, err := store.Open(w.cfg.Store.Path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.st = st
+	t.Cleanup(func() { st.Close() })
+	if n := impulses(w.log()); n != 1 {
+		t.Fatalf("after the kill the log has %d impulses, want the 1 committed", n)
+	}
+	if n := len(w.inbox(referee)); n != 1 {
+		t.Fatalf("after the kill the referee's INBOX has %d mails, want the 1 not yet moved", n)
+	}
+	nG := len(w.inbox(german))
+	w.start()
+	w.waitMail(german, nG+1)
+	w.settle()
+	if got := len(w.inbox(german)) - nG; got != 1 {
+		t.Errorf("the German player got %d reports for one mail, want 1", got)
+	}
+	if n := impulses(w.log()); n != 1 {
+		t.Errorf("after the restart the log has %d impulses, want 1", n)
+	}
+	if n := w.folderSize(referee, "processed"); n != 1 {
+		t.Errorf("the processed folder has %d mails, want 1", n)
+	}
+}
+
+func impulses(log []adjudicator.Record) int {
+	n := 0
+	for _, r := range log {
+		if r.Kind == adjudicator.KindImpulse {
+			n++
+		}
+	}
+	return n
+}
+
+func (w *world) folderSize(addr, folder string) int {
+	w.t.Helper()
+	c, err := imapclient.DialInsecure(w.srv.IMAPAddr(), nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(addr, "ref-pass").Wait(); err != nil {
+		w.t.Fatal(err)
+	}
+	data, err := c.Status(folder, &imap.StatusOptions{NumMessages: true}).Wait()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return int(*data.NumMessages)
+}
