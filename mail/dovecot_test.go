@@ -1,0 +1,129 @@
+//go:build unix
+
+package mail_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	gomail "github.com/emersion/go-message/mail"
+
+	"titm/adjudicator"
+	"titm/mail"
+	"titm/mail/embedded"
+	"titm/mail/internal/dovecot"
+	"titm/rules"
+	"titm/store"
+)
+
+// The daemon against Dovecot: the referee's mailbox is on a real Dovecot,
+// the players' on the embedded servers. The poll interval is an hour, so
+// only IDLE can tell the daemon of new mail; the test restarts Dovecot
+// under the daemon, which reconnects; handled mails are moved.
+func TestDovecot(t *testing.T) {
+	dc := dovecot.Start(t, map[string]string{referee: "ref-pass"}, "processed")
+	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
+		Users: map[string]string{german: "g-pass", allied: "a-pass"}, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	w := &world{t: t, srv: srv, tokens: map[string]string{}, db: filepath.Join(t.TempDir(), "titm.db")}
+	cfg, err := mail.ParseConfig("test", []byte(fmt.Sprintf(`[store]
+path = %q
+[referee]
+address = %q
+[imap]
+address = %q
+security = "none"
+username = %q
+password = "ref-pass"
+poll_interval = "1h"
+[smtp]
+address = %q
+security = "none"
+retry_min = "1s"
+`, w.db, referee, dc.Addr, referee, srv.SMTPAddr())), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.cfg = cfg
+	if w.st, err = store.Open(w.db, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer w.st.Close()
+	err = w.st.Update(func(tx *store.Tx) error {
+		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, mail.NewGameOptions{Scenario: "intro",
+			German: german, Allied: allied, Deadline: 48 * time.Hour, Now: time.Now()})
+		if err != nil {
+			return err
+		}
+		w.game, w.tokens[german], w.tokens[allied] = id, tokens["german"], tokens["allied"]
+		g, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		var recs []adjudicator.Record
+		for _, side := range []rules.Side{rules.German, rules.Allied} {
+			r, err := g.Join(side, "seed", time.Now())
+			if err != nil {
+				return err
+			}
+			recs = append(recs, r...)
+		}
+		return tx.SaveGame(g, recs)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.start()
+	w.waitMail(german, 1)              // the welcome: the daemon runs
+	time.Sleep(200 * time.Millisecond) // let it enter IDLE; IDLE is what is tested, not timing
+
+	orders := func(impulse, from string) {
+		raw, _ := message(from, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE %s\n", w.game, w.tokens[from], impulse))
+		dc.Deliver(t, referee, raw)
+	}
+	start := time.Now()
+	orders("16-1", german)
+	w.waitMail(allied, 2)
+	t.Logf("IDLE: the report came %s after the delivery", time.Since(start).Round(time.Millisecond))
+
+	// Dovecot restarts under the daemon; it reconnects and goes on.
+	dc.Restart(t)
+	orders("16-1", allied)
+	w.waitMail(german, 3)
+	if g := w.gameNow(); g.Next.String() != "G16-2" {
+		t.Errorf("after two impulses the game is at %s", g.Next)
+	}
+	if n := dovecotCount(t, dc.Addr, "processed"); n != 2 {
+		t.Errorf("Dovecot's processed folder has %d mails, want 2", n)
+	}
+	if n := dovecotCount(t, dc.Addr, "INBOX"); n != 0 {
+		t.Errorf("Dovecot's INBOX still has %d mails", n)
+	}
+	w.cancel()
+	<-w.done
+	w.cancel = nil
+}
+
+func dovecotCount(t *testing.T, addr, folder string) int {
+	t.Helper()
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(referee, "ref-pass").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := c.Status(folder, &imap.StatusOptions{NumMessages: true}).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(*d.NumMessages)
+}
