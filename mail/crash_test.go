@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -19,8 +20,9 @@ import (
 	"titm/store"
 )
 
-// The crash test's child: a daemon that kills itself with SIGKILL right
-// after its first commit, before it moves the message.
+// A daemon in a child process, for the crash test and the benchmarks: with
+// TITM_DAEMON_KILL set it kills itself with SIGKILL right after its first
+// commit, before it moves the message; otherwise it runs until SIGTERM.
 func TestDaemonChild(t *testing.T) {
 	path := os.Getenv("TITM_DAEMON_CONFIG")
 	if path == "" {
@@ -35,9 +37,15 @@ func TestDaemonChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := mail.NewDaemon(cfg, st, quiet(), time.Now)
-	d.Inbox.AfterCommit = func(uint32) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
-	d.Run(context.Background())
-	t.Fatal("the daemon returned")
+	if os.Getenv("TITM_DAEMON_KILL") != "" {
+		d.Inbox.AfterCommit = func(uint32) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	d.Run(ctx)
+	if os.Getenv("TITM_DAEMON_KILL") != "" {
+		t.Fatal("the daemon returned")
+	}
 }
 
 // A daemon killed between the commit of a mail and its move to the
@@ -74,7 +82,7 @@ func TestKilledBetweenCommitAndMove(t *testing.T) {
 	w.srv.Deliver(referee, raw)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestDaemonChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf)
+	cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf, "TITM_DAEMON_KILL=1")
 	out, _ := cmd.CombinedOutput()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("the child was not killed after its commit:\n%s", out)

@@ -115,13 +115,35 @@ func (t *Tx) PutMail(m *Mail) error {
 	if err := t.tx.Bucket(bucketOutbox).Put(u64(m.ID), data); err != nil {
 		return fmt.Errorf("store: mail %d: %w", m.ID, err)
 	}
+	q := t.tx.Bucket(bucketQueue)
+	if m.Status == MailQueued {
+		err = q.Put(u64(m.ID), nil)
+	} else {
+		err = q.Delete(u64(m.ID))
+	}
+	if err != nil {
+		return fmt.Errorf("store: mail %d: %w", m.ID, err)
+	}
 	return nil
 }
 
 // Outbox returns the mails of the outbox with the status, or all when
-// status is empty, oldest first.
+// status is empty, oldest first. The queued mails are read through their
+// index, without reading the mails sent.
 func (t *Tx) Outbox(status string) ([]*Mail, error) {
 	var out []*Mail
+	if status == MailQueued {
+		box := t.tx.Bucket(bucketOutbox)
+		err := t.tx.Bucket(bucketQueue).ForEach(func(k, _ []byte) error {
+			var m Mail
+			if err := json.Unmarshal(box.Get(k), &m); err != nil {
+				return fmt.Errorf("store: mail %x: %w", k, err)
+			}
+			out = append(out, &m)
+			return nil
+		})
+		return out, err
+	}
 	err := t.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
 		var m Mail
 		if err := json.Unmarshal(v, &m); err != nil {

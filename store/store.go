@@ -39,7 +39,7 @@ import (
 
 // Version is the schema version this build writes. Open migrates a file of
 // an older version and refuses a newer one.
-const Version = 3
+const Version = 4
 
 // Buckets. Each game has a bucket of its own under bucketLog, whose keys
 // are the records' sequence numbers, big-endian.
@@ -55,6 +55,7 @@ var (
 	bucketHeads     = []byte("heads")          // game id -> the log's length (8 bytes) and its last hash
 	bucketStates    = []byte("states")         // game id -> the position, JSON (version 2)
 	bucketPlayers   = []byte("players")        // address -> the ids of its games, JSON (version 3)
+	bucketQueue     = []byte("queue")          // the ids of the queued mails (version 4)
 
 	keyVersion = []byte("version")
 	keyApp     = []byte("application")
@@ -181,7 +182,7 @@ func (s *Store) prepare(readOnly bool) error {
 
 // create makes the buckets of a new file.
 func create(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -201,6 +202,26 @@ func setVersion(tx *bolt.Tx, v int) error {
 var migrations = map[int]func(*bolt.Tx) error{
 	1: migrate1,
 	2: migrate2,
+	3: migrate3,
+}
+
+// migrate3 indexes the queued mails (version 4), so that the sender reads
+// only them, not every mail ever sent.
+func migrate3(tx *bolt.Tx) error {
+	q, err := tx.CreateBucket(bucketQueue)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+		var m struct{ Status string }
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("mail %x: %w", k, err)
+		}
+		if m.Status == MailQueued {
+			return q.Put(k, nil)
+		}
+		return nil
+	})
 }
 
 // migrate2 indexes the games by their players' addresses (version 3), so

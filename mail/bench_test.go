@@ -1,0 +1,204 @@
+package mail_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	gomail "github.com/emersion/go-message/mail"
+
+	"titm/adjudicator"
+	"titm/mail"
+	"titm/rules"
+	"titm/rules/scenarios"
+	"titm/store"
+)
+
+// accepted signals each recipient of each mail the embedded SMTP server
+// accepts: the fault hook is called then, and here it refuses nothing.
+type accepted struct{ ch chan string }
+
+func (a *accepted) hook(_ string, to []string) error {
+	for _, t := range to {
+		select {
+		case a.ch <- t:
+		default:
+		}
+	}
+	return nil
+}
+
+// joinAll has both players of a game join, in the store.
+func joinAll(tx *store.Tx, id string) error {
+	g, err := tx.Game(id)
+	if err != nil {
+		return err
+	}
+	var recs []adjudicator.Record
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		r, err := g.Join(side, "seed", time.Now())
+		if err != nil {
+			return err
+		}
+		recs = append(recs, r...)
+	}
+	return tx.SaveGame(g, recs)
+}
+
+// BenchmarkOrderToReports measures one impulse by mail with the embedded
+// servers: from an order mail appended to the referee's folder to both
+// players' reports accepted by SMTP. Target: median under 300 ms.
+func BenchmarkOrderToReports(b *testing.B) {
+	acc := &accepted{ch: make(chan string, 64)}
+	w := newWorld(b, &worldOptions{fault: acc.hook})
+	w.join()
+	for len(acc.ch) > 0 {
+		<-acc.ch
+	}
+	var times []time.Duration
+	for b.Loop() {
+		g := w.gameNow()
+		if g.Status != adjudicator.Playing {
+			// The game is over: the next rounds play a new one.
+			err := w.st.Update(func(tx *store.Tx) error {
+				id, tokens, err := mail.NewGame(tx, gomail.Address{}, mail.NewGameOptions{Scenario: "intro",
+					German: german, Allied: allied, Deadline: 48 * time.Hour, Now: time.Now()})
+				if err != nil {
+					return err
+				}
+				w.game, w.tokens[german], w.tokens[allied] = id, tokens[rules.German], tokens[rules.Allied]
+				return joinAll(tx, id)
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			g = w.gameNow()
+		}
+		from := german
+		if g.Next.Side == rules.Allied {
+			from = allied
+		}
+		raw, _ := message(from, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE %d-%d\n", w.game, w.tokens[from], g.Next.Day, g.Next.N))
+		start := time.Now()
+		if err := w.srv.Deliver(referee, raw); err != nil {
+			b.Fatal(err)
+		}
+		got := map[string]bool{}
+		for !got[german] || !got[allied] {
+			select {
+			case to := <-acc.ch:
+				got[to] = true
+			case <-time.After(10 * time.Second):
+				b.Fatalf("no reports 10 s after the orders (%v)", got)
+			}
+		}
+		times = append(times, time.Since(start))
+		w.settle()
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
+	b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "ms-max")
+}
+
+// BenchmarkThousandGames: a daemon whose store holds 1,000 campaign games
+// handles 200 order mails spread over them, from its start to the last
+// report accepted. Target: under 20 s, with a peak resident memory under
+// 100 MB (the daemon's process alone).
+func BenchmarkThousandGames(b *testing.B) {
+	const games, mails = 1000, 200
+	for b.Loop() {
+		b.StopTimer()
+		acc := &accepted{ch: make(chan string, 2*mails+16)}
+		w := newWorld(b, &worldOptions{fault: acc.hook, noStart: true})
+		s, files, main, err := scenarios.LoadFiles("campaign")
+		if err != nil {
+			b.Fatal(err)
+		}
+		tokens := map[string]map[rules.Side]string{}
+		for batch := 0; batch < games; batch += 100 {
+			err := w.st.Update(func(tx *store.Tx) error {
+				for i := batch; i < batch+100; i++ {
+					id := fmt.Sprintf("bench-%d", i)
+					tk := map[rules.Side]string{rules.German: "german-token-" + strconv.Itoa(i), rules.Allied: "allied-token-" + strconv.Itoa(i)}
+					g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
+						German: german, Allied: allied, Deadline: 72 * time.Hour, Tokens: tk,
+						Secret: []byte(strings.Repeat("s", 31) + string(rune('a'+i%26))), Now: time.Now()})
+					if err != nil {
+						return err
+					}
+					if err := tx.CreateGame(g, recs); err != nil {
+						return err
+					}
+					if err := joinAll(tx, id); err != nil {
+						return err
+					}
+					tokens[id] = tk
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		// The German orders of G16-1 in 200 games, every fifth one.
+		for i := 0; i < mails; i++ {
+			id := fmt.Sprintf("bench-%d", i*games/mails)
+			raw, _ := message(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", id, tokens[id][rules.German]))
+			if err := w.srv.Deliver(referee, raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+		// The daemon runs in a process of its own, so that its memory is
+		// measured alone.
+		w.st.Close()
+		conf := filepath.Join(b.TempDir(), "titm.toml")
+		os.WriteFile(conf, []byte(w.configText("")), 0o600)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDaemonChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf)
+		b.StartTimer()
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		// Two reports a mail, and the intro game's two welcomes.
+		for n := 0; n < 2*mails+2; n++ {
+			select {
+			case <-acc.ch:
+			case <-time.After(60 * time.Second):
+				cmd.Process.Kill()
+				b.Fatalf("%d of %d mails after 60 s", n, 2*mails+2)
+			}
+		}
+		elapsed := time.Since(start)
+		b.StopTimer()
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		b.ReportMetric(elapsed.Seconds(), "s-200-mails")
+		b.ReportMetric(float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)/1024, "MB-daemon-peak-rss")
+		if w.st, err = store.Open(w.db, nil); err != nil {
+			b.Fatal(err)
+		}
+		defer w.st.Close()
+		var played int
+		w.st.View(func(tx *store.Tx) error {
+			for i := 0; i < mails; i++ {
+				g, _ := tx.Summary(fmt.Sprintf("bench-%d", i*games/mails))
+				if g.Next.String() == "A16-1" {
+					played++
+				}
+			}
+			return nil
+		})
+		if played != mails {
+			b.Fatalf("%d of %d games played their impulse", played, mails)
+		}
+		b.StartTimer()
+	}
+}
