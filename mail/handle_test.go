@@ -70,7 +70,9 @@ func TestDeadlines(t *testing.T) {
 	t0 := time.Now()
 	w.joinDirect(d.Handler, t0)
 	g := w.gameNow()
-	at := func(t time.Time) *mail.Daemon { return mail.NewDaemon(w.cfg, w.st, quiet(), func() time.Time { return t }) }
+	at := func(t time.Time) *mail.Daemon {
+		return mail.NewDaemon(w.cfg, w.st, quiet(), func() time.Time { return t })
+	}
 	if n, err := at(g.Due.Add(-13 * time.Hour)).Tick(); err != nil || n != 0 {
 		t.Errorf("13 h before the deadline: %d mails, %v", n, err)
 	}
