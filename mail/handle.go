@@ -33,6 +33,10 @@ type Handler struct {
 	cfg  *Config
 	from gomail.Address
 	log  *slog.Logger
+
+	// LookupTXT finds DNS TXT records for DKIM (referee.require_dkim); nil
+	// means the system's resolver.
+	LookupTXT func(domain string) ([]string, error)
 }
 
 // NewHandler returns the handler for a configuration.
@@ -161,6 +165,17 @@ func (w *work) handle(raw []byte, size int64, perr error) error {
 		return nil
 	case in.From == "":
 		w.outcome = "ignored: no sender"
+		return nil
+	}
+	if cfg.Referee.RequireDKIM && w.registered(in.From) && !dkimAligned(raw, in.From, w.h.LookupTXT) {
+		// Without a signature of the sender's domain the From may be
+		// forged; no reply goes to it, and the address is warned.
+		w.outcome = "refused: no valid DKIM signature of the sender's domain"
+		w.h.log.Warn("mail refused: no valid DKIM signature", "from", in.From, "message_id", in.MessageID)
+		w.send("", KindWarning, Outgoing{To: []string{in.From}, Subject: "a mail in your name was refused",
+			Text: fmt.Sprintf("A mail from your address (subject %q) was refused: the referee requires a valid DKIM signature\n"+
+				"of your address's domain, and it had none. Nothing in it was applied. If you sent it, send it\n"+
+				"through your own mail provider, which signs the mails it sends.\n", in.Subject)})
 		return nil
 	}
 	if d := cfg.Referee.Director; d != "" && strings.EqualFold(d, in.From) {
