@@ -308,9 +308,13 @@ func TestInvalidOrders(t *testing.T) {
 	w.join()
 	before := w.gameNow()
 	n := len(w.inbox(german))
-	w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nMOVE 212/42 10\nENTRENCH nosuch\n", w.game, w.tokens[german]))
+	sent := w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nMOVE 212/42 10\nENTRENCH nosuch\n", w.game, w.tokens[german]))
 	got := w.waitMail(german, n+1)
 	r := got[len(got)-1]
+	// The reply is threaded under the mail it answers, and names the game.
+	if len(r.References) == 0 || r.References[len(r.References)-1] != sent || r.Subject != "Re: [intro-1] orders" {
+		t.Errorf("the reply's thread: subject %q, references %q, want under %q", r.Subject, r.References, sent)
+	}
 	for _, want := range []string{"2 error(s)", "line 4: MOVE 212/42 10", "line 5: ENTRENCH nosuch", "Nothing in your mail was applied", "Your standing orders on file"} {
 		if !strings.Contains(r.Text, want) {
 			t.Errorf("the error reply lacks %q:\n%s", want, r.Text)
