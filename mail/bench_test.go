@@ -35,23 +35,6 @@ func (a *accepted) hook(_ string, to []string) error {
 	return nil
 }
 
-// joinAll has both players of a game join, in the store.
-func joinAll(tx *store.Tx, id string) error {
-	g, err := tx.Game(id)
-	if err != nil {
-		return err
-	}
-	var recs []adjudicator.Record
-	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		r, err := g.Join(side, "seed", time.Now())
-		if err != nil {
-			return err
-		}
-		recs = append(recs, r...)
-	}
-	return tx.SaveGame(g, recs)
-}
-
 // BenchmarkOrderToReports measures one impulse by mail with the embedded
 // servers: from an order mail appended to the referee's folder to both
 // players' reports accepted by SMTP. Target: median under 300 ms.

@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"titm/rules"
 )
 
 // Config is titm serve's configuration (config.example.toml documents every
@@ -537,7 +539,7 @@ func suggest(k toml.Key, candidates []string) string {
 	s := strings.ToLower(k.String())
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		if d := editDistance(s, c); bestDist < 0 || d < bestDist {
+		if d := rules.EditDistance(s, c); bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
 		}
 	}
@@ -555,28 +557,6 @@ func suggest(k toml.Key, candidates []string) string {
 		return same[0]
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes,
-// which is enough for key names.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Limits of the values.
@@ -632,7 +612,7 @@ func (c *checker) check(r *rawConfig, getenv func(string) string) *Config {
 	rf.Reminder = c.duration(toml.Key{"referee", "reminder"}, rr.Reminder, 12*time.Hour, 0, 0)
 	if rf.Reminder >= rf.Deadline {
 		c.add(toml.Key{"referee", "reminder"}, "%s is not shorter than referee.deadline (%s); the reminder must come before the deadline (0 for none)",
-			formatDuration(rf.Reminder), formatDuration(rf.Deadline))
+			FormatDuration(rf.Reminder), FormatDuration(rf.Deadline))
 	}
 	rf.MaxExtensions = int(c.intRange(toml.Key{"referee", "max_extensions"}, rr.MaxExtensions, 2, 0, maxExtensions))
 	rf.MaxExtension = c.duration(toml.Key{"referee", "max_extension"}, rr.MaxExtension, 72*time.Hour, time.Hour, 336*time.Hour)
@@ -676,12 +656,12 @@ func (c *checker) check(r *rawConfig, getenv func(string) string) *Config {
 	sm.RetryMax = c.duration(toml.Key{"smtp", "retry_max"}, rs.RetryMax, time.Hour, 0, 0)
 	if sm.RetryMax < sm.RetryMin {
 		c.add(toml.Key{"smtp", "retry_max"}, "%s is shorter than smtp.retry_min (%s); it caps the wait, so it must be at least that",
-			formatDuration(sm.RetryMax), formatDuration(sm.RetryMin))
+			FormatDuration(sm.RetryMax), FormatDuration(sm.RetryMin))
 	}
 	sm.GiveUp = c.duration(toml.Key{"smtp", "give_up"}, rs.GiveUp, 72*time.Hour, 0, 0)
 	if sm.GiveUp < sm.RetryMin {
 		c.add(toml.Key{"smtp", "give_up"}, "%s is shorter than smtp.retry_min (%s); a mail would be marked failed before its first retry",
-			formatDuration(sm.GiveUp), formatDuration(sm.RetryMin))
+			FormatDuration(sm.GiveUp), FormatDuration(sm.RetryMin))
 	}
 	sm.InsecureSkipVerify = c.boolean(toml.Key{"smtp", "insecure_skip_verify"}, rs.InsecureSkipVerify, false)
 
@@ -840,17 +820,18 @@ func (c *checker) duration(key toml.Key, s setting[string], def, lo, hi time.Dur
 		c.add(key, "%s is negative", s.val)
 		return def
 	case hi > 0 && (d < lo || d > hi):
-		c.add(key, "%s is out of range; expected %s to %s", s.val, formatDuration(lo), formatDuration(hi))
+		c.add(key, "%s is out of range; expected %s to %s", s.val, FormatDuration(lo), FormatDuration(hi))
 		return def
 	case d < lo:
-		c.add(key, "%s is too short; expected at least %s", s.val, formatDuration(lo))
+		c.add(key, "%s is too short; expected at least %s", s.val, FormatDuration(lo))
 		return def
 	}
 	return d
 }
 
-// formatDuration writes d as a person would: 1h rather than 1h0m0s.
-func formatDuration(d time.Duration) string {
+// FormatDuration writes d as a person would: 1h rather than 1h0m0s, 72h
+// rather than 72h0m0s.
+func FormatDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = s[:len(s)-2]

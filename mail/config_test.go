@@ -775,8 +775,8 @@ func TestFormatDuration(t *testing.T) {
 		1500 * time.Millisecond:      "1.5s",
 		10*time.Minute + time.Second: "10m1s",
 	} {
-		if got := formatDuration(d); got != want {
-			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		if got := FormatDuration(d); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

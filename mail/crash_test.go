@@ -16,7 +16,6 @@ import (
 
 	"titm/adjudicator"
 	"titm/mail"
-	"titm/rules"
 	"titm/store"
 )
 
@@ -54,21 +53,7 @@ func TestDaemonChild(t *testing.T) {
 func TestKilledBetweenCommitAndMove(t *testing.T) {
 	w := newWorld(t, &worldOptions{noStart: true})
 	// Both players join, and the welcomes are sent, before the child runs.
-	err := w.st.Update(func(tx *store.Tx) error {
-		g, err := tx.Game(w.game)
-		if err != nil {
-			return err
-		}
-		var recs []adjudicator.Record
-		for _, side := range []rules.Side{rules.German, rules.Allied} {
-			r, err := g.Join(side, "seed", time.Now())
-			if err != nil {
-				return err
-			}
-			recs = append(recs, r...)
-		}
-		return tx.SaveGame(g, recs)
-	})
+	err := w.st.Update(func(tx *store.Tx) error { return joinAll(tx, w.game) })
 	if err != nil {
 		t.Fatal(err)
 	}

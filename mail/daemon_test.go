@@ -22,6 +22,7 @@ import (
 	"titm/adjudicator"
 	"titm/mail"
 	"titm/mail/embedded"
+	"titm/rules"
 	"titm/store"
 )
 
@@ -488,4 +489,21 @@ func containsMail(ms []*mail.Incoming, wants ...string) bool {
 		}
 	}
 	return false
+}
+
+// joinAll has both players of a game join, in the store.
+func joinAll(tx *store.Tx, id string) error {
+	g, err := tx.Game(id)
+	if err != nil {
+		return err
+	}
+	var recs []adjudicator.Record
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		r, err := g.Join(side, "seed", time.Now())
+		if err != nil {
+			return err
+		}
+		recs = append(recs, r...)
+	}
+	return tx.SaveGame(g, recs)
 }

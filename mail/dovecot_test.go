@@ -12,11 +12,9 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	gomail "github.com/emersion/go-message/mail"
 
-	"titm/adjudicator"
 	"titm/mail"
 	"titm/mail/embedded"
 	"titm/mail/internal/dovecot"
-	"titm/rules"
 	"titm/store"
 )
 
@@ -63,19 +61,7 @@ retry_min = "1s"
 			return err
 		}
 		w.game, w.tokens[german], w.tokens[allied] = id, tokens["german"], tokens["allied"]
-		g, err := tx.Game(id)
-		if err != nil {
-			return err
-		}
-		var recs []adjudicator.Record
-		for _, side := range []rules.Side{rules.German, rules.Allied} {
-			r, err := g.Join(side, "seed", time.Now())
-			if err != nil {
-				return err
-			}
-			recs = append(recs, r...)
-		}
-		return tx.SaveGame(g, recs)
+		return joinAll(tx, id)
 	})
 	if err != nil {
 		t.Fatal(err)

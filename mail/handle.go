@@ -546,15 +546,8 @@ func firstLine(s string) string {
 	return strings.TrimSuffix(l, ".")
 }
 
-// human writes a duration as people do: 72h, 1h30m, 45m.
-func human(d time.Duration) string {
-	s := d.Round(time.Minute).String()
-	s = strings.TrimSuffix(s, "0s")
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+// human writes a duration to the minute, as people do: 72h, 1h30m, 45m.
+func human(d time.Duration) string { return FormatDuration(d.Round(time.Minute)) }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 

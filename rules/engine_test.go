@@ -984,3 +984,15 @@ func TestSequence_ShippedScenarioEnds(t *testing.T) {
 		}
 	}
 }
+
+// 8.42, B2: a Stopped event names its order by its text, so that a game's
+// log, which keeps orders in canonical form on other lines than the mail's,
+// replays to the same events.
+func TestStoppedNamesTheOrderNotItsLine(t *testing.T) {
+	a := rules.Stopped{Line: 3, Order: "MOVE G/MX 4 3", Why: "bridge 3-4 is blown"}
+	b := a
+	b.Line = 7
+	if a.String() != b.String() || strings.Contains(a.String(), "line") {
+		t.Errorf("%q and %q", a, b)
+	}
+}

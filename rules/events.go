@@ -115,6 +115,9 @@ func (e RepairTried) String() string {
 	return fmt.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: %s (10.15, 10.16)", e.Unit, e.Bridge, e.Roll, e.Need, res)
 }
 
+// String names the order by its text, not its line: a game's log keeps the
+// orders in canonical form, whose lines are not those of the mail, and its
+// replay must tell the same events. No two orders of a mail are the same.
 func (e Stopped) String() string {
-	return fmt.Sprintf("line %d %q stops short: %s", e.Line, e.Order, e.Why)
+	return fmt.Sprintf("%q stops short: %s", e.Order, e.Why)
 }

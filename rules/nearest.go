@@ -23,7 +23,7 @@ func nearest(t string, cands []string, key func(string) string, limit int) []nea
 		if key != nil {
 			k = key(c)
 		}
-		if d := editDistance(lt, strings.ToLower(k)); d <= limit {
+		if d := EditDistance(lt, strings.ToLower(k)); d <= limit {
 			out = append(out, near{c, d})
 		}
 	}
@@ -31,10 +31,10 @@ func nearest(t string, cands []string, key func(string) string, limit int) []nea
 	return out
 }
 
-// editDistance is the optimal-string-alignment distance between a and b:
+// EditDistance is the optimal-string-alignment distance between a and b:
 // insertions, deletions, substitutions and transpositions of neighbours each
 // count one, so 116/06 is as near to 116/60 as to 116/16.
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	d := make([][]int, len(ra)+1)
 	for i := range d {

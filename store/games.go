@@ -112,13 +112,9 @@ func (t *Tx) SaveGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 
 // Game returns a game, with its secret seed, ready to play.
 func (t *Tx) Game(id string) (*adjudicator.Game, error) {
-	data := t.tx.Bucket(bucketGames).Get([]byte(id))
-	if data == nil {
-		return nil, fmt.Errorf("store: game %s: %w", id, ErrNoGame)
-	}
-	g, err := decodeGame(data)
+	g, err := t.Summary(id)
 	if err != nil {
-		return nil, fmt.Errorf("store: game %s: %w", id, err)
+		return nil, err
 	}
 	if err := json.Unmarshal(t.tx.Bucket(bucketStates).Get([]byte(id)), &g.State); err != nil || g.State == nil {
 		return nil, fmt.Errorf("store: game %s: reading its position: %v", id, err)

@@ -313,15 +313,8 @@ var gamesCmd = &command{
 	},
 }
 
-// human writes a duration as people do: 72h, 1h30m, 45m.
-func human(d time.Duration) string {
-	s := d.Round(time.Minute).String()
-	s = strings.TrimSuffix(s, "0s")
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+// human writes a duration to the minute: 72h, 1h30m, 45m.
+func human(d time.Duration) string { return mail.FormatDuration(d.Round(time.Minute)) }
 
 func dash(s string) string {
 	if s == "" {
