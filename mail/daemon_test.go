@@ -316,7 +316,7 @@ func TestInvalidOrders(t *testing.T) {
 	if len(r.References) == 0 || r.References[len(r.References)-1] != sent || r.Subject != "Re: [intro-1] orders" {
 		t.Errorf("the reply's thread: subject %q, references %q, want under %q", r.Subject, r.References, sent)
 	}
-	for _, want := range []string{"2 error(s)", "line 4: MOVE 212/42 10", "line 5: ENTRENCH nosuch", "Nothing in your mail was applied", "Your standing orders on file"} {
+	for _, want := range []string{"2 error(s)", "line 4: MOVE 212/42 10", "line 5: ENTRENCH nosuch", "Nothing in your mail was applied", "In play: the German impulse G16-1, due by ", "Your standing orders on file"} {
 		if !strings.Contains(r.Text, want) {
 			t.Errorf("the error reply lacks %q:\n%s", want, r.Text)
 		}

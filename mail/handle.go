@@ -313,7 +313,7 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 	var oes rules.OrderErrors
 	if errors.As(err, &oes) {
 		w.outcome = fmt.Sprintf("refused: %d error(s) in the orders", len(oes))
-		w.reply(g.ID, orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+w.standing(g, side))
+		w.reply(g.ID, orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+inPlay(g)+w.standing(g, side))
 		return nil
 	} else if err != nil {
 		return err
@@ -424,7 +424,7 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 		switch {
 		case errors.As(err, &oes):
 			w.outcome = fmt.Sprintf("refused: %d error(s) in the orders", len(oes))
-			w.reply(g.ID, orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+w.standing(before, side))
+			w.reply(g.ID, orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+inPlay(before)+w.standing(before, side))
 			return nil
 		case errors.Is(err, adjudicator.ErrNotYourImpulse), errors.Is(err, adjudicator.ErrPaused), errors.Is(err, adjudicator.ErrNotPlaying):
 			return fail(capital(err.Error())+".", "out of turn")
@@ -523,6 +523,18 @@ func outcomeOf(recs []adjudicator.Record, requests []rules.Order, check bool) st
 		return "answered"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// inPlay says which impulse is in play and until when, for replies to
+// orders that were refused.
+func inPlay(g *adjudicator.Game) string {
+	if g.Status != adjudicator.Playing {
+		return fmt.Sprintf("Game %s is %s.\n", g.ID, g.Status)
+	}
+	if g.Paused {
+		return fmt.Sprintf("Game %s is paused by the director; impulse %s is next.\n", g.ID, g.Next)
+	}
+	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", sideTitle(g.Next.Side), g.Next, stamp(g.Due))
 }
 
 func orderErrorsText(es rules.OrderErrors) string {
