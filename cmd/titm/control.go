@@ -70,7 +70,11 @@ func openStore(path string, write bool) (st *store.Store, release func(), err er
 	}
 	st, err = store.Open(path, &store.Options{ReadOnly: !write})
 	if errors.Is(err, store.ErrLocked) {
-		if sock := socketFor(path); isSocket(sock) {
+		sock := socketFlag
+		if sock == "" {
+			sock = socketFor(path)
+		}
+		if isSocket(sock) {
 			return nil, nil, errDaemon{sock}
 		}
 	}

@@ -29,8 +29,12 @@ var now = time.Now
 const defaultDB = "titm.db"
 
 func dbFlag(fs *flag.FlagSet) *string {
+	fs.StringVar(&socketFlag, "socket", "", "the control socket of a daemon that holds the store (default: the store's path and .sock, as serve makes it)")
 	return fs.String("db", defaultDB, "the store: a bbolt file, made when missing")
 }
+
+// socketFlag is the --socket of the command being run.
+var socketFlag string
 
 // oneGame checks that args name exactly one game.
 func oneGame(args []string) (string, error) {
