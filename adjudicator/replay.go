@@ -84,6 +84,9 @@ type Replayed struct {
 	Game     *Game
 	Impulses int // impulse records
 	Dice     int // dice rolled in them
+	// Events holds each impulse's events, by the impulse record's number,
+	// for its report.
+	Events map[int][]rules.Event
 	// before holds the position before each impulse was last played, for
 	// rollbacks.
 	before map[rules.Impulse]*rules.State
@@ -155,7 +158,7 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 	if err := compare(c, r); err != nil {
 		return nil, err
 	}
-	out := &Replayed{Game: g, before: map[rules.Impulse]*rules.State{}}
+	out := &Replayed{Game: g, Events: map[int][]rules.Event{}, before: map[rules.Impulse]*rules.State{}}
 	for i := 1; i < len(log); {
 		e := log[i]
 		var recs []Record
@@ -170,11 +173,13 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 			if secret == nil {
 				g.replay = &recordedDice{want: e.Dice, draws: g.Draws}
 			}
+			var events []rules.Event
 			if e.Reason == ReasonDeadline {
-				recs, _, err = g.Expire(e.Time)
+				recs, events, err = g.Expire(e.Time)
 			} else {
-				recs, _, err = g.Submit(e.Side, e.Text, e.Time)
+				recs, events, err = g.Submit(e.Side, e.Text, e.Time)
 			}
+			out.Events[e.Seq] = events
 			g.replay = nil
 			out.Impulses++
 			out.Dice += len(e.Dice)

@@ -111,12 +111,15 @@ func (d *Daemon) Tick() (int, error) {
 				if err := tx.SaveGame(g, recs); err != nil {
 					return err
 				}
-				text := fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", sideTitle(side), recs[0].Impulse)
-				text += impulseReport(g, recs[0], events)
-				if g.Status == adjudicator.Finished {
-					text += "\n" + endText(g)
+				report, err := adjudicator.Report(g, recs, events)
+				if err != nil {
+					return err
 				}
-				w.toAll(g, text)
+				text := fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", sideTitle(side), recs[0].Impulse) + report
+				if g.Status == adjudicator.Finished {
+					text += "\n" + promptnessText(g)
+				}
+				w.toAllAs(g, reportSubject(g, recs[0])+" (deadline passed)", text)
 				d.log.Info("deadline passed", "game", g.ID, "impulse", recs[0].Impulse)
 			} else {
 				side := g.Next.Side

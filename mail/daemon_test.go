@@ -285,8 +285,11 @@ func TestOrdersToReports(t *testing.T) {
 	am := w.waitMail(allied, nA+1)
 	for _, box := range [][]*mail.Incoming{gm, am} {
 		r := box[len(box)-1]
-		if !strings.Contains(r.Text, "Impulse G16-1 of game intro-1") || !strings.Contains(r.Text, "212/423 entrenches") || !strings.Contains(r.Text, "Log head: ") {
+		if !strings.Contains(r.Text, "game intro-1") || !strings.Contains(r.Text, "Impulse G16-1, the German impulse 1 of 16 December") || !strings.Contains(r.Text, "212/423 entrenches") || !strings.Contains(r.Text, "Log head: ") {
 			t.Errorf("report:\n%s", r.Text)
+		}
+		if !strings.HasPrefix(r.Subject, "[intro-1] G16-1 played; A16-1 next, due by ") {
+			t.Errorf("report subject %q", r.Subject)
 		}
 		if !strings.Contains(r.Text, "Your standing orders on file:\n  BLOW ALL") {
 			t.Errorf("the report does not echo the standing orders:\n%s", r.Text)

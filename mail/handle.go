@@ -445,22 +445,24 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 		}
 	}
 	// The impulse's report goes to everyone; so do the notices.
-	var report string
+	reported := false
 	for _, r := range recs {
 		if r.Kind == adjudicator.KindImpulse {
-			report = impulseReport(g, r, played)
+			report, err := adjudicator.Report(g, recs, played)
+			if err != nil {
+				return err
+			}
+			if g.Status == adjudicator.Finished {
+				report += "\n" + promptnessText(g)
+			}
+			w.toAllAs(g, reportSubject(g, r), report)
+			reported = true
 		}
-	}
-	if g.Status == adjudicator.Finished && before.Status != adjudicator.Finished && report != "" {
-		report += "\n" + endText(g)
-	}
-	if report != "" {
-		notices = append([]string{report}, notices...)
 	}
 	for _, n := range notices {
 		w.toAll(g, n)
 	}
-	if len(answers) > 0 || len(notices) == 0 {
+	if len(answers) > 0 || len(notices) == 0 && !reported {
 		if len(answers) == 0 {
 			answers = append(answers, "Your mail held no orders and no requests. Send HELP for the order language.")
 		}
@@ -470,10 +472,27 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 	return nil
 }
 
-// toAll sends a text to both players and the observers, each in his own
-// mail so that no address is shown to the others' mail servers needlessly.
+// reportSubject is the subject of an impulse's report: the game, the
+// impulse played and what comes next.
+func reportSubject(g *adjudicator.Game, r adjudicator.Record) string {
+	switch {
+	case g.Status == adjudicator.Finished:
+		return fmt.Sprintf("[%s] %s played: the game is over, %s", g.ID, r.Impulse, g.Result)
+	case g.Paused:
+		return fmt.Sprintf("[%s] %s played; %s next (paused)", g.ID, r.Impulse, g.Next)
+	}
+	return fmt.Sprintf("[%s] %s played; %s next, due by %s", g.ID, r.Impulse, g.Next, stamp(g.Due))
+}
+
+// toAll sends a notice to both players and the observers, under its first
+// line.
 func (w *work) toAll(g *adjudicator.Game, text string) {
-	subject := fmt.Sprintf("[%s] %s", g.ID, firstLine(text))
+	w.toAllAs(g, fmt.Sprintf("[%s] %s", g.ID, firstLine(text)), text)
+}
+
+// toAllAs sends a text to both players and the observers, each in his own
+// mail so that no address is shown to the others' mail servers needlessly.
+func (w *work) toAllAs(g *adjudicator.Game, subject, text string) {
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		w.send(g.ID, KindReport, Outgoing{To: []string{g.Players[side].Address}, Subject: subject,
 			Text: text + "\n" + w.standing(g, side)})

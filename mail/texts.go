@@ -26,34 +26,6 @@ func sideTitle(s rules.Side) string {
 	return "Allied"
 }
 
-// impulseReport tells what an impulse did: every event, every die with its
-// purpose, who moves next and by when, the VP and the log's head.
-func impulseReport(g *adjudicator.Game, r adjudicator.Record, events []rules.Event) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Impulse %s of game %s (%s) was played", r.Impulse, g.ID, g.Scenario)
-	if r.Reason != "" {
-		fmt.Fprintf(&b, ": %s", r.Reason)
-	} else {
-		fmt.Fprintf(&b, " by the %s player", sideTitle(r.Side))
-	}
-	b.WriteString(".\n\n")
-	for _, e := range events {
-		fmt.Fprintf(&b, "  %s\n", e)
-	}
-	if len(r.Dice) > 0 {
-		b.WriteString("\nDice:\n")
-		for _, d := range r.Dice {
-			fmt.Fprintf(&b, "  %2d  %s\n", d.Value, d.Purpose)
-		}
-	}
-	b.WriteString("\n")
-	if g.Status == adjudicator.Playing {
-		fmt.Fprintf(&b, "Next: the %s impulse %s, due by %s.\n", sideTitle(g.Next.Side), g.Next, stamp(g.Due))
-	}
-	fmt.Fprintf(&b, "German VP: %d.\nLog head: %s\n", g.State.VP, g.Head)
-	return b.String()
-}
-
 // startText is the first report: the game begins, and the dice are fixed.
 func startText(g *adjudicator.Game) string {
 	return fmt.Sprintf("Game %s (%s) begins: both players have joined.\n\n"+
@@ -70,11 +42,20 @@ func endText(g *adjudicator.Game) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s is over: %s.\n\n", g.ID, g.Result)
 	fmt.Fprintf(&b, "The game's secret seed is revealed: %s\nIts SHA-256 is the commitment published when the game was made: %s\n", g.Seed, g.Commitment)
-	b.WriteString("With the log (titm export) anyone can now recompute every die and replay every\nimpulse (titm verify).\n\nPromptness:\n")
+	b.WriteString("With the log (titm export) anyone can now recompute every die and replay every\nimpulse (titm verify).\n\n")
+	b.WriteString(promptnessText(g))
+	fmt.Fprintf(&b, "\nLog head: %s\n", g.Head)
+	return b.String()
+}
+
+// promptnessText is each player's promptness, as the final report gives
+// it for tournaments.
+func promptnessText(g *adjudicator.Game) string {
+	var b strings.Builder
+	b.WriteString("Promptness:\n")
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		fmt.Fprintf(&b, "  %s\n", promptness(side, g.Players[side]))
 	}
-	fmt.Fprintf(&b, "\nLog head: %s\n", g.Head)
 	return b.String()
 }
 

@@ -1,0 +1,368 @@
+package adjudicator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"titm/rules"
+)
+
+// The impulse report: what the players read after every impulse. It is
+// plain text that reads in 80 columns on any device, in the order the
+// impulse happened, with every die, so that a player can follow each battle
+// roll by roll and check it against the rulebook.
+
+// ReportWidth is the width the report is written to.
+const ReportWidth = 80
+
+// ReportData is what an impulse's report tells. Report fills it from a
+// game; titm adjudicate fills it for impulses played offline, without a
+// game's id, deadlines or log.
+type ReportData struct {
+	Game     string // the game's id; "" offline
+	Scenario *rules.Scenario
+	Impulse  rules.Impulse
+	Played   time.Time // zero offline
+	Reason   string    // why the impulse was played without orders
+	Orders   string    // the orders as accepted, canonical
+	Events   []rules.Event
+	Dice     []Roll
+	After    *rules.State // the position after the impulse
+	Next     rules.Impulse
+	Due      time.Time // the next impulse's deadline; zero: none
+	Paused   bool
+	Result   string // the game's result when it ended with the impulse
+	Seed     string // the revealed seed, then
+	Commit   string // the game's commitment
+	Head     string // the log's head after the impulse
+}
+
+// Report writes the report of a change to a game that played an impulse:
+// recs are the change's records (the impulse's, and the finished record when
+// the game ended with it), events the impulse's events, and g the game after
+// the change.
+func Report(g *Game, recs []Record, events []rules.Event) (string, error) {
+	s, err := g.Rules()
+	if err != nil {
+		return "", err
+	}
+	d := &ReportData{Game: g.ID, Scenario: s, Events: events, After: g.State, Commit: g.Commitment, Head: g.Head}
+	var found bool
+	for _, r := range recs {
+		switch r.Kind {
+		case KindImpulse:
+			imp, err := rules.ParseImpulse(r.Impulse)
+			if err != nil {
+				return "", fmt.Errorf("game %s: record %d: %w", g.ID, r.Seq, err)
+			}
+			d.Impulse, d.Played, d.Reason, d.Orders, d.Dice, found = imp, r.Time, r.Reason, r.Text, r.Dice, true
+		case KindFinished:
+			d.Result, d.Seed = r.Result, r.Seed
+		}
+	}
+	if !found {
+		return "", fmt.Errorf("game %s: no impulse among the records to report", g.ID)
+	}
+	if g.Status == Playing {
+		d.Next, d.Due, d.Paused = g.Next, g.Due, g.Paused
+	}
+	return WriteReport(d), nil
+}
+
+// WriteReport writes an impulse's report.
+func WriteReport(d *ReportData) string {
+	s := d.Scenario
+	r := &reporter{s: s}
+	title := s.Title
+	if title == "" {
+		title = s.Name
+	}
+	if d.Game != "" {
+		r.line(fmt.Sprintf("Tigers in the Mist, game %s: %s", d.Game, title))
+	} else {
+		r.line("Tigers in the Mist: " + title)
+	}
+	r.line(fmt.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse, sideTitle(d.Impulse.Side), d.Impulse.N, d.Impulse.Day))
+	switch {
+	case d.Reason != "":
+		r.line("Played without orders: " + d.Reason)
+	case !d.Played.IsZero():
+		r.line(fmt.Sprintf("Played %s with the %s player's orders", stamp(d.Played), sideTitle(d.Impulse.Side)))
+	}
+	switch {
+	case d.Next.Day == 0:
+	case d.Paused:
+		r.line(fmt.Sprintf("Next: the %s impulse %s; the game is paused by the director", sideTitle(d.Next.Side), d.Next))
+	case !d.Due.IsZero():
+		r.line(fmt.Sprintf("Next: the %s impulse %s, due by %s", sideTitle(d.Next.Side), d.Next, stamp(d.Due)))
+	default:
+		r.line(fmt.Sprintf("Next: the %s impulse %s", sideTitle(d.Next.Side), d.Next))
+	}
+	r.rule()
+	if d.Orders != "" {
+		r.section("Orders as accepted")
+		for n, l := range strings.Split(strings.TrimRight(d.Orders, "\n"), "\n") {
+			r.item(fmt.Sprintf("%2d  %s", n+1, l))
+		}
+	}
+	for _, e := range d.Events {
+		r.event(e)
+	}
+	r.rule()
+	r.line(fmt.Sprintf("German VP: %d. Dice rolled this impulse: %d.", d.After.VP, len(d.Dice)))
+	if len(d.Dice) > 0 {
+		r.section("Every die, in the order rolled (draw numbers for titm verify)")
+		for _, x := range d.Dice {
+			r.item(fmt.Sprintf("%2d  %s  (draw %d)", x.Value, x.Purpose, x.Draw))
+		}
+	}
+	if d.Result != "" {
+		r.rule()
+		r.line("THE GAME IS OVER: " + d.Result + ".")
+		if d.Seed != "" {
+			r.line("The game's secret seed is revealed: " + d.Seed)
+			r.line("Its SHA-256 is the commitment published when the game was made, " + d.Commit + ". With the log (titm export) anyone can recompute every die and replay every impulse (titm verify).")
+		}
+	}
+	if d.Head != "" {
+		r.blank()
+		r.line("Log head: " + d.Head)
+	}
+	return r.b.String()
+}
+
+func sideTitle(s rules.Side) string {
+	if s == rules.German {
+		return "German"
+	}
+	return "Allied"
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// reporter writes the report: sections, items wrapped to the width.
+type reporter struct {
+	s       *rules.Scenario
+	b       strings.Builder
+	current string // the section being written
+}
+
+func (r *reporter) line(s string) { wrap(&r.b, s, "", "  ") }
+func (r *reporter) blank()        { r.b.WriteByte('\n') }
+func (r *reporter) rule()         { r.b.WriteString(strings.Repeat("-", ReportWidth) + "\n") }
+
+// section starts a section, unless it is the one being written.
+func (r *reporter) section(title string) {
+	if title == r.current {
+		return
+	}
+	r.current = title
+	r.b.WriteString("\n" + title + "\n")
+}
+
+func (r *reporter) item(s string) { wrap(&r.b, s, "  ", "      ") }
+
+// wrap writes s in lines of ReportWidth at most, breaking at spaces.
+func wrap(b *strings.Builder, s, first, rest string) {
+	prefix := first
+	for len(prefix)+len(s) > ReportWidth {
+		cut := strings.LastIndex(s[:ReportWidth-len(prefix)], " ")
+		if cut <= 0 {
+			break // a word longer than the line: leave it whole
+		}
+		b.WriteString(prefix + s[:cut] + "\n")
+		s, prefix = strings.TrimLeft(s[cut:], " "), rest
+	}
+	b.WriteString(prefix + s + "\n")
+}
+
+// area names an area as players read it: its number and name.
+func (r *reporter) area(n int) string {
+	if a := r.s.Map.Area(n); a != nil {
+		return fmt.Sprintf("%d %s", n, a.Name)
+	}
+	return fmt.Sprint(n)
+}
+
+func (r *reporter) place(p rules.Place) string {
+	if p.IsZone() {
+		return "zone " + p.String()
+	}
+	return r.area(p.Area)
+}
+
+// bridge names a bridge by its ends.
+func (r *reporter) bridge(ab string) string {
+	var a, b int
+	if _, err := fmt.Sscanf(ab, "%d-%d", &a, &b); err != nil {
+		return ab
+	}
+	return fmt.Sprintf("%s (%s - %s)", ab, r.name(a), r.name(b))
+}
+
+func (r *reporter) name(n int) string {
+	if a := r.s.Map.Area(n); a != nil {
+		return a.Name
+	}
+	return fmt.Sprint(n)
+}
+
+func (r *reporter) unitList(cs []rules.Combatant) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("%s (%s, %d SP)", c.ID, c.Type, c.Strength))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func mods(ms []string) string {
+	if len(ms) == 0 {
+		return ""
+	}
+	return " " + strings.Join(ms, " ")
+}
+
+func rolls(rs []int) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, fmt.Sprint(r))
+	}
+	return strings.Join(parts, " ")
+}
+
+// event writes one event in its section.
+func (r *reporter) event(e rules.Event) {
+	switch e := e.(type) {
+	case rules.ImpulseEnded:
+		return // said in the heading
+	case rules.Passed:
+		r.section("Movement")
+		r.item("No orders: no movement, attack or repair (B8).")
+	case rules.Arrived:
+		r.section("Reinforcements (11.1)")
+		r.item(fmt.Sprintf("%s arrives in zone %s.", e.Unit, e.Zone))
+	case rules.Released:
+		r.section("Reinforcements (11.1)")
+		r.item(fmt.Sprintf("The %s panzer reserve is released: %d German SP against %d Allied in %s (11.3).", e.Group, e.GermanSP, e.AlliedSP, r.area(e.Area)))
+	case rules.Moved:
+		r.section("Movement")
+		var path []string
+		for _, p := range e.Path {
+			path = append(path, r.place(p))
+		}
+		if len(e.Path) == 1 {
+			// A stack that spent MP without leaving: a bridge blown
+			// before it (8.42, B2).
+			r.item(fmt.Sprintf("%s stays in %s, having spent %d MP.", strings.Join(e.Units, ", "), path[0], e.MP))
+			return
+		}
+		how := "move"
+		if len(e.Units) == 1 {
+			how = "moves"
+		}
+		if e.Foot {
+			how += " on foot"
+		}
+		r.item(fmt.Sprintf("%s %s %s: %d MP.", strings.Join(e.Units, ", "), how, strings.Join(path, " - "), e.MP))
+	case rules.Entrenched:
+		r.section("Movement")
+		r.item(e.Unit + " entrenches (8.5).")
+	case rules.Stopped:
+		r.section("Movement")
+		r.item(fmt.Sprintf("%s stops short: %s.", e.Order, e.Why))
+	case rules.SFPlaced, rules.SFRemoved:
+		r.section("Special forces (14.0)")
+		r.item(capital(e.String()) + ".")
+	case rules.DemolitionTried:
+		r.section("Bridge demolition (10.2)")
+		res := "the bridge holds"
+		if e.Blown {
+			res = "the bridge is BLOWN"
+		}
+		r.item(fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: %s.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need, res))
+	case rules.BattleBegins:
+		r.current = ""
+		r.section(fmt.Sprintf("Battle at %s: the %s attack (9.3)", r.area(e.Area), sideTitle(e.Attacker)))
+		r.item(sideTitle(e.Attacker) + ": " + r.unitList(e.Attackers) + ".")
+		r.item(sideTitle(e.Attacker.Enemy()) + ": " + r.unitList(e.Defenders) + ".")
+	case rules.ArtilleryCall:
+		res := "fails"
+		if e.Success {
+			res = "succeeds: a strike"
+		}
+		r.item(fmt.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: %s.", sideTitle(e.Side), e.N, e.Of, e.Roll, e.Need, res))
+	case rules.Strike:
+		if e.Lost {
+			r.item(fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47).", sideTitle(e.Side), e.Target))
+			return
+		}
+		res := "misses"
+		if e.Hit {
+			res = "HITS"
+		}
+		roll := fmt.Sprint(e.Roll)
+		if len(e.Mods) > 0 {
+			roll = fmt.Sprintf("%d%s = %d", e.Roll, mods(e.Mods), e.Modified)
+		}
+		r.item(fmt.Sprintf("%s strike on %s: rolls %s, needs %d or less: %s.", sideTitle(e.Side), e.Target, roll, e.Need, res))
+	case rules.FireRoll:
+		roll := rolls(e.Rolls)
+		if len(e.Mods) > 0 {
+			roll = fmt.Sprintf("%s%s = %s", roll, mods(e.Mods), rolls(e.Modified))
+		}
+		r.item(fmt.Sprintf("%s fires at %s: rolls %s, needs %d or less: %d hit(s).", e.Unit, e.Target, roll, e.Need, e.Hits))
+	case rules.Eliminated:
+		r.item(fmt.Sprintf("%s is ELIMINATED (9.21).", e.Unit))
+	case rules.BattleEnds:
+		who := map[string]string{"German": "the Germans hold", "Allied": "the Allies hold"}[e.Holder]
+		if who == "" {
+			who = e.Holder + " hold"
+		}
+		r.item(fmt.Sprintf("The battle is over: %s %s.", who, r.area(e.Area)))
+		r.current = ""
+	case rules.RepairTried:
+		r.section("Bridge repair (10.1)")
+		res := "still blown"
+		if e.Repaired {
+			res = "REPAIRED"
+		}
+		r.item(fmt.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: %s.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need, res))
+	case rules.StackRemoved:
+		r.section("Stacking (7.2)")
+		why := "by its owner's REMOVE order"
+		if e.Why != "order" {
+			why = "by the fixed policy, weakest first (B6)"
+		}
+		r.item(fmt.Sprintf("%s is removed from %s, over the stacking limit, %s.", e.Unit, r.area(e.Area), why))
+	case rules.SupplyChange, rules.Attrited:
+		r.section("Supply (13.0)")
+		r.item(capital(e.String()) + ".")
+	case rules.ControlChanged:
+		r.section("Control (12.22)")
+		r.item(fmt.Sprintf("%s passes to the %s side.", r.area(e.Area), sideTitle(e.Side)))
+	case rules.VPScored:
+		r.section("Victory")
+		r.item(fmt.Sprintf("The Germans control %s: %d VP.", r.area(e.Area), e.VP))
+	case rules.ScenarioVP:
+		r.section("Victory")
+		what := map[rules.Hold]string{rules.HoldGerman: "controlled by the Germans", rules.HoldContested: "contested"}[e.Hold]
+		if what == "" {
+			what = "neither German nor contested"
+		}
+		r.item(fmt.Sprintf("Victory area %s is %s: %d VP.", r.area(e.Area), what, e.VP))
+	case rules.VPTotal, rules.ZoneVP, rules.HolesScored, rules.GameResult:
+		r.section("Victory")
+		r.item(capital(e.String()) + ".")
+	default:
+		r.section("Also")
+		r.item(capital(e.String()) + ".")
+	}
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
