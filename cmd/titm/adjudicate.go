@@ -50,6 +50,7 @@ var adjudicateCmd = &command{
 		seed := fs.String("seed", "", "a key in hex for a dice stream (HMAC-SHA256)")
 		asJSON := fs.Bool("json", false, "print JSON: impulses[] and state")
 		outFile := fs.String("out", "", "write the final position here, for a later --state")
+		asReport := fs.Bool("report", false, "print each impulse's text report, as players receive it")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usageError{"no arguments expected; order files go with --orders"}
@@ -62,6 +63,9 @@ var adjudicateCmd = &command{
 			}
 			if n != 1 {
 				return usageError{"give the dice with exactly one of --dice, --dice-file or --seed"}
+			}
+			if *asJSON && *asReport {
+				return usageError{"--json and --report print different things: give one"}
 			}
 			s, err := loadScenario(*name)
 			if err != nil {
@@ -117,6 +121,13 @@ var adjudicateCmd = &command{
 				}
 				ji.Dice = append(ji.Dice, dice.rolls()[before:]...)
 				played = append(played, ji)
+				if *asReport {
+					d := &adjudicator.ReportData{Scenario: s, Impulse: imp, Events: ev, Dice: ji.Dice, After: next, Result: next.Result}
+					if !next.Over {
+						d.Next = next.Next
+					}
+					io.WriteString(out, adjudicator.WriteReport(d)+"\n")
+				}
 				st = next
 				if st.Over {
 					break
@@ -133,6 +144,9 @@ var adjudicateCmd = &command{
 			}
 			if *asJSON {
 				return writeJSON(out, map[string]any{"impulses": played, "state": stateJSON(s, st)})
+			}
+			if *asReport {
+				return nil
 			}
 			for _, ji := range played {
 				fmt.Fprintf(out, "%s %s\n", strings.ToUpper(ji.Side[:1])+ji.Side[1:], ji.Impulse)

@@ -47,6 +47,7 @@ func init() {
 		exportCmd,
 		verifyCmd,
 		dicelogCmd,
+		reportCmd,
 		pauseCmd,
 		resumeCmd,
 		extendCmd,

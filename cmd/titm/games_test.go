@@ -142,6 +142,15 @@ func TestGameCommands(t *testing.T) {
 			t.Errorf("show lacks %q:\n%s", want, out)
 		}
 	}
+	// The reports, as the players received them.
+	out = mustRun(t, "report", id, "--db", db)
+	if !strings.Contains(out, "THE GAME IS OVER") || !strings.Contains(out, "The game's secret seed is revealed") {
+		t.Errorf("the last report:\n%s", out)
+	}
+	out = mustRun(t, "report", id, "--db", db, "--impulse", "G16-2")
+	if !strings.Contains(out, "Impulse G16-2, the German impulse 2 of 16 December") || strings.Contains(out, "THE GAME IS OVER") || !strings.Contains(out, "Next: the Allied impulse A16-2") {
+		t.Errorf("the report of G16-2:\n%s", out)
+	}
 	export := filepath.Join(dir, "export.json")
 	mustRun(t, "export", id, "--db", db, "-o", export)
 	data, _ := os.ReadFile(export)

@@ -339,3 +339,24 @@ func TestAdjudicateErrors(t *testing.T) {
 		t.Errorf("orders for the wrong side after reload: exit %d\n%s", code, out)
 	}
 }
+
+// adjudicate --report prints each impulse's report, battles roll by roll.
+func TestAdjudicateReport(t *testing.T) {
+	dir := "../../testdata/adjudicate/intro-battles"
+	args := []string{"adjudicate", "--scenario", "intro", "--seed", "7469746d2d696e74726f", "--report"}
+	for _, f := range []string{"01-G16-1.txt", "02-A16-1.txt", "03-G16-2.txt"} {
+		args = append(args, "--orders", filepath.Join(dir, f))
+	}
+	code, out, errs := runT(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"Impulse G16-1, the German impulse 1 of 16 December", "Impulse G16-2", "Battle at 11 Echternach", "Every die, in the order rolled", "Next: the Allied impulse A16-2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the reports lack %q:\n%s", want, out)
+		}
+	}
+	if code, _, _ := runT(t, "adjudicate", "--scenario", "intro", "--dice", "1", "--report", "--json"); code != exitUsage {
+		t.Errorf("--report with --json: exit %d", code)
+	}
+}
