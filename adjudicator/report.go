@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"titm/adjudicator/picture"
 	"titm/rules"
 )
 
@@ -365,4 +366,17 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Picture draws the map as it is after an impulse of a game, the impulse's
+// battles and moves highlighted: the picture the report's mail carries.
+func Picture(g *Game, impulse string, events []rules.Event) ([]byte, error) {
+	s, err := g.Rules()
+	if err != nil {
+		return nil, err
+	}
+	return picture.Render(s, g.State, &picture.Options{
+		Title:      fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP),
+		Highlights: picture.HighlightsOf(events),
+	})
 }

@@ -37,10 +37,16 @@ func (a *accepted) hook(_ string, to []string) error {
 
 // BenchmarkOrderToReports measures one impulse by mail with the embedded
 // servers: from an order mail appended to the referee's folder to both
-// players' reports accepted by SMTP. Target: median under 300 ms.
+// players' reports accepted by SMTP, without and with the map picture
+// (referee.map_picture). Target: median under 300 ms.
 func BenchmarkOrderToReports(b *testing.B) {
+	b.Run("text", func(b *testing.B) { benchOrderToReports(b, "") })
+	b.Run("map", func(b *testing.B) { benchOrderToReports(b, "map_picture = true") })
+}
+
+func benchOrderToReports(b *testing.B, extra string) {
 	acc := &accepted{ch: make(chan string, 64)}
-	w := newWorld(b, &worldOptions{fault: acc.hook})
+	w := newWorld(b, &worldOptions{fault: acc.hook, extra: extra})
 	w.join()
 	for len(acc.ch) > 0 {
 		<-acc.ch

@@ -78,6 +78,7 @@ func TestConfigExample(t *testing.T) {
 			MaxExtensions:   2,
 			MaxExtension:    72 * time.Hour,
 			Scenario:        "campaign",
+			MapPicture:      true,
 		},
 		IMAP: IMAPConfig{
 			Address:         "127.0.0.1:1143",
@@ -204,6 +205,7 @@ func TestConfigValues(t *testing.T) {
 		`max_extension = "336h"`,
 		`scenario = "intro"`,
 		`require_dkim = true`,
+		`map_picture = true`,
 		`[imap]`,
 		`address = "[::1]:993"`,
 		`security = "none"`,
@@ -245,6 +247,7 @@ func TestConfigValues(t *testing.T) {
 			MaxExtension:    336 * time.Hour,
 			Scenario:        "intro",
 			RequireDKIM:     true,
+			MapPicture:      true,
 		},
 		IMAP: IMAPConfig{
 			Address:            "[::1]:993",

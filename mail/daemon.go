@@ -119,7 +119,11 @@ func (d *Daemon) Tick() (int, error) {
 				if g.Status == adjudicator.Finished {
 					text += "\n" + promptnessText(g)
 				}
-				w.toAllAs(g, reportSubject(g, recs[0])+" (deadline passed)", text)
+				atts, err := w.mapAttachment(g, recs[0].Impulse, events)
+				if err != nil {
+					return err
+				}
+				w.toAllAs(g, reportSubject(g, recs[0])+" (deadline passed)", text, atts...)
 				d.log.Info("deadline passed", "game", g.ID, "impulse", recs[0].Impulse)
 			} else {
 				side := g.Next.Side

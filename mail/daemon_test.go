@@ -270,7 +270,7 @@ func (w *world) join() {
 // The daemon's main path: welcome mails with the tokens, JOIN, orders in,
 // both players receive the impulse's report.
 func TestOrdersToReports(t *testing.T) {
-	w := newWorld(t, nil)
+	w := newWorld(t, &worldOptions{extra: "map_picture = true"})
 	w.join()
 	if g := w.gameNow(); g.Status != adjudicator.Playing {
 		t.Fatalf("after both JOINs the game is %s", g.Status)
@@ -290,6 +290,9 @@ func TestOrdersToReports(t *testing.T) {
 		}
 		if !strings.HasPrefix(r.Subject, "[intro-1] G16-1 played; A16-1 next, due by ") {
 			t.Errorf("report subject %q", r.Subject)
+		}
+		if len(r.Attachments) != 1 || r.Attachments[0] != "intro-1-G16-1.png" {
+			t.Errorf("the report's attachments: %q, want the map (referee.map_picture)", r.Attachments)
 		}
 		if !strings.Contains(r.Text, "Your standing orders on file:\n  BLOW ALL") {
 			t.Errorf("the report does not echo the standing orders:\n%s", r.Text)

@@ -78,12 +78,12 @@ func (w *work) send(game, kind string, o Outgoing) {
 }
 
 // reply answers the mail's sender, in its thread.
-func (w *work) reply(game, text string) {
+func (w *work) reply(game, text string, atts ...Attachment) {
 	refs := append(append([]string(nil), w.in.References...), w.in.MessageID)
 	if w.in.MessageID == "" {
 		refs = w.in.References
 	}
-	w.send(game, KindReply, Outgoing{To: []string{w.in.From}, Subject: replySubject(game, w.in.Subject), Text: text, References: refs})
+	w.send(game, KindReply, Outgoing{To: []string{w.in.From}, Subject: replySubject(game, w.in.Subject), Text: text, References: refs, Attachments: atts})
 }
 
 // Handle handles one raw mail of the mailbox, whose size the server gave.
@@ -347,6 +347,7 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 	var answers []string
 	var notices []string // told to both players and the observers
 	var played []rules.Event
+	var replyAtts []Attachment // the STATUS answer's map
 	fail := func(text, outcome string) error {
 		w.outcome = "refused: " + outcome
 		w.reply(g.ID, text+"\nNothing in your mail was applied.\n"+w.standing(before, side))
@@ -360,6 +361,11 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 			answers = append(answers, rules.HelpText(s, side))
 		case rules.StatusRequest:
 			answers = append(answers, statusText(g))
+			atts, err := w.mapAttachment(g, "in play", nil)
+			if err != nil {
+				return err
+			}
+			replyAtts = append(replyAtts, atts...)
 		case rules.UnitsRequest:
 			answers = append(answers, unitsText(g, s, side))
 		case rules.DiceRequest:
@@ -455,7 +461,11 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 			if g.Status == adjudicator.Finished {
 				report += "\n" + promptnessText(g)
 			}
-			w.toAllAs(g, reportSubject(g, r), report)
+			atts, err := w.mapAttachment(g, r.Impulse, played)
+			if err != nil {
+				return err
+			}
+			w.toAllAs(g, reportSubject(g, r), report, atts...)
 			reported = true
 		}
 	}
@@ -466,7 +476,7 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 		if len(answers) == 0 {
 			answers = append(answers, "Your mail held no orders and no requests. Send HELP for the order language.")
 		}
-		w.reply(g.ID, strings.Join(answers, "\n\n")+"\n"+w.standing(g, side))
+		w.reply(g.ID, strings.Join(answers, "\n\n")+"\n"+w.standing(g, side), replyAtts...)
 	}
 	w.outcome = outcomeOf(recs, requests, check)
 	return nil
@@ -492,14 +502,28 @@ func (w *work) toAll(g *adjudicator.Game, text string) {
 
 // toAllAs sends a text to both players and the observers, each in his own
 // mail so that no address is shown to the others' mail servers needlessly.
-func (w *work) toAllAs(g *adjudicator.Game, subject, text string) {
+func (w *work) toAllAs(g *adjudicator.Game, subject, text string, atts ...Attachment) {
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		w.send(g.ID, KindReport, Outgoing{To: []string{g.Players[side].Address}, Subject: subject,
-			Text: text + "\n" + w.standing(g, side)})
+			Text: text + "\n" + w.standing(g, side), Attachments: atts})
 	}
 	for _, o := range g.Observers {
-		w.send(g.ID, KindReport, Outgoing{To: []string{o}, Subject: subject, Text: text})
+		w.send(g.ID, KindReport, Outgoing{To: []string{o}, Subject: subject, Text: text, Attachments: atts})
 	}
+}
+
+// mapAttachment is the map picture after an impulse, for its report's
+// mail, when the configuration asks for it (referee.map_picture).
+func (w *work) mapAttachment(g *adjudicator.Game, impulse string, events []rules.Event) ([]Attachment, error) {
+	if !w.h.cfg.Referee.MapPicture {
+		return nil, nil
+	}
+	png, err := adjudicator.Picture(g, impulse, events)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: drawing the map: %w", g.ID, err)
+	}
+	name := strings.ReplaceAll(fmt.Sprintf("%s-%s.png", g.ID, impulse), " ", "-")
+	return []Attachment{{Name: name, Type: "image/png", Data: png}}, nil
 }
 
 // standing is the echo of a player's standing orders that ends every mail

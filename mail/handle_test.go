@@ -39,7 +39,7 @@ func (w *world) queued(addr string) []string {
 			if m.To[0] != addr {
 				continue
 			}
-			in, err := mail.ParseIncoming(m.Data)
+			in, err := mail.ParseIncoming(tx.MailData(m.ID))
 			if err != nil {
 				w.t.Fatal(err)
 			}
@@ -251,8 +251,8 @@ func TestWelcomeDroppedOnceSent(t *testing.T) {
 	w.st.View(func(tx *store.Tx) error {
 		all, _ := tx.Outbox("")
 		for _, m := range all {
-			if m.Kind == mail.KindWelcome && (m.Status != store.MailSent || len(m.Data) != 0) {
-				t.Errorf("welcome %d: %s, %d bytes kept", m.ID, m.Status, len(m.Data))
+			if m.Kind == mail.KindWelcome && (m.Status != store.MailSent || len(tx.MailData(m.ID)) != 0) {
+				t.Errorf("welcome %d: %s, %d bytes kept", m.ID, m.Status, len(tx.MailData(m.ID)))
 			}
 		}
 		return nil

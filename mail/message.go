@@ -33,6 +33,9 @@ type Incoming struct {
 	// Bounce is set when the mail is a delivery status notification: the
 	// recipients it says could not be reached.
 	Bounce []string
+	// Attachments are the file names of its attachments, such as a
+	// report's map.
+	Attachments []string
 }
 
 // ParseIncoming reads a raw mail. A mail with no text part is returned with
@@ -71,7 +74,12 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		}
 		h, ok := p.Header.(*gomail.InlineHeader)
 		if !ok {
-			continue // attachments carry no orders
+			// Attachments carry no orders.
+			if ah, ok := p.Header.(*gomail.AttachmentHeader); ok {
+				name, _ := ah.Filename()
+				in.Attachments = append(in.Attachments, name)
+			}
+			continue
 		}
 		t, _, _ := h.ContentType()
 		if t == "" {

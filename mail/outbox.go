@@ -95,7 +95,9 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 			dialErr = err
 		}
 		if err == nil {
-			err = c.SendMail(m.From, m.To, bytes.NewReader(m.Data))
+			var data []byte
+			s.st.View(func(tx *store.Tx) error { data = tx.MailData(m.ID); return nil })
+			err = c.SendMail(m.From, m.To, bytes.NewReader(data))
 			var se *smtp.SMTPError
 			switch {
 			case err == nil:
@@ -128,12 +130,11 @@ func (s *Sender) record(m *store.Mail, err error) error {
 	var se *smtp.SMTPError
 	switch {
 	case err == nil:
+		// A sent mail's text is dropped: a welcome's token is now with its
+		// player, and the store keeps tokens only as hashes; a report and
+		// its map are in the log, from which titm report and titm render
+		// make them again. The store stays the size of the games.
 		m.Status, m.Sent, m.Error = store.MailSent, now, ""
-		if m.Secret {
-			// The welcome's token is now with its player; the store keeps
-			// tokens only as hashes.
-			m.Data = nil
-		}
 		s.log.Info("mail sent", "game", m.Game, "kind", m.Kind, "mail", m.ID, "to", m.To, "attempts", m.Attempts)
 	case errors.As(err, &se) && se.Code >= 500:
 		m.Status, m.Error = store.MailFailed, err.Error()

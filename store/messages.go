@@ -78,11 +78,14 @@ type Mail struct {
 	// Secret marks a mail that carries a token (a welcome): its text is
 	// dropped from the store once it is sent, so that tokens are kept only
 	// as hashes.
-	Secret   bool      `json:"secret,omitempty"`
-	From     string    `json:"from"`
-	To       []string  `json:"to"`
-	Subject  string    `json:"subject"` // for the operator's lists; the message has its own
-	Data     []byte    `json:"data"`    // the whole message, RFC 5322
+	Secret  bool     `json:"secret,omitempty"`
+	From    string   `json:"from"`
+	To      []string `json:"to"`
+	Subject string   `json:"subject"` // for the operator's lists; the message has its own
+	// Data is the whole message, RFC 5322. The store keeps it apart from
+	// the record until the mail is sent: Outbox leaves it empty, and
+	// MailData reads it.
+	Data     []byte    `json:"-"`
 	Created  time.Time `json:"created"`
 	Status   string    `json:"status"`
 	Attempts int       `json:"attempts"`
@@ -106,7 +109,8 @@ func (t *Tx) Queue(m *Mail) error {
 }
 
 // PutMail stores a mail of the outbox after a change (an attempt, a
-// status).
+// status). Its message is kept while it is queued and given (Data not
+// empty), and dropped once it is not queued any more.
 func (t *Tx) PutMail(m *Mail) error {
 	data, err := json.Marshal(m)
 	if err != nil {
@@ -115,16 +119,28 @@ func (t *Tx) PutMail(m *Mail) error {
 	if err := t.tx.Bucket(bucketOutbox).Put(u64(m.ID), data); err != nil {
 		return fmt.Errorf("store: mail %d: %w", m.ID, err)
 	}
-	q := t.tx.Bucket(bucketQueue)
-	if m.Status == MailQueued {
+	q, msgs := t.tx.Bucket(bucketQueue), t.tx.Bucket(bucketMailData)
+	switch {
+	case m.Status != MailQueued:
+		if err = q.Delete(u64(m.ID)); err == nil {
+			err = msgs.Delete(u64(m.ID))
+		}
+	case len(m.Data) > 0:
+		if err = q.Put(u64(m.ID), nil); err == nil {
+			err = msgs.Put(u64(m.ID), m.Data)
+		}
+	default:
 		err = q.Put(u64(m.ID), nil)
-	} else {
-		err = q.Delete(u64(m.ID))
 	}
 	if err != nil {
 		return fmt.Errorf("store: mail %d: %w", m.ID, err)
 	}
 	return nil
+}
+
+// MailData returns the message of a queued mail, or nil once it is sent.
+func (t *Tx) MailData(id uint64) []byte {
+	return append([]byte(nil), t.tx.Bucket(bucketMailData).Get(u64(id))...)
 }
 
 // Outbox returns the mails of the outbox with the status, or all when

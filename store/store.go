@@ -39,7 +39,7 @@ import (
 
 // Version is the schema version this build writes. Open migrates a file of
 // an older version and refuses a newer one.
-const Version = 4
+const Version = 5
 
 // Buckets. Each game has a bucket of its own under bucketLog, whose keys
 // are the records' sequence numbers, big-endian.
@@ -56,6 +56,7 @@ var (
 	bucketStates    = []byte("states")         // game id -> the position, JSON (version 2)
 	bucketPlayers   = []byte("players")        // address -> the ids of its games, JSON (version 3)
 	bucketQueue     = []byte("queue")          // the ids of the queued mails (version 4)
+	bucketMailData  = []byte("mail-data")      // mail id -> the message, until it is sent (version 5)
 
 	keyVersion = []byte("version")
 	keyApp     = []byte("application")
@@ -182,7 +183,7 @@ func (s *Store) prepare(readOnly bool) error {
 
 // create makes the buckets of a new file.
 func create(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -203,6 +204,48 @@ var migrations = map[int]func(*bolt.Tx) error{
 	1: migrate1,
 	2: migrate2,
 	3: migrate3,
+	4: migrate4,
+}
+
+// migrate4 moves the messages out of the mails' records into a bucket of
+// their own (version 5), so that reading the outbox does not decode every
+// message with its map picture, and drops the messages of mails sent.
+func migrate4(tx *bolt.Tx) error {
+	data, err := tx.CreateBucket(bucketMailData)
+	if err != nil {
+		return err
+	}
+	box := tx.Bucket(bucketOutbox)
+	var ids [][]byte
+	box.ForEach(func(k, _ []byte) error { ids = append(ids, append([]byte(nil), k...)); return nil })
+	for _, k := range ids {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(box.Get(k), &m); err != nil {
+			return fmt.Errorf("mail %x: %w", k, err)
+		}
+		var msg []byte
+		if raw, ok := m["data"]; ok {
+			if err := json.Unmarshal(raw, &msg); err != nil {
+				return fmt.Errorf("mail %x: %w", k, err)
+			}
+			delete(m, "data")
+		}
+		var status string
+		json.Unmarshal(m["status"], &status)
+		if len(msg) > 0 && status == MailQueued {
+			if err := data.Put(k, msg); err != nil {
+				return err
+			}
+		}
+		rec, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		if err := box.Put(k, rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // migrate3 indexes the queued mails (version 4), so that the sender reads

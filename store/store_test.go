@@ -327,8 +327,16 @@ func TestMessagesAndOutbox(t *testing.T) {
 		return tx.PutMail(q[0])
 	})
 	s.View(func(tx *store.Tx) error {
-		if q, _ := tx.Outbox(store.MailQueued); len(q) != 1 {
+		q, _ := tx.Outbox(store.MailQueued)
+		if len(q) != 1 {
 			t.Errorf("%d queued after one was sent", len(q))
+		}
+		// A queued mail's message is kept apart, and dropped once sent.
+		if got := string(tx.MailData(q[0].ID)); !strings.HasPrefix(got, "Subject: report") || len(q[0].Data) != 0 {
+			t.Errorf("the queued mail's message: %q, record %q", got, q[0].Data)
+		}
+		if got := tx.MailData(1); len(got) != 0 {
+			t.Errorf("the sent mail's message is kept: %q", got)
 		}
 		return nil
 	})

@@ -48,6 +48,7 @@ func init() {
 		verifyCmd,
 		dicelogCmd,
 		reportCmd,
+		renderCmd,
 		pauseCmd,
 		resumeCmd,
 		extendCmd,

@@ -27,7 +27,7 @@ import (
 // printed. Without a daemon the commands open the file themselves.
 
 // viaDaemon lists the commands the control socket runs.
-var viaDaemon = []string{"new", "join", "play", "games", "show", "export", "dicelog", "report", "pause", "resume", "extend", "rollback"}
+var viaDaemon = []string{"new", "join", "play", "games", "show", "export", "dicelog", "report", "render", "pause", "resume", "extend", "rollback"}
 
 // controlRequest is one command line sent to the daemon.
 type controlRequest struct {

@@ -1,0 +1,273 @@
+package picture
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"math"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
+)
+
+// vec is a point in image coordinates, in pixels, y down.
+type vec struct{ X, Y float64 }
+
+func (a vec) add(b vec) vec           { return vec{a.X + b.X, a.Y + b.Y} }
+func (a vec) sub(b vec) vec           { return vec{a.X - b.X, a.Y - b.Y} }
+func (a vec) mul(k float64) vec       { return vec{a.X * k, a.Y * k} }
+func (a vec) len() float64            { return math.Hypot(a.X, a.Y) }
+func (a vec) perp() vec               { return vec{-a.Y, a.X} }
+func (a vec) pt() image.Point         { return image.Pt(int(math.Round(a.X)), int(math.Round(a.Y))) }
+func (a vec) unit() vec               { return a.mul(1 / a.len()) }
+func ptVec(p image.Point) vec         { return vec{float64(p.X), float64(p.Y)} }
+func lerpVec(a, b vec, t float64) vec { return a.add(b.sub(a).mul(t)) }
+
+// canvas draws antialiased shapes and text on an RGBA image. Every shape is
+// rasterized in a buffer the size of its own bounding box: a buffer the size
+// of the picture would cost a pass over four million pixels per shape.
+type canvas struct {
+	img  *image.RGBA
+	clip image.Rectangle // shapes are cut to it
+	r    *vector.Rasterizer
+}
+
+func newCanvas(w, h int) *canvas {
+	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), clip: image.Rect(0, 0, w, h), r: vector.NewRasterizer(1, 1)}
+}
+
+// fillRect fills a rectangle without antialiasing: boxes sit on whole pixels.
+func (c *canvas) fillRect(r image.Rectangle, col color.RGBA) {
+	draw.Draw(c.img, r.Intersect(c.clip), image.NewUniform(col), image.Point{}, draw.Src)
+}
+
+// frame draws a rectangle's outline, w pixels wide, inside it.
+func (c *canvas) frame(r image.Rectangle, w int, col color.RGBA) {
+	c.fillRect(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+w), col)
+	c.fillRect(image.Rect(r.Min.X, r.Max.Y-w, r.Max.X, r.Max.Y), col)
+	c.fillRect(image.Rect(r.Min.X, r.Min.Y, r.Min.X+w, r.Max.Y), col)
+	c.fillRect(image.Rect(r.Max.X-w, r.Min.Y, r.Max.X, r.Max.Y), col)
+}
+
+// fill fills polygons, which must all turn the same way (see ring): the
+// rasterizer adds up signed coverage, so that overlapping polygons of the
+// same turn make their union, where opposite turns would cancel.
+func (c *canvas) fill(col color.RGBA, polys ...[]vec) {
+	// Polygons go to the rasterizer in groups of a small bounding box, as
+	// the rasterizer's work grows with the box: a long river in one piece
+	// would cost a pass over most of the picture.
+	var group [][]vec
+	var gb image.Rectangle
+	for _, p := range polys {
+		if len(p) < 3 {
+			continue
+		}
+		b := bounds(p)
+		if u := gb.Union(b); len(group) > 0 && u.Dx()*u.Dy() > 1<<12 {
+			c.fillGroup(col, gb, group)
+			group, gb = nil, image.Rectangle{}
+		}
+		group = append(group, p)
+		gb = gb.Union(b)
+	}
+	if len(group) > 0 {
+		c.fillGroup(col, gb, group)
+	}
+}
+
+func bounds(p []vec) image.Rectangle {
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, v := range p {
+		minX, minY = math.Min(minX, v.X), math.Min(minY, v.Y)
+		maxX, maxY = math.Max(maxX, v.X), math.Max(maxY, v.Y)
+	}
+	return image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX))+1, int(math.Ceil(maxY))+1)
+}
+
+func (c *canvas) fillGroup(col color.RGBA, bb image.Rectangle, polys [][]vec) {
+	bb = bb.Intersect(c.clip)
+	if bb.Empty() {
+		return
+	}
+	c.r.Reset(bb.Dx(), bb.Dy())
+	o := ptVec(bb.Min)
+	for _, p := range polys {
+		c.r.MoveTo(float32(p[0].X-o.X), float32(p[0].Y-o.Y))
+		for _, v := range p[1:] {
+			c.r.LineTo(float32(v.X-o.X), float32(v.Y-o.Y))
+		}
+		c.r.ClosePath()
+	}
+	c.r.Draw(c.img, bb, image.NewUniform(col), image.Point{})
+}
+
+// ring returns the polygon p turning clockwise on the screen, the turn every
+// polygon given to fill has.
+func ring(p []vec) []vec {
+	var a float64
+	for i := range p {
+		j := (i + 1) % len(p)
+		a += p[i].X*p[j].Y - p[j].X*p[i].Y
+	}
+	if a < 0 {
+		for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+			p[i], p[j] = p[j], p[i]
+		}
+	}
+	return p
+}
+
+// circle returns a disc of radius r as a polygon.
+func circle(at vec, r float64) []vec {
+	n := 8 + int(r*1.5)
+	n = min(n, 48)
+	p := make([]vec, n)
+	for i := range p {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		p[i] = vec{at.X + r*math.Cos(a), at.Y + r*math.Sin(a)}
+	}
+	return ring(p)
+}
+
+// strokePolys returns the polygons of a line w pixels wide through pts:
+// one quadrilateral per segment and round joins and caps.
+func strokePolys(pts []vec, w float64, roundEnds bool) [][]vec {
+	var polys [][]vec
+	h := w / 2
+	for i := 0; i+1 < len(pts); i++ {
+		a, b := pts[i], pts[i+1]
+		d := b.sub(a)
+		l := d.len()
+		if l < 1e-6 {
+			continue
+		}
+		u := d.mul(1 / l)
+		n := u.perp().mul(h)
+		// A long segment goes in short pieces, each of a small bounding
+		// box (see fill). They overlap by a pixel and a half, so that no
+		// seam shows where they meet: the colour is opaque, and where one
+		// piece's edge leaves a pixel half covered, the next covers it.
+		pieces := int(math.Ceil(l / pieceLen))
+		for j := range pieces {
+			s, e := l*float64(j)/float64(pieces), l*float64(j+1)/float64(pieces)
+			if j > 0 {
+				s -= 1.5
+			}
+			p, q := a.add(u.mul(s)), a.add(u.mul(e))
+			polys = append(polys, ring([]vec{p.add(n), q.add(n), q.sub(n), p.sub(n)}))
+		}
+	}
+	for i, p := range pts {
+		if (i > 0 && i < len(pts)-1) || roundEnds {
+			polys = append(polys, circle(p, h))
+		}
+	}
+	return polys
+}
+
+const pieceLen = 40
+
+// line strokes a polyline.
+func (c *canvas) line(col color.RGBA, w float64, pts ...vec) {
+	c.fill(col, strokePolys(pts, w, true)...)
+}
+
+// dashed strokes a polyline in dashes of on pixels with gaps of off pixels.
+func (c *canvas) dashed(col color.RGBA, w, on, off float64, pts ...vec) {
+	var polys [][]vec
+	pos, drawing := 0.0, true // pos: how far into the current dash or gap
+	for i := 0; i+1 < len(pts); i++ {
+		a, b := pts[i], pts[i+1]
+		l := b.sub(a).len()
+		t := 0.0
+		for t < l {
+			run := on
+			if !drawing {
+				run = off
+			}
+			step := math.Min(run-pos, l-t)
+			if drawing {
+				polys = append(polys, strokePolys([]vec{lerpVec(a, b, t/l), lerpVec(a, b, (t+step)/l)}, w, false)...)
+			}
+			t += step
+			pos += step
+			if pos >= run-1e-9 {
+				pos, drawing = 0, !drawing
+			}
+		}
+	}
+	c.fill(col, polys...)
+}
+
+// glyph is a rendered glyph: its mask, where the mask goes relative to the
+// dot, and the advance.
+type glyph struct {
+	mask    *image.Alpha
+	rect    image.Rectangle // relative to the dot
+	advance fixed.Int26_6
+}
+
+// face is a font face whose glyphs are rasterized once per render: text is
+// set on whole pixels (the faces are hinted, so advances are whole pixels
+// too), where every glyph of a rune looks the same.
+type face struct {
+	f      font.Face
+	glyphs map[rune]*glyph
+	ascent int
+	height int
+}
+
+func newFace(f font.Face) *face {
+	m := f.Metrics()
+	return &face{f: f, glyphs: map[rune]*glyph{}, ascent: m.Ascent.Ceil(), height: m.Height.Ceil()}
+}
+
+func (f *face) glyph(r rune) *glyph {
+	if g := f.glyphs[r]; g != nil {
+		return g
+	}
+	dr, mask, mp, adv, ok := f.f.Glyph(fixed.Point26_6{}, r)
+	if !ok {
+		dr, mask, mp, adv, _ = f.f.Glyph(fixed.Point26_6{}, '?')
+	}
+	a := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+	if mask != nil {
+		draw.Draw(a, a.Bounds(), mask, mp, draw.Src)
+	}
+	g := &glyph{mask: a, rect: dr, advance: adv}
+	f.glyphs[r] = g
+	return g
+}
+
+// width returns the advance of the text in whole pixels.
+func (f *face) width(s string) int {
+	var w fixed.Int26_6
+	prev := rune(-1)
+	for _, r := range s {
+		if prev >= 0 {
+			w += f.f.Kern(prev, r)
+		}
+		w += f.glyph(r).advance
+		prev = r
+	}
+	return w.Ceil()
+}
+
+// text draws s with its baseline starting at (x, y) and returns the x after it.
+func (c *canvas) text(f *face, x, y int, s string, col color.RGBA) int {
+	src := image.NewUniform(col)
+	dot := fixed.I(x)
+	prev := rune(-1)
+	for _, r := range s {
+		if prev >= 0 {
+			dot += f.f.Kern(prev, r)
+		}
+		g := f.glyph(r)
+		dr := g.rect.Add(image.Pt(dot.Round(), y))
+		draw.DrawMask(c.img, dr.Intersect(c.clip), src, image.Point{}, g.mask, dr.Intersect(c.clip).Min.Sub(dr.Min), draw.Over)
+		dot += g.advance
+		prev = r
+	}
+	return dot.Round()
+}

@@ -1,0 +1,704 @@
+package picture
+
+import (
+	"image"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"titm/rules"
+)
+
+// The picture's frame. The map is scaled to fit maxMapW x maxMapH; the
+// legend stands to its right and the title above it.
+const (
+	maxMapW   = 1860
+	maxMapH   = 2000
+	maxScale  = 2600 // pixels per degree of latitude: small scenarios are not blown up beyond it
+	mapMargin = 64   // between the outermost towns and the map's edge: room for labels
+	legendW   = 340
+	titleH    = 62
+
+	labelH     = 17 // an area's label
+	counterH   = 16 // one unit
+	strengthW  = 14 // the strength box at a counter's right
+	movedW     = 4  // the moved mark at a counter's left
+	dotR       = 5  // a town's dot
+	zoneR      = 13 // a zone's disc
+	gap        = 5  // between a town's dot and its label
+	zoneRows   = 6
+	clearance  = 4   // the least space kept between boxes of different places
+	searchStep = 6   // pixels between the rings of the search for room
+	searchMax  = 300 // how far from its town a box may be set
+	nearLabel  = 40  // how far from its town a label may be set before the stacks are placed
+)
+
+// A Box is a rectangle of the picture that belongs to a place: an area's
+// label, a zone's marker, or the stack of units in a place.
+type Box struct {
+	Place rules.Place
+	Rect  image.Rectangle
+	// Anchor is the place's town dot or zone disc. A box set away from it,
+	// where the map is crowded, is joined to it by a leader line.
+	Anchor image.Point
+	// Units lists a stack's units, by id, top first: the order of battle's
+	// order, so German units before Allied ones.
+	Units []string
+
+	columns [][]string // a stack's units as drawn, column by column
+}
+
+// A Plan is where everything of a picture goes, computed from the map and
+// the position without drawing: Render draws it, and tests check it.
+type Plan struct {
+	Width, Height int
+	Title         image.Rectangle // the title band
+	Map           image.Rectangle // the map's frame
+	Legend        image.Rectangle // the legend panel
+
+	// Labels holds every area's label, number and name (3.22) and VP
+	// (3.26), in the map's order; Zones every perimeter zone's disc and
+	// name (3.21, 3.28); Stacks the units of every occupied area, in the
+	// map's order, then those of every occupied zone.
+	Labels []Box
+	Zones  []Box
+	Stacks []Box
+
+	// Overlaps counts the boxes that could be put nowhere free and were
+	// put where they overlap another: zero on the shipped scenarios.
+	Overlaps int
+
+	s        *rules.Scenario
+	st       *rules.State
+	proj     projection
+	anchor   map[rules.Place]vec
+	counterW int
+	leaders  [][2]vec
+	// riverLabels are the rivers' names, where room was found for them.
+	riverLabels []riverLabel
+}
+
+type riverLabel struct {
+	at   image.Point // the baseline's start
+	name string
+}
+
+// projection maps latitude and longitude to the picture: linearly, with a
+// degree of longitude shortened by the cosine of the map's middle latitude,
+// so that the map keeps its shape.
+type projection struct {
+	lat0, lon0, cos, k float64
+	off                vec
+}
+
+func (p projection) at(lat, lon float64) vec {
+	return vec{(lon-p.lon0)*p.cos*p.k + p.off.X, (p.lat0-lat)*p.k + p.off.Y}
+}
+
+// Layout computes where the picture of the position puts everything.
+func Layout(s *rules.Scenario, st *rules.State) *Plan {
+	fs, err := newFaces()
+	if err != nil {
+		// The fonts are compiled in: they fail to parse only if the build is broken.
+		panic("picture: " + err.Error())
+	}
+	return layout(s, st, fs)
+}
+
+func layout(s *rules.Scenario, st *rules.State, fs *faces) *Plan {
+	m := s.Map
+	p := &Plan{s: s, st: st, anchor: map[rules.Place]vec{}}
+
+	// The units in each place (4.1): on the map or in a zone. A unit of a
+	// position made by hand may stand in a place the scenario leaves out,
+	// or be none of the scenario's: the first is drawn, the second cannot be.
+	units := map[rules.Place][]string{}
+	for _, u := range st.Units {
+		if u.OnMap() && s.OOB.Unit(u.ID) != nil && m.Has(u.Place) {
+			units[u.Place] = append(units[u.Place], u.ID)
+		}
+	}
+
+	// 3.21, 3.22: the areas and zones the scenario uses, at their towns.
+	var areas []*rules.Area
+	var zones []*rules.Zone
+	minLat, maxLat, minLon, maxLon := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	extend := func(lat, lon float64) {
+		minLat, maxLat = math.Min(minLat, lat), math.Max(maxLat, lat)
+		minLon, maxLon = math.Min(minLon, lon), math.Max(maxLon, lon)
+	}
+	for _, a := range m.Areas {
+		if pl := rules.AreaPlace(a.ID); s.Uses(pl) || units[pl] != nil {
+			areas = append(areas, a)
+			extend(a.Lat, a.Lon)
+		}
+	}
+	for _, z := range m.Zones {
+		if pl := rules.ZonePlace(z.ID); s.Uses(pl) || units[pl] != nil {
+			zones = append(zones, z)
+			extend(z.Lat, z.Lon)
+		}
+	}
+	if len(areas)+len(zones) == 0 {
+		extend(0, 0)
+	}
+	cos := math.Cos((minLat + maxLat) / 2 * math.Pi / 180)
+	extW, extH := math.Max((maxLon-minLon)*cos, 1e-3), math.Max(maxLat-minLat, 1e-3)
+	k := math.Min(math.Min((maxMapW-2*mapMargin)/extW, (maxMapH-2*mapMargin)/extH), maxScale)
+	mapW, mapH := int(math.Ceil(extW*k))+2*mapMargin, int(math.Ceil(extH*k))+2*mapMargin
+	// The counters are as wide as the longest id of the scenario's units.
+	idW := 0
+	for _, u := range s.Units {
+		idW = max(idW, fs.unit.width(u.ID))
+	}
+	p.counterW = movedW + 3 + idW + 4 + strengthW + 1
+	p.Title = image.Rect(0, 0, mapW+legendW, titleH)
+	p.Map = image.Rect(0, titleH, mapW, titleH+mapH)
+	p.Legend = image.Rect(mapW, titleH, mapW+legendW, titleH+max(mapH, p.legend(nil, fs, image.Point{})))
+	p.Width, p.Height = p.Legend.Max.X, p.Legend.Max.Y
+	p.proj = projection{lat0: maxLat, lon0: minLon, cos: cos, k: k, off: vec{float64(mapMargin), float64(titleH + mapMargin)}}
+	for _, a := range areas {
+		p.anchor[rules.AreaPlace(a.ID)] = p.proj.at(a.Lat, a.Lon)
+	}
+	for _, z := range zones {
+		p.anchor[rules.ZonePlace(z.ID)] = p.proj.at(z.Lat, z.Lon)
+	}
+
+	free := newIndex(p.Map.Inset(3))
+	// The towns' dots and the zones' markers are fixed: nothing may cover them.
+	for _, a := range areas {
+		free.owner = rules.AreaPlace(a.ID)
+		at := p.anchor[free.owner].pt()
+		free.add(image.Rectangle{Min: at, Max: at}.Inset(-dotR-1), kindDot)
+	}
+	free.owner = rules.Place{}
+	// Bridges too: a blown one must show (5.1).
+	for _, r := range m.Roads {
+		a, okA := p.anchor[rules.AreaPlace(r.A)]
+		b, okB := p.anchor[rules.AreaPlace(r.B)]
+		if okA && okB && (r.Bridge || r.River != "") {
+			q := p.crossing(r, a, b).pt()
+			free.add(image.Rectangle{Min: q, Max: q}.Inset(-7), kindBridge)
+		}
+	}
+	for _, z := range zones {
+		pl := rules.ZonePlace(z.ID)
+		at := p.anchor[pl]
+		w := fs.smallBold.width(zoneName(z)) + 6
+		r := image.Rect(int(at.X)-zoneR, int(at.Y)-zoneR, int(at.X)+zoneR+w, int(at.Y)+zoneR)
+		if at.X > float64(p.Map.Min.X+p.Map.Dx()/2) {
+			// In the east, the name goes to the left of the disc.
+			r = image.Rect(int(at.X)-zoneR-w, int(at.Y)-zoneR, int(at.X)+zoneR, int(at.Y)+zoneR)
+		}
+		r = shiftInto(r, p.Map.Inset(3))
+		free.owner = pl
+		free.add(r, kindLabel)
+		p.Zones = append(p.Zones, Box{Place: pl, Rect: r, Anchor: at.pt()})
+	}
+
+	// What is placed, and in which order: the zones' stacks, which are the
+	// largest, then the areas from the most crowded part of the map out, so
+	// that where room is scarce the first come nearest their towns. The
+	// order is fixed by the data alone: the same position, the same picture.
+	type item struct {
+		place   rules.Place
+		label   image.Point // size, zero for a zone
+		stack   image.Point // size, zero when empty
+		columns [][]string
+		crowd   int
+	}
+	var items []item
+	for _, z := range zones {
+		pl := rules.ZonePlace(z.ID)
+		if us := units[pl]; len(us) > 0 {
+			cols := p.columns(us, zoneRows)
+			items = append(items, item{place: pl, stack: stackSize(p.counterW, cols), columns: cols, crowd: 1 << 20})
+		}
+	}
+	for _, a := range areas {
+		pl := rules.AreaPlace(a.ID)
+		it := item{place: pl, label: image.Pt(labelWidth(fs, a), labelH)}
+		if us := units[pl]; len(us) > 0 {
+			it.columns = p.columns(us, rules.StackUnits)
+			it.stack = stackSize(p.counterW, it.columns)
+		}
+		at := p.anchor[pl]
+		for _, b := range areas {
+			if d := p.anchor[rules.AreaPlace(b.ID)].sub(at).len(); b != a && d < 110 {
+				it.crowd++
+			}
+		}
+		items = append(items, it)
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].crowd > items[j].crowd })
+
+	// Four rounds, each for what the rounds before left without room:
+	// 1. an area's label and stack together against its town;
+	// 2. the label alone against its town, or near it;
+	// 3. the stack against its label, or on rings round the town;
+	// 4. the label on rings round the town.
+	// So every town keeps its name by it wherever room can be found, before
+	// any stack is set away from it.
+	labels := map[int]Box{}
+	stacks := map[rules.Place]Box{}
+	placed := make([]bool, len(items))      // the label (or the zone's stack)
+	stackPlaced := make([]bool, len(items)) // the stack
+	setLabel := func(i int, r image.Rectangle) {
+		free.owner = items[i].place
+		free.add(r, kindLabel)
+		labels[items[i].place.Area] = Box{Place: items[i].place, Rect: r, Anchor: p.anchor[items[i].place].pt()}
+		placed[i] = true
+	}
+	setStack := func(i int, r image.Rectangle) {
+		it := items[i]
+		free.owner = it.place
+		free.add(r, kindStack)
+		stacks[it.place] = Box{Place: it.place, Rect: r, Anchor: p.anchor[it.place].pt(), Units: units[it.place], columns: it.columns}
+		stackPlaced[i] = true
+	}
+	for i, it := range items {
+		free.owner = it.place
+		if it.place.IsZone() {
+			var zr image.Rectangle
+			for _, z := range p.Zones {
+				if z.Place == it.place {
+					zr = z.Rect
+				}
+			}
+			r, ok := p.placeBeside(free, zr, it.stack)
+			if !ok {
+				if r, ok = p.placeAround(free, p.anchor[it.place], it.stack, searchMax); !ok {
+					p.Overlaps++
+				}
+			}
+			setStack(i, r)
+			placed[i] = true
+			continue
+		}
+		if lr, sr, ok := p.placeNear(free, p.anchor[it.place], it.label, it.stack); ok {
+			setLabel(i, lr)
+			if it.stack != (image.Point{}) {
+				setStack(i, sr)
+			}
+		}
+	}
+	for i, it := range items {
+		if placed[i] {
+			continue
+		}
+		free.owner = it.place
+		if lr, _, ok := p.placeNear(free, p.anchor[it.place], it.label, image.Point{}); ok {
+			setLabel(i, lr)
+		} else if lr, ok := p.around(free, p.anchor[it.place], it.label, nearLabel, true); ok {
+			setLabel(i, lr)
+		}
+	}
+	for i, it := range items {
+		if stackPlaced[i] || it.stack == (image.Point{}) {
+			continue
+		}
+		free.owner = it.place
+		var r image.Rectangle
+		ok := false
+		if placed[i] {
+			r, ok = p.placeBeside(free, labels[it.place.Area].Rect, it.stack)
+		}
+		if !ok {
+			r, ok = p.placeAround(free, p.anchor[it.place], it.stack, 2*searchMax)
+		}
+		if !ok {
+			p.Overlaps++
+		}
+		setStack(i, r)
+	}
+	for i, it := range items {
+		if placed[i] {
+			continue
+		}
+		free.owner = it.place
+		lr, ok := p.placeAround(free, p.anchor[it.place], it.label, searchMax)
+		if !ok {
+			p.Overlaps++
+		}
+		setLabel(i, lr)
+	}
+
+	free.owner = rules.Place{}
+	p.placeRiverNames(free, fs)
+
+	// The boxes in the map's order, and the leader lines of those set away
+	// from their towns.
+	for _, a := range areas {
+		b := labels[a.ID]
+		p.Labels = append(p.Labels, b)
+		p.leader(b.Anchor, b.Rect, dotR+gap+2)
+	}
+	var order []rules.Place
+	for _, a := range areas {
+		order = append(order, rules.AreaPlace(a.ID))
+	}
+	for _, z := range zones {
+		order = append(order, rules.ZonePlace(z.ID))
+	}
+	for _, pl := range order {
+		b, ok := stacks[pl]
+		if !ok {
+			continue
+		}
+		p.Stacks = append(p.Stacks, b)
+		if pl.IsZone() {
+			for _, z := range p.Zones {
+				if z.Place == pl && rectDist(z.Rect, b.Rect) > clearance+2 {
+					p.leader(b.Anchor, b.Rect, zoneR+1)
+				}
+			}
+		} else if rectDist(labels[pl.Area].Rect, b.Rect) > clearance+2 {
+			p.leader(b.Anchor, b.Rect, dotR+gap+2)
+		}
+	}
+	return p
+}
+
+// zoneName is a zone's name as its marker shows it: "Liège" or "Huy VP×2"
+// for the Allied VP zones (3.28).
+func zoneName(z *rules.Zone) string {
+	if z.VPMultiplier > 0 {
+		return z.Name + " VP×" + strconv.Itoa(z.VPMultiplier)
+	}
+	return z.Name
+}
+
+// labelWidth is the width of an area's label: number, name and VP badge.
+func labelWidth(fs *faces, a *rules.Area) int { return labelWidthOf(fs, a.ID, a.Name, a.VP) }
+
+func labelWidthOf(fs *faces, id int, name string, vp int) int {
+	w := 3 + fs.labelBold.width(strconv.Itoa(id)) + 4 + fs.label.width(name) + 3
+	if vp > 0 {
+		w += vpBadgeW(fs, vp) + 2
+	}
+	return w
+}
+
+func vpBadgeW(fs *faces, vp int) int { return max(15, fs.smallBold.width(strconv.Itoa(vp))+8) }
+
+// columns arranges the units of a place in columns of at most rows
+// counters: each side's units in columns of their own, German first, so
+// that in a contested area (12.22) the sides stand apart; a side with more
+// units than rows, as Germans over the stacking limit at set-up (7.1) or
+// the units in a zone (7.3), in columns as even as can be.
+func (p *Plan) columns(ids []string, rows int) [][]string {
+	var cols [][]string
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		var us []string
+		for _, id := range ids {
+			if p.s.OOB.Unit(id).Side == side {
+				us = append(us, id)
+			}
+		}
+		if len(us) == 0 {
+			continue
+		}
+		n := (len(us) + rows - 1) / rows
+		per := (len(us) + n - 1) / n
+		for len(us) > 0 {
+			k := min(per, len(us))
+			cols = append(cols, us[:k])
+			us = us[k:]
+		}
+	}
+	return cols
+}
+
+// stackSize is the size of a stack of counters in columns.
+func stackSize(counterW int, cols [][]string) image.Point {
+	rows := 0
+	for _, c := range cols {
+		rows = max(rows, len(c))
+	}
+	return image.Pt(len(cols)*(counterW+1)+1, rows*(counterH+1)+1)
+}
+
+// leader records a line from a town to a box set away from it.
+func (p *Plan) leader(at image.Point, r image.Rectangle, near int) {
+	a := ptVec(at)
+	q := nearest(r, a)
+	if q.sub(a).len() <= float64(near) {
+		return
+	}
+	p.leaders = append(p.leaders, [2]vec{a, q})
+}
+
+// nearest returns the point of r nearest to v.
+func nearest(r image.Rectangle, v vec) vec {
+	return vec{
+		math.Max(float64(r.Min.X), math.Min(v.X, float64(r.Max.X-1))),
+		math.Max(float64(r.Min.Y), math.Min(v.Y, float64(r.Max.Y-1))),
+	}
+}
+
+// rectDist is the gap between two rectangles in pixels, 0 if they touch.
+func rectDist(a, b image.Rectangle) int {
+	dx := max(0, a.Min.X-b.Max.X, b.Min.X-a.Max.X)
+	dy := max(0, a.Min.Y-b.Max.Y, b.Min.Y-a.Max.Y)
+	return max(dx, dy)
+}
+
+func shiftInto(r, in image.Rectangle) image.Rectangle {
+	d := image.Point{}
+	if r.Min.X < in.Min.X {
+		d.X = in.Min.X - r.Min.X
+	} else if r.Max.X > in.Max.X {
+		d.X = in.Max.X - r.Max.X
+	}
+	if r.Min.Y < in.Min.Y {
+		d.Y = in.Min.Y - r.Min.Y
+	} else if r.Max.Y > in.Max.Y {
+		d.Y = in.Max.Y - r.Max.Y
+	}
+	return r.Add(d)
+}
+
+// card returns the ways to set an area's label with its stack under it
+// (or over it) against the town's dot: to its right, left, below or above.
+// A zero stack is a label alone.
+func card(at vec, label, stack image.Point) [][2]image.Rectangle {
+	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
+	lw, lh := label.X, label.Y
+	east := image.Rect(ax+dotR+gap, ay-lh/2, ax+dotR+gap+lw, ay-lh/2+lh)
+	west := image.Rect(ax-dotR-gap-lw, ay-lh/2, ax-dotR-gap, ay-lh/2+lh)
+	south := image.Rect(ax-lw/2, ay+dotR+2, ax-lw/2+lw, ay+dotR+2+lh)
+	north := image.Rect(ax-lw/2, ay-dotR-2-lh, ax-lw/2+lw, ay-dotR-2)
+	return [][2]image.Rectangle{
+		{east, under(east, stack, false)}, {west, under(west, stack, true)},
+		{east, over(east, stack, false)}, {west, over(west, stack, true)},
+		{south, centred(south, stack, true)}, {north, centred(north, stack, false)},
+	}
+}
+
+// under, over and centred return where a stack goes against a label:
+// under or over it, against its right or left edge, or centred.
+func under(l image.Rectangle, s image.Point, right bool) image.Rectangle {
+	if right {
+		return image.Rect(l.Max.X-s.X, l.Max.Y, l.Max.X, l.Max.Y+s.Y)
+	}
+	return image.Rect(l.Min.X, l.Max.Y, l.Min.X+s.X, l.Max.Y+s.Y)
+}
+
+func over(l image.Rectangle, s image.Point, right bool) image.Rectangle {
+	if right {
+		return image.Rect(l.Max.X-s.X, l.Min.Y-s.Y, l.Max.X, l.Min.Y)
+	}
+	return image.Rect(l.Min.X, l.Min.Y-s.Y, l.Min.X+s.X, l.Min.Y)
+}
+
+func centred(l image.Rectangle, s image.Point, below bool) image.Rectangle {
+	x := (l.Min.X+l.Max.X)/2 - s.X/2
+	if below {
+		return image.Rect(x, l.Max.Y, x+s.X, l.Max.Y+s.Y)
+	}
+	return image.Rect(x, l.Min.Y-s.Y, x+s.X, l.Min.Y)
+}
+
+// placeNear finds room for an area's label and stack against its town.
+func (p *Plan) placeNear(free *index, at vec, label, stack image.Point) (lr, sr image.Rectangle, ok bool) {
+	for _, c := range card(at, label, stack) {
+		if free.fits(c[0]) && (stack == (image.Point{}) || free.fits(c[1])) {
+			return c[0], c[1], true
+		}
+	}
+	return image.Rectangle{}, image.Rectangle{}, false
+}
+
+// placeBeside finds room for a stack against a box, or else returns false.
+func (p *Plan) placeBeside(free *index, b image.Rectangle, size image.Point) (image.Rectangle, bool) {
+	w, h := size.X, size.Y
+	for _, r := range []image.Rectangle{
+		image.Rect(b.Min.X, b.Max.Y, b.Min.X+w, b.Max.Y+h),
+		image.Rect(b.Max.X-w, b.Max.Y, b.Max.X, b.Max.Y+h),
+		image.Rect(b.Min.X, b.Min.Y-h, b.Min.X+w, b.Min.Y),
+		image.Rect(b.Max.X-w, b.Min.Y-h, b.Max.X, b.Min.Y),
+		image.Rect(b.Max.X, b.Min.Y, b.Max.X+w, b.Min.Y+h),
+		image.Rect(b.Min.X-w, b.Min.Y, b.Min.X, b.Min.Y+h),
+		image.Rect(b.Max.X, b.Max.Y-h, b.Max.X+w, b.Max.Y),
+		image.Rect(b.Min.X-w, b.Max.Y-h, b.Min.X, b.Max.Y),
+	} {
+		if free.fits(r) {
+			return r, true
+		}
+	}
+	return image.Rectangle{}, false
+}
+
+// placeAround finds room for a box of the size on rings round a town out
+// to the radius, the nearest first, where a leader line from the town can
+// reach it crossing nothing; else, where a town is hemmed in all round,
+// the nearest room at all. If there is none it returns a box by the town.
+func (p *Plan) placeAround(free *index, at vec, size image.Point, radius int) (image.Rectangle, bool) {
+	for _, leader := range []bool{true, false} {
+		if r, ok := p.around(free, at, size, radius, leader); ok {
+			return r, true
+		}
+	}
+	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
+	return image.Rect(ax, ay, ax+size.X, ay+size.Y), false
+}
+
+// around finds room on the rings round a town; with leader, only where a
+// leader line can reach it crossing nothing.
+func (p *Plan) around(free *index, at vec, size image.Point, radius int, leader bool) (image.Rectangle, bool) {
+	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
+	w, h := size.X, size.Y
+	for r := 12; r <= radius; r += searchStep {
+		n := max(8, int(2*math.Pi*float64(r)/float64(searchStep)))
+		for i := range n {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			cx, cy := ax+int(math.Round(float64(r)*math.Cos(a))), ay+int(math.Round(float64(r)*math.Sin(a)))
+			b := image.Rect(cx-w/2, cy-h/2, cx-w/2+w, cy-h/2+h)
+			if free.fits(b) && (!leader || free.clear(at, b)) {
+				return b, true
+			}
+		}
+	}
+	return image.Rectangle{}, false
+}
+
+// index holds the boxes placed so far, in a grid of cells, to tell quickly
+// whether a new box would come too near one.
+type index struct {
+	bounds image.Rectangle // boxes must lie inside
+	cols   int
+	cells  [][]entry
+	// owner is the place whose boxes are being placed: they may touch its
+	// label, so that a stack against a label is plainly that label's.
+	owner rules.Place
+}
+
+type entry struct {
+	r     image.Rectangle
+	owner rules.Place
+	kind  kind
+}
+
+// The kinds of box.
+type kind int
+
+const (
+	kindStack  kind = iota
+	kindLabel       // an area's label or a zone's marker: its stack may touch it
+	kindDot         // a town's dot
+	kindBridge      // a bridge on a road: a leader line may cross it
+)
+
+const cell = 48
+
+func newIndex(bounds image.Rectangle) *index {
+	cols := bounds.Max.X/cell + 1
+	rows := bounds.Max.Y/cell + 1
+	return &index{bounds: bounds, cols: cols, cells: make([][]entry, cols*rows)}
+}
+
+func (ix *index) each(r image.Rectangle, f func(i int) bool) {
+	r = r.Intersect(ix.bounds)
+	if r.Empty() {
+		return
+	}
+	for y := r.Min.Y / cell; y <= (r.Max.Y-1)/cell; y++ {
+		for x := r.Min.X / cell; x <= (r.Max.X-1)/cell; x++ {
+			if !f(y*ix.cols + x) {
+				return
+			}
+		}
+	}
+}
+
+// clear reports whether a leader line from a town to box r would cross no
+// other place's box on its way.
+func (ix *index) clear(at vec, r image.Rectangle) bool {
+	q := nearest(r, at)
+	d := q.sub(at)
+	l := d.len()
+	for t := 0.0; t < l; t += 3 {
+		v := at.add(d.mul(t / l)).pt()
+		pr := image.Rectangle{Min: v, Max: v.Add(image.Pt(1, 1))}
+		hit := false
+		ix.each(pr, func(i int) bool {
+			for _, e := range ix.cells[i] {
+				if e.owner != ix.owner && e.kind != kindBridge && e.r.Overlaps(pr) {
+					hit = true
+					return false
+				}
+			}
+			return true
+		})
+		if hit {
+			return false
+		}
+	}
+	return true
+}
+
+// add records a box of the current owner.
+func (ix *index) add(r image.Rectangle, k kind) {
+	e := entry{r, ix.owner, k}
+	ix.each(r, func(i int) bool {
+		ix.cells[i] = append(ix.cells[i], e)
+		return true
+	})
+}
+
+// fits reports whether r lies inside the bounds and keeps its clearance
+// from every box placed, but the owner's label, which it need only not
+// overlap.
+func (ix *index) fits(r image.Rectangle) bool {
+	if !r.In(ix.bounds) {
+		return false
+	}
+	g := r.Inset(-clearance)
+	ok := true
+	ix.each(g, func(i int) bool {
+		for _, e := range ix.cells[i] {
+			if e.r.Overlaps(g) && (e.kind != kindLabel || e.owner != ix.owner || e.r.Overlaps(r)) {
+				ok = false
+				return false
+			}
+		}
+		return true
+	})
+	return ok
+}
+
+// placeRiverNames finds room for each river's name by its course, as near
+// the middle of the course as can be.
+func (p *Plan) placeRiverNames(free *index, fs *faces) {
+	for _, r := range p.s.Map.Rivers {
+		pts := p.course(r)
+		if len(pts) < 2 {
+			continue
+		}
+		w, h := fs.river.width(r.Name), 13
+		// The segments' middles, from the middle of the course outwards.
+		var order []int
+		mid := (len(pts) - 2) / 2
+		for d := 0; d < len(pts); d++ {
+			for _, i := range []int{mid - d, mid + d + 1} {
+				if i >= 0 && i+1 < len(pts) && !slices.Contains(order, i) {
+					order = append(order, i)
+				}
+			}
+		}
+	search:
+		for _, i := range order {
+			m := lerpVec(pts[i], pts[i+1], 0.5)
+			for _, off := range []vec{{6, -6 - float64(h)}, {6, 6}, {-6 - float64(w), -6 - float64(h)}, {-6 - float64(w), 6}} {
+				q := m.add(off).pt()
+				b := image.Rect(q.X, q.Y, q.X+w, q.Y+h)
+				if free.fits(b) {
+					free.add(b, kindStack)
+					p.riverLabels = append(p.riverLabels, riverLabel{image.Pt(b.Min.X, b.Max.Y-3), r.Name})
+					break search
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package picture
+
+import (
+	"image"
+	"strings"
+
+	"titm/rules"
+)
+
+// legendRow is one entry of the legend: a sample drawn in the left column
+// and its explanation, wrapped, in the right one.
+type legendRow struct {
+	heading string // a section's heading instead of a sample
+	sample  func(c *canvas, fs *faces, r image.Rectangle)
+	text    string
+}
+
+const (
+	legendPad     = 14
+	legendSampleW = 104
+)
+
+// drawLegend draws the legend panel.
+func (p *Plan) drawLegend(c *canvas, fs *faces) {
+	c.fillRect(p.Legend, panelBG)
+	c.fillRect(image.Rect(p.Legend.Min.X, p.Legend.Min.Y, p.Legend.Min.X+1, p.Legend.Max.Y), frameInk)
+	p.legend(c, fs, p.Legend.Min)
+}
+
+// legend draws the legend from the top left corner of its panel and
+// returns its height; with a nil canvas it only measures.
+func (p *Plan) legend(c *canvas, fs *faces, at image.Point) int {
+	x0 := at.X + legendPad
+	textX := x0 + legendSampleW + 8
+	textW := at.X + legendW - legendPad - textX
+	y := at.Y + legendPad
+	if c != nil {
+		c.text(fs.title, x0, y+18, "Legend", ink)
+	}
+	y += 34
+	for _, row := range p.legendRows() {
+		if row.heading != "" {
+			y += 8
+			if c != nil {
+				c.text(fs.smallBold, x0, y+12, row.heading, ink)
+				c.fillRect(image.Rect(x0, y+16, at.X+legendW-legendPad, y+17), frameInk)
+			}
+			y += 22
+			continue
+		}
+		lines := wrap(fs.small, row.text, textW)
+		h := max(len(lines)*15, counterH+2)
+		if c != nil {
+			row.sample(c, fs, image.Rect(x0, y, x0+legendSampleW, y+min(h, 2*15)))
+			for i, l := range lines {
+				c.text(fs.small, textX, y+12+i*15, l, ink)
+			}
+		}
+		y += h + 6
+	}
+	return y + legendPad - at.Y
+}
+
+func (p *Plan) legendRows() []legendRow {
+	unit := func(u counter) func(c *canvas, fs *faces, r image.Rectangle) {
+		return func(c *canvas, fs *faces, r image.Rectangle) {
+			b := image.Rect(r.Min.X, r.Min.Y, r.Min.X+min(p.counterW, legendSampleW)+2, r.Min.Y+counterH+2)
+			c.fillRect(b, ink)
+			drawCounter(c, fs, b.Inset(1), u)
+		}
+	}
+	heer := services[1].style
+	rows := []legendRow{{heading: "Units (4.1)"}}
+	samples := []string{"1SS/1", "116/60", "3FJ/5", "28/110", "51/153", "BE/5F"}
+	for i, s := range services {
+		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: samples[i], strength: 3}), text: s.style.name + " (4.12)"})
+	}
+	rows = append(rows,
+		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4}), text: "unit id and strength in SP (4.16)"},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, moved: true}), text: "yellow edge: moved this turn (8.25)"},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, entrenched: true}), text: "brown frame: entrenched (8.5)"},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, oos: true}), text: "red strength: out of supply (13.1)"},
+		legendRow{heading: "Areas and zones (3.2)"},
+		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
+			l := image.Rect(r.Min.X, r.Min.Y, r.Min.X+labelWidthOf(fs, 88, "Bastogne", 3), r.Min.Y+labelH)
+			drawLabelText(c, fs, l, 88, "Bastogne", 3)
+		}, text: "area number and name (3.22); in gold its VP (3.26)"},
+		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
+			for i, side := range []rules.Side{rules.German, rules.Allied, ""} {
+				at := vec{float64(r.Min.X + 14 + i*34), float64(r.Min.Y + 10)}
+				if t, ok := controlTint(side); ok {
+					c.fillRect(image.Rect(int(at.X)-15, r.Min.Y-3, int(at.X)+15, r.Min.Y+23), t)
+				}
+				c.fill(ink, circle(at, dotR+1.3))
+				c.fill(controlDot(side), circle(at, dotR))
+			}
+		}, text: "control (12.22): German (grey-blue), Allied (green), neither (white); the ground of a controlled area is tinted"},
+		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
+			drawZoneDisc(c, fs, vec{float64(r.Min.X + 14), float64(r.Min.Y + 12)}, "B", rules.German)
+			drawZoneDisc(c, fs, vec{float64(r.Min.X + 48), float64(r.Min.Y + 12)}, "G", rules.Allied)
+		}, text: "perimeter zone, German or Allied (3.21); VP×n: a VP zone (3.28)"},
+		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
+			at := vec{float64(r.Min.X + 8), float64(r.Min.Y + 22)}
+			to := vec{float64(r.Min.X + 40), float64(r.Min.Y + 8)}
+			c.line(white, 5, at, to)
+			c.line(leaderInk, 2, at, to)
+			c.fill(ink, circle(at, dotR+1.3))
+			c.fill(controlDot(rules.Allied), circle(at, dotR))
+			drawCounter(c, fs, image.Rect(int(to.X), r.Min.Y, int(to.X)+min(p.counterW, legendSampleW-40), r.Min.Y+counterH), counter{style: services[3].style, id: "28/110", strength: 3})
+		}, text: "where the map is crowded, a line joins a town to its label or stack set aside"},
+		legendRow{heading: "Roads and rivers"},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(primary, 4, a, b) }), text: "primary road: 1 MP (8.33)"},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(secondary, 2.2, a, b) }), text: "secondary road: 2 MP (8.33)"},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.dashed(primary, 3, 9, 5, a, b) }), text: "primary road into a zone (11.13)"},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(riverBlue, 2.6, a, b) }), text: "river (3.23)"},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) {
+			c.line(secondary, 2.2, a, b)
+			drawBridge(c, lerpVec(a, b, 0.5), vec{1, 0}, false)
+		}), text: "bridge (3.23)"},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) {
+			c.line(primary, 4, a, b)
+			drawBridge(c, lerpVec(a, b, 0.5), vec{1, 0}, true)
+		}), text: "blown bridge (5.1, 10.0)"},
+		legendRow{heading: "The impulse just played"},
+		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
+			at := vec{float64(r.Min.X + 16), float64(r.Min.Y + 10)}
+			c.fill(battleRed, annulus(at, 15, 10.5)...)
+			c.fill(ink, circle(at, dotR+1.3))
+			c.fill(controlDot(""), circle(at, dotR))
+		}, text: "battle fought (9.3); its stack framed in red"},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { drawArrow(c, []vec{a, b.add(vec{8, 0})}) }), text: "units moved along this path (8.2)"},
+	)
+	return rows
+}
+
+func lineSample(f func(c *canvas, a, b vec)) func(c *canvas, fs *faces, r image.Rectangle) {
+	return func(c *canvas, fs *faces, r image.Rectangle) {
+		y := float64(r.Min.Y) + 8
+		f(c, vec{float64(r.Min.X) + 4, y}, vec{float64(r.Min.X + legendSampleW - 14), y})
+	}
+}
+
+// wrap breaks text into lines no wider than w.
+func wrap(f *face, text string, w int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		try := word
+		if line != "" {
+			try = line + " " + word
+		}
+		if line != "" && f.width(try) > w {
+			lines = append(lines, line)
+			line = word
+			continue
+		}
+		line = try
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}

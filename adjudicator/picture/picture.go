@@ -1,0 +1,94 @@
+// Package picture draws the map of a game of Tigers in the Mist with the
+// position on it, as the PNG mailed to both players after every impulse.
+//
+// The picture shows the areas at their towns' real positions with their
+// numbers, names and VP (3.22, 3.26), the roads by class and the rivers and
+// bridges, blown ones marked (3.23, 5.1, 10.0), the perimeter zones (3.21,
+// 3.28), each side's control (12.22), every stack with its units' ids and
+// strengths in their service's colours (4.1), the units that moved (8.25),
+// are entrenched (8.5) or are out of supply (13.1), and what the impulse
+// just played did: its battles and moves. A legend explains it all.
+//
+// Everything is placed by Layout from the data alone, and drawn in a fixed
+// order with fixed colours: the same position always gives the same bytes.
+package picture
+
+import (
+	"fmt"
+	"slices"
+
+	"titm/rules"
+)
+
+// Highlights are what the impulse just played did, drawn stronger than the
+// rest.
+type Highlights struct {
+	Battles []int           // areas where a battle was fought (9.3)
+	Moves   [][]rules.Place // the paths units moved along (8.2), each from start to end
+}
+
+// HighlightsOf reads the highlights from an impulse's events: the areas of
+// its battles (rules.BattleBegins) and the paths of its moves (rules.Moved),
+// each once, in the order they happened.
+func HighlightsOf(events []rules.Event) Highlights {
+	var h Highlights
+	seen := map[string]bool{}
+	for _, e := range events {
+		switch e := e.(type) {
+		case rules.BattleBegins:
+			if !slices.Contains(h.Battles, e.Area) {
+				h.Battles = append(h.Battles, e.Area)
+			}
+		case rules.Moved:
+			// A stack's units move together and are told as one event, but
+			// the same path may also be moved twice by different orders.
+			key := fmt.Sprint(e.Path)
+			if len(e.Path) > 1 && !seen[key] {
+				seen[key] = true
+				h.Moves = append(h.Moves, slices.Clone(e.Path))
+			}
+		}
+	}
+	return h
+}
+
+// Options change what Render draws. A nil *Options draws no title and
+// highlights nothing.
+type Options struct {
+	// Title heads the picture, as "Game campaign-3 — after impulse G17-2 —
+	// German VP 14". Under it a line always names the scenario, the impulse
+	// to play next and the German VP.
+	Title      string
+	Highlights Highlights
+}
+
+// Render draws the map with the position as a PNG. The same inputs always
+// give the same bytes.
+func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	if st.Scenario != s.Name {
+		return nil, fmt.Errorf("drawing the map: the position is of scenario %q, not %q", st.Scenario, s.Name)
+	}
+	for _, u := range st.Units {
+		if s.OOB.Unit(u.ID) == nil {
+			return nil, fmt.Errorf("drawing the map: unit %q of the position is not in scenario %s", u.ID, s.Name)
+		}
+		if u.OnMap() && !s.Map.Has(u.Place) {
+			return nil, fmt.Errorf("drawing the map: unit %s is in %s, which is not on the map", u.ID, u.Place)
+		}
+	}
+	fs, err := newFaces()
+	if err != nil {
+		return nil, err
+	}
+	p := layout(s, st, fs)
+	c := newCanvas(p.Width, p.Height)
+	p.draw(c, fs, opt)
+	data, err := encode(c.img)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the map picture: %w", err)
+	}
+	return data, nil
+}

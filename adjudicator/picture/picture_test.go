@@ -1,0 +1,517 @@
+package picture
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"slices"
+	"testing"
+
+	"titm/internal/playtest"
+	"titm/rules"
+	"titm/rules/scenarios"
+)
+
+// dice roll a fixed sequence, so that the games played here are the same
+// every time.
+type dice struct{ n int }
+
+func (d *dice) Roll(string) (int, error) {
+	d.n++
+	return []int{3, 7, 1, 9, 5, 2, 8, 4, 6, 10}[d.n%10], nil
+}
+
+func load(t testing.TB, name string) *rules.Scenario {
+	t.Helper()
+	s, err := scenarios.Load(name)
+	if err != nil {
+		t.Fatalf("loading %s: %v", name, err)
+	}
+	return s
+}
+
+// crowdedImpulses is how many impulses crowded plays: to G18-2, in which
+// the Germans move 50 units and fight three battles.
+const crowdedImpulses = 15
+
+// crowded returns the campaign after crowdedImpulses impulses of every unit
+// moving and attacking where it can, and the last impulse's events.
+func crowded(t testing.TB) (*rules.Scenario, *rules.State, []rules.Event) {
+	t.Helper()
+	s := load(t, "campaign")
+	st := rules.NewState(s)
+	var events []rules.Event
+	d := &dice{}
+	for range crowdedImpulses {
+		text, err := playtest.EveryAttack(s, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o *rules.Orders // a pass, if nothing can move
+		if text != "" {
+			if o, err = rules.ParseOrders(text, s, &rules.ParseOptions{Side: st.Next.Side}); err != nil {
+				t.Fatalf("%s: %v", st.Next, err)
+			}
+		}
+		imp := st.Next
+		if st, events, err = rules.Play(s, st, o, d); err != nil {
+			t.Fatalf("playing %s: %v", imp, err)
+		}
+	}
+	return s, st, events
+}
+
+// packed returns a position with four units (the stacking limit, 7.1) in
+// each of the areas and no other unit on the map.
+func packed(s *rules.Scenario, areas []int) *rules.State {
+	st := rules.NewState(s)
+	for i, u := range st.Units {
+		u.Place, u.Arrived, u.TurnStart = rules.Place{}, false, rules.Place{}
+		if i/rules.StackUnits < len(areas) {
+			u.Place, u.Arrived = rules.AreaPlace(areas[i/rules.StackUnits]), true
+		}
+	}
+	return st
+}
+
+// crowdedAreas returns the n areas of the map with the most others within
+// 10 km: the Sauer and Our fronts, the Losheim gap, Malmedy.
+func crowdedAreas(s *rules.Scenario, n int) []int {
+	type ac struct{ id, near int }
+	var as []ac
+	for _, a := range s.Map.Areas {
+		c := 0
+		for _, b := range s.Map.Areas {
+			dx := (a.Lon - b.Lon) * math.Cos(a.Lat*math.Pi/180)
+			if b != a && 111.2*math.Hypot(a.Lat-b.Lat, dx) < 10 {
+				c++
+			}
+		}
+		as = append(as, ac{a.ID, c})
+	}
+	slices.SortStableFunc(as, func(x, y ac) int { return cmp.Compare(y.near, x.near) })
+	var ids []int
+	for _, a := range as[:n] {
+		ids = append(ids, a.id)
+	}
+	return ids
+}
+
+func render(t testing.TB, s *rules.Scenario, st *rules.State, opt *Options) []byte {
+	t.Helper()
+	data, err := Render(s, st, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func decode(t *testing.T, data []byte) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the picture is not a PNG: %v", err)
+	}
+	return img
+}
+
+// writePicture keeps a picture for a look when the tests run with
+// TITM_PICTURES set to a directory.
+func writePicture(t *testing.T, name string, data []byte) {
+	if dir := os.Getenv("TITM_PICTURES"); dir != "" {
+		if err := os.WriteFile(dir+"/"+name, data, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	s, st, ev := crowded(t)
+	start := rules.NewState(s)
+	opt := &Options{Title: "Game campaign-3 — after impulse G18-2 — German VP 0", Highlights: HighlightsOf(ev)}
+	for _, c := range []struct {
+		name string
+		st   *rules.State
+		opt  *Options
+	}{{"start", start, nil}, {"crowded", st, opt}} {
+		a, b := render(t, s, c.st, c.opt), render(t, s, c.st, c.opt)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two renders of the same position differ", c.name)
+		}
+		// The position saved and loaded, as the store keeps it: its maps
+		// (control, 12.22) are rebuilt in another order.
+		data, err := json.Marshal(c.st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := rules.LoadState(s, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, render(t, s, loaded, c.opt)) {
+			t.Errorf("%s: the position saved and loaded renders differently", c.name)
+		}
+		writePicture(t, c.name+".png", a)
+	}
+}
+
+func TestSize(t *testing.T) {
+	s, st, ev := crowded(t)
+	data := render(t, s, st, &Options{Title: "after impulse G18-2", Highlights: HighlightsOf(ev)})
+	if len(data) >= 500<<10 {
+		t.Errorf("the crowded map is %d KB; it must stay under 500 KB", len(data)>>10)
+	}
+	img := decode(t, data)
+	p := Layout(s, st)
+	if b := img.Bounds(); b.Dx() != p.Width || b.Dy() != p.Height {
+		t.Errorf("the picture is %v, the plan %dx%d", b, p.Width, p.Height)
+	}
+	// Readable at 100 % on a laptop: as wide as a screen, no wider.
+	if p.Width < 1600 || p.Width > 2200 {
+		t.Errorf("the campaign's picture is %d pixels wide; want 1600 to 2200", p.Width)
+	}
+	t.Logf("crowded campaign map: %dx%d, %d KB", p.Width, p.Height, len(data)>>10)
+}
+
+// checkPlan checks a plan's boxes: every area of the scenario or with units
+// labelled (3.22), every zone marked (3.21), all inside the map; no two labels
+// overlapping; no stack over another place's label or stack, or a zone.
+func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *Plan {
+	t.Helper()
+	p := Layout(s, st)
+	if p.Overlaps != 0 {
+		t.Errorf("%s: %d boxes found no room", name, p.Overlaps)
+	}
+	occupied := map[rules.Place]bool{}
+	for _, u := range st.Units {
+		if u.OnMap() {
+			occupied[u.Place] = true
+		}
+	}
+	n := 0
+	for _, a := range s.Map.Areas {
+		if pl := rules.AreaPlace(a.ID); s.Uses(pl) || occupied[pl] {
+			n++
+		}
+	}
+	if len(p.Labels) != n {
+		t.Errorf("%s: %d labels for %d areas", name, len(p.Labels), n)
+	}
+	var labels []Box
+	labels = append(labels, p.Labels...)
+	labels = append(labels, p.Zones...)
+	for i, a := range labels {
+		if !a.Rect.In(p.Map) {
+			t.Errorf("%s: the label of %s, %v, is not inside the map %v", name, a.Place, a.Rect, p.Map)
+		}
+		for _, b := range labels[i+1:] {
+			if a.Rect.Overlaps(b.Rect) {
+				t.Errorf("%s: the labels of %s %v and %s %v overlap", name, a.Place, a.Rect, b.Place, b.Rect)
+			}
+		}
+	}
+	for i, sb := range p.Stacks {
+		if !sb.Rect.In(p.Map) {
+			t.Errorf("%s: the stack in %s, %v, is not inside the map", name, sb.Place, sb.Rect)
+		}
+		for _, l := range labels {
+			if l.Place != sb.Place && sb.Rect.Overlaps(l.Rect) {
+				t.Errorf("%s: the stack in %s %v covers the label of %s %v", name, sb.Place, sb.Rect, l.Place, l.Rect)
+			}
+		}
+		for _, o := range p.Stacks[i+1:] {
+			if sb.Rect.Overlaps(o.Rect) {
+				t.Errorf("%s: the stacks in %s and %s overlap", name, sb.Place, o.Place)
+			}
+		}
+	}
+	// 4.1: every unit on the map or in a zone in the stack of its place.
+	inStack := map[string]rules.Place{}
+	for _, sb := range p.Stacks {
+		for _, id := range sb.Units {
+			inStack[id] = sb.Place
+		}
+	}
+	for _, u := range st.Units {
+		if pl, ok := inStack[u.ID]; u.OnMap() != ok || ok && pl != u.Place {
+			t.Errorf("%s: unit %s in %v (on the map: %v) is drawn in %v", name, u.ID, u.Place, u.OnMap(), pl)
+		}
+	}
+	return p
+}
+
+func TestLayout(t *testing.T) {
+	for _, n := range scenarios.Names {
+		s := load(t, n)
+		checkPlan(t, n+" start", s, rules.NewState(s))
+	}
+	s, st, _ := crowded(t)
+	checkPlan(t, "campaign crowded", s, st)
+
+	tiny, err := scenarios.Load("../../testdata/tiny/scenario.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlan(t, "tiny", tiny, rules.NewState(tiny))
+}
+
+// TestFourUnitStacks fills the most crowded parts of the map with full
+// stacks (7.1): no stack may cover another area's label.
+func TestFourUnitStacks(t *testing.T) {
+	s := load(t, "campaign")
+	var front []int // the Sauer and Our fronts, the Schnee Eifel, the Losheim gap, Monschau
+	for a := 10; a <= 55; a++ {
+		front = append(front, a)
+	}
+	for _, c := range []struct {
+		name  string
+		areas []int
+	}{
+		{"the 50 most crowded areas", crowdedAreas(s, len(s.Units)/rules.StackUnits)},
+		{"the front, 10-55", front},
+	} {
+		st := packed(s, c.areas)
+		p := checkPlan(t, c.name, s, st)
+		for _, sb := range p.Stacks {
+			if len(sb.Units) != rules.StackUnits {
+				t.Errorf("%s: %d units in %s", c.name, len(sb.Units), sb.Place)
+			}
+		}
+		if t.Failed() {
+			writePicture(t, "packed.png", render(t, s, st, nil))
+		}
+	}
+}
+
+func TestZoneStacks(t *testing.T) {
+	// 3.21, 11.11: the German units that set up in zone A appear at it.
+	s := load(t, "campaign")
+	st := rules.NewState(s)
+	p := Layout(s, st)
+	var zoneA []string
+	for _, u := range st.Units {
+		if u.OnMap() && u.Place == rules.ZonePlace("A") {
+			zoneA = append(zoneA, u.ID)
+		}
+	}
+	if len(zoneA) == 0 {
+		t.Fatal("no unit sets up in zone A")
+	}
+	for _, sb := range p.Stacks {
+		if sb.Place == rules.ZonePlace("A") {
+			if !slices.Equal(sb.Units, zoneA) {
+				t.Errorf("zone A's stack is %v, want %v", sb.Units, zoneA)
+			}
+			return
+		}
+	}
+	t.Error("zone A has no stack")
+}
+
+func TestHighlightsOf(t *testing.T) {
+	path := []rules.Place{rules.AreaPlace(47), rules.AreaPlace(48), rules.ZonePlace("B")}
+	h := HighlightsOf([]rules.Event{
+		rules.Moved{Units: []string{"116/60"}, Path: path},
+		rules.BattleBegins{Area: 38},
+		rules.Moved{Units: []string{"116/156"}, Path: path}, // the same path again
+		rules.Moved{Units: []string{"2/3"}, Path: path[:1]}, // stayed (9.14): no path
+		rules.BattleBegins{Area: 38},
+		rules.BattleBegins{Area: 35},
+		rules.ImpulseEnded{},
+	})
+	if !slices.Equal(h.Battles, []int{38, 35}) {
+		t.Errorf("battles %v, want [38 35]", h.Battles)
+	}
+	if len(h.Moves) != 1 || !slices.Equal(h.Moves[0], path) {
+		t.Errorf("moves %v, want [%v]", h.Moves, path)
+	}
+	path[0] = rules.AreaPlace(1)
+	if h.Moves[0][0] == path[0] {
+		t.Error("the highlights share the event's path")
+	}
+
+	// Drawn: the picture changes.
+	s, st, ev := crowded(t)
+	h = HighlightsOf(ev)
+	if len(h.Battles) == 0 || len(h.Moves) == 0 {
+		t.Fatalf("the crowded position's last impulse has %d battles and %d moves", len(h.Battles), len(h.Moves))
+	}
+	if bytes.Equal(render(t, s, st, nil), render(t, s, st, &Options{Highlights: h})) {
+		t.Error("the highlights change nothing")
+	}
+}
+
+// at returns the colour of the picture at a point, as RGBA.
+func at(img image.Image, p image.Point) color.RGBA {
+	return color.RGBAModel.Convert(img.At(p.X, p.Y)).(color.RGBA)
+}
+
+// counterRect returns where a unit's counter is drawn.
+func counterRect(t *testing.T, p *Plan, id string) image.Rectangle {
+	t.Helper()
+	for _, sb := range p.Stacks {
+		for i, col := range sb.columns {
+			if j := slices.Index(col, id); j >= 0 {
+				return image.Rect(0, 0, p.counterW, counterH).Add(sb.Rect.Min.Add(image.Pt(1+i*(p.counterW+1), 1+j*(counterH+1))))
+			}
+		}
+	}
+	t.Fatalf("unit %s is not drawn", id)
+	return image.Rectangle{}
+}
+
+// TestWhatIsShown checks, pixel by pixel, what the rules decide is shown.
+func TestWhatIsShown(t *testing.T) {
+	s := load(t, "campaign")
+	st := rules.NewState(s)
+
+	// A unit moved (8.25), one entrenched (8.5), one out of supply (13.1).
+	var moved, dug, cut *rules.UnitState
+	for _, u := range st.Units {
+		if !u.OnMap() || u.Place.IsZone() {
+			continue
+		}
+		switch {
+		case moved == nil && !u.Entrenched:
+			moved, u.Moved = u, true
+		case dug == nil && u.Entrenched && u.Place != moved.Place:
+			dug = u
+		case cut == nil && !u.Entrenched && u.Place != moved.Place && dug != nil && u.Place != dug.Place:
+			cut, u.InSupply = u, false
+		}
+	}
+	// 5.1: bridge 40-41 is blown at the start; repair 51-70 (10.1).
+	st.Bridge(51, 70).Blown = false
+	// 12.22: Bastogne German.
+	st.Control[88] = rules.German
+
+	img := decode(t, render(t, s, st, nil))
+	p := Layout(s, st)
+
+	if r := counterRect(t, p, moved.ID); at(img, image.Pt(r.Min.X+1, r.Min.Y+8)) != movedMark {
+		t.Errorf("8.25: moved %s has no yellow edge", moved.ID)
+	}
+	if r := counterRect(t, p, dug.ID); at(img, image.Pt(r.Max.X-strengthW, r.Max.Y-2)) != trench {
+		t.Errorf("8.5: entrenched %s's strength is not framed in brown", dug.ID)
+	}
+	if r := counterRect(t, p, cut.ID); at(img, image.Pt(r.Max.X-3, r.Min.Y+2)) != oosRed {
+		t.Errorf("13.1: %s out of supply has no red strength", cut.ID)
+	}
+	u := s.OOB.Unit(moved.ID)
+	if r := counterRect(t, p, moved.ID); at(img, image.Pt(r.Min.X+movedW+1, r.Min.Y+1)) != styleOf(u).bg {
+		t.Errorf("4.12: %s (%s) is not in its service's colour", moved.ID, u.Service)
+	}
+
+	anchor := func(pl rules.Place) image.Point { return p.anchor[pl].pt() }
+	if c := at(img, anchor(rules.AreaPlace(88))); c != germanDot {
+		t.Errorf("12.22: German Bastogne's town is %v, want %v", c, germanDot)
+	}
+	if c := at(img, anchor(rules.AreaPlace(4))); c != alliedDot {
+		t.Errorf("12.22: Allied Luxembourg's town is %v, want %v", c, alliedDot)
+	}
+	for _, z := range p.Zones {
+		want := alliedDot
+		if s.Map.Zone(z.Place.Zone).Side == rules.German {
+			want = germanDot
+		}
+		if c := at(img, z.Anchor.Add(image.Pt(-7, 0))); c != want {
+			t.Errorf("3.21: zone %s's disc is %v, want %v", z.Place.Zone, c, want)
+		}
+	}
+
+	// 3.26: a VP area's label ends in its VP, in gold.
+	for _, l := range p.Labels {
+		a := s.Map.Area(l.Place.Area)
+		if got := at(img, image.Pt(l.Rect.Max.X-3, l.Rect.Min.Y+3)) == vpGold; got != (a.VP > 0) {
+			t.Errorf("3.26: %s (VP %d): gold badge %v", a.Label(), a.VP, got)
+		}
+	}
+
+	// 5.1: a blown bridge is crossed in red; a repaired one is not.
+	red := func(a, b int) bool {
+		r := s.Map.Road(a, b)
+		x := p.crossing(r, p.anchor[rules.AreaPlace(a)], p.anchor[rules.AreaPlace(b)]).pt()
+		for dy := -5; dy <= 5; dy++ {
+			for dx := -5; dx <= 5; dx++ {
+				if at(img, x.Add(image.Pt(dx, dy))) == blownRed {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !red(40, 41) {
+		t.Error("5.1: blown bridge 40-41 is not marked")
+	}
+	if red(51, 70) {
+		t.Error("10.1: repaired bridge 51-70 is still marked blown")
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	intro, campaign := load(t, "intro"), load(t, "campaign")
+	if _, err := Render(intro, rules.NewState(campaign), nil); err == nil {
+		t.Error("a campaign position drawn on the intro scenario")
+	}
+	st := rules.NewState(intro)
+	st.Units[0].ID = "nosuch"
+	if _, err := Render(intro, st, nil); err == nil {
+		t.Error("a position with an unknown unit drawn")
+	}
+}
+
+// TestOutsideTheScenario: a unit in an area a partial scenario leaves out,
+// as a position edited by hand may put it, is drawn there, with the area.
+func TestOutsideTheScenario(t *testing.T) {
+	s := load(t, "intro")
+	st := rules.NewState(s)
+	var u *rules.UnitState
+	for _, v := range st.Units {
+		if v.OnMap() {
+			u = v
+			break
+		}
+	}
+	u.Place = rules.AreaPlace(88) // Bastogne, outside the 7th Army's sector
+	p := checkPlan(t, "intro with a unit in Bastogne", s, st)
+	for _, sb := range p.Stacks {
+		if sb.Place == u.Place && slices.Contains(sb.Units, u.ID) {
+			return
+		}
+	}
+	t.Errorf("%s in Bastogne is not drawn", u.ID)
+}
+
+func TestTitle(t *testing.T) {
+	s := load(t, "intro")
+	st := rules.NewState(s)
+	with := render(t, s, st, &Options{Title: "Game intro-1 — after impulse G16-1 — German VP 3"})
+	if bytes.Equal(with, render(t, s, st, nil)) {
+		t.Error("the title changes nothing")
+	}
+}
+
+// BenchmarkRenderCrowded renders the whole campaign map in a crowded
+// position, with the last impulse's battles and moves.
+func BenchmarkRenderCrowded(b *testing.B) {
+	s, st, ev := crowded(b)
+	opt := &Options{Title: "Game campaign-3 — after impulse G18-2 — German VP 0", Highlights: HighlightsOf(ev)}
+	for b.Loop() {
+		if _, err := Render(s, st, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLayout computes the plan alone.
+func BenchmarkLayout(b *testing.B) {
+	s, st, _ := crowded(b)
+	for b.Loop() {
+		Layout(s, st)
+	}
+}

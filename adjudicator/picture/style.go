@@ -1,0 +1,185 @@
+package picture
+
+import (
+	"fmt"
+	"image/color"
+	"sync"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goitalic"
+	"golang.org/x/image/font/gofont/gomedium"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+
+	"titm/rules"
+)
+
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{r, g, b, 0xff} }
+
+// The colours. The German side is drawn in greys and blue, the Allied side
+// in greens and browns, so that a glance tells the sides apart; within a
+// side, each service of 4.12 has a colour of its own. Red is kept for what
+// went wrong or happened just now: blown bridges, supply lost, battles.
+var (
+	paper     = rgb(0xf6, 0xf3, 0xea)
+	panelBG   = rgb(0xec, 0xe8, 0xdc)
+	ink       = rgb(0x1c, 0x1c, 0x1c)
+	leaderInk = rgb(0x30, 0x30, 0x30)
+	white     = rgb(0xff, 0xff, 0xff)
+	frameInk  = rgb(0x8a, 0x82, 0x72)
+	riverBlue = rgb(0x5b, 0x9b, 0xd5)
+	riverText = rgb(0x2f, 0x6f, 0xaa)
+	primary   = rgb(0x7a, 0x4e, 0x2d)
+	secondary = rgb(0xb0, 0x96, 0x72)
+	blownRed  = rgb(0xd0, 0x10, 0x10)
+	battleRed = rgb(0xe0, 0x20, 0x20)
+	moveInk   = rgb(0x9c, 0x27, 0xb0)
+	vpGold    = rgb(0xf0, 0xb4, 0x00)
+	movedMark = rgb(0xff, 0xd5, 0x00)
+	trench    = rgb(0x8b, 0x4a, 0x12)
+	oosRed    = rgb(0xd6, 0x28, 0x28)
+	titleBG   = rgb(0x2e, 0x33, 0x3a)
+	titleSub  = rgb(0xd8, 0xdc, 0xe2)
+
+	// Control (12.22): the tint of an area's ground and its town's dot.
+	germanTint = rgb(0xd2, 0xd9, 0xe6)
+	alliedTint = rgb(0xd6, 0xe7, 0xc2)
+	germanDot  = rgb(0x3d, 0x4e, 0x66)
+	alliedDot  = rgb(0x3f, 0x7d, 0x23)
+	neutralDot = rgb(0xff, 0xff, 0xff)
+)
+
+// styleColours lists every colour drawn flat, which the palette of the PNG
+// keeps exactly.
+func styleColours() []color.RGBA {
+	cs := []color.RGBA{
+		paper, panelBG, ink, leaderInk, white, frameInk, riverBlue, riverText, primary, secondary,
+		blownRed, battleRed, moveInk, vpGold, movedMark, trench, oosRed,
+		germanTint, alliedTint, germanDot, alliedDot, neutralDot, titleBG, titleSub,
+	}
+	for _, s := range services {
+		cs = append(cs, s.style.bg, s.style.fg)
+	}
+	return cs
+}
+
+// serviceStyle is how a service's counters look (4.12).
+type serviceStyle struct {
+	bg, fg color.RGBA
+	name   string // for the legend
+}
+
+var services = []struct {
+	s     rules.Service
+	style serviceStyle
+}{
+	{rules.SS, serviceStyle{rgb(0x1a, 0x1a, 0x1a), rgb(0xff, 0xff, 0xff), "German SS"}},
+	{rules.Heer, serviceStyle{rgb(0x6b, 0x7a, 0x88), rgb(0xff, 0xff, 0xff), "German Heer (army)"}},
+	{rules.Luftwaffe, serviceStyle{rgb(0x8c, 0xc4, 0xf0), rgb(0x0b, 0x24, 0x3c), "German Luftwaffe (FJ, Flak)"}},
+	{rules.US, serviceStyle{rgb(0x4e, 0x6b, 0x1c), rgb(0xff, 0xff, 0xff), "US"}},
+	{rules.British, serviceStyle{rgb(0xcf, 0xae, 0x6a), rgb(0x1c, 0x1c, 0x1c), "British"}},
+	{rules.Garrison, serviceStyle{rgb(0x9a, 0x43, 0x2e), rgb(0xff, 0xff, 0xff), "Allied garrison (Belgian, French ...)"}},
+}
+
+func styleOf(u *rules.Unit) serviceStyle {
+	for _, s := range services {
+		if s.s == u.Service {
+			return s.style
+		}
+	}
+	// A unit of a file of one's own with no service: its side's main one.
+	if u.Side == rules.German {
+		return services[1].style
+	}
+	return services[3].style
+}
+
+func controlTint(s rules.Side) (color.RGBA, bool) {
+	switch s {
+	case rules.German:
+		return germanTint, true
+	case rules.Allied:
+		return alliedTint, true
+	}
+	return color.RGBA{}, false
+}
+
+func controlDot(s rules.Side) color.RGBA {
+	switch s {
+	case rules.German:
+		return germanDot
+	case rules.Allied:
+		return alliedDot
+	}
+	return neutralDot
+}
+
+// The Go fonts, parsed once.
+var (
+	fontsOnce sync.Once
+	fontsErr  error
+	fonts     struct{ regular, medium, bold, italic *opentype.Font }
+)
+
+func parseFonts() error {
+	fontsOnce.Do(func() {
+		for _, f := range []struct {
+			dst **opentype.Font
+			ttf []byte
+		}{
+			{&fonts.regular, goregular.TTF}, {&fonts.medium, gomedium.TTF},
+			{&fonts.bold, gobold.TTF}, {&fonts.italic, goitalic.TTF},
+		} {
+			if *f.dst, fontsErr = opentype.Parse(f.ttf); fontsErr != nil {
+				fontsErr = fmt.Errorf("parsing the Go fonts: %w", fontsErr)
+				return
+			}
+		}
+	})
+	return fontsErr
+}
+
+// faces are the type sizes of one render. The smallest text is 11 pixels,
+// to be read at 100 % on a laptop screen.
+type faces struct {
+	label, labelBold *face // area names and numbers
+	unit             *face // counters
+	small            *face // legend, zone names
+	smallBold        *face
+	river            *face
+	zone             *face // zone letters
+	title, subtitle  *face
+}
+
+func newFaces() (*faces, error) {
+	if err := parseFonts(); err != nil {
+		return nil, err
+	}
+	mk := func(f *opentype.Font, size float64) (*face, error) {
+		ff, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
+		if err != nil {
+			return nil, fmt.Errorf("making a %.0f px face: %w", size, err)
+		}
+		return newFace(ff), nil
+	}
+	var fs faces
+	for _, f := range []struct {
+		dst  **face
+		font *opentype.Font
+		size float64
+	}{
+		{&fs.label, fonts.regular, 12}, {&fs.labelBold, fonts.bold, 12},
+		{&fs.unit, fonts.medium, 12},
+		{&fs.small, fonts.regular, 12}, {&fs.smallBold, fonts.bold, 12},
+		{&fs.river, fonts.italic, 12},
+		{&fs.zone, fonts.bold, 16},
+		{&fs.title, fonts.bold, 20}, {&fs.subtitle, fonts.regular, 13},
+	} {
+		var err error
+		if *f.dst, err = mk(f.font, f.size); err != nil {
+			return nil, err
+		}
+	}
+	return &fs, nil
+}
