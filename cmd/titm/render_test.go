@@ -9,20 +9,7 @@ import (
 	"testing"
 )
 
-// withRender makes sure "render" is among the commands for the test, for as
-// long as the command list does not yet name it.
-func withRender(t *testing.T) {
-	t.Helper()
-	if lookup(renderCmd.name) != nil {
-		return
-	}
-	saved := commands
-	commands = append(commands[:len(commands):len(commands)], renderCmd)
-	t.Cleanup(func() { commands = saved })
-}
-
 func TestRender(t *testing.T) {
-	withRender(t)
 	dir := t.TempDir()
 	readPNG := func(name string) []byte {
 		t.Helper()
@@ -78,5 +65,33 @@ func TestRender(t *testing.T) {
 		if code != c.code || !strings.Contains(errs, c.err) {
 			t.Errorf("%v: exit %d, err %q; want exit %d and %q", c.args, code, errs, c.code, c.err)
 		}
+	}
+}
+
+// titm render --game draws a stored game after its last impulse.
+func TestRenderGame(t *testing.T) {
+	fixClock(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "titm.db")
+	id, tokens := newGame(t, db, "intro")
+	mustRun(t, "join", id, "--db", db, "--side", "german")
+	mustRun(t, "join", id, "--db", db, "--side", "allied")
+	orders := filepath.Join(dir, "orders.txt")
+	os.WriteFile(orders, []byte("TOKEN "+tokens["german"]+"\nIMPULSE 16-1\nENTRENCH 212/423\n"), 0o600)
+	mustRun(t, "play", id, "--db", db, "--side", "german", "--orders", orders)
+	pic := filepath.Join(dir, "game.png")
+	out := mustRun(t, "render", "--game", id, "--db", db, "-o", pic)
+	if !strings.Contains(out, "after G16-1") {
+		t.Errorf("render --game: %s", out)
+	}
+	data, err := os.ReadFile(pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+		t.Errorf("not a PNG: %v", err)
+	}
+	if code, _, errs := runT(t, "render", "--game", id, "--scenario", "intro", "--db", db, "-o", pic); code != exitUsage || !strings.Contains(errs, "no --scenario") {
+		t.Errorf("--game with --scenario: exit %d %s", code, errs)
 	}
 }
