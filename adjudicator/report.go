@@ -112,6 +112,11 @@ func WriteReport(d *ReportData) string {
 	}
 	r.rule()
 	r.line(fmt.Sprintf("German VP: %d. Dice rolled this impulse: %d.", d.After.VP, len(d.Dice)))
+	if d.Result == "" {
+		if st := standing(s, d.After); st != "" {
+			r.line(st)
+		}
+	}
 	if len(d.Dice) > 0 {
 		r.section("Every die, in the order rolled (draw numbers for titm verify)")
 		for _, x := range d.Dice {
@@ -131,6 +136,39 @@ func WriteReport(d *ReportData) string {
 		r.line("Log head: " + d.Head)
 	}
 	return r.b.String()
+}
+
+// standing says where the scenario's victory conditions stand (12.0 and the
+// scenario's terms): the result the German VP would give now, or how the
+// victory areas are held.
+func standing(s *rules.Scenario, st *rules.State) string {
+	v := s.Victory
+	switch v.Kind {
+	case rules.VictoryVP:
+		for _, l := range v.Levels {
+			if l.Includes(st.VP) {
+				more := ""
+				if len(v.Areas) > 0 || v.HoleVP > 0 || v.ZoneVP {
+					more = ", before the VP the scenario adds at its end"
+				}
+				return fmt.Sprintf("Standing: with %d German VP the result would be: %s%s.", st.VP, l.Result, more)
+			}
+		}
+	case rules.VictoryControl:
+		var german, contested, allied int
+		for _, a := range v.Areas {
+			switch st.AreaHold(s, a) {
+			case rules.HoldGerman:
+				german++
+			case rules.HoldContested:
+				contested++
+			default:
+				allied++
+			}
+		}
+		return fmt.Sprintf("Standing: of the %d victory areas, %d German, %d contested, %d Allied.", len(v.Areas), german, contested, allied)
+	}
+	return ""
 }
 
 func sideTitle(s rules.Side) string {
