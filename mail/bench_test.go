@@ -99,13 +99,19 @@ func benchOrderToReports(b *testing.B, extra string) {
 // BenchmarkThousandGames: a daemon whose store holds 1,000 campaign games
 // handles 200 order mails spread over them, from its start to the last
 // report accepted. Target: under 20 s, with a peak resident memory under
-// 100 MB (the daemon's process alone).
+// 100 MB (the daemon's process alone). The map sub-benchmark attaches the
+// map picture to every report (referee.map_picture).
 func BenchmarkThousandGames(b *testing.B) {
+	b.Run("text", func(b *testing.B) { benchThousandGames(b, "") })
+	b.Run("map", func(b *testing.B) { benchThousandGames(b, "map_picture = true") })
+}
+
+func benchThousandGames(b *testing.B, extra string) {
 	const games, mails = 1000, 200
 	for b.Loop() {
 		b.StopTimer()
 		acc := &accepted{ch: make(chan string, 2*mails+16)}
-		w := newWorld(b, &worldOptions{fault: acc.hook, noStart: true})
+		w := newWorld(b, &worldOptions{fault: acc.hook, noStart: true, extra: extra})
 		s, files, main, err := scenarios.LoadFiles("campaign")
 		if err != nil {
 			b.Fatal(err)
@@ -148,7 +154,7 @@ func BenchmarkThousandGames(b *testing.B) {
 		// measured alone.
 		w.st.Close()
 		conf := filepath.Join(b.TempDir(), "titm.toml")
-		os.WriteFile(conf, []byte(w.configText("")), 0o600)
+		os.WriteFile(conf, []byte(w.configText(extra)), 0o600)
 		cmd := exec.Command(os.Args[0], "-test.run=^TestDaemonChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf)
 		b.StartTimer()
