@@ -19,23 +19,28 @@ var t0 = time.Date(2026, 12, 16, 5, 30, 0, 0, time.UTC)
 
 var testSecret = bytes.Repeat([]byte{0x5a}, SeedSize)
 
-// newGame makes a game of a shipped scenario, both players joined.
-func newGame(t testing.TB, scenario string) (*Game, []Record) {
+// formingGame makes a game of a scenario (a shipped one's name or a file),
+// waiting for its players to join.
+func formingGame(t testing.TB, scenario, id string, secret []byte, deadline time.Duration) (*Game, []Record) {
 	t.Helper()
 	s, files, main, err := scenarios.LoadFiles(scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, log, err := New(Options{
-		ID: scenario + "-1", Scenario: s, Files: files, Main: main,
-		German: "german@example.test", Allied: "allied@example.test",
-		Deadline: 72 * time.Hour,
-		Tokens:   map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
-		Secret:   testSecret, Now: t0,
-	})
+	g, log, err := New(Options{ID: id, Scenario: s, Files: files, Main: main,
+		German: "german@example.test", Allied: "allied@example.test", Deadline: deadline,
+		Tokens: map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
+		Secret: secret, Now: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, log
+}
+
+// newGame makes a game of a shipped scenario, both players joined.
+func newGame(t testing.TB, scenario string) (*Game, []Record) {
+	t.Helper()
+	g, log := formingGame(t, scenario, scenario+"-1", testSecret, 72*time.Hour)
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		recs, err := g.Join(side, string(side)+" seed", t0.Add(time.Hour))
 		if err != nil {
@@ -77,17 +82,7 @@ func playOut(t testing.TB, g *Game, log []Record) []Record {
 // finished with the seed revealed (B10); every record chained to the one
 // before.
 func TestGameLife(t *testing.T) {
-	s, files, main, err := scenarios.LoadFiles("intro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, log, err := New(Options{ID: "intro-1", Scenario: s, Files: files, Main: main,
-		German: "g@example.test", Allied: "a@example.test", Deadline: 48 * time.Hour,
-		Tokens: map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
-		Secret: testSecret, Now: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, log := formingGame(t, "intro", "intro-1", testSecret, 48*time.Hour)
 	if g.Status != Forming || g.ToMove() != "" {
 		t.Fatalf("new game is %s, to move %q", g.Status, g.ToMove())
 	}
@@ -485,18 +480,7 @@ func TestVerifyManySeeds(t *testing.T) {
 	}
 	stopped := 0
 	for _, i := range seeds {
-		s, files, main, err := scenarios.LoadFiles("three-days")
-		if err != nil {
-			t.Fatal(err)
-		}
-		secret := bytes.Repeat([]byte{byte(i + 1)}, SeedSize)
-		g, log, err := New(Options{ID: fmt.Sprintf("three-days-%d", i), Scenario: s, Files: files, Main: main,
-			German: "g@example.test", Allied: "a@example.test", Deadline: time.Hour,
-			Tokens: map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
-			Secret: secret, Now: t0})
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, log := formingGame(t, "three-days", fmt.Sprintf("three-days-%d", i), bytes.Repeat([]byte{byte(i + 1)}, SeedSize), time.Hour)
 		for _, side := range []rules.Side{rules.German, rules.Allied} {
 			recs, _ := g.Join(side, fmt.Sprint(side, i), t0)
 			log = append(log, recs...)

@@ -12,7 +12,6 @@ import (
 
 	"titm/internal/playtest"
 	"titm/rules"
-	"titm/rules/scenarios"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -136,17 +135,7 @@ func (sixes) Roll(string) (int, error) { return 6, nil }
 // repair, each die in it: a position of the movement fixture, set up for
 // them on 17 December.
 func TestReportBattles(t *testing.T) {
-	s, files, main, err := scenarios.LoadFiles("../testdata/move/scenario.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err := New(Options{ID: "move-1", Scenario: s, Files: files, Main: main,
-		German: "g@example.test", Allied: "a@example.test", Deadline: 48 * time.Hour,
-		Tokens: map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
-		Secret: testSecret, Now: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
 	g.Join(rules.German, "g", t0)
 	g.Join(rules.Allied, "a", t0)
 	now := t0.Add(time.Hour)
