@@ -119,11 +119,15 @@ retry_max = "2s"
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-// start runs the daemon until the test ends.
-func (w *world) start() {
+// start runs the daemon until the test ends; setup, when given, prepares
+// it before it runs.
+func (w *world) start(setup ...func(*mail.Daemon)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel, w.done = cancel, make(chan struct{})
 	w.d = mail.NewDaemon(w.cfg, w.st, quiet(), time.Now)
+	for _, f := range setup {
+		f(w.d)
+	}
 	go func() { defer close(w.done); w.d.Run(ctx) }()
 	w.t.Cleanup(w.stop)
 }
@@ -512,4 +516,31 @@ func joinAll(tx *store.Tx, id string) error {
 		recs = append(recs, r...)
 	}
 	return tx.SaveGame(g, recs)
+}
+
+// A mail whose handling meets a fault of the referee's own is recorded as
+// failed, its sender told, and the daemon goes on: it would fail again at
+// every start otherwise.
+func TestInternalError(t *testing.T) {
+	w := newWorld(t, &worldOptions{noStart: true})
+	w.st.Update(func(tx *store.Tx) error { return joinAll(tx, w.game) })
+	w.start(func(d *mail.Daemon) {
+		d.Handler.SetHook(func(in *mail.Incoming) {
+			if in.Subject == "boom" {
+				panic("a fault for the test")
+			}
+		})
+	})
+	n := len(w.waitMail(german, 1))
+	w.send(german, "boom", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[german]))
+	got := w.waitMail(german, n+1)
+	if r := got[n]; !strings.Contains(r.Text, "met an error of its own") {
+		t.Errorf("the answer to a failed mail:\n%s", r.Text)
+	}
+	w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[german]))
+	w.waitMail(german, n+2)
+	w.settle()
+	if g := w.gameNow(); g.Next.String() != "A16-1" {
+		t.Errorf("after the failed mail the daemon did not go on: next %s", g.Next)
+	}
 }

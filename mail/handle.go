@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -37,6 +38,8 @@ type Handler struct {
 	// LookupTXT finds DNS TXT records for DKIM (referee.require_dkim); nil
 	// means the system's resolver.
 	LookupTXT func(domain string) ([]string, error)
+
+	hook func(*Incoming) // tests: called before a mail is handled
 }
 
 // NewHandler returns the handler for a configuration.
@@ -90,7 +93,16 @@ func (w *work) reply(game, text string, atts ...Attachment) {
 // It returns the outcome, for the log. A mail already processed (the same
 // key, or the same Message-ID under another key) is not handled again. An
 // error means that nothing was kept: the mail is to be tried again.
-func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, now time.Time) (string, error) {
+func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, now time.Time) (outcome string, err error) {
+	defer func() {
+		// A fault of the referee's own must not stop it for good: the
+		// mail would fail again at every start. The transaction is
+		// rolled back, and the caller records the mail with Failed.
+		if r := recover(); r != nil {
+			h.log.Error("handling a mail failed", "uid", key.UID, "panic", r, "stack", string(debug.Stack()))
+			outcome, err = "", &InternalError{What: fmt.Sprint(r)}
+		}
+	}()
 	in, perr := ParseIncoming(raw)
 	if in == nil {
 		in = &Incoming{}
@@ -100,6 +112,9 @@ func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, n
 	} else if done {
 		return "already processed: " + p.Outcome, nil
 	}
+	if h.hook != nil {
+		h.hook(in)
+	}
 	w := &work{h: h, tx: tx, now: now, in: in}
 	if err := w.handle(raw, size, perr); err != nil {
 		return "", err
@@ -107,7 +122,7 @@ func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, n
 	if err := w.queue(); err != nil {
 		return "", err
 	}
-	err := tx.MarkProcessed(store.Processed{Mailbox: key.Mailbox, UIDValidity: key.UIDValidity, UID: key.UID,
+	err = tx.MarkProcessed(store.Processed{Mailbox: key.Mailbox, UIDValidity: key.UIDValidity, UID: key.UID,
 		MessageID: in.MessageID, Game: w.game, Time: now, Outcome: w.outcome})
 	return w.outcome, err
 }
@@ -126,6 +141,32 @@ func (w *work) queue() error {
 		}
 	}
 	return nil
+}
+
+// InternalError is returned by Handle when handling a mail met a fault of
+// the referee's own.
+type InternalError struct{ What string }
+
+func (e *InternalError) Error() string { return "internal error: " + e.What }
+
+// Failed records a mail whose handling met an internal error: it is marked
+// processed, so that it is not tried again at every start, and a
+// registered sender is told that nothing of it was applied.
+func (h *Handler) Failed(tx *store.Tx, key MessageKey, raw []byte, cause error, now time.Time) error {
+	in, _ := ParseIncoming(raw)
+	if in == nil {
+		in = &Incoming{}
+	}
+	w := &work{h: h, tx: tx, now: now, in: in, outcome: "failed: " + cause.Error()}
+	if w.registered(in.From) {
+		w.reply("", "The referee met an error of its own while handling your mail, so nothing in it was applied.\n"+
+			"The operator has been told. Please send it again later, or write to the operator.\n")
+	}
+	if err := w.queue(); err != nil {
+		return err
+	}
+	return tx.MarkProcessed(store.Processed{Mailbox: key.Mailbox, UIDValidity: key.UIDValidity, UID: key.UID,
+		MessageID: in.MessageID, Time: now, Outcome: w.outcome})
 }
 
 // registered reports whether an address plays, observes or directs.

@@ -237,6 +237,11 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 			outcome, err = ib.h.Handle(tx, key, raw, size, ib.now())
 			return err
 		})
+		var ie *InternalError
+		if errors.As(err, &ie) {
+			outcome = "failed: " + ie.Error()
+			err = ib.st.Update(func(tx *store.Tx) error { return ib.h.Failed(tx, key, raw, ie, ib.now()) })
+		}
 		if err != nil {
 			return fmt.Errorf("handling message %d: %w", uid, err)
 		}

@@ -1,11 +1,13 @@
 package store_test
 
 import (
+	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -78,6 +80,9 @@ func crashWriter(t *testing.T, path string) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The parent kills the writer only after its first commit, so
+		// that every run makes progress however slow the machine is.
+		fmt.Println("committed")
 	}
 }
 
@@ -97,13 +102,33 @@ func TestCrashSafety(t *testing.T) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashWriter$", "-test.count=1")
 		cmd.Env = append(os.Environ(), "TITM_CRASH_STORE="+path)
 		var out strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &out
+		cmd.Stderr = &out
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(50+rng.IntN(250)) * time.Millisecond)
+		committed := make(chan struct{})
+		go func() {
+			var once sync.Once
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				if sc.Text() == "committed" {
+					once.Do(func() { close(committed) })
+				}
+			}
+		}()
+		select {
+		case <-committed:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("kill %d: the writer committed nothing in 30 s:\n%s", i, out.String())
+		}
+		time.Sleep(time.Duration(rng.IntN(200)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
-		err := cmd.Wait()
+		err = cmd.Wait()
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
 			t.Fatalf("kill %d: the writer ended by itself (%v):\n%s", i, err, out.String())
 		}
