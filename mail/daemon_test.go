@@ -3,9 +3,17 @@ package mail_test
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/big"
+	"net"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -35,19 +43,21 @@ const (
 
 // world is a daemon at work against the embedded servers, on loopback.
 type world struct {
-	t      testing.TB
-	srv    *embedded.Servers
-	cfg    *mail.Config
-	st     *store.Store
-	d      *mail.Daemon
-	cancel context.CancelFunc
-	done   chan struct{}
-	game   string
-	tokens map[string]string // by address
-	db     string
+	t        testing.TB
+	srv      *embedded.Servers
+	cfg      *mail.Config
+	st       *store.Store
+	d        *mail.Daemon
+	cancel   context.CancelFunc
+	done     chan struct{}
+	game     string
+	tokens   map[string]string // by address
+	db       string
+	security string // the [imap] and [smtp] security settings
 }
 
 type worldOptions struct {
+	tls     bool // the servers offer STARTTLS, and the daemon uses it
 	fault   func(from string, to []string) error
 	noStart bool // the test starts the daemon itself
 	extra   string
@@ -58,14 +68,21 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	if o == nil {
 		o = &worldOptions{}
 	}
+	var tc *tls.Config
+	if o.tls {
+		tc = selfSigned(t)
+	}
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
 		Users:   map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass"},
-		Folders: []string{"processed"}, Fault: o.fault, Logger: quiet()})
+		Folders: []string{"processed"}, Fault: o.fault, Logger: quiet(), TLSConfig: tc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	w := &world{t: t, srv: srv, tokens: map[string]string{}, db: filepath.Join(t.TempDir(), "titm.db")}
+	w := &world{t: t, srv: srv, tokens: map[string]string{}, db: filepath.Join(t.TempDir(), "titm.db"), security: `security = "none"`}
+	if o.tls {
+		w.security = "security = \"starttls\"\ninsecure_skip_verify = true"
+	}
 	w.cfg = w.config(o.extra)
 	w.st, err = store.Open(w.cfg.Store.Path, nil)
 	if err != nil {
@@ -105,16 +122,16 @@ max_message_bytes = 20000
 %s
 [imap]
 address = %q
-security = "none"
+%s
 username = %q
 password = "ref-pass"
 poll_interval = "5s"
 [smtp]
 address = %q
-security = "none"
+%s
 retry_min = "1s"
 retry_max = "2s"
-`, w.db, referee, extra, w.srv.IMAPAddr(), referee, w.srv.SMTPAddr())
+`, w.db, referee, extra, w.srv.IMAPAddr(), w.security, referee, w.srv.SMTPAddr(), w.security)
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -542,5 +559,35 @@ func TestInternalError(t *testing.T) {
 	w.settle()
 	if g := w.gameNow(); g.Next.String() != "A16-1" {
 		t.Errorf("after the failed mail the daemon did not go on: next %s", g.Next)
+	}
+}
+
+// selfSigned makes a TLS configuration with a certificate for 127.0.0.1
+// signed by itself.
+func selfSigned(t testing.TB) *tls.Config {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+}
+
+// The daemon reads and sends over STARTTLS, as with mail servers on the
+// network.
+func TestStartTLS(t *testing.T) {
+	w := newWorld(t, &worldOptions{tls: true})
+	w.join()
+	n := len(w.inbox(allied))
+	w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[german]))
+	if got := w.waitMail(allied, n+1); !strings.Contains(got[n].Text, "Impulse G16-1") {
+		t.Errorf("the report over STARTTLS:\n%s", got[n].Text)
 	}
 }

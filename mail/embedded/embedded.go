@@ -10,6 +10,7 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -73,6 +74,10 @@ type Options struct {
 	// goroutine, so it must be safe for concurrent use, and Close waits for
 	// calls in progress.
 	Fault func(from string, to []string) error
+	// TLSConfig, when set, lets clients switch both servers to TLS with
+	// STARTTLS, as mail servers on the network do; plain connections are
+	// still accepted.
+	TLSConfig *tls.Config
 	// Logger receives the servers' logs; nil means slog.Default().
 	// Passwords are never logged.
 	Logger *slog.Logger
@@ -180,6 +185,7 @@ func Start(opt *Options) (*Servers, error) {
 		},
 		Logger:       printfLogger{logger.With("protocol", "imap"), &s.closed},
 		InsecureAuth: true,
+		TLSConfig:    opt.TLSConfig,
 	})
 
 	domain := opt.Domain
@@ -196,6 +202,7 @@ func Start(opt *Options) (*Servers, error) {
 	s.smtpSrv.Domain = domain
 	s.smtpSrv.MaxMessageBytes = maxBytes
 	s.smtpSrv.AllowInsecureAuth = true
+	s.smtpSrv.TLSConfig = opt.TLSConfig
 	s.smtpSrv.ReadTimeout = smtpReadTimeout
 	s.smtpSrv.WriteTimeout = smtpWriteTimeout
 	s.smtpSrv.ErrorLog = printfLogger{logger.With("protocol", "smtp"), &s.closed}
