@@ -37,6 +37,19 @@ func newCanvas(w, h int) *canvas {
 	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), clip: image.Rect(0, 0, w, h), r: vector.NewRasterizer(1, 1)}
 }
 
+// reset makes the canvas w x h, reusing its pixels' memory if large
+// enough. The pixels are left as they were: every render begins by filling
+// the whole picture.
+func (c *canvas) reset(w, h int) {
+	n := 4 * w * h
+	pix := c.img.Pix
+	if cap(pix) < n {
+		pix = make([]byte, n)
+	}
+	c.img = &image.RGBA{Pix: pix[:n], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	c.clip = c.img.Rect
+}
+
 // fillRect fills a rectangle without antialiasing: boxes sit on whole pixels.
 func (c *canvas) fillRect(r image.Rectangle, col color.RGBA) {
 	draw.Draw(c.img, r.Intersect(c.clip), image.NewUniform(col), image.Point{}, draw.Src)
@@ -208,9 +221,10 @@ type glyph struct {
 	advance fixed.Int26_6
 }
 
-// face is a font face whose glyphs are rasterized once per render: text is
-// set on whole pixels (the faces are hinted, so advances are whole pixels
-// too), where every glyph of a rune looks the same.
+// face is a font face whose glyphs are rasterized once, when first used,
+// and kept with the face (see faceSets) for the renders after: text is set
+// on whole pixels (the faces are hinted, so advances are whole pixels too),
+// where every glyph of a rune looks the same.
 type face struct {
 	f      font.Face
 	glyphs map[rune]*glyph

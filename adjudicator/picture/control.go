@@ -2,7 +2,6 @@ package picture
 
 import (
 	"image"
-	"image/color"
 	"math"
 
 	"titm/rules"
@@ -14,25 +13,44 @@ import (
 // this.
 const tintRadius = 5.5 // km
 
-// drawControl tints the ground of every controlled area with its side's
-// colour (12.22), so that the front line shows where the tints meet.
-func (p *Plan) drawControl(c *canvas) {
-	type site struct {
-		at   vec
-		tint color.RGBA
-		ok   bool
-	}
+// The ground of every controlled area is tinted with its side's colour
+// (12.22), so that the front line shows where the tints meet.
+
+// tintCells returns which area's ground each pixel of the map is: the
+// areas drawn, by id, and for each pixel of r, the map inset by a pixel,
+// row by row, the index of its area among them, or -1 for a pixel farther
+// than tintRadius from every town. Which areas a position controls changes
+// only their tints: the cells are worked out once for the scenario (see
+// ground).
+func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
+	type site struct{ at vec }
 	var sites []site
 	for _, a := range p.s.Map.Areas {
 		at, used := p.anchor[rules.AreaPlace(a.ID)]
 		if !used {
 			continue
 		}
-		t, ok := controlTint(p.st.Control[a.ID])
-		sites = append(sites, site{at, t, ok})
+		ids = append(ids, a.ID)
+		sites = append(sites, site{at})
+	}
+	r = p.Map.Inset(1)
+	own = make([]int16, r.Dx()*r.Dy())
+	for i := range own {
+		own[i] = -1
 	}
 	if len(sites) == 0 {
-		return
+		return ids, r, own
+	}
+	if len(sites) > math.MaxInt16 {
+		panic("picture: more areas than a tint cell can tell apart")
+	}
+	fill := func(b image.Rectangle, n int) {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := own[(y-r.Min.Y)*r.Dx():]
+			for x := b.Min.X; x < b.Max.X; x++ {
+				row[x-r.Min.X] = int16(n)
+			}
+		}
 	}
 	R := tintRadius * p.proj.k / 111.2 // pixels
 	R2 := R * R
@@ -68,7 +86,6 @@ func (p *Plan) drawControl(c *canvas) {
 	// cut cell lies wholly in it and is filled at once; only blocks on a
 	// border are worked out pixel by pixel.
 	const B = 8
-	r := p.Map.Inset(1)
 	cols, rows := (r.Dx()+B-1)/B+1, (r.Dy()+B-1)/B+1
 	owner := make([]int, cols*rows)
 	dist := make([]float64, cols*rows)
@@ -94,9 +111,7 @@ func (p *Plan) drawControl(c *canvas) {
 			case outside:
 				continue
 			case same && inside:
-				if sites[o].ok {
-					c.fillRect(blk, sites[o].tint)
-				}
+				fill(blk, o)
 				continue
 			}
 			// A border block: only the towns near enough to its middle can
@@ -124,11 +139,12 @@ func (p *Plan) drawControl(c *canvas) {
 							n, d = m, dd
 						}
 					}
-					if n >= 0 && d <= R2 && sites[n].ok {
-						c.img.SetRGBA(x, y, sites[n].tint)
+					if n >= 0 && d <= R2 {
+						own[(y-r.Min.Y)*r.Dx()+x-r.Min.X] = int16(n)
 					}
 				}
 			}
 		}
 	}
+	return ids, r, own
 }

@@ -12,12 +12,10 @@ import (
 
 // draw draws the plan, from the ground up: what lies under is drawn first.
 func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
-	c.fillRect(c.img.Bounds(), paper)
-	p.drawControl(c)
+	p.groundOf(c).draw(c, p.st) // the paper, the tints, the rivers and roads
 
 	c.clip = p.Map
-	p.drawRivers(c)
-	p.drawRoads(c)
+	p.drawBridges(c)
 	p.drawMoves(c, opt.Highlights.Moves)
 	// Leader lines, cased in white to stand out from the roads.
 	for _, l := range p.leaders {
@@ -64,17 +62,20 @@ func (p *Plan) course(r rules.River) []vec {
 	return pts
 }
 
-// drawRoads draws the roads by class (3.22, 8.33): primary roads wide and
-// dark, secondary ones thin; the primary roads into the zones (11.13)
-// dashed; and on every road across a river its bridge, a blown one crossed
-// out in red (5.1, 10.0).
-func (p *Plan) drawRoads(c *canvas) {
+// used reports whether the plan draws a road: whether it draws both its
+// areas.
+func (p *Plan) used(r *rules.Road) bool {
+	_, a := p.anchor[rules.AreaPlace(r.A)]
+	_, b := p.anchor[rules.AreaPlace(r.B)]
+	return a && b
+}
+
+// drawRoadLines draws the roads by class (3.22, 8.33): primary roads wide
+// and dark, secondary ones thin; the primary roads into the zones (11.13)
+// dashed. They are part of the ground (see ground), drawn under the
+// bridges.
+func (p *Plan) drawRoadLines(c *canvas) {
 	m := p.s.Map
-	used := func(r *rules.Road) bool {
-		_, a := p.anchor[rules.AreaPlace(r.A)]
-		_, b := p.anchor[rules.AreaPlace(r.B)]
-		return a && b
-	}
 	for _, z := range m.Zones {
 		at, ok := p.anchor[rules.ZonePlace(z.ID)]
 		if !ok {
@@ -88,7 +89,7 @@ func (p *Plan) drawRoads(c *canvas) {
 	}
 	for _, class := range []rules.RoadClass{rules.Secondary, rules.Primary} {
 		for _, r := range m.Roads {
-			if (r.Class == rules.Primary) != (class == rules.Primary) || !used(r) {
+			if (r.Class == rules.Primary) != (class == rules.Primary) || !p.used(r) {
 				continue
 			}
 			a, b := p.anchor[rules.AreaPlace(r.A)], p.anchor[rules.AreaPlace(r.B)]
@@ -99,8 +100,13 @@ func (p *Plan) drawRoads(c *canvas) {
 			}
 		}
 	}
-	for _, r := range m.Roads {
-		if !(r.Bridge || r.River != "") || !used(r) {
+}
+
+// drawBridges draws on every road across a river its bridge, a blown one
+// crossed out in red (5.1, 10.0).
+func (p *Plan) drawBridges(c *canvas) {
+	for _, r := range p.s.Map.Roads {
+		if !(r.Bridge || r.River != "") || !p.used(r) {
 			continue
 		}
 		a, b := p.anchor[rules.AreaPlace(r.A)], p.anchor[rules.AreaPlace(r.B)]

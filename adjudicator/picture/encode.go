@@ -3,34 +3,180 @@ package picture
 import (
 	"bytes"
 	"cmp"
+	"compress/flate"
 	"encoding/binary"
+	"hash/adler32"
+	"hash/crc32"
 	"image"
 	"image/color"
-	"image/png"
 	"slices"
 )
+
+// encoder writes pictures as paletted PNGs, keeping its scratch space, some
+// megabytes, from one picture to the next. It is not safe for concurrent
+// use: each render takes one of its own (see Render).
+//
+// The picture is cut into bands of bandRows rows, each paletted and
+// compressed on its own, in parallel; the bands' deflate streams, each
+// ended by a sync flush on a byte boundary, make one zlib stream together.
+// The bands are fixed by the picture's height, never by the number of
+// goroutines, so that the same picture always gives the same bytes.
+type encoder struct {
+	counts []*table         // colour counts, one table per goroutine
+	near   [][1 << 15]int16 // nearest palette entries, one cache per goroutine
+	zw     []*flate.Writer  // one per goroutine
+	raw    [][]byte         // a band's rows, paletted, one per goroutine
+	bands  []band
+	out    bytes.Buffer
+	index  *table
+	others []colourCount
+}
+
+// band is a band of rows compressed: its deflate stream, and the adler-32
+// checksum and length of its rows before.
+type band struct {
+	z     bytes.Buffer
+	adler uint32
+	n     int
+}
+
+type colourCount struct {
+	k uint32
+	n int32
+}
+
+// bandRows is the height of the bands of the picture the goroutines share
+// out when they count colours or draw the ground.
+const bandRows = 32
+
+// zRows is the height of the bands compressed on their own: as many rows
+// as fill a block of deflate at BestSpeed, 64 KB, a band making one block
+// with one Huffman table; at the campaign's width, 30 rows.
+func zRows(w int) int { return max(1, (1<<16-1)/(w+1)) }
 
 // encode writes the picture as a paletted PNG: a quarter of the bytes of an
 // RGB one, and quicker to compress. The palette is the picture's own: the
 // colours of style.go, exactly, then the commonest of the rest (the shades
 // antialiasing makes at the edges of lines and letters), each pixel taking
 // the nearest. Everything is counted and sorted, never taken in a map's
-// order, so that the same picture gives the same bytes.
-func encode(img *image.RGBA) ([]byte, error) {
-	pal := palette(img)
-	out := image.NewPaletted(img.Bounds(), pal)
-	index := newTable()
-	for i, c := range pal {
-		*index.at(key(c.(color.RGBA))) = int32(i) + 1
+// order, so that the same picture gives the same bytes. The bytes returned
+// are the caller's.
+func (e *encoder) encode(img *image.RGBA) ([]byte, error) {
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	pal := e.palette(img)
+	if e.index == nil {
+		e.index = newTable()
 	}
+	e.index.reset()
+	for i, c := range pal {
+		*e.index.at(key(c.(color.RGBA))) = int32(i) + 1
+	}
+	rows := zRows(w)
+	nb := (h + rows - 1) / rows
+	k := workers(nb)
+	e.grow(k)
 	// The nearest palette entry of colours not in it, by 5 bits a channel:
 	// edge shades that close are told apart by no one.
-	var near [1 << 15]int16
-	for i := range near {
-		near[i] = -1
+	for i := range e.near[:k] {
+		for j := range e.near[i] {
+			e.near[i][j] = -1
+		}
 	}
+	if len(e.bands) < nb {
+		e.bands = append(e.bands, make([]band, nb-len(e.bands))...)
+	}
+	parallel(k, nb, func(wk, i int) {
+		y0, y1 := i*rows, min(h, (i+1)*rows)
+		raw := slices.Grow(e.raw[wk][:0], (y1-y0)*(1+w))[:(y1-y0)*(1+w)]
+		e.raw[wk] = raw
+		for y := y0; y < y1; y++ {
+			row := raw[(y-y0)*(1+w):][:1+w]
+			row[0] = 0 // the PNG filter None: paletted pixels gain little from the others
+			e.paletteRow(img.Pix[y*img.Stride:][:4*w], row[1:], pal, &e.near[wk])
+		}
+		b := &e.bands[i]
+		b.z.Reset()
+		b.adler, b.n = adler32.Checksum(raw), len(raw)
+		zw := e.zw[wk]
+		zw.Reset(&b.z)
+		zw.Write(raw) // a bytes.Buffer fails not
+		if i == nb-1 {
+			zw.Close()
+		} else {
+			zw.Flush()
+		}
+	})
+
+	// The PNG: signature, header, palette, the zlib stream in one IDAT.
+	e.out.Reset()
+	e.out.WriteString("\x89PNG\r\n\x1a\n")
+	var hdr [13]byte
+	binary.BigEndian.PutUint32(hdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(hdr[4:], uint32(h))
+	hdr[8], hdr[9] = 8, 3 // 8 bits a pixel, paletted
+	e.chunk("IHDR", hdr[:])
+	plte := make([]byte, 0, 3*256)
+	for _, c := range pal {
+		c := c.(color.RGBA)
+		plte = append(plte, c.R, c.G, c.B)
+	}
+	e.chunk("PLTE", plte)
+	size := 2 + 4
+	for _, b := range e.bands[:nb] {
+		size += b.z.Len()
+	}
+	e.out.Grow(8 + size + 4 + 12)
+	start := e.out.Len()
+	e.out.Write([]byte{0, 0, 0, 0, 'I', 'D', 'A', 'T'})
+	binary.BigEndian.PutUint32(e.out.Bytes()[start:], uint32(size))
+	e.out.Write([]byte{0x78, 0x01}) // zlib, deflate with a 32 KB window, fastest
+	adler := uint32(1)
+	for _, b := range e.bands[:nb] {
+		e.out.Write(b.z.Bytes())
+		adler = adler32Combine(adler, b.adler, b.n)
+	}
+	e.out.Write(binary.BigEndian.AppendUint32(nil, adler))
+	e.out.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(e.out.Bytes()[start+4:])))
+	e.chunk("IEND", nil)
+	return bytes.Clone(e.out.Bytes()), nil
+}
+
+// grow makes room for k goroutines' scratch space.
+func (e *encoder) grow(k int) {
+	for len(e.zw) < k {
+		// BestSpeed: a third of the time of the default level, for a tenth
+		// more bytes; the picture stays well under the 500 KB a mail may carry.
+		zw, err := flate.NewWriter(nil, flate.BestSpeed)
+		if err != nil {
+			panic(err) // only a level out of range fails
+		}
+		e.zw = append(e.zw, zw)
+		e.raw = append(e.raw, nil)
+		e.counts = append(e.counts, newTable())
+	}
+	if len(e.near) < k {
+		e.near = make([][1 << 15]int16, k)
+	}
+}
+
+// chunk writes a PNG chunk.
+func (e *encoder) chunk(name string, data []byte) {
+	var b [8]byte
+	binary.BigEndian.PutUint32(b[:], uint32(len(data)))
+	copy(b[4:], name)
+	e.out.Write(b[:])
+	e.out.Write(data)
+	crc := crc32.NewIEEE()
+	crc.Write(b[4:])
+	crc.Write(data)
+	e.out.Write(crc.Sum(nil))
+}
+
+// paletteRow sets each pixel of an RGBA row to the index of its colour in
+// the palette, or else of the nearest entry.
+func (e *encoder) paletteRow(row, orow []byte, pal color.Palette, near *[1 << 15]int16) {
 	lookup := func(k uint32) uint8 {
-		if i := *index.at(k); i > 0 {
+		if i := e.index.get(k); i > 0 {
 			return uint8(i - 1)
 		}
 		q := (k>>3&31)<<10 | (k>>11&31)<<5 | (k >> 19 & 31)
@@ -40,33 +186,45 @@ func encode(img *image.RGBA) ([]byte, error) {
 		}
 		return uint8(near[q])
 	}
-	b := img.Bounds()
-	last := pixel(img.Pix, 0)
+	last := pixel(row, 0)
 	lastIdx := lookup(last)
-	for y := range b.Dy() {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		orow := out.Pix[y*out.Stride : y*out.Stride+b.Dx()]
-		for x := 0; x < len(orow); x++ {
-			// Most pixels are as the one before: two at a time while so.
-			if x+1 < len(orow) && binary.LittleEndian.Uint64(row[4*x:]) == uint64(last|0xff000000)*(1<<32+1) {
-				orow[x], orow[x+1] = lastIdx, lastIdx
-				x++
-				continue
-			}
-			if k := pixel(row, 4*x); k != last {
-				last, lastIdx = k, lookup(k)
-			}
-			orow[x] = lastIdx
+	for x := 0; x < len(orow); x++ {
+		// Most pixels are as the one before: two at a time while so.
+		if x+1 < len(orow) && binary.LittleEndian.Uint64(row[4*x:]) == uint64(last|0xff000000)*(1<<32+1) {
+			orow[x], orow[x+1] = lastIdx, lastIdx
+			x++
+			continue
 		}
+		if k := pixel(row, 4*x); k != last {
+			last, lastIdx = k, lookup(k)
+		}
+		orow[x] = lastIdx
 	}
-	var buf bytes.Buffer
-	// BestSpeed: a third of the time of the default level, for a tenth
-	// more bytes; the picture stays well under the 500 KB a mail may carry.
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, out); err != nil {
-		return nil, err
+}
+
+// adler32Combine returns the adler-32 checksum of two byte strings one
+// after the other from theirs and the length of the second, as zlib's
+// adler32_combine.
+func adler32Combine(a1, a2 uint32, n2 int) uint32 {
+	const base = 65521
+	rem := uint32(n2 % base)
+	s1 := a1 & 0xffff
+	s2 := rem * s1 % base
+	s1 += a2&0xffff + base - 1
+	s2 += a1>>16 + a2>>16 + base - rem
+	if s1 >= base {
+		s1 -= base
 	}
-	return buf.Bytes(), nil
+	if s1 >= base {
+		s1 -= base
+	}
+	if s2 >= 2*base {
+		s2 -= 2 * base
+	}
+	if s2 >= base {
+		s2 -= base
+	}
+	return s2<<16 | s1
 }
 
 // pixel returns the colour of the RGBA pixel at pix[i:] as 0xBBGGRR: one
@@ -75,62 +233,100 @@ func pixel(pix []byte, i int) uint32 { return binary.LittleEndian.Uint32(pix[i:]
 
 func key(c color.RGBA) uint32 { return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 }
 
-// palette returns the colours of style.go and, up to 256, the commonest
-// other colours of the picture.
-func palette(img *image.RGBA) color.Palette {
-	pal := color.Palette{}
-	in := newTable()
+// stylePalette is the colours of style.go, each once, in their order, and
+// styleKeys their set.
+var stylePalette, styleKeys = func() (color.Palette, *table) {
+	var pal color.Palette
+	t := newTable()
 	for _, c := range styleColours() {
-		if n := in.at(key(c)); *n == 0 {
+		if n := t.at(key(c)); *n == 0 {
 			*n = 1
 			pal = append(pal, c)
 		}
 	}
+	return pal, t
+}()
+
+// palette returns the colours of style.go and, up to 256, the commonest
+// other colours of the picture.
+func (e *encoder) palette(img *image.RGBA) color.Palette {
+	pal := append(make(color.Palette, 0, 256), stylePalette...)
 	// Count the other colours, a run of equal pixels at a time, in every
 	// other row: the commonest colours are as common there, in half the
-	// time.
-	count := newTable()
-	last, run := pixel(img.Pix, 0), int32(0)
-	flush := func() {
-		if run > 0 && *in.at(last) == 0 {
-			*count.at(last) += run
-		}
-	}
+	// time. Each goroutine counts bands of its own; a count is a sum, the
+	// same however the rows are shared out.
 	b := img.Bounds()
-	for y := 0; y < b.Dy(); y += 2 {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		for i := 0; i < len(row); i += 4 {
-			if i+8 <= len(row) && binary.LittleEndian.Uint64(row[i:]) == uint64(last|0xff000000)*(1<<32+1) {
-				run += 2
-				i += 4
-				continue
+	nb := (b.Dy() + bandRows - 1) / bandRows
+	k := workers(nb)
+	e.grow(k)
+	for _, t := range e.counts[:k] {
+		t.reset()
+	}
+	parallel(k, nb, func(wk, i int) {
+		count := e.counts[wk]
+		last, run := pixel(img.Pix, i*bandRows*img.Stride), int32(0)
+		flush := func() {
+			if run > 0 && styleKeys.get(last) == 0 {
+				*count.at(last) += run
 			}
-			k := pixel(row, i)
-			if k == last {
-				run++
-				continue
+		}
+		for y := i * bandRows; y < min(b.Dy(), (i+1)*bandRows); y += 2 {
+			row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
+			for i := 0; i < len(row); i += 4 {
+				if i+8 <= len(row) && binary.LittleEndian.Uint64(row[i:]) == uint64(last|0xff000000)*(1<<32+1) {
+					run += 2
+					i += 4
+					continue
+				}
+				k := pixel(row, i)
+				if k == last {
+					run++
+					continue
+				}
+				flush()
+				last, run = k, 1
 			}
-			flush()
-			last, run = k, 1
+		}
+		flush()
+	})
+	for _, t := range e.counts[1:k] {
+		for i, c := range t.keys {
+			if c != 0 {
+				*e.counts[0].at(c - 1) += t.vals[i]
+			}
 		}
 	}
-	flush()
-	type kc struct {
-		k uint32
-		n int32
-	}
-	var others []kc
+	// Only the commonest m colours are wanted, out of tens of thousands:
+	// those counted at least t times, t the greatest count that leaves m,
+	// are sorted, the rest passed over.
+	count := e.counts[0]
+	m := 256 - len(pal)
+	var hist [1 << 10]int32 // how many colours were counted n times, n capped
 	for i, k := range count.keys {
 		if k != 0 && count.vals[i] > 0 {
-			others = append(others, kc{k - 1, count.vals[i]})
+			hist[min(count.vals[i], int32(len(hist)-1))]++
 		}
 	}
-	slices.SortFunc(others, func(a, b kc) int {
+	t, above := int32(len(hist)-1), int32(0)
+	for ; t > 1; t-- {
+		if above += hist[t]; above >= int32(m) {
+			break
+		}
+	}
+	others := e.others[:0]
+	for i, k := range count.keys {
+		if k != 0 && count.vals[i] >= max(t, 1) {
+			others = append(others, colourCount{k - 1, count.vals[i]})
+		}
+	}
+	// By count, then by colour: an order the table's layout plays no part in.
+	slices.SortFunc(others, func(a, b colourCount) int {
 		if c := cmp.Compare(b.n, a.n); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.k, b.k)
 	})
+	e.others = others
 	for _, o := range others {
 		if len(pal) == 256 {
 			break
@@ -166,6 +362,13 @@ type table struct {
 
 func newTable() *table { return &table{keys: make([]uint32, 1<<14), vals: make([]int32, 1<<14)} }
 
+// reset empties the table, keeping its room.
+func (t *table) reset() {
+	clear(t.keys)
+	clear(t.vals)
+	t.n = 0
+}
+
 // at returns the number of colour k, zero if new.
 func (t *table) at(k uint32) *int32 {
 	if 2*(t.n+1) > len(t.keys) {
@@ -180,6 +383,20 @@ func (t *table) at(k uint32) *int32 {
 			t.keys[i] = k + 1
 			t.n++
 			return &t.vals[i]
+		}
+	}
+}
+
+// get returns the number of colour k, zero if not in the table. Unlike at,
+// it changes nothing: goroutines may share a table to look colours up.
+func (t *table) get(k uint32) int32 {
+	mask := uint32(len(t.keys) - 1)
+	for i := (k * 0x9e3779b1) >> 8 & mask; ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case k + 1:
+			return t.vals[i]
+		case 0:
+			return 0
 		}
 	}
 }

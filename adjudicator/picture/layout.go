@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"titm/rules"
 )
@@ -98,11 +99,12 @@ func (p projection) at(lat, lon float64) vec {
 
 // Layout computes where the picture of the position puts everything.
 func Layout(s *rules.Scenario, st *rules.State) *Plan {
-	fs, err := newFaces()
+	fs, err := getFaces()
 	if err != nil {
 		// The fonts are compiled in: they fail to parse only if the build is broken.
 		panic("picture: " + err.Error())
 	}
+	defer faceSets.Put(fs)
 	return layout(s, st, fs)
 }
 
@@ -544,16 +546,18 @@ func (p *Plan) placeAround(free *index, at vec, size image.Point, radius int) (i
 	return image.Rect(ax, ay, ax+size.X, ay+size.Y), false
 }
 
-// around finds room on the rings round a town; with leader, only where a
-// leader line can reach it crossing nothing.
+// around finds room on the rings round a town, out to radius (at most
+// 2 searchMax: see searchRings); with leader, only where a leader line can
+// reach it crossing nothing.
 func (p *Plan) around(free *index, at vec, size image.Point, radius int, leader bool) (image.Rectangle, bool) {
 	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
 	w, h := size.X, size.Y
-	for r := 12; r <= radius; r += searchStep {
-		n := max(8, int(2*math.Pi*float64(r)/float64(searchStep)))
-		for i := range n {
-			a := 2 * math.Pi * float64(i) / float64(n)
-			cx, cy := ax+int(math.Round(float64(r)*math.Cos(a))), ay+int(math.Round(float64(r)*math.Sin(a)))
+	for _, ring := range searchRings() {
+		if ring.r > radius {
+			break
+		}
+		for _, d := range ring.pts {
+			cx, cy := ax+d.X, ay+d.Y
 			b := image.Rect(cx-w/2, cy-h/2, cx-w/2+w, cy-h/2+h)
 			if free.fits(b) && (!leader || free.clear(at, b)) {
 				return b, true
@@ -562,6 +566,30 @@ func (p *Plan) around(free *index, at vec, size image.Point, radius int, leader 
 	}
 	return image.Rectangle{}, false
 }
+
+// searchRing is a ring of the search for room round a town: its radius,
+// and its points relative to the town.
+type searchRing struct {
+	r   int
+	pts []image.Point
+}
+
+// searchRings are the rings of the search for room, from 12 pixels out to
+// twice searchMax, worked out once: the layout looks at some thousands of
+// their points.
+var searchRings = sync.OnceValue(func() []searchRing {
+	var rings []searchRing
+	for r := 12; r <= 2*searchMax; r += searchStep {
+		n := max(8, int(2*math.Pi*float64(r)/float64(searchStep)))
+		ring := searchRing{r: r, pts: make([]image.Point, n)}
+		for i := range n {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			ring.pts[i] = image.Pt(int(math.Round(float64(r)*math.Cos(a))), int(math.Round(float64(r)*math.Sin(a))))
+		}
+		rings = append(rings, ring)
+	}
+	return rings
+})
 
 // index holds the boxes placed so far, in a grid of cells, to tell quickly
 // whether a new box would come too near one.

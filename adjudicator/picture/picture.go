@@ -16,6 +16,7 @@ package picture
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"titm/rules"
 )
@@ -63,7 +64,10 @@ type Options struct {
 }
 
 // Render draws the map with the position as a PNG. The same inputs always
-// give the same bytes.
+// give the same bytes. Render is safe for concurrent use, and the bytes it
+// returns are the caller's; the scenario must not change once drawn, as
+// what of its map does not depend on the position is kept for the next
+// render (see ground).
 func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	if opt == nil {
 		opt = &Options{}
@@ -79,16 +83,32 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 			return nil, fmt.Errorf("drawing the map: unit %s is in %s, which is not on the map", u.ID, u.Place)
 		}
 	}
-	fs, err := newFaces()
+	fs, err := getFaces()
 	if err != nil {
 		return nil, err
 	}
+	defer faceSets.Put(fs)
 	p := layout(s, st, fs)
-	c := newCanvas(p.Width, p.Height)
-	p.draw(c, fs, opt)
-	data, err := encode(c.img)
+	r, _ := renderers.Get().(*renderer)
+	if r == nil {
+		r = &renderer{c: newCanvas(0, 0)}
+	}
+	defer renderers.Put(r)
+	r.c.reset(p.Width, p.Height)
+	p.draw(r.c, fs, opt)
+	data, err := r.enc.encode(r.c.img)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the map picture: %w", err)
 	}
 	return data, nil
 }
+
+// renderer is the scratch space of a render, kept for the next: the
+// canvas, some 17 MB for the campaign, and the encoder's buffers. A render
+// takes one of its own from renderers, so renders may run concurrently.
+type renderer struct {
+	c   *canvas
+	enc encoder
+}
+
+var renderers sync.Pool

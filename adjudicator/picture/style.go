@@ -152,6 +152,19 @@ type faces struct {
 	title, subtitle  *face
 }
 
+// faceSets keeps sets of faces, with the glyphs they rasterized, for the
+// next render: a face serves one render at a time.
+var faceSets sync.Pool
+
+// getFaces returns a set of faces from faceSets, or a new one; put it back
+// when done.
+func getFaces() (*faces, error) {
+	if fs, ok := faceSets.Get().(*faces); ok {
+		return fs, nil
+	}
+	return newFaces()
+}
+
 func newFaces() (*faces, error) {
 	if err := parseFonts(); err != nil {
 		return nil, err

@@ -1,0 +1,132 @@
+package picture
+
+import (
+	"bytes"
+	"hash/adler32"
+	"image"
+	"runtime"
+	"sync"
+	"testing"
+
+	"titm/rules"
+	"titm/rules/scenarios"
+)
+
+// TestGround checks the ground kept for a scenario against the ground
+// drawn afresh, shape by shape, to the bit: on the tints of the start, of
+// the crowded position, and with every area's control turned over.
+func TestGround(t *testing.T) {
+	s, crowdedSt, _ := crowded(t)
+	flipped := crowdedSt.Clone()
+	for _, a := range s.Map.Areas {
+		switch flipped.Control[a.ID] {
+		case rules.German:
+			flipped.Control[a.ID] = rules.Allied
+		case rules.Allied:
+			flipped.Control[a.ID] = ""
+		default:
+			flipped.Control[a.ID] = rules.German
+		}
+	}
+	for _, c := range []struct {
+		name string
+		st   *rules.State
+	}{{"start", rules.NewState(s)}, {"crowded", crowdedSt}, {"turned over", flipped}} {
+		p := Layout(s, c.st)
+		kept := newCanvas(p.Width, p.Height)
+		p.groundOf(kept).draw(kept, c.st)
+
+		fresh := newCanvas(p.Width, p.Height)
+		fresh.fillRect(fresh.img.Bounds(), paper)
+		ids, r, own := p.tintCells()
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if n := own[(y-r.Min.Y)*r.Dx()+x-r.Min.X]; n >= 0 {
+					if tint, ok := controlTint(c.st.Control[ids[n]]); ok {
+						fresh.img.SetRGBA(x, y, tint)
+					}
+				}
+			}
+		}
+		fresh.clip = p.Map
+		p.drawLines(fresh)
+
+		if !bytes.Equal(kept.img.Pix, fresh.img.Pix) {
+			n := 0
+			for i := range kept.img.Pix {
+				if kept.img.Pix[i] != fresh.img.Pix[i] {
+					n++
+				}
+			}
+			t.Errorf("%s: the ground kept differs from the ground drawn in %d bytes", c.name, n)
+		}
+	}
+}
+
+// TestGoroutines: the bytes depend on neither the number of goroutines a
+// render uses nor on renders running at the same time.
+func TestGoroutines(t *testing.T) {
+	s, st, ev := crowded(t)
+	intro := load(t, "intro")
+	opt := &Options{Title: "Game campaign-3 — after impulse G18-2", Highlights: HighlightsOf(ev)}
+	want := [2][]byte{render(t, s, st, opt), render(t, intro, rules.NewState(intro), nil)}
+
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if !bytes.Equal(render(t, s, st, opt), want[0]) {
+		t.Error("a render on one goroutine differs")
+	}
+	tiny, err := scenarios.Load("../../testdata/tiny/scenario.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tinyWant := render(t, tiny, rules.NewState(tiny), nil)
+	runtime.GOMAXPROCS(7)
+	if !bytes.Equal(render(t, s, st, opt), want[0]) {
+		t.Error("a render on seven goroutines differs")
+	}
+	// A narrow picture: fewer bands to compress than to count colours in.
+	if !bytes.Equal(render(t, tiny, rules.NewState(tiny), nil), tinyWant) {
+		t.Error("the tiny map on seven goroutines differs from on one")
+	}
+
+	var wg sync.WaitGroup
+	got := make([][]byte, 6)
+	for i := range got {
+		wg.Go(func() {
+			if i%2 == 0 {
+				got[i], _ = Render(s, st, opt)
+			} else {
+				got[i], _ = Render(intro, rules.NewState(intro), nil)
+			}
+		})
+	}
+	wg.Wait()
+	for i, g := range got {
+		if !bytes.Equal(g, want[i%2]) {
+			t.Errorf("render %d of several at once differs", i)
+		}
+	}
+}
+
+func TestAdler32Combine(t *testing.T) {
+	data := bytes.Repeat([]byte("Tigers in the Mist \xff\x00"), 20000)
+	for _, cut := range []int{0, 1, 65520, 65521, 65522, 200000, len(data)} {
+		a, b := data[:cut], data[cut:]
+		if got, want := adler32Combine(adler32.Checksum(a), adler32.Checksum(b), len(b)), adler32.Checksum(data); got != want {
+			t.Errorf("cut at %d: %08x, want %08x", cut, got, want)
+		}
+	}
+}
+
+// TestPaletted: the picture is a paletted PNG, as image/png reads it.
+func TestPaletted(t *testing.T) {
+	intro := load(t, "intro")
+	img := decode(t, render(t, intro, rules.NewState(intro), nil))
+	p, ok := img.(*image.Paletted)
+	if !ok {
+		t.Fatalf("the picture decodes as a %T", img)
+	}
+	if len(p.Palette) > 256 || len(p.Palette) < len(stylePalette) {
+		t.Errorf("%d colours in the palette", len(p.Palette))
+	}
+}
