@@ -7,12 +7,14 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	gomail "github.com/emersion/go-message/mail"
 
 	"titm/adjudicator"
 	"titm/mail"
@@ -35,6 +37,7 @@ func TestDaemonChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	debug.SetMemoryLimit(64 << 20) // as titm serve sets it
 	d := mail.NewDaemon(cfg, st, quiet(), time.Now)
 	if os.Getenv("TITM_DAEMON_KILL") != "" {
 		d.Inbox.AfterCommit = func(uint32) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
@@ -57,7 +60,7 @@ func TestKilledBetweenCommitAndMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mail.NewSender(&w.cfg.SMTP, w.st, quiet(), time.Now).Flush(context.Background()); err != nil {
+	if _, err := mail.NewSender(&w.cfg.SMTP, gomail.Address{Address: referee}, w.st, quiet(), time.Now).Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	w.st.Close()

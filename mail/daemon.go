@@ -30,7 +30,7 @@ type Daemon struct {
 func NewDaemon(cfg *Config, st *store.Store, log *slog.Logger, now func() time.Time) *Daemon {
 	d := &Daemon{cfg: cfg, st: st, log: log, now: now, wake: make(chan struct{}, 1)}
 	d.Handler = NewHandler(cfg, log)
-	d.Sender = NewSender(&cfg.SMTP, st, log, now)
+	d.Sender = NewSender(&cfg.SMTP, d.Handler.from, st, log, now)
 	d.Inbox = NewInbox(&cfg.IMAP, st, d.Handler, log, now, d.Wake)
 	return d
 }
@@ -144,11 +144,11 @@ func (d *Daemon) tickGame(tx *store.Tx, id string, now time.Time) (int, error) {
 		if g.Status == adjudicator.Finished {
 			text += "\n" + promptnessText(g)
 		}
-		atts, err := w.mapAttachment(g, recs[0].Impulse, events)
+		ref, err := w.mapRef(g, recs[0].Impulse, events)
 		if err != nil {
 			return 0, err
 		}
-		w.toAllAs(g, reportSubject(g, recs[0])+" (deadline passed)", text, atts...)
+		w.toAllAs(g, reportSubject(g, recs[0])+" (deadline passed)", text, ref)
 		d.log.Info("deadline passed", "game", g.ID, "impulse", recs[0].Impulse)
 	} else {
 		g.Reminded = g.Due

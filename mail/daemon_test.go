@@ -323,6 +323,24 @@ func TestOrdersToReports(t *testing.T) {
 	if g := w.gameNow(); g.Next.String() != "A16-1" {
 		t.Errorf("after G16-1 the game is at %s", g.Next)
 	}
+	// The picture was drawn when the mails were sent, from a snapshot of
+	// the position, which is gone once both are sent.
+	w.st.View(func(tx *store.Tx) error {
+		all, _ := tx.Outbox("")
+		drawn := 0
+		for _, m := range all {
+			if m.Snapshot != "" {
+				drawn++
+				if tx.Snapshot(m.Snapshot) != nil {
+					t.Errorf("mail %d is sent, and its snapshot %s is kept", m.ID, m.Snapshot)
+				}
+			}
+		}
+		if drawn != 2 {
+			t.Errorf("%d mails carried a picture, want the 2 reports", drawn)
+		}
+		return nil
+	})
 	for _, m := range w.inbox(german) {
 		if strings.Contains(m.Text, w.tokens[german]) && !strings.Contains(m.Subject, "welcome") {
 			t.Errorf("a mail other than the welcome shows the token: %q", m.Subject)

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -81,12 +82,15 @@ func (w *work) send(game, kind string, o Outgoing) {
 }
 
 // reply answers the mail's sender, in its thread.
-func (w *work) reply(game, text string, atts ...Attachment) {
+func (w *work) reply(game, text string) { w.replyMap(game, text, nil) }
+
+// replyMap answers the mail's sender, with the map picture if ref is set.
+func (w *work) replyMap(game, text string, ref *MapRef) {
 	refs := append(append([]string(nil), w.in.References...), w.in.MessageID)
 	if w.in.MessageID == "" {
 		refs = w.in.References
 	}
-	w.send(game, KindReply, Outgoing{To: []string{w.in.From}, Subject: replySubject(game, w.in.Subject), Text: text, References: refs, Attachments: atts})
+	w.send(game, KindReply, Outgoing{To: []string{w.in.From}, Subject: replySubject(game, w.in.Subject), Text: text, References: refs, Map: ref})
 }
 
 // Handle handles one raw mail of the mailbox, whose size the server gave.
@@ -130,13 +134,27 @@ func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, n
 // queue puts the mails of the work in the outbox.
 func (w *work) queue() error {
 	for _, m := range w.mails {
-		data, id, err := Compose(w.h.from, &m.out, w.now)
-		if err != nil {
-			return err
+		mail := &store.Mail{Game: m.game, Kind: m.kind, Secret: m.secret, From: w.h.from.Address, To: m.out.To,
+			Subject: m.out.Subject, Created: w.now}
+		if m.out.Map != nil {
+			// Composed when sent, with its picture then drawn.
+			id, err := newMessageID(w.h.from.Address)
+			if err != nil {
+				return err
+			}
+			data, err := json.Marshal(deferred{Out: m.out, MessageID: id, Date: w.now})
+			if err != nil {
+				return err
+			}
+			mail.MessageID, mail.Data, mail.Deferred, mail.Snapshot = id, data, true, m.out.Map.Snapshot
+		} else {
+			data, id, err := Compose(w.h.from, &m.out, w.now)
+			if err != nil {
+				return err
+			}
+			mail.MessageID, mail.Data = id, data
 		}
-		err = w.tx.Queue(&store.Mail{Game: m.game, Kind: m.kind, Secret: m.secret, From: w.h.from.Address, To: m.out.To,
-			Subject: m.out.Subject, MessageID: id, Data: data, Created: w.now})
-		if err != nil {
+		if err := w.tx.Queue(mail); err != nil {
 			return err
 		}
 	}
@@ -388,7 +406,7 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 	var answers []string
 	var notices []string // told to both players and the observers
 	var played []rules.Event
-	var replyAtts []Attachment // the STATUS answer's map
+	var replyMap *MapRef // the STATUS answer's map
 	fail := func(text, outcome string) error {
 		w.outcome = "refused: " + outcome
 		w.reply(g.ID, text+"\nNothing in your mail was applied.\n"+w.standing(before, side))
@@ -402,11 +420,9 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 			answers = append(answers, rules.HelpText(s, side))
 		case rules.StatusRequest:
 			answers = append(answers, statusText(g))
-			atts, err := w.mapAttachment(g, "in play", nil)
-			if err != nil {
+			if replyMap, err = w.mapRef(g, "in play", nil); err != nil {
 				return err
 			}
-			replyAtts = append(replyAtts, atts...)
 		case rules.UnitsRequest:
 			answers = append(answers, unitsText(g, s, side))
 		case rules.DiceRequest:
@@ -502,11 +518,11 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 			if g.Status == adjudicator.Finished {
 				report += "\n" + promptnessText(g)
 			}
-			atts, err := w.mapAttachment(g, r.Impulse, played)
+			ref, err := w.mapRef(g, r.Impulse, played)
 			if err != nil {
 				return err
 			}
-			w.toAllAs(g, reportSubject(g, r), report, atts...)
+			w.toAllAs(g, reportSubject(g, r), report, ref)
 			reported = true
 		}
 	}
@@ -517,7 +533,7 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 		if len(answers) == 0 {
 			answers = append(answers, "Your mail held no orders and no requests. Send HELP for the order language.")
 		}
-		w.reply(g.ID, strings.Join(answers, "\n\n")+"\n"+w.standing(g, side), replyAtts...)
+		w.replyMap(g.ID, strings.Join(answers, "\n\n")+"\n"+w.standing(g, side), replyMap)
 	}
 	w.outcome = outcomeOf(recs, requests, check)
 	return nil
@@ -538,33 +554,19 @@ func reportSubject(g *adjudicator.Game, r adjudicator.Record) string {
 // toAll sends a notice to both players and the observers, under its first
 // line.
 func (w *work) toAll(g *adjudicator.Game, text string) {
-	w.toAllAs(g, fmt.Sprintf("[%s] %s", g.ID, firstLine(text)), text)
+	w.toAllAs(g, fmt.Sprintf("[%s] %s", g.ID, firstLine(text)), text, nil)
 }
 
 // toAllAs sends a text to both players and the observers, each in his own
 // mail so that no address is shown to the others' mail servers needlessly.
-func (w *work) toAllAs(g *adjudicator.Game, subject, text string, atts ...Attachment) {
+func (w *work) toAllAs(g *adjudicator.Game, subject, text string, ref *MapRef) {
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		w.send(g.ID, KindReport, Outgoing{To: []string{g.Players[side].Address}, Subject: subject,
-			Text: text + "\n" + w.standing(g, side), Attachments: atts})
+			Text: text + "\n" + w.standing(g, side), Map: ref})
 	}
 	for _, o := range g.Observers {
-		w.send(g.ID, KindReport, Outgoing{To: []string{o}, Subject: subject, Text: text, Attachments: atts})
+		w.send(g.ID, KindReport, Outgoing{To: []string{o}, Subject: subject, Text: text, Map: ref})
 	}
-}
-
-// mapAttachment is the map picture after an impulse, for its report's
-// mail, when the configuration asks for it (referee.map_picture).
-func (w *work) mapAttachment(g *adjudicator.Game, impulse string, events []rules.Event) ([]Attachment, error) {
-	if !w.h.cfg.Referee.MapPicture {
-		return nil, nil
-	}
-	png, err := adjudicator.Picture(g, impulse, events)
-	if err != nil {
-		return nil, fmt.Errorf("game %s: drawing the map: %w", g.ID, err)
-	}
-	name := strings.ReplaceAll(fmt.Sprintf("%s-%s.png", g.ID, impulse), " ", "-")
-	return []Attachment{{Name: name, Type: "image/png", Data: png}}, nil
 }
 
 // standing is the echo of a player's standing orders that ends every mail

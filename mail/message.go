@@ -160,7 +160,10 @@ type Outgoing struct {
 	Text       string
 	References []string // the thread it answers, oldest first; the last is In-Reply-To
 	// Attachments, such as the map picture.
-	Attachments []Attachment
+	Attachments []Attachment `json:"-"`
+	// Map, when set, is the map picture the mail carries, drawn when it is
+	// sent.
+	Map *MapRef `json:"map,omitempty"`
 }
 
 // Attachment is a file sent with a mail.
@@ -173,6 +176,13 @@ type Attachment struct {
 // Compose writes an outgoing mail as RFC 5322 text: From the referee, a new
 // Message-ID on the referee's domain, threaded under References.
 func Compose(from gomail.Address, o *Outgoing, now time.Time) (data []byte, messageID string, err error) {
+	return ComposeAs(from, o, now, "")
+}
+
+// ComposeAs composes as Compose does, with a given date and Message-ID ("":
+// a new one): a mail composed when it is sent keeps the identity it was
+// given when it was queued.
+func ComposeAs(from gomail.Address, o *Outgoing, now time.Time, messageID string) (data []byte, id string, err error) {
 	var h gomail.Header
 	h.SetDate(now)
 	h.SetAddressList("From", []*gomail.Address{&from})
@@ -182,9 +192,10 @@ func Compose(from gomail.Address, o *Outgoing, now time.Time) (data []byte, mess
 	}
 	h.SetAddressList("To", to)
 	h.SetSubject(o.Subject)
-	messageID, err = newMessageID(from.Address)
-	if err != nil {
-		return nil, "", err
+	if messageID == "" {
+		if messageID, err = newMessageID(from.Address); err != nil {
+			return nil, "", err
+		}
 	}
 	h.SetMessageID(messageID)
 	if n := len(o.References); n > 0 {

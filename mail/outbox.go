@@ -10,6 +10,7 @@ import (
 	"net"
 	"time"
 
+	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
@@ -20,15 +21,17 @@ import (
 // transaction as the change it tells of, so a crash loses none, and each is
 // marked sent only after the server took it.
 type Sender struct {
-	cfg *SMTPConfig
-	st  *store.Store
-	log *slog.Logger
-	now func() time.Time
+	cfg  *SMTPConfig
+	from gomail.Address
+	st   *store.Store
+	log  *slog.Logger
+	now  func() time.Time
 }
 
-// NewSender returns the sender of a store's outbox.
-func NewSender(cfg *SMTPConfig, st *store.Store, log *slog.Logger, now func() time.Time) *Sender {
-	return &Sender{cfg: cfg, st: st, log: log, now: now}
+// NewSender returns the sender of a store's outbox; from is the referee,
+// for the mails composed when they are sent.
+func NewSender(cfg *SMTPConfig, from gomail.Address, st *store.Store, log *slog.Logger, now func() time.Time) *Sender {
+	return &Sender{cfg: cfg, from: from, st: st, log: log, now: now}
 }
 
 // Run sends what is due, then waits for wake, for the next retry or for ctx
@@ -84,7 +87,8 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 			c.Quit()
 		}
 	}()
-	var dialErr error // once the server cannot be reached, the rest wait too
+	var dialErr error    // once the server cannot be reached, the rest wait too
+	var last lastPicture // drawn once for the mails that carry it
 	for _, m := range due {
 		if ctx.Err() != nil {
 			break
@@ -96,11 +100,16 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		}
 		if err == nil {
 			var data []byte
-			s.st.View(func(tx *store.Tx) error { data = tx.MailData(m.ID); return nil })
-			err = c.SendMail(m.From, m.To, bytes.NewReader(data))
+			if data, err = s.message(m, &last); err != nil {
+				// The mail cannot be made: no retry would help.
+				err = unsendable{err}
+			} else {
+				err = c.SendMail(m.From, m.To, bytes.NewReader(data))
+			}
 			var se *smtp.SMTPError
+			var un unsendable
 			switch {
-			case err == nil:
+			case err == nil, errors.As(err, &un):
 			case errors.As(err, &se):
 				// Refused: the session is reset for the next mail.
 				if c.Reset() != nil {
@@ -136,6 +145,9 @@ func (s *Sender) record(m *store.Mail, err error) error {
 		// make them again. The store stays the size of the games.
 		m.Status, m.Sent, m.Error = store.MailSent, now, ""
 		s.log.Info("mail sent", "game", m.Game, "kind", m.Kind, "mail", m.ID, "to", m.To, "attempts", m.Attempts)
+	case errors.As(err, new(unsendable)):
+		m.Status, m.Error = store.MailFailed, err.Error()
+		s.log.Error("mail cannot be made", "game", m.Game, "mail", m.ID, "err", err)
 	case errors.As(err, &se) && se.Code >= 500:
 		m.Status, m.Error = store.MailFailed, err.Error()
 		s.log.Error("mail refused for good", "game", m.Game, "kind", m.Kind, "mail", m.ID, "to", m.To, "err", err)
@@ -147,8 +159,22 @@ func (s *Sender) record(m *store.Mail, err error) error {
 		m.Next = now.Add(backoff(s.cfg.RetryMin, s.cfg.RetryMax, m.Attempts))
 		s.log.Warn("mail to be tried again", "game", m.Game, "mail", m.ID, "to", m.To, "at", m.Next, "err", err)
 	}
-	return s.st.Update(func(tx *store.Tx) error { return tx.PutMail(m) })
+	return s.st.Update(func(tx *store.Tx) error {
+		if err := tx.PutMail(m); err != nil {
+			return err
+		}
+		if m.Snapshot != "" && m.Status != store.MailQueued {
+			return tx.DropSnapshot(m.Snapshot)
+		}
+		return nil
+	})
 }
+
+// unsendable is the error of a mail that cannot be made, such as a picture
+// whose snapshot is missing: it is failed at once.
+type unsendable struct{ error }
+
+func (u unsendable) Unwrap() error { return u.error }
 
 // backoff is the wait after the n-th failure: min, doubling, up to max.
 func backoff(lo, hi time.Duration, n int) time.Duration {

@@ -283,3 +283,17 @@ func (t *Tx) SetMeta(key, value string) error {
 func (t *Tx) Meta(key string) string {
 	return string(t.tx.Bucket(bucketMeta).Get([]byte("setting/" + key)))
 }
+
+// Scenario returns a game's scenario, loaded once for all the games that
+// share its files.
+func (t *Tx) Scenario(id string) (*rules.Scenario, error) {
+	g, err := t.Summary(id)
+	if err != nil {
+		return nil, err
+	}
+	l, err := t.scenario(g)
+	if err != nil {
+		return nil, err
+	}
+	return l.s, nil
+}

@@ -78,10 +78,15 @@ type Mail struct {
 	// Secret marks a mail that carries a token (a welcome): its text is
 	// dropped from the store once it is sent, so that tokens are kept only
 	// as hashes.
-	Secret  bool     `json:"secret,omitempty"`
-	From    string   `json:"from"`
-	To      []string `json:"to"`
-	Subject string   `json:"subject"` // for the operator's lists; the message has its own
+	Secret bool `json:"secret,omitempty"`
+	// Deferred marks a mail whose message is made when it is sent: Data
+	// holds what to compose, and Snapshot names what its picture is drawn
+	// from (PutSnapshot), so that the store holds no picture.
+	Deferred bool     `json:"deferred,omitempty"`
+	Snapshot string   `json:"snapshot,omitempty"`
+	From     string   `json:"from"`
+	To       []string `json:"to"`
+	Subject  string   `json:"subject"` // for the operator's lists; the message has its own
 	// Data is the whole message, RFC 5322. The store keeps it apart from
 	// the record until the mail is sent: Outbox leaves it empty, and
 	// MailData reads it.
@@ -171,4 +176,32 @@ func (t *Tx) Outbox(status string) ([]*Mail, error) {
 		return nil
 	})
 	return out, err
+}
+
+// PutSnapshot keeps what a queued mail's picture is drawn from, under a
+// key the mail names.
+func (t *Tx) PutSnapshot(key string, data []byte) error {
+	if err := t.tx.Bucket(bucketSnapshots).Put([]byte(key), data); err != nil {
+		return fmt.Errorf("store: snapshot %s: %w", key, err)
+	}
+	return nil
+}
+
+// Snapshot returns a snapshot kept with PutSnapshot, or nil.
+func (t *Tx) Snapshot(key string) []byte {
+	return append([]byte(nil), t.tx.Bucket(bucketSnapshots).Get([]byte(key))...)
+}
+
+// DropSnapshot deletes a snapshot once no queued mail names it.
+func (t *Tx) DropSnapshot(key string) error {
+	q, err := t.Outbox(MailQueued)
+	if err != nil {
+		return err
+	}
+	for _, m := range q {
+		if m.Snapshot == key {
+			return nil
+		}
+	}
+	return t.tx.Bucket(bucketSnapshots).Delete([]byte(key))
 }

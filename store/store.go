@@ -39,7 +39,7 @@ import (
 
 // Version is the schema version this build writes. Open migrates a file of
 // an older version and refuses a newer one.
-const Version = 5
+const Version = 6
 
 // Buckets. Each game has a bucket of its own under bucketLog, whose keys
 // are the records' sequence numbers, big-endian.
@@ -57,6 +57,7 @@ var (
 	bucketPlayers   = []byte("players")        // address -> the ids of its games, JSON (version 3)
 	bucketQueue     = []byte("queue")          // the ids of the queued mails (version 4)
 	bucketMailData  = []byte("mail-data")      // mail id -> the message, until it is sent (version 5)
+	bucketSnapshots = []byte("snapshots")      // what a mail's picture is drawn from, until it is sent (version 6)
 
 	keyVersion = []byte("version")
 	keyApp     = []byte("application")
@@ -183,7 +184,7 @@ func (s *Store) prepare(readOnly bool) error {
 
 // create makes the buckets of a new file.
 func create(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -205,6 +206,7 @@ var migrations = map[int]func(*bolt.Tx) error{
 	2: migrate2,
 	3: migrate3,
 	4: migrate4,
+	5: func(tx *bolt.Tx) error { _, err := tx.CreateBucket(bucketSnapshots); return err },
 }
 
 // migrate4 moves the messages out of the mails' records into a bucket of

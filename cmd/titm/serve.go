@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -64,6 +65,13 @@ func logger(cfg *mail.Config, w io.Writer) *slog.Logger {
 // serve runs the daemon until ctx ends: the embedded servers when
 // configured, the store with its control socket, and the mail loops.
 func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Writer) error {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A daemon that runs for years should stay small: drawing a map
+		// picture takes tens of MB for a moment, and without a limit the
+		// collector lets the heap grow to twice what it holds. A soft
+		// limit makes it collect sooner; GOMEMLIMIT sets another.
+		debug.SetMemoryLimit(64 << 20)
+	}
 	if cfg.Embedded.Enabled {
 		srv, err := embedded.Start(&embedded.Options{IMAPAddr: cfg.Embedded.IMAPAddress, SMTPAddr: cfg.Embedded.SMTPAddress,
 			Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
