@@ -173,10 +173,15 @@ func benchThousandGames(b *testing.B, extra string) {
 		}
 		elapsed := time.Since(start)
 		b.StopTimer()
+		// The peak is read from the daemon's own status, not from its
+		// rusage: a child started with vfork, as os/exec does, is charged
+		// the parent's resident size at exec, and the parent holds the
+		// mail servers and the games made for the test.
+		peak := peakRSS(b, cmd.Process.Pid)
 		cmd.Process.Signal(syscall.SIGTERM)
 		cmd.Wait()
 		b.ReportMetric(elapsed.Seconds(), "s-200-mails")
-		b.ReportMetric(float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)/1024, "MB-daemon-peak-rss")
+		b.ReportMetric(peak, "MB-daemon-peak-rss")
 		if w.st, err = store.Open(w.db, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -196,4 +201,20 @@ func benchThousandGames(b *testing.B, extra string) {
 		}
 		b.StartTimer()
 	}
+}
+
+// peakRSS reads a process's peak resident size (VmHWM), in MB.
+func peakRSS(b *testing.B, pid int) float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Skipf("no /proc status for the daemon: %v", err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.Atoi(f[1])
+			return float64(kb) / 1024
+		}
+	}
+	b.Fatal("no VmHWM in the daemon's status")
+	return 0
 }

@@ -37,7 +37,7 @@ func TestDaemonChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	debug.SetMemoryLimit(40 << 20) // as titm serve sets it
+	debug.SetMemoryLimit(36 << 20) // as titm serve sets it
 	d := mail.NewDaemon(cfg, st, quiet(), time.Now)
 	if os.Getenv("TITM_DAEMON_KILL") != "" {
 		d.Inbox.AfterCommit = func(uint32) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }

@@ -69,9 +69,9 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 		// A daemon that runs for years should stay small: drawing a map
 		// picture takes tens of MB for a moment, and without a limit the
 		// collector lets the heap grow to twice what it holds. A soft
-		// limit of 40 MiB (the daemon holds some 10 to 30) makes it
+		// limit of 36 MiB (the daemon holds some 10 to 30) makes it
 		// collect sooner; GOMEMLIMIT sets another.
-		debug.SetMemoryLimit(40 << 20)
+		debug.SetMemoryLimit(36 << 20)
 	}
 	if cfg.Embedded.Enabled {
 		srv, err := embedded.Start(&embedded.Options{IMAPAddr: cfg.Embedded.IMAPAddress, SMTPAddr: cfg.Embedded.SMTPAddress,
