@@ -158,6 +158,7 @@ func TestConfigDefaults(t *testing.T) {
 			MaxExtensions:   2,
 			MaxExtension:    72 * time.Hour,
 			Scenario:        "campaign",
+			MapPicture:      true,
 		},
 		IMAP: IMAPConfig{
 			Address:         "mail.example.org:143",
@@ -205,7 +206,7 @@ func TestConfigValues(t *testing.T) {
 		`max_extension = "336h"`,
 		`scenario = "intro"`,
 		`require_dkim = true`,
-		`map_picture = true`,
+		`map_picture = false`,
 		`[imap]`,
 		`address = "[::1]:993"`,
 		`security = "none"`,
@@ -247,7 +248,6 @@ func TestConfigValues(t *testing.T) {
 			MaxExtension:    336 * time.Hour,
 			Scenario:        "intro",
 			RequireDKIM:     true,
-			MapPicture:      true,
 		},
 		IMAP: IMAPConfig{
 			Address:            "[::1]:993",

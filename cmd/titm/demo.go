@@ -61,7 +61,6 @@ path = %q
 [referee]
 address = %q
 deadline = "72h"
-map_picture = true
 [imap]
 address = %q
 security = "none"
