@@ -1,7 +1,6 @@
 package adjudicator
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -66,70 +65,6 @@ func TestReportMovement(t *testing.T) {
 	}
 	golden(t, "report-movement.txt", r)
 }
-
-// repairs adds a REPAIR line for every engineer of the side to move that
-// stands at a blown bridge (10.1), keeping those the check accepts.
-func repairs(t *testing.T, g *Game, text string) string {
-	original := text
-	s, _ := g.Rules()
-	var extra []string
-	for _, b := range g.State.Bridges {
-		if !b.Blown {
-			continue
-		}
-		for _, u := range g.State.Units {
-			info := s.OOB.Unit(u.ID)
-			if !u.OnMap() || info.Side != g.Next.Side || info.Type != rules.Engineer || u.Place.IsZone() || (u.Place.Area != b.A && u.Place.Area != b.B) {
-				continue
-			}
-			extra = append(extra, fmt.Sprintf("REPAIR %d-%d BY %s", b.A, b.B, u.ID))
-			// An engineer that repairs does not move (10.14).
-			var kept []string
-			for _, l := range strings.Split(text, "\n") {
-				if !strings.HasPrefix(l, "MOVE "+u.ID+" ") {
-					kept = append(kept, l)
-				}
-			}
-			text = strings.Join(kept, "\n")
-		}
-	}
-	for len(extra) > 0 {
-		all := text + "\n" + strings.Join(extra, "\n")
-		o, err := rules.ParseOrders(all, s, &rules.ParseOptions{Side: g.Next.Side})
-		if err == nil {
-			_, _, err = rules.Play(s, g.State, o, sixes{})
-		}
-		var es rules.OrderErrors
-		if err == nil {
-			return all
-		}
-		if !errors.As(err, &es) {
-			t.Fatal(err)
-		}
-		first := strings.Count(text, "\n") + 2 // the line of extra[0]
-		var kept []string
-		for i, l := range extra {
-			bad := false
-			for _, e := range es {
-				bad = bad || e.Line == first+i
-			}
-			if !bad {
-				kept = append(kept, l)
-			}
-		}
-		if len(kept) == len(extra) {
-			// The engineers that stay make the moves illegal (7.1):
-			// no repair this impulse.
-			return original
-		}
-		extra = kept
-	}
-	return original
-}
-
-type sixes struct{}
-
-func (sixes) Roll(string) (int, error) { return 6, nil }
 
 // The report of an impulse with a battle, a bridge demolition and a
 // repair, each die in it: a position of the movement fixture, set up for

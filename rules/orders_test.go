@@ -36,8 +36,7 @@ func scenario(t testing.TB, name string) *rules.Scenario {
 	return loaded[name]
 }
 
-func a(n int) rules.Place     { return rules.AreaPlace(n) }
-func z(id string) rules.Place { return rules.ZonePlace(id) }
+func a(n int) rules.Place { return rules.AreaPlace(n) }
 
 // TestParseValid parses one line of every order kind and checks the typed
 // order, its canonical text, and that the canonical text reads back equal.

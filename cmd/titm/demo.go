@@ -141,17 +141,17 @@ func withStore(path string, fn func(*store.Tx) error) error {
 // when a report says it is to move, sends orders that move every unit it
 // may, attacking where it can.
 type bot struct {
-	side                  rules.Side
-	addr, password        string
-	referee, game         string
-	imap, smtp            string
-	impulses              int
-	log                   *slog.Logger
-	out                   io.Writer
-	token                 string
-	seen                  map[imap.UID]bool
-	played                int
-	lastImpulse, lastSent string
+	side           rules.Side
+	addr, password string
+	referee, game  string
+	imap, smtp     string
+	impulses       int
+	log            *slog.Logger
+	out            io.Writer
+	token          string
+	seen           map[imap.UID]bool
+	played         int
+	lastSent       string
 }
 
 var tokenLine = regexp.MustCompile(`(?m)^\s+TOKEN (\S+)`)

@@ -428,11 +428,11 @@ func processIdentities() (identities, error) {
 		}, nil
 	}
 	if _, err := user.Lookup("dovenull"); err != nil {
-		return identities{}, fmt.Errorf("Dovecot's login user: %w", err)
+		return identities{}, fmt.Errorf("the login user of Dovecot: %w", err)
 	}
 	u, err := user.Lookup("dovecot")
 	if err != nil {
-		return identities{}, fmt.Errorf("Dovecot's internal user: %w", err)
+		return identities{}, fmt.Errorf("the internal user of Dovecot: %w", err)
 	}
 	uid, err := strconv.Atoi(u.Uid)
 	if err != nil {
