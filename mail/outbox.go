@@ -82,7 +82,12 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		return next, err
 	}
 	var c *smtp.Client
+	// A context that ends closes the connection, which ends a send that
+	// waits on a server: the daemon stops at once, and the mail is tried
+	// again at the next start.
+	stop := func() bool { return false }
 	defer func() {
+		stop()
 		if c != nil {
 			c.Quit()
 		}
@@ -97,6 +102,11 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		if c == nil && err == nil {
 			c, err = s.dial()
 			dialErr = err
+			if err == nil {
+				stop()
+				cc := c
+				stop = context.AfterFunc(ctx, func() { cc.Close() })
+			}
 		}
 		if err == nil {
 			var data []byte
