@@ -609,3 +609,48 @@ func TestStartTLS(t *testing.T) {
 		t.Errorf("the report over STARTTLS:\n%s", got[n].Text)
 	}
 }
+
+// A folder renumbered by its server (a new UIDVALIDITY) holds mails the
+// daemon has seen under other UIDs: it knows them by their Message-ID, and
+// applies none twice.
+func TestUIDValidityChange(t *testing.T) {
+	w := newWorld(t, &worldOptions{noStart: true})
+	w.st.Update(func(tx *store.Tx) error { return joinAll(tx, w.game) })
+	raw, _ := message(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
+	w.srv.Deliver(referee, raw)
+	w.start()
+	n := len(w.waitMail(german, 2)) // the welcome, the report
+	w.settle()
+	w.stop()
+	// The server renumbers the folder: INBOX made anew, and the mail is
+	// there again, with its Message-ID, under a new UIDVALIDITY.
+	c, err := imapclient.DialInsecure(w.srv.IMAPAddr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Login(referee, "ref-pass").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := c.Select("INBOX", nil).Wait()
+	c.Unselect().Wait()
+	if err := c.Delete("INBOX").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Create("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := c.Select("INBOX", nil).Wait()
+	c.Close()
+	if before.UIDValidity == after.UIDValidity {
+		t.Fatalf("the UIDVALIDITY stayed %d", after.UIDValidity)
+	}
+	w.srv.Deliver(referee, raw)
+	w.start()
+	w.settle()
+	if got := len(w.inbox(german)); got != n {
+		t.Errorf("the German player got %d more mails after the renumbering", got-n)
+	}
+	if g := w.gameNow(); g.Next.String() != "A16-1" || impulses(w.log()) != 1 {
+		t.Errorf("after the renumbering: next %s, %d impulses", g.Next, impulses(w.log()))
+	}
+}
