@@ -39,6 +39,7 @@ const (
 	german   = "german@test.example"
 	allied   = "allied@test.example"
 	stranger = "stranger@test.example"
+	observer = "observer@test.example"
 )
 
 // world is a daemon at work against the embedded servers, on loopback.
@@ -73,7 +74,7 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 		tc = selfSigned(t)
 	}
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
-		Users:   map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass"},
+		Users:   map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass", observer: "o-pass"},
 		Folders: []string{"processed"}, Fault: o.fault, Logger: quiet(), TLSConfig: tc})
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	t.Cleanup(func() { w.st.Close() })
 	w.st.Update(func(tx *store.Tx) error {
 		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, mail.NewGameOptions{Scenario: "intro",
-			German: german, Allied: allied, Deadline: 48 * time.Hour, Now: time.Now()})
+			German: german, Allied: allied, Observers: []string{observer}, Deadline: 48 * time.Hour, Now: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +191,7 @@ func message(from, subject, text string) ([]byte, string) {
 // inbox returns the mails in an address's INBOX.
 func (w *world) inbox(addr string) []*mail.Incoming {
 	w.t.Helper()
-	pass := map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass"}[addr]
+	pass := map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass", observer: "o-pass"}[addr]
 	c, err := imapclient.DialInsecure(w.srv.IMAPAddr(), nil)
 	if err != nil {
 		w.t.Fatal(err)
@@ -323,6 +324,11 @@ func TestOrdersToReports(t *testing.T) {
 	if g := w.gameNow(); g.Next.String() != "A16-1" {
 		t.Errorf("after G16-1 the game is at %s", g.Next)
 	}
+	// The observer gets the reports too, without a player's standing
+	// orders.
+	if obs := w.inbox(observer); !containsMail(obs, "Impulse G16-1, the German impulse") || containsMail(obs, "Your standing orders") {
+		t.Errorf("the observer's mails: %d", len(obs))
+	}
 	// The picture was drawn when the mails were sent, from a snapshot of
 	// the position, which is gone once both are sent.
 	w.st.View(func(tx *store.Tx) error {
@@ -336,8 +342,8 @@ func TestOrdersToReports(t *testing.T) {
 				}
 			}
 		}
-		if drawn != 2 {
-			t.Errorf("%d mails carried a picture, want the 2 reports", drawn)
+		if drawn != 3 {
+			t.Errorf("%d mails carried a picture, want the 3 reports (2 players, 1 observer)", drawn)
 		}
 		return nil
 	})

@@ -98,8 +98,8 @@ func TestDeadlines(t *testing.T) {
 	if n, _ := at(g.Due.Add(-10 * time.Hour)).Tick(); n != 0 {
 		t.Errorf("a second reminder: %d mails", n)
 	}
-	if n, _ := at(g.Due.Add(time.Minute)).Tick(); n != 2 {
-		t.Errorf("after the deadline: %d mails, want a report to each player", n)
+	if n, _ := at(g.Due.Add(time.Minute)).Tick(); n != 3 {
+		t.Errorf("after the deadline: %d mails, want a report to each player and the observer", n)
 	}
 	r := w.queued(allied)
 	if len(r) != 1 || !strings.Contains(r[0], "sent no valid orders for impulse G16-1 before its deadline") || !strings.Contains(r[0], "(B8)") {
