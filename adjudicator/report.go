@@ -84,21 +84,21 @@ func WriteReport(d *ReportData) string {
 	} else {
 		r.line("Tigers in the Mist: " + title)
 	}
-	r.line(fmt.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse, sideTitle(d.Impulse.Side), d.Impulse.N, d.Impulse.Day))
+	r.line(fmt.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse, d.Impulse.Side.Title(), d.Impulse.N, d.Impulse.Day))
 	switch {
 	case d.Reason != "":
 		r.line("Played without orders: " + d.Reason)
 	case !d.Played.IsZero():
-		r.line(fmt.Sprintf("Played %s with the %s player's orders", stamp(d.Played), sideTitle(d.Impulse.Side)))
+		r.line(fmt.Sprintf("Played %s with the %s player's orders", stamp(d.Played), d.Impulse.Side.Title()))
 	}
 	switch {
 	case d.Next.Day == 0:
 	case d.Paused:
-		r.line(fmt.Sprintf("Next: the %s impulse %s; the game is paused by the director", sideTitle(d.Next.Side), d.Next))
+		r.line(fmt.Sprintf("Next: the %s impulse %s; the game is paused by the director", d.Next.Side.Title(), d.Next))
 	case !d.Due.IsZero():
-		r.line(fmt.Sprintf("Next: the %s impulse %s, due by %s", sideTitle(d.Next.Side), d.Next, stamp(d.Due)))
+		r.line(fmt.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side.Title(), d.Next, stamp(d.Due)))
 	default:
-		r.line(fmt.Sprintf("Next: the %s impulse %s", sideTitle(d.Next.Side), d.Next))
+		r.line(fmt.Sprintf("Next: the %s impulse %s", d.Next.Side.Title(), d.Next))
 	}
 	r.rule()
 	if d.Orders != "" {
@@ -171,12 +171,6 @@ func standing(s *rules.Scenario, st *rules.State) string {
 	return ""
 }
 
-func sideTitle(s rules.Side) string {
-	if s == rules.German {
-		return "German"
-	}
-	return "Allied"
-}
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
@@ -322,18 +316,18 @@ func (r *reporter) event(e rules.Event) {
 		r.item(fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: %s.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need, res))
 	case rules.BattleBegins:
 		r.current = ""
-		r.section(fmt.Sprintf("Battle at %s: the %s attack (9.3)", r.area(e.Area), sideTitle(e.Attacker)))
-		r.item(sideTitle(e.Attacker) + ": " + r.unitList(e.Attackers) + ".")
-		r.item(sideTitle(e.Attacker.Enemy()) + ": " + r.unitList(e.Defenders) + ".")
+		r.section(fmt.Sprintf("Battle at %s: the %s attack (9.3)", r.area(e.Area), e.Attacker.Title()))
+		r.item(e.Attacker.Title() + ": " + r.unitList(e.Attackers) + ".")
+		r.item(e.Attacker.Enemy().Title() + ": " + r.unitList(e.Defenders) + ".")
 	case rules.ArtilleryCall:
 		res := "fails"
 		if e.Success {
 			res = "succeeds: a strike"
 		}
-		r.item(fmt.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: %s.", sideTitle(e.Side), e.N, e.Of, e.Roll, e.Need, res))
+		r.item(fmt.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: %s.", e.Side.Title(), e.N, e.Of, e.Roll, e.Need, res))
 	case rules.Strike:
 		if e.Lost {
-			r.item(fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47).", sideTitle(e.Side), e.Target))
+			r.item(fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47).", e.Side.Title(), e.Target))
 			return
 		}
 		res := "misses"
@@ -344,7 +338,7 @@ func (r *reporter) event(e rules.Event) {
 		if len(e.Mods) > 0 {
 			roll = fmt.Sprintf("%d%s = %d", e.Roll, mods(e.Mods), e.Modified)
 		}
-		r.item(fmt.Sprintf("%s strike on %s: rolls %s, needs %d or less: %s.", sideTitle(e.Side), e.Target, roll, e.Need, res))
+		r.item(fmt.Sprintf("%s strike on %s: rolls %s, needs %d or less: %s.", e.Side.Title(), e.Target, roll, e.Need, res))
 	case rules.FireRoll:
 		roll := rolls(e.Rolls)
 		if len(e.Mods) > 0 {
@@ -379,7 +373,7 @@ func (r *reporter) event(e rules.Event) {
 		r.item(capital(e.String()) + ".")
 	case rules.ControlChanged:
 		r.section("Control (12.22)")
-		r.item(fmt.Sprintf("%s passes to the %s side.", r.area(e.Area), sideTitle(e.Side)))
+		r.item(fmt.Sprintf("%s passes to the %s side.", r.area(e.Area), e.Side.Title()))
 	case rules.VPScored:
 		r.section("Victory")
 		r.item(fmt.Sprintf("The Germans control %s: %d VP.", r.area(e.Area), e.VP))

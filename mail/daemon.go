@@ -140,7 +140,7 @@ func (d *Daemon) tickGame(tx *store.Tx, id string, now time.Time) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		text := fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", sideTitle(side), recs[0].Impulse) + report
+		text := fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", side.Title(), recs[0].Impulse) + report
 		if g.Status == adjudicator.Finished {
 			text += "\n" + promptnessText(g)
 		}

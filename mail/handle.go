@@ -456,19 +456,19 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 				err = fmt.Errorf("an extension is at most %s", human(w.h.cfg.Referee.MaxExtension))
 			default:
 				if out, err = g.Extend(side, d, "asked by the "+string(side)+" player", w.now); err == nil {
-					notices = append(notices, fmt.Sprintf("The %s player extended impulse %s by %s: it is now due by %s.", sideTitle(side), g.Next, human(d), stamp(g.Due)))
+					notices = append(notices, fmt.Sprintf("The %s player extended impulse %s by %s: it is now due by %s.", side.Title(), g.Next, human(d), stamp(g.Due)))
 				}
 			}
 		case rules.ConcedeRequest:
 			if out, err = g.Concede(side, w.now); err == nil {
-				notices = append(notices, fmt.Sprintf("The %s player concedes.\n\n%s", sideTitle(side), endText(g)))
+				notices = append(notices, fmt.Sprintf("The %s player concedes.\n\n%s", side.Title(), endText(g)))
 			}
 		case rules.DrawRequest:
 			if out, err = g.Draw(side, r.Accept, w.now); err == nil {
 				if g.Status == adjudicator.Finished {
 					notices = append(notices, "The players agree to a draw.\n\n"+endText(g))
 				} else {
-					notices = append(notices, fmt.Sprintf("The %s player offers a draw. The %s player accepts it with DRAW ACCEPT; the offer lapses when the next impulse is played.", sideTitle(side), sideTitle(side.Enemy())))
+					notices = append(notices, fmt.Sprintf("The %s player offers a draw. The %s player accepts it with DRAW ACCEPT; the offer lapses when the next impulse is played.", side.Title(), side.Enemy().Title()))
 				}
 			}
 		}
@@ -620,7 +620,7 @@ func inPlay(g *adjudicator.Game) string {
 	if g.Paused {
 		return fmt.Sprintf("Game %s is paused by the director; impulse %s is next.\n", g.ID, g.Next)
 	}
-	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", sideTitle(g.Next.Side), g.Next, stamp(g.Due))
+	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", g.Next.Side.Title(), g.Next, stamp(g.Due))
 }
 
 func orderErrorsText(es rules.OrderErrors) string {

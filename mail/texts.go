@@ -19,12 +19,6 @@ import (
 // (The full impulse report with the map picture is the reports' part; these
 // say what happened, die by die, until it comes.)
 
-func sideTitle(s rules.Side) string {
-	if s == rules.German {
-		return "German"
-	}
-	return "Allied"
-}
 
 // startText is the first report: the game begins, and the dice are fixed.
 func startText(g *adjudicator.Game) string {
@@ -60,7 +54,7 @@ func promptnessText(g *adjudicator.Game) string {
 }
 
 func promptness(side rules.Side, p *adjudicator.Player) string {
-	s := fmt.Sprintf("%s: %d impulses", sideTitle(side), p.Impulses)
+	s := fmt.Sprintf("%s: %d impulses", side.Title(), p.Impulses)
 	if p.Impulses > 0 {
 		s += " in " + human(p.Taken/time.Duration(p.Impulses)) + " on average"
 	}
@@ -75,13 +69,13 @@ func statusText(g *adjudicator.Game) string {
 	case g.Status == adjudicator.Forming:
 		for _, side := range []rules.Side{rules.German, rules.Allied} {
 			if !g.Players[side].HasJoined() {
-				fmt.Fprintf(&b, "Waiting for the %s player to JOIN.\n", sideTitle(side))
+				fmt.Fprintf(&b, "Waiting for the %s player to JOIN.\n", side.Title())
 			}
 		}
 	case g.Status == adjudicator.Playing && g.Paused:
 		fmt.Fprintf(&b, "Paused by the director, impulse %s to play, with %s left.\n", g.Next, human(g.Left))
 	case g.Status == adjudicator.Playing:
-		fmt.Fprintf(&b, "Impulse %s: the %s player is to move, by %s.\n", g.Next, sideTitle(g.Next.Side), stamp(g.Due))
+		fmt.Fprintf(&b, "Impulse %s: the %s player is to move, by %s.\n", g.Next, g.Next.Side.Title(), stamp(g.Due))
 	default:
 		fmt.Fprintf(&b, "Result: %s.\n", g.Result)
 	}
@@ -200,9 +194,9 @@ func diceText(g *adjudicator.Game) string {
 	fmt.Fprintf(&b, "The dice of game %s (B10):\n  commitment %s\n", g.ID, g.Commitment)
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		if p := g.Players[side]; p.HasJoined() {
-			fmt.Fprintf(&b, "  %s seed %q\n", sideTitle(side), p.Seed)
+			fmt.Fprintf(&b, "  %s seed %q\n", side.Title(), p.Seed)
 		} else {
-			fmt.Fprintf(&b, "  %s seed: not yet given (JOIN)\n", sideTitle(side))
+			fmt.Fprintf(&b, "  %s seed: not yet given (JOIN)\n", side.Title())
 		}
 	}
 	if g.Seed != "" {
@@ -243,7 +237,7 @@ func (d *firstDie) Roll(purpose string) (int, error) { d.purpose = purpose; retu
 func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text string) string {
 	o, err := rules.ParseOrders(text, s, &rules.ParseOptions{Side: side})
 	if err == nil && g.Next.Side != side {
-		return fmt.Sprintf("CHECK: the orders read well; it is the %s impulse %s, so they could not be played now.", sideTitle(g.Next.Side), g.Next)
+		return fmt.Sprintf("CHECK: the orders read well; it is the %s impulse %s, so they could not be played now.", g.Next.Side.Title(), g.Next)
 	}
 	var es rules.OrderErrors
 	if err == nil {
@@ -299,7 +293,7 @@ the SHA-256 of its secret seed, is:
 
 The game begins when both players have joined. Send HELP for the order
 language, with examples from your own units.
-`, g.ID, g.Scenario, sideTitle(side), g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment)
+`, g.ID, g.Scenario, side.Title(), g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment)
 }
 
 // NewGameOptions describe a game to make.
@@ -358,7 +352,7 @@ func NewGame(tx *store.Tx, from gomail.Address, o NewGameOptions) (string, map[r
 		return id, tokens, nil
 	}
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		out := &Outgoing{To: []string{g.Players[side].Address}, Subject: fmt.Sprintf("[%s] welcome: you play the %s side", g.ID, sideTitle(side)),
+		out := &Outgoing{To: []string{g.Players[side].Address}, Subject: fmt.Sprintf("[%s] welcome: you play the %s side", g.ID, side.Title()),
 			Text: welcomeText(g, side, tokens[side], from.Address)}
 		data, mid, err := Compose(from, out, o.Now)
 		if err != nil {

@@ -156,7 +156,7 @@ func (g *game) fight(b *battle) {
 	calls := func(s Side, n int) int {
 		ok := 0
 		for i := 1; i <= n; i++ {
-			r := roll(purpose("%s artillery call %d of %d", sideName(s), i, n))
+			r := roll(purpose("%s artillery call %d of %d", s.Title(), i, n))
 			hit := r <= need(s)
 			if hit {
 				ok++
@@ -230,7 +230,7 @@ func (g *game) fight(b *battle) {
 		placed := PlaceStrikes(n, combatants(targets, g), choices) // 9.46
 		for i, id := range placed {
 			t := unit(id)
-			r := roll(purpose("%s strike %d of %d on %s", sideName(firing), i+1, n, id))
+			r := roll(purpose("%s strike %d of %d on %s", firing.Title(), i+1, n, id))
 			if t.Eliminated {
 				g.event(Strike{Area: b.area, Side: firing, Target: id, Roll: r, Lost: true}) // 9.47
 				continue
@@ -255,7 +255,7 @@ func (g *game) fight(b *battle) {
 			}
 			d, why := mods(firing, f, t)
 			fr := FireRoll{Area: b.area, Side: firing, Unit: f.ID, Target: t.ID, Need: needN, Mods: why}
-			what := prefix + sideName(firing) + " fire " + f.ID + " at " + t.ID + ", die "
+			what := prefix + firing.Title() + " fire " + f.ID + " at " + t.ID + ", die "
 			of := " of " + strconv.Itoa(f.Strength)
 			for i := 1; i <= f.Strength; i++ { // 9.21: one die per SP
 				r := roll(what + strconv.Itoa(i) + of)
@@ -306,7 +306,7 @@ func (g *game) fight(b *battle) {
 
 	holder := "both sides"
 	if h, ok := g.st.soleHolder(g.s, b.area); ok {
-		holder = sideName(h)
+		holder = h.Title()
 	}
 	g.event(BattleEnds{Area: b.area, Holder: holder})
 }
@@ -370,7 +370,7 @@ func combatList(cs []Combatant) string {
 }
 
 func (e BattleBegins) String() string {
-	return fmt.Sprintf("battle at %d: %s attack with %s against %s (9.3)", e.Area, sideName(e.Attacker), combatList(e.Attackers), combatList(e.Defenders))
+	return fmt.Sprintf("battle at %d: %s attack with %s against %s (9.3)", e.Area, e.Attacker.Title(), combatList(e.Attackers), combatList(e.Defenders))
 }
 
 func (e ArtilleryCall) String() string {
@@ -378,18 +378,18 @@ func (e ArtilleryCall) String() string {
 	if e.Success {
 		res = "succeeds"
 	}
-	return fmt.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: %s (9.43-9.45)", sideName(e.Side), e.N, e.Of, e.Roll, e.Need, res)
+	return fmt.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: %s (9.43-9.45)", e.Side.Title(), e.N, e.Of, e.Roll, e.Need, res)
 }
 
 func (e Strike) String() string {
 	if e.Lost {
-		return fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47)", sideName(e.Side), e.Target)
+		return fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47)", e.Side.Title(), e.Target)
 	}
 	res := "misses"
 	if e.Hit {
 		res = "hits"
 	}
-	return fmt.Sprintf("%s strike on %s: rolls %d, modified %d %s, needs %d or less: %s (9.48)", sideName(e.Side), e.Target, e.Roll, e.Modified, strings.Join(e.Mods, " "), e.Need, res)
+	return fmt.Sprintf("%s strike on %s: rolls %d, modified %d %s, needs %d or less: %s (9.48)", e.Side.Title(), e.Target, e.Roll, e.Modified, strings.Join(e.Mods, " "), e.Need, res)
 }
 
 func (e FireRoll) String() string {

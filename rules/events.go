@@ -66,7 +66,7 @@ func (e StackRemoved) String() string {
 	return fmt.Sprintf("%s is removed from %d: over the stacking limit (7.2, by %s)", e.Unit, e.Area, e.Why)
 }
 func (e ControlChanged) String() string {
-	return fmt.Sprintf("area %d passes to the %s side (12.22)", e.Area, sideName(e.Side))
+	return fmt.Sprintf("area %d passes to the %s side (12.22)", e.Area, e.Side.Title())
 }
 func (e ImpulseEnded) String() string {
 	return fmt.Sprintf("impulse %s ends; next %s", e.Played, e.Next)

@@ -33,7 +33,7 @@ func (g *game) move(line int, o Move) {
 			g.refuse(line, o, "%s does not take part in this scenario", id)
 			return
 		case info.Side != side:
-			g.refuse(line, o, "%s is not yours to move: this is the %s impulse", id, sideName(side))
+			g.refuse(line, o, "%s is not yours to move: this is the %s impulse", id, side.Title())
 			return
 		case u.Eliminated:
 			g.refuse(line, o, "%s has been eliminated", id)
@@ -261,7 +261,7 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (c
 	}
 	if to.IsZone() {
 		if z := g.s.Map.Zone(to.Zone); z.ClosedTo == side {
-			g.refuse(line, o, "zone %s is closed to %s units (11.22, 11.23)", to.Zone, sideName(side))
+			g.refuse(line, o, "zone %s is closed to %s units (11.22, 11.23)", to.Zone, side.Title())
 			return 0, false, false
 		}
 		if side == Allied && g.hasEnemy(to, side) {

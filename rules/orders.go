@@ -633,7 +633,7 @@ func (lp *lineParser) own(ids []string) {
 	side := lp.p.opt.Side
 	for _, id := range ids {
 		if u := lp.unitOf(id); u != nil && side != "" && u.Side != side {
-			lp.fail("%s is %s unit: you command the %s units", id, sideArticle(u.Side), sideName(side))
+			lp.fail("%s is %s unit: you command the %s units", id, sideArticle(u.Side), side.Title())
 		}
 	}
 }
@@ -723,14 +723,6 @@ func suggestion(t string, cands []string, key func(string) string) string {
 		parts[i] = n.name
 	}
 	return "; closest: " + strings.Join(parts, ", ")
-}
-
-// sideName writes a side as a sentence does: German, Allied.
-func sideName(s Side) string {
-	if s == German {
-		return "German"
-	}
-	return "Allied"
 }
 
 func sideArticle(s Side) string {

@@ -11,7 +11,7 @@ import (
 func HelpText(s *Scenario, side Side) string {
 	ex := newExamples(s, side)
 	var b strings.Builder
-	fmt.Fprintf(&b, "HOW TO WRITE ORDERS (%s, %s player)\n\n", s.Title, sideName(side))
+	fmt.Fprintf(&b, "HOW TO WRITE ORDERS (%s, %s player)\n\n", s.Title, side.Title())
 	wrap(&b, "", "Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END or a signature (-- ) are ignored. If any line is wrong, nothing is applied and the reply lists every error.")
 	for _, sec := range sections {
 		fmt.Fprintf(&b, "\n%s\n", sec)

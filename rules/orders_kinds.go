@@ -244,7 +244,7 @@ func (m Move) validate(lp *lineParser) {
 			continue
 		}
 		if own := lp.p.opt.Side; own != "" && u.Side != own {
-			lp.fail("%s is %s unit: you command the %s units", id, sideArticle(u.Side), sideName(own))
+			lp.fail("%s is %s unit: you command the %s units", id, sideArticle(u.Side), own.Title())
 			continue
 		}
 		if side != "" && u.Side != side {
@@ -282,7 +282,7 @@ func (lp *lineParser) roads(path []Place, side Side) {
 	for i, p := range path {
 		if p.IsZone() && side != "" {
 			if z := s.Map.Zone(p.Zone); z != nil && z.ClosedTo == side {
-				lp.fail("zone %s is closed to %s units (11.22, 11.23)", p.Zone, sideName(side))
+				lp.fail("zone %s is closed to %s units (11.22, 11.23)", p.Zone, side.Title())
 			}
 		}
 		if i == 0 {

@@ -313,7 +313,7 @@ func ApplyStanding(st *State, side Side, o *Orders) (*State, error) {
 		case Blow, Defend, GameLine, TokenLine, ImpulseLine, EndLine:
 		default:
 			errs = append(errs, OrderError{Line: o.Lines[i], Text: ord.String(),
-				Msg: fmt.Sprintf("only standing orders (BLOW, DEFEND) may be given outside your impulse; it is the %s impulse %s", sideName(st.Next.Side), st.Next)})
+				Msg: fmt.Sprintf("only standing orders (BLOW, DEFEND) may be given outside your impulse; it is the %s impulse %s", st.Next.Side.Title(), st.Next)})
 		}
 	}
 	if len(errs) > 0 {

@@ -17,6 +17,14 @@ const (
 
 func (s Side) valid() bool { return s == German || s == Allied }
 
+// Title names the side as reports and messages write it: German, Allied.
+func (s Side) Title() string {
+	if s == German {
+		return "German"
+	}
+	return "Allied"
+}
+
 // Enemy returns the other side.
 func (s Side) Enemy() Side {
 	if s == German {

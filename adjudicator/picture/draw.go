@@ -351,7 +351,7 @@ func drawCounter(c *canvas, fs *faces, r image.Rectangle, u counter) {
 // scenario, the impulse to play next (8.1) and the German VP (12.12).
 func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
 	c.fillRect(p.Title, titleBG)
-	sub := fmt.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", p.s.Title, p.s.Name, sideName(p.st.Next.Side), p.st.Next.Day, p.st.Next.N, p.st.VP)
+	sub := fmt.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", p.s.Title, p.s.Name, p.st.Next.Side.Title(), p.st.Next.Day, p.st.Next.N, p.st.VP)
 	if p.st.Over {
 		sub = fmt.Sprintf("%s (%s) — the game is over — German VP %d", p.s.Title, p.s.Name, p.st.VP)
 		if p.st.Result != "" {
@@ -366,9 +366,3 @@ func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
 	c.text(fs.subtitle, p.Title.Min.X+14, p.Title.Min.Y+50, sub, titleSub)
 }
 
-func sideName(s rules.Side) string {
-	if s == rules.German {
-		return "German"
-	}
-	return "Allied"
-}

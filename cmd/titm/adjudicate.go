@@ -160,19 +160,13 @@ var adjudicateCmd = &command{
 			if st.Over {
 				fmt.Fprintf(out, "The game is over. German VP %d.\n", st.VP)
 			} else {
-				fmt.Fprintf(out, "Next: %s impulse %d-%d. German VP %d.\n", sideTitle(st.Next.Side), st.Next.Day, st.Next.N, st.VP)
+				fmt.Fprintf(out, "Next: %s impulse %d-%d. German VP %d.\n", st.Next.Side.Title(), st.Next.Day, st.Next.N, st.VP)
 			}
 			return nil
 		}
 	},
 }
 
-func sideTitle(s rules.Side) string {
-	if s == rules.German {
-		return "German"
-	}
-	return "Allied"
-}
 
 func makeDice(list, file, seed string) (recorder, error) {
 	switch {
