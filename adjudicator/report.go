@@ -171,7 +171,6 @@ func standing(s *rules.Scenario, st *rules.State) string {
 	return ""
 }
 
-
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // reporter writes the report: sections, items wrapped to the width.

@@ -19,7 +19,6 @@ import (
 // (The full impulse report with the map picture is the reports' part; these
 // say what happened, die by die, until it comes.)
 
-
 // startText is the first report: the game begins, and the dice are fixed.
 func startText(g *adjudicator.Game) string {
 	return fmt.Sprintf("Game %s (%s) begins: both players have joined.\n\n"+

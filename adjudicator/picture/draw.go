@@ -365,4 +365,3 @@ func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
 	c.text(fs.title, p.Title.Min.X+14, p.Title.Min.Y+27, title, white)
 	c.text(fs.subtitle, p.Title.Min.X+14, p.Title.Min.Y+50, sub, titleSub)
 }
-

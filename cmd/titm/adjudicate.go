@@ -167,7 +167,6 @@ var adjudicateCmd = &command{
 	},
 }
 
-
 func makeDice(list, file, seed string) (recorder, error) {
 	switch {
 	case seed != "":
