@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 	"time"
 
 	"titm/rules"
@@ -37,6 +38,33 @@ type Player struct {
 	Missed     int           `json:"missed"`     // deadlines that passed (B8)
 	Extensions int           `json:"extensions"` // extensions he asked for
 }
+
+// Promptness tells how the player keeps the game's pace, as tournaments
+// want it: impulses played, the average time taken, deadlines missed and
+// extensions asked for.
+func (p *Player) Promptness() string {
+	s := fmt.Sprintf("%d impulses", p.Impulses)
+	if p.Impulses > 0 {
+		s += " in " + FormatDuration((p.Taken / time.Duration(p.Impulses)).Round(time.Minute)) + " on average"
+	}
+	return s + fmt.Sprintf(", %d missed, %d extensions", p.Missed, p.Extensions)
+}
+
+// FormatDuration writes d as a person would: 1h rather than 1h0m0s, 72h
+// rather than 72h0m0s.
+func FormatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+// FormatTime writes a time as reports and mails give deadlines.
+func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // HasJoined reports whether the player has joined the game.
 func (p *Player) HasJoined() bool { return !p.Joined.IsZero() }

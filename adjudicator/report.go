@@ -89,14 +89,14 @@ func WriteReport(d *ReportData) string {
 	case d.Reason != "":
 		r.line("Played without orders: " + d.Reason)
 	case !d.Played.IsZero():
-		r.line(fmt.Sprintf("Played %s with the %s player's orders", stamp(d.Played), d.Impulse.Side.Title()))
+		r.line(fmt.Sprintf("Played %s with the %s player's orders", FormatTime(d.Played), d.Impulse.Side.Title()))
 	}
 	switch {
 	case d.Next.Day == 0:
 	case d.Paused:
 		r.line(fmt.Sprintf("Next: the %s impulse %s; the game is paused by the director", d.Next.Side.Title(), d.Next))
 	case !d.Due.IsZero():
-		r.line(fmt.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side.Title(), d.Next, stamp(d.Due)))
+		r.line(fmt.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side.Title(), d.Next, FormatTime(d.Due)))
 	default:
 		r.line(fmt.Sprintf("Next: the %s impulse %s", d.Next.Side.Title(), d.Next))
 	}
@@ -170,8 +170,6 @@ func standing(s *rules.Scenario, st *rules.State) string {
 	}
 	return ""
 }
-
-func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // reporter writes the report: sections, items wrapped to the width.
 type reporter struct {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"titm/adjudicator"
 	"titm/rules"
 )
 
@@ -617,7 +618,7 @@ func (c *checker) check(r *rawConfig, getenv func(string) string) *Config {
 	rf.Reminder = c.duration(toml.Key{"referee", "reminder"}, rr.Reminder, 12*time.Hour, 0, 0)
 	if rf.Reminder >= rf.Deadline {
 		c.add(toml.Key{"referee", "reminder"}, "%s is not shorter than referee.deadline (%s); the reminder must come before the deadline (0 for none)",
-			FormatDuration(rf.Reminder), FormatDuration(rf.Deadline))
+			adjudicator.FormatDuration(rf.Reminder), adjudicator.FormatDuration(rf.Deadline))
 	}
 	rf.MaxExtensions = int(c.intRange(toml.Key{"referee", "max_extensions"}, rr.MaxExtensions, 2, 0, maxExtensions))
 	rf.MaxExtension = c.duration(toml.Key{"referee", "max_extension"}, rr.MaxExtension, 72*time.Hour, time.Hour, 336*time.Hour)
@@ -662,12 +663,12 @@ func (c *checker) check(r *rawConfig, getenv func(string) string) *Config {
 	sm.RetryMax = c.duration(toml.Key{"smtp", "retry_max"}, rs.RetryMax, time.Hour, 0, 0)
 	if sm.RetryMax < sm.RetryMin {
 		c.add(toml.Key{"smtp", "retry_max"}, "%s is shorter than smtp.retry_min (%s); it caps the wait, so it must be at least that",
-			FormatDuration(sm.RetryMax), FormatDuration(sm.RetryMin))
+			adjudicator.FormatDuration(sm.RetryMax), adjudicator.FormatDuration(sm.RetryMin))
 	}
 	sm.GiveUp = c.duration(toml.Key{"smtp", "give_up"}, rs.GiveUp, 72*time.Hour, 0, 0)
 	if sm.GiveUp < sm.RetryMin {
 		c.add(toml.Key{"smtp", "give_up"}, "%s is shorter than smtp.retry_min (%s); a mail would be marked failed before its first retry",
-			FormatDuration(sm.GiveUp), FormatDuration(sm.RetryMin))
+			adjudicator.FormatDuration(sm.GiveUp), adjudicator.FormatDuration(sm.RetryMin))
 	}
 	sm.InsecureSkipVerify = c.boolean(toml.Key{"smtp", "insecure_skip_verify"}, rs.InsecureSkipVerify, false)
 
@@ -826,26 +827,13 @@ func (c *checker) duration(key toml.Key, s setting[string], def, lo, hi time.Dur
 		c.add(key, "%s is negative", s.val)
 		return def
 	case hi > 0 && (d < lo || d > hi):
-		c.add(key, "%s is out of range; expected %s to %s", s.val, FormatDuration(lo), FormatDuration(hi))
+		c.add(key, "%s is out of range; expected %s to %s", s.val, adjudicator.FormatDuration(lo), adjudicator.FormatDuration(hi))
 		return def
 	case d < lo:
-		c.add(key, "%s is too short; expected at least %s", s.val, FormatDuration(lo))
+		c.add(key, "%s is too short; expected at least %s", s.val, adjudicator.FormatDuration(lo))
 		return def
 	}
 	return d
-}
-
-// FormatDuration writes d as a person would: 1h rather than 1h0m0s, 72h
-// rather than 72h0m0s.
-func FormatDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = s[:len(s)-2]
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = s[:len(s)-2]
-	}
-	return s
 }
 
 // mailAddress returns a bare mail address setting, "" if it is missing.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"titm/adjudicator"
 )
 
 // The secrets of the test files. No error text may hold any of them.
@@ -778,7 +779,7 @@ func TestFormatDuration(t *testing.T) {
 		1500 * time.Millisecond:      "1.5s",
 		10*time.Minute + time.Second: "10m1s",
 	} {
-		if got := FormatDuration(d); got != want {
+		if got := adjudicator.FormatDuration(d); got != want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}

@@ -156,11 +156,11 @@ func (d *Daemon) tickGame(tx *store.Tx, id string, now time.Time) (int, error) {
 			return 0, err
 		}
 		w.send(g.ID, KindReminder, Outgoing{To: []string{g.Players[side].Address},
-			Subject: fmt.Sprintf("[%s] reminder: impulse %s is due by %s", g.ID, g.Next, stamp(g.Due)),
+			Subject: fmt.Sprintf("[%s] reminder: impulse %s is due by %s", g.ID, g.Next, adjudicator.FormatTime(g.Due)),
 			Text: fmt.Sprintf("Your orders for impulse %s of game %s are due by %s, in %s.\n"+
 				"If none come, the impulse is played without movement, attack or repair (B8).\n"+
 				"You may ask for more time with EXTEND 24h (%d extensions a game).\n%s",
-				g.Next, g.ID, stamp(g.Due), human(g.Due.Sub(now)), d.cfg.Referee.MaxExtensions, w.standing(g, side))})
+				g.Next, g.ID, adjudicator.FormatTime(g.Due), human(g.Due.Sub(now)), d.cfg.Referee.MaxExtensions, w.standing(g, side))})
 	}
 	if err := w.queue(); err != nil {
 		return 0, err

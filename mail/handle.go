@@ -456,7 +456,7 @@ func (w *work) player(g *adjudicator.Game, side rules.Side) error {
 				err = fmt.Errorf("an extension is at most %s", human(w.h.cfg.Referee.MaxExtension))
 			default:
 				if out, err = g.Extend(side, d, "asked by the "+string(side)+" player", w.now); err == nil {
-					notices = append(notices, fmt.Sprintf("The %s player extended impulse %s by %s: it is now due by %s.", side.Title(), g.Next, human(d), stamp(g.Due)))
+					notices = append(notices, fmt.Sprintf("The %s player extended impulse %s by %s: it is now due by %s.", side.Title(), g.Next, human(d), adjudicator.FormatTime(g.Due)))
 				}
 			}
 		case rules.ConcedeRequest:
@@ -548,7 +548,7 @@ func reportSubject(g *adjudicator.Game, r adjudicator.Record) string {
 	case g.Paused:
 		return fmt.Sprintf("[%s] %s played; %s next (paused)", g.ID, r.Impulse, g.Next)
 	}
-	return fmt.Sprintf("[%s] %s played; %s next, due by %s", g.ID, r.Impulse, g.Next, stamp(g.Due))
+	return fmt.Sprintf("[%s] %s played; %s next, due by %s", g.ID, r.Impulse, g.Next, adjudicator.FormatTime(g.Due))
 }
 
 // toAll sends a notice to both players and the observers, under its first
@@ -620,7 +620,7 @@ func inPlay(g *adjudicator.Game) string {
 	if g.Paused {
 		return fmt.Sprintf("Game %s is paused by the director; impulse %s is next.\n", g.ID, g.Next)
 	}
-	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", g.Next.Side.Title(), g.Next, stamp(g.Due))
+	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", g.Next.Side.Title(), g.Next, adjudicator.FormatTime(g.Due))
 }
 
 func orderErrorsText(es rules.OrderErrors) string {
@@ -645,9 +645,7 @@ func firstLine(s string) string {
 }
 
 // human writes a duration to the minute, as people do: 72h, 1h30m, 45m.
-func human(d time.Duration) string { return FormatDuration(d.Round(time.Minute)) }
-
-func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+func human(d time.Duration) string { return adjudicator.FormatDuration(d.Round(time.Minute)) }
 
 // bounce records that mails to an address could not be delivered: the
 // mails to it still in the outbox are failed, and the operator sees it.
@@ -753,7 +751,7 @@ func (w *work) directorLine(kw string, args []string) (string, error) {
 	case "RESUME":
 		reason := strings.Join(args[1:], " ")
 		recs, err = g.Resume(reason, w.now)
-		notice = fmt.Sprintf("The director has resumed game %s: %s. Impulse %s is due by %s.", g.ID, reason, g.Next, stamp(g.Due))
+		notice = fmt.Sprintf("The director has resumed game %s: %s. Impulse %s is due by %s.", g.ID, reason, g.Next, adjudicator.FormatTime(g.Due))
 	case "EXTEND":
 		d, perr := time.ParseDuration(strings.ToLower(args[1]))
 		if perr != nil || len(args) < 3 {
@@ -761,7 +759,7 @@ func (w *work) directorLine(kw string, args []string) (string, error) {
 		}
 		reason := strings.Join(args[2:], " ")
 		recs, err = g.Extend("", d, reason, w.now)
-		notice = fmt.Sprintf("The director has extended impulse %s of game %s by %s: %s. It is due by %s.", g.Next, g.ID, human(d), reason, stamp(g.Due))
+		notice = fmt.Sprintf("The director has extended impulse %s of game %s by %s: %s. It is due by %s.", g.Next, g.ID, human(d), reason, adjudicator.FormatTime(g.Due))
 	case "ROLLBACK":
 		to, perr := rules.ParseImpulse(args[1])
 		if perr != nil || len(args) < 3 {
@@ -773,7 +771,7 @@ func (w *work) directorLine(kw string, args []string) (string, error) {
 		}
 		reason := strings.Join(args[2:], " ")
 		recs, err = g.Rollback(log, to, reason, w.now)
-		notice = fmt.Sprintf("The director has rolled game %s back to before impulse %s: %s.\nImpulse %s is to be played again, due by %s. The log keeps everything; no die is rolled twice.", g.ID, to, reason, g.Next, stamp(g.Due))
+		notice = fmt.Sprintf("The director has rolled game %s back to before impulse %s: %s.\nImpulse %s is to be played again, due by %s. The log keeps everything; no die is rolled twice.", g.ID, to, reason, g.Next, adjudicator.FormatTime(g.Due))
 	default:
 		return "", fmt.Errorf("unknown order %s\n%s", kw, directorHelp)
 	}

@@ -26,7 +26,7 @@ func startText(g *adjudicator.Game) string {
 		"committed to before you joined:\n  commitment %s\nand from both players' seeds:\n  German %q\n  Allied %q\n"+
 		"The secret seed is revealed when the game ends; then anyone can check every die\n(titm verify).\n\n"+
 		"The German player moves first: impulse %s, due by %s.\nLog head: %s\n",
-		g.ID, g.Scenario, g.Commitment, g.Players[rules.German].Seed, g.Players[rules.Allied].Seed, g.Next, stamp(g.Due), g.Head)
+		g.ID, g.Scenario, g.Commitment, g.Players[rules.German].Seed, g.Players[rules.Allied].Seed, g.Next, adjudicator.FormatTime(g.Due), g.Head)
 }
 
 // endText is the end of a game: the result, the revealed seed and each
@@ -47,17 +47,9 @@ func promptnessText(g *adjudicator.Game) string {
 	var b strings.Builder
 	b.WriteString("Promptness:\n")
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		fmt.Fprintf(&b, "  %s\n", promptness(side, g.Players[side]))
+		fmt.Fprintf(&b, "  %s: %s\n", side.Title(), g.Players[side].Promptness())
 	}
 	return b.String()
-}
-
-func promptness(side rules.Side, p *adjudicator.Player) string {
-	s := fmt.Sprintf("%s: %d impulses", side.Title(), p.Impulses)
-	if p.Impulses > 0 {
-		s += " in " + human(p.Taken/time.Duration(p.Impulses)) + " on average"
-	}
-	return s + fmt.Sprintf(", %d deadlines missed, %d extensions", p.Missed, p.Extensions)
 }
 
 // statusText is the answer to STATUS.
@@ -74,7 +66,7 @@ func statusText(g *adjudicator.Game) string {
 	case g.Status == adjudicator.Playing && g.Paused:
 		fmt.Fprintf(&b, "Paused by the director, impulse %s to play, with %s left.\n", g.Next, human(g.Left))
 	case g.Status == adjudicator.Playing:
-		fmt.Fprintf(&b, "Impulse %s: the %s player is to move, by %s.\n", g.Next, g.Next.Side.Title(), stamp(g.Due))
+		fmt.Fprintf(&b, "Impulse %s: the %s player is to move, by %s.\n", g.Next, g.Next.Side.Title(), adjudicator.FormatTime(g.Due))
 	default:
 		fmt.Fprintf(&b, "Result: %s.\n", g.Result)
 	}

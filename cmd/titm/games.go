@@ -233,16 +233,8 @@ func rowOf(g *adjudicator.Game) gameRow {
 	if g.Status == adjudicator.Finished {
 		r.Status = "finished: " + g.Result
 	}
-	r.German, r.Allied = promptness(g.Players[rules.German]), promptness(g.Players[rules.Allied])
+	r.German, r.Allied = g.Players[rules.German].Promptness(), g.Players[rules.Allied].Promptness()
 	return r
-}
-
-func promptness(p *adjudicator.Player) string {
-	s := fmt.Sprintf("%d impulses", p.Impulses)
-	if p.Impulses > 0 {
-		s += " in " + human(p.Taken/time.Duration(p.Impulses)) + " on average"
-	}
-	return s + fmt.Sprintf(", %d missed, %d extensions", p.Missed, p.Extensions)
 }
 
 // trouble lists, by game, the mails that failed for good.
@@ -318,7 +310,7 @@ var gamesCmd = &command{
 }
 
 // human writes a duration to the minute: 72h, 1h30m, 45m.
-func human(d time.Duration) string { return mail.FormatDuration(d.Round(time.Minute)) }
+func human(d time.Duration) string { return adjudicator.FormatDuration(d.Round(time.Minute)) }
 
 func dash(s string) string {
 	if s == "" {
@@ -387,11 +379,7 @@ func showGame(w io.Writer, g *adjudicator.Game, log []adjudicator.Record, mails 
 		} else {
 			fmt.Fprint(w, ", not joined")
 		}
-		fmt.Fprintf(w, "; %d impulses", p.Impulses)
-		if p.Impulses > 0 {
-			fmt.Fprintf(w, " in %s on average", human(p.Taken/time.Duration(p.Impulses)))
-		}
-		fmt.Fprintf(w, ", %d deadlines missed, %d extensions\n", p.Missed, p.Extensions)
+		fmt.Fprintf(w, "; %s\n", p.Promptness())
 	}
 	for _, o := range g.Observers {
 		fmt.Fprintf(w, "observer %s\n", o)
