@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"titm/store"
 )
 
 // Exit codes.
@@ -149,6 +151,9 @@ func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	case errors.Is(err, errProblems):
+		return exitProblems
+	case errors.Is(err, store.ErrNoGame):
+		fmt.Fprintf(stderr, "titm %s: %v; titm games lists the games of the store\n", c.name, err)
 		return exitProblems
 	default:
 		fmt.Fprintf(stderr, "titm %s: %v\n", c.name, err)

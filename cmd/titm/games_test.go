@@ -233,7 +233,7 @@ func TestGameCommandErrors(t *testing.T) {
 		}
 	}
 	newGame(t, db, "intro")
-	if code, _, errs := runT(t, "show", "intro-9", "--db", db); code != exitProblems || !strings.Contains(errs, "no such game") {
+	if code, _, errs := runT(t, "show", "intro-9", "--db", db); code != exitProblems || !strings.Contains(errs, "no such game") || !strings.Contains(errs, "titm games lists the games") {
 		t.Errorf("show of a missing game: %d %s", code, errs)
 	}
 	// While another process holds the store, a command is refused at once.
