@@ -246,6 +246,15 @@ func (r *reporter) unitList(cs []rules.Combatant) string {
 	return strings.Join(parts, ", ")
 }
 
+// modified writes dice as rolled and, where modifiers apply (9.48, 9.7),
+// the modifiers and the dice they give.
+func modified(dice []int, ms []string, after []int) string {
+	if len(ms) == 0 {
+		return rolls(dice)
+	}
+	return rolls(dice) + mods(ms) + " = " + rolls(after)
+}
+
 func mods(ms []string) string {
 	if len(ms) == 0 {
 		return ""
@@ -331,16 +340,10 @@ func (r *reporter) event(e rules.Event) {
 		if e.Hit {
 			res = "HITS"
 		}
-		roll := fmt.Sprint(e.Roll)
-		if len(e.Mods) > 0 {
-			roll = fmt.Sprintf("%d%s = %d", e.Roll, mods(e.Mods), e.Modified)
-		}
+		roll := modified([]int{e.Roll}, e.Mods, []int{e.Modified})
 		r.item(fmt.Sprintf("%s strike on %s: rolls %s, needs %d or less: %s.", e.Side.Title(), e.Target, roll, e.Need, res))
 	case rules.FireRoll:
-		roll := rolls(e.Rolls)
-		if len(e.Mods) > 0 {
-			roll = fmt.Sprintf("%s%s = %s", roll, mods(e.Mods), rolls(e.Modified))
-		}
+		roll := modified(e.Rolls, e.Mods, e.Modified)
 		r.item(fmt.Sprintf("%s fires at %s: rolls %s, needs %d or less: %d hit(s).", e.Unit, e.Target, roll, e.Need, e.Hits))
 	case rules.Eliminated:
 		r.item(fmt.Sprintf("%s is ELIMINATED (9.21).", e.Unit))
