@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"titm/adjudicator"
 	"titm/store"
 )
 
@@ -79,24 +78,16 @@ func (d *Daemon) clock(ctx context.Context) {
 
 // Tick plays as a pass every impulse whose deadline has passed (B8), telling
 // both players, and reminds the player to move of a deadline that comes
-// within the configured time. Each game is changed in its own transaction,
-// so that a game that fails holds up no other. It returns the number of
-// mails queued, and the first error.
+// within the configured time: the referee's Deadline act. Each game is
+// changed in its own transaction, so that a game that fails holds up no
+// other. It returns the number of mails queued, and the first error.
 func (d *Daemon) Tick() (int, error) {
 	now := d.now()
+	ref := d.Handler.ref
 	var due []string
 	err := d.st.View(func(tx *store.Tx) error {
 		games, err := tx.Games()
-		for _, g := range games {
-			if g.Status != adjudicator.Playing || g.Paused || g.Due.IsZero() {
-				continue
-			}
-			late := !now.Before(g.Due)
-			remind := d.cfg.Referee.Reminder > 0 && !now.Before(g.Due.Add(-d.cfg.Referee.Reminder)) && !g.Reminded.Equal(g.Due)
-			if late || remind {
-				due = append(due, g.ID)
-			}
-		}
+		due = ref.Due(games, now)
 		return err
 	})
 	if err != nil {
@@ -106,9 +97,15 @@ func (d *Daemon) Tick() (int, error) {
 	var first error
 	for _, id := range due {
 		err := d.st.Update(func(tx *store.Tx) error {
-			n, err := d.tickGame(tx, id, now)
-			queued += n
-			return err
+			res, err := ref.Deadline(tx, id, now)
+			if err != nil {
+				return err
+			}
+			if len(res.Records) > 0 {
+				d.log.Info("deadline passed", "game", id, "impulse", res.Records[0].Impulse)
+			}
+			queued += len(res.Mails)
+			return Queue(tx, d.Handler.from, res.Mails, now)
 		})
 		if err != nil {
 			d.log.Error("deadline", "game", id, "err", err)
@@ -118,52 +115,4 @@ func (d *Daemon) Tick() (int, error) {
 		}
 	}
 	return queued, first
-}
-
-// tickGame plays one game's late impulse or sends its reminder.
-func (d *Daemon) tickGame(tx *store.Tx, id string, now time.Time) (int, error) {
-	g, err := tx.Game(id)
-	if err != nil {
-		return 0, err
-	}
-	w := &work{h: d.Handler, tx: tx, now: now, in: &Incoming{}, game: g.ID}
-	side := g.Next.Side
-	if !now.Before(g.Due) {
-		recs, events, err := g.Expire(now)
-		if err != nil {
-			return 0, err
-		}
-		if err := tx.SaveGame(g, recs); err != nil {
-			return 0, err
-		}
-		report, err := adjudicator.Report(g, recs, events)
-		if err != nil {
-			return 0, err
-		}
-		text := fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", side.Title(), recs[0].Impulse) + report
-		if g.Status == adjudicator.Finished {
-			text += "\n" + promptnessText(g)
-		}
-		ref, err := w.mapRef(g, recs[0].Impulse, events)
-		if err != nil {
-			return 0, err
-		}
-		w.toAllAs(g, reportSubject(g, recs[0])+" (deadline passed)", text, ref)
-		d.log.Info("deadline passed", "game", g.ID, "impulse", recs[0].Impulse)
-	} else {
-		g.Reminded = g.Due
-		if err := tx.SaveGame(g, nil); err != nil {
-			return 0, err
-		}
-		w.send(g.ID, KindReminder, Outgoing{To: []string{g.Players[side].Address},
-			Subject: fmt.Sprintf("[%s] reminder: impulse %s is due by %s", g.ID, g.Next, adjudicator.FormatTime(g.Due)),
-			Text: fmt.Sprintf("Your orders for impulse %s of game %s are due by %s, in %s.\n"+
-				"If none come, the impulse is played without movement, attack or repair (B8).\n"+
-				"You may ask for more time with EXTEND 24h (%d extensions a game).\n%s",
-				g.Next, g.ID, adjudicator.FormatTime(g.Due), human(g.Due.Sub(now)), d.cfg.Referee.MaxExtensions, w.standing(g, side))})
-	}
-	if err := w.queue(); err != nil {
-		return 0, err
-	}
-	return len(w.mails), nil
 }

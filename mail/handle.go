@@ -12,27 +12,20 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"titm/adjudicator"
+	"titm/adjudicator/referee"
 	"titm/rules"
 	"titm/store"
 )
 
-// Mail kinds in the outbox, for the operator.
-const (
-	KindWelcome  = "welcome"
-	KindReport   = "report"
-	KindReply    = "reply"
-	KindReminder = "reminder"
-	KindWarning  = "warning"
-	KindNotice   = "notice"
-)
-
 // Handler applies mails to the store: the daemon's logic, apart from the
-// network. Each mail is handled in one transaction with everything it
-// changes, the mails it queues and the record that it was processed.
-// A Handler is safe for concurrent use; the store serialises the
-// transactions.
+// network. It finds out who wrote a mail and what it is for, and leaves
+// what the mail does to the referee's acts. Each mail is handled in one
+// transaction with everything it changes, the mails it queues and the
+// record that it was processed. A Handler is safe for concurrent use; the
+// store serialises the transactions.
 type Handler struct {
 	cfg  *Config
+	ref  *referee.Referee
 	from gomail.Address
 	log  *slog.Logger
 
@@ -48,7 +41,20 @@ func NewHandler(cfg *Config, log *slog.Logger) *Handler {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Handler{cfg: cfg, from: gomail.Address{Name: cfg.Referee.Name, Address: cfg.Referee.Address}, log: log}
+	return &Handler{cfg: cfg, ref: referee.New(cfg.RefereeOptions()), from: cfg.From(), log: log}
+}
+
+// RefereeOptions are the settings of the referee's acts, from the
+// configuration.
+func (c *Config) RefereeOptions() *referee.Options {
+	r := &c.Referee
+	return &referee.Options{Address: r.Address, Deadline: r.Deadline, MaxExtensions: r.MaxExtensions,
+		MaxExtension: r.MaxExtension, Reminder: r.Reminder, MapPicture: r.MapPicture}
+}
+
+// From is the address the referee's mails come from.
+func (c *Config) From() gomail.Address {
+	return gomail.Address{Name: c.Referee.Name, Address: c.Referee.Address}
 }
 
 // MessageKey names a message in a mailbox (RFC 3501: UIDVALIDITY and UID).
@@ -58,12 +64,11 @@ type MessageKey struct {
 	UID         uint32
 }
 
-// pending is a mail to queue.
+// pending is a mail to queue: one of the referee's, or a reply in the
+// thread of the mail handled.
 type pending struct {
-	game   string
-	kind   string
-	secret bool // carries a token: its text is dropped once sent
-	out    Outgoing
+	referee.Mail
+	refs []string
 }
 
 // work is what handling one mail produces.
@@ -77,20 +82,34 @@ type work struct {
 	game    string
 }
 
-func (w *work) send(game, kind string, o Outgoing) {
-	w.mails = append(w.mails, pending{game: game, kind: kind, out: o})
+func (w *work) send(m referee.Mail) { w.mails = append(w.mails, pending{Mail: m}) }
+
+// result takes what a referee's act did: its mails, and its reply to the
+// mail's sender.
+func (w *work) result(res *referee.Result) {
+	if res.Game != nil {
+		w.game = res.Game.ID
+	}
+	for _, m := range res.Mails {
+		w.send(m)
+	}
+	if res.Reply != "" {
+		w.replyMap(w.game, res.Reply, res.ReplyMap)
+	}
+	w.outcome = res.Outcome
 }
 
 // reply answers the mail's sender, in its thread.
 func (w *work) reply(game, text string) { w.replyMap(game, text, nil) }
 
 // replyMap answers the mail's sender, with the map picture if ref is set.
-func (w *work) replyMap(game, text string, ref *MapRef) {
+func (w *work) replyMap(game, text string, ref *referee.MapRef) {
 	refs := append(append([]string(nil), w.in.References...), w.in.MessageID)
 	if w.in.MessageID == "" {
 		refs = w.in.References
 	}
-	w.send(game, KindReply, Outgoing{To: []string{w.in.From}, Subject: replySubject(game, w.in.Subject), Text: text, References: refs, Map: ref})
+	w.mails = append(w.mails, pending{Mail: referee.Mail{Game: game, Kind: referee.KindReply, To: []string{w.in.From},
+		Subject: replySubject(game, w.in.Subject), Text: text, Map: ref}, refs: refs})
 }
 
 // Handle handles one raw mail of the mailbox, whose size the server gave.
@@ -132,29 +151,43 @@ func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, n
 }
 
 // queue puts the mails of the work in the outbox.
-func (w *work) queue() error {
-	for _, m := range w.mails {
-		mail := &store.Mail{Game: m.game, Kind: m.kind, Secret: m.secret, From: w.h.from.Address, To: m.out.To,
-			Subject: m.out.Subject, Created: w.now}
-		if m.out.Map != nil {
+func (w *work) queue() error { return queue(w.tx, w.h.from, w.mails, w.now) }
+
+// Queue puts the mails of a referee's act in the outbox, from the referee's
+// address: every door queues them the same way, in the transaction of the
+// act.
+func Queue(tx *store.Tx, from gomail.Address, mails []referee.Mail, now time.Time) error {
+	ps := make([]pending, len(mails))
+	for i, m := range mails {
+		ps[i] = pending{Mail: m}
+	}
+	return queue(tx, from, ps, now)
+}
+
+func queue(tx *store.Tx, from gomail.Address, mails []pending, now time.Time) error {
+	for _, m := range mails {
+		out := Outgoing{To: m.To, Subject: m.Subject, Text: m.Text, References: m.refs, Map: m.Map}
+		mail := &store.Mail{Game: m.Game, Kind: m.Kind, Secret: m.Secret, From: from.Address, To: m.To,
+			Subject: m.Subject, Created: now}
+		if m.Map != nil {
 			// Composed when sent, with its picture then drawn.
-			id, err := newMessageID(w.h.from.Address)
+			id, err := newMessageID(from.Address)
 			if err != nil {
 				return err
 			}
-			data, err := json.Marshal(deferred{Out: m.out, MessageID: id, Date: w.now})
+			data, err := json.Marshal(deferred{Out: out, MessageID: id, Date: now})
 			if err != nil {
 				return err
 			}
-			mail.MessageID, mail.Data, mail.Deferred, mail.Snapshot = id, data, true, m.out.Map.Snapshot
+			mail.MessageID, mail.Data, mail.Deferred, mail.Snapshot = id, data, true, m.Map.Snapshot
 		} else {
-			data, id, err := Compose(w.h.from, &m.out, w.now)
+			data, id, err := Compose(from, &out, now)
 			if err != nil {
 				return err
 			}
 			mail.MessageID, mail.Data = id, data
 		}
-		if err := w.tx.Queue(mail); err != nil {
+		if err := tx.Queue(mail); err != nil {
 			return err
 		}
 	}
@@ -231,7 +264,7 @@ func (w *work) handle(raw []byte, size int64, perr error) error {
 		// forged; no reply goes to it, and the address is warned.
 		w.outcome = "refused: no valid DKIM signature of the sender's domain"
 		w.h.log.Warn("mail refused: no valid DKIM signature", "from", in.From, "message_id", in.MessageID)
-		w.send("", KindWarning, Outgoing{To: []string{in.From}, Subject: "a mail in your name was refused",
+		w.send(referee.Mail{Kind: referee.KindWarning, To: []string{in.From}, Subject: "a mail in your name was refused",
 			Text: fmt.Sprintf("A mail from your address (subject %q) was refused: the referee requires a valid DKIM signature\n"+
 				"of your address's domain, and it had none. Nothing in it was applied. If you sent it, send it\n"+
 				"through your own mail provider, which signs the mails it sends.\n", in.Subject)})
@@ -261,14 +294,19 @@ func (w *work) handle(raw []byte, size int64, perr error) error {
 		w.h.log.Warn("mail refused: missing or wrong token", "game", g.ID, "from", in.From, "message_id", in.MessageID)
 		// The registered address is warned, not answered: the mail may be
 		// forged, and the warning tells only that one was refused.
-		w.send(g.ID, KindWarning, Outgoing{To: []string{g.Players[side].Address},
+		w.send(referee.Mail{Game: g.ID, Kind: referee.KindWarning, To: []string{g.Players[side].Address},
 			Subject: fmt.Sprintf("[%s] a mail in your name was refused", g.ID),
 			Text: fmt.Sprintf("A mail from your address to game %s (subject %q) was refused: it had no TOKEN line, or a wrong one.\n"+
 				"Nothing in it was applied. If you sent it, send it again with the TOKEN line of your welcome mail.\n"+
 				"If you did not, someone tried to give orders in your name; your token keeps them out.\n", g.ID, in.Subject)})
 		return nil
 	}
-	return w.player(g, side)
+	res, err := w.h.ref.Orders(w.tx, g.ID, side, w.in.Text, w.now)
+	if err != nil {
+		return err
+	}
+	w.result(res)
+	return nil
 }
 
 // findGame finds the game a player's mail is for: its GAME line, or [id] in
@@ -310,7 +348,7 @@ func (w *work) findGame(ids []string) (*adjudicator.Game, rules.Side, error) {
 		w.reply("", fmt.Sprintf("You are not a player of game %s; your games are %s.\n", id, strings.Join(ids, ", ")))
 		return nil, "", nil
 	}
-	g, err := w.tx.Game(match)
+	g, err := w.tx.Summary(match)
 	if err != nil {
 		return nil, "", err
 	}
@@ -361,292 +399,6 @@ func headingOf(text, keyword string) string {
 	return ""
 }
 
-// player handles an authenticated player's mail: requests answered, orders
-// checked as a whole and applied, everyone told.
-func (w *work) player(g *adjudicator.Game, side rules.Side) error {
-	s, err := g.Rules()
-	if err != nil {
-		return err
-	}
-	o, err := rules.ParseOrders(w.in.Text, s, &rules.ParseOptions{Side: side})
-	var oes rules.OrderErrors
-	if errors.As(err, &oes) {
-		w.outcome = fmt.Sprintf("refused: %d error(s) in the orders", len(oes))
-		w.reply(g.ID, orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+inPlay(g)+w.standing(g, side))
-		return nil
-	} else if err != nil {
-		return err
-	}
-	var requests []rules.Order
-	check, orders := false, false
-	lines := strings.Split(strings.ReplaceAll(w.in.Text, "\r\n", "\n"), "\n")
-	for i, ord := range o.List {
-		switch rules.ClassOf(ord) {
-		case rules.Request:
-			if _, ok := ord.(rules.CheckRequest); ok {
-				check = true
-			} else {
-				requests = append(requests, ord)
-			}
-			// The request's line is left out of the orders given to
-			// the game, keeping the lines' numbers.
-			if n := o.Lines[i] - 1; n >= 0 && n < len(lines) {
-				lines[n] = ""
-			}
-		case rules.ImpulseOrder, rules.StandingOrder:
-			orders = true
-		case rules.HeadingLine:
-			if _, ok := ord.(rules.ImpulseLine); ok {
-				orders = true
-			}
-		}
-	}
-	before := g.Clone()
-	var recs []adjudicator.Record
-	var answers []string
-	var notices []string // told to both players and the observers
-	var played []rules.Event
-	var replyMap *MapRef // the STATUS answer's map
-	fail := func(text, outcome string) error {
-		w.outcome = "refused: " + outcome
-		w.reply(g.ID, text+"\nNothing in your mail was applied.\n"+w.standing(before, side))
-		return nil
-	}
-	for _, r := range requests {
-		var out []adjudicator.Record
-		var err error
-		switch r := r.(type) {
-		case rules.HelpRequest:
-			answers = append(answers, rules.HelpText(s, side))
-		case rules.StatusRequest:
-			answers = append(answers, statusText(g))
-			if replyMap, err = w.mapRef(g, "in play", nil); err != nil {
-				return err
-			}
-		case rules.UnitsRequest:
-			answers = append(answers, unitsText(g, s, side))
-		case rules.DiceRequest:
-			answers = append(answers, diceText(g))
-		case rules.OrdersRequest:
-			log, err := w.tx.Log(g.ID)
-			if err != nil {
-				return err
-			}
-			answers = append(answers, ordersOnFile(log, side))
-		case rules.JoinRequest:
-			seed := r.Seed
-			if seed == "" {
-				if seed, err = adjudicator.NewPlayerSeed(); err != nil {
-					return err
-				}
-			}
-			if out, err = g.Join(side, seed, w.now); err == nil {
-				answers = append(answers, fmt.Sprintf("You have joined game %s with the seed %q.", g.ID, seed))
-				if g.Status == adjudicator.Playing {
-					notices = append(notices, startText(g))
-				}
-			}
-		case rules.ExtendRequest:
-			p := g.Players[side]
-			d := time.Duration(r.Hours) * time.Hour
-			switch {
-			case p.Extensions >= w.h.cfg.Referee.MaxExtensions:
-				err = fmt.Errorf("you have had the %d extensions a player may have in a game", w.h.cfg.Referee.MaxExtensions)
-			case d > w.h.cfg.Referee.MaxExtension:
-				err = fmt.Errorf("an extension is at most %s", human(w.h.cfg.Referee.MaxExtension))
-			default:
-				if out, err = g.Extend(side, d, "asked by the "+string(side)+" player", w.now); err == nil {
-					notices = append(notices, fmt.Sprintf("The %s player extended impulse %s by %s: it is now due by %s.", side.Title(), g.Next, human(d), adjudicator.FormatTime(g.Due)))
-				}
-			}
-		case rules.ConcedeRequest:
-			if out, err = g.Concede(side, w.now); err == nil {
-				notices = append(notices, fmt.Sprintf("The %s player concedes.\n\n%s", side.Title(), endText(g)))
-			}
-		case rules.DrawRequest:
-			if out, err = g.Draw(side, r.Accept, w.now); err == nil {
-				if g.Status == adjudicator.Finished {
-					notices = append(notices, "The players agree to a draw.\n\n"+endText(g))
-				} else {
-					notices = append(notices, fmt.Sprintf("The %s player offers a draw. The %s player accepts it with DRAW ACCEPT; the offer lapses when the next impulse is played.", side.Title(), side.Enemy().Title()))
-				}
-			}
-		}
-		if err != nil {
-			return fail(fmt.Sprintf("%s: %v.", r.Keyword(), err), r.Keyword())
-		}
-		recs = append(recs, out...)
-	}
-	text := strings.Join(lines, "\n")
-	switch {
-	case check && orders:
-		answers = append(answers, checkText(g, s, side, text))
-	case orders:
-		out, events, err := g.Submit(side, text, w.now)
-		var oes rules.OrderErrors
-		switch {
-		case errors.As(err, &oes):
-			w.outcome = fmt.Sprintf("refused: %d error(s) in the orders", len(oes))
-			w.reply(g.ID, orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+inPlay(before)+w.standing(before, side))
-			return nil
-		case errors.Is(err, adjudicator.ErrNotYourImpulse), errors.Is(err, adjudicator.ErrPaused), errors.Is(err, adjudicator.ErrNotPlaying):
-			return fail(capital(err.Error())+".", "out of turn")
-		case err != nil:
-			return err
-		}
-		recs = append(recs, out...)
-		played = events
-		for _, r := range out {
-			if r.Kind == adjudicator.KindStanding {
-				answers = append(answers, "Your standing orders are kept.")
-			}
-		}
-	}
-	if len(recs) > 0 {
-		if err := w.tx.SaveGame(g, recs); err != nil {
-			return err
-		}
-	}
-	// The impulse's report goes to everyone; so do the notices.
-	reported := false
-	for _, r := range recs {
-		if r.Kind == adjudicator.KindImpulse {
-			report, err := adjudicator.Report(g, recs, played)
-			if err != nil {
-				return err
-			}
-			if g.Status == adjudicator.Finished {
-				report += "\n" + promptnessText(g)
-			}
-			ref, err := w.mapRef(g, r.Impulse, played)
-			if err != nil {
-				return err
-			}
-			w.toAllAs(g, reportSubject(g, r), report, ref)
-			reported = true
-		}
-	}
-	for _, n := range notices {
-		w.toAll(g, n)
-	}
-	if len(answers) > 0 || len(notices) == 0 && !reported {
-		if len(answers) == 0 {
-			answers = append(answers, "Your mail held no orders and no requests. Send HELP for the order language.")
-		}
-		w.replyMap(g.ID, strings.Join(answers, "\n\n")+"\n"+w.standing(g, side), replyMap)
-	}
-	w.outcome = outcomeOf(recs, requests, check)
-	return nil
-}
-
-// reportSubject is the subject of an impulse's report: the game, the
-// impulse played and what comes next.
-func reportSubject(g *adjudicator.Game, r adjudicator.Record) string {
-	switch {
-	case g.Status == adjudicator.Finished:
-		return fmt.Sprintf("[%s] %s played: the game is over, %s", g.ID, r.Impulse, g.Result)
-	case g.Paused:
-		return fmt.Sprintf("[%s] %s played; %s next (paused)", g.ID, r.Impulse, g.Next)
-	}
-	return fmt.Sprintf("[%s] %s played; %s next, due by %s", g.ID, r.Impulse, g.Next, adjudicator.FormatTime(g.Due))
-}
-
-// toAll sends a notice to both players and the observers, under its first
-// line.
-func (w *work) toAll(g *adjudicator.Game, text string) {
-	w.toAllAs(g, fmt.Sprintf("[%s] %s", g.ID, firstLine(text)), text, nil)
-}
-
-// toAllAs sends a text to both players and the observers, each in his own
-// mail so that no address is shown to the others' mail servers needlessly.
-func (w *work) toAllAs(g *adjudicator.Game, subject, text string, ref *MapRef) {
-	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		w.send(g.ID, KindReport, Outgoing{To: []string{g.Players[side].Address}, Subject: subject,
-			Text: text + "\n" + w.standing(g, side), Map: ref})
-	}
-	for _, o := range g.Observers {
-		w.send(g.ID, KindReport, Outgoing{To: []string{o}, Subject: subject, Text: text, Map: ref})
-	}
-}
-
-// standing is the echo of a player's standing orders that ends every mail
-// to him, so that he always knows what the referee holds.
-func (w *work) standing(g *adjudicator.Game, side rules.Side) string {
-	if g == nil || g.State == nil {
-		return ""
-	}
-	sd := g.State.Standing[side]
-	var b strings.Builder
-	b.WriteString("\nYour standing orders on file:\n")
-	fmt.Fprintf(&b, "  %s\n", sd.Blow)
-	for _, d := range sd.Defend {
-		fmt.Fprintf(&b, "  %s\n", d)
-	}
-	return b.String()
-}
-
-func outcomeOf(recs []adjudicator.Record, requests []rules.Order, check bool) string {
-	var parts []string
-	for _, r := range recs {
-		switch r.Kind {
-		case adjudicator.KindImpulse:
-			parts = append(parts, "played "+r.Impulse)
-		case adjudicator.KindStanding:
-			parts = append(parts, "standing orders kept")
-		default:
-			parts = append(parts, r.Kind)
-		}
-	}
-	for _, r := range requests {
-		if _, changes := r.(rules.JoinRequest); !changes {
-			parts = append(parts, "answered "+r.Keyword())
-		}
-	}
-	if check {
-		parts = append(parts, "checked")
-	}
-	if len(parts) == 0 {
-		return "answered"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// inPlay says which impulse is in play and until when, for replies to
-// orders that were refused.
-func inPlay(g *adjudicator.Game) string {
-	if g.Status != adjudicator.Playing {
-		return fmt.Sprintf("Game %s is %s.\n", g.ID, g.Status)
-	}
-	if g.Paused {
-		return fmt.Sprintf("Game %s is paused by the director; impulse %s is next.\n", g.ID, g.Next)
-	}
-	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", g.Next.Side.Title(), g.Next, adjudicator.FormatTime(g.Due))
-}
-
-func orderErrorsText(es rules.OrderErrors) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Your orders have %d error(s):\n\n", len(es))
-	for _, e := range es {
-		fmt.Fprintf(&b, "line %d: %s\n  %s\n", e.Line, e.Text, e.Msg)
-	}
-	return b.String()
-}
-
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return strings.TrimSuffix(l, ".")
-}
-
-// human writes a duration to the minute, as people do: 72h, 1h30m, 45m.
-func human(d time.Duration) string { return adjudicator.FormatDuration(d.Round(time.Minute)) }
-
 // bounce records that mails to an address could not be delivered: the
 // mails to it still in the outbox are failed, and the operator sees it.
 func (w *work) bounce() error {
@@ -672,134 +424,4 @@ func (w *work) bounce() error {
 		}
 	}
 	return nil
-}
-
-// director handles the tournament director's mail: NEW, PAUSE, RESUME,
-// EXTEND and ROLLBACK, each with a reason, acknowledged and logged.
-func (w *work) director() error {
-	cfg := w.h.cfg
-	if !constantEqual(tokenOf(w.in.Text), cfg.Referee.DirectorToken) {
-		w.outcome = "refused: the director's token is missing or wrong"
-		w.h.log.Warn("director's mail refused: missing or wrong token", "from", w.in.From, "message_id", w.in.MessageID)
-		w.send("", KindWarning, Outgoing{To: []string{cfg.Referee.Director}, Subject: "a mail in your name was refused",
-			Text: fmt.Sprintf("A mail from your address (subject %q) was refused: it had no TOKEN line, or a wrong one. Nothing in it was applied.\n", w.in.Subject)})
-		return nil
-	}
-	var answers, done []string
-	for n, l := range strings.Split(strings.ReplaceAll(w.in.Text, "\r\n", "\n"), "\n") {
-		f := strings.Fields(l)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") || strings.HasPrefix(f[0], ">") {
-			continue
-		}
-		kw := strings.ToUpper(f[0])
-		if kw == "END" || l == "-- " {
-			break
-		}
-		if kw == "TOKEN" {
-			continue
-		}
-		ans, err := w.directorLine(kw, f[1:])
-		if err != nil {
-			answers = append(answers, fmt.Sprintf("line %d: %s\n  %v", n+1, strings.TrimSpace(l), err))
-			continue
-		}
-		answers = append(answers, fmt.Sprintf("line %d: %s\n  %s", n+1, strings.TrimSpace(l), ans))
-		done = append(done, kw)
-	}
-	if len(answers) == 0 {
-		answers = append(answers, directorHelp)
-	}
-	w.outcome = "director: " + strings.Join(done, ", ")
-	if len(done) == 0 {
-		w.outcome = "director: nothing done"
-	}
-	w.reply(w.game, strings.Join(answers, "\n\n")+"\n")
-	return nil
-}
-
-const directorHelp = `The director's orders, one a line, after TOKEN:
-  NEW scenario german-address allied-address
-  PAUSE game reason...
-  RESUME game reason...
-  EXTEND game 24h reason...
-  ROLLBACK game G17-2 reason...`
-
-func (w *work) directorLine(kw string, args []string) (string, error) {
-	if kw == "NEW" {
-		if len(args) != 3 {
-			return "", errors.New("NEW takes a scenario and the two players' addresses: NEW campaign german@example.org allied@example.org")
-		}
-		return w.newGame(args[0], args[1], args[2])
-	}
-	if len(args) < 2 {
-		return "", fmt.Errorf("%s takes a game and a reason\n%s", kw, directorHelp)
-	}
-	g, err := w.tx.Game(args[0])
-	if errors.Is(err, store.ErrNoGame) {
-		return "", fmt.Errorf("no game %s", args[0])
-	} else if err != nil {
-		return "", err
-	}
-	w.game = g.ID
-	var recs []adjudicator.Record
-	var notice string
-	switch kw {
-	case "PAUSE":
-		reason := strings.Join(args[1:], " ")
-		recs, err = g.Pause(reason, w.now)
-		notice = fmt.Sprintf("The director has paused game %s: %s. No impulse is played until the director resumes it.", g.ID, reason)
-	case "RESUME":
-		reason := strings.Join(args[1:], " ")
-		recs, err = g.Resume(reason, w.now)
-		notice = fmt.Sprintf("The director has resumed game %s: %s. Impulse %s is due by %s.", g.ID, reason, g.Next, adjudicator.FormatTime(g.Due))
-	case "EXTEND":
-		d, perr := time.ParseDuration(strings.ToLower(args[1]))
-		if perr != nil || len(args) < 3 {
-			return "", errors.New("EXTEND takes a game, a time as 24h, and a reason")
-		}
-		reason := strings.Join(args[2:], " ")
-		recs, err = g.Extend("", d, reason, w.now)
-		notice = fmt.Sprintf("The director has extended impulse %s of game %s by %s: %s. It is due by %s.", g.Next, g.ID, human(d), reason, adjudicator.FormatTime(g.Due))
-	case "ROLLBACK":
-		to, perr := rules.ParseImpulse(args[1])
-		if perr != nil || len(args) < 3 {
-			return "", errors.New("ROLLBACK takes a game, the impulse to play again as G17-2, and a reason")
-		}
-		log, lerr := w.tx.Log(g.ID)
-		if lerr != nil {
-			return "", lerr
-		}
-		reason := strings.Join(args[2:], " ")
-		recs, err = g.Rollback(log, to, reason, w.now)
-		notice = fmt.Sprintf("The director has rolled game %s back to before impulse %s: %s.\nImpulse %s is to be played again, due by %s. The log keeps everything; no die is rolled twice.", g.ID, to, reason, g.Next, adjudicator.FormatTime(g.Due))
-	default:
-		return "", fmt.Errorf("unknown order %s\n%s", kw, directorHelp)
-	}
-	if err != nil {
-		return "", err
-	}
-	if err := w.tx.SaveGame(g, recs); err != nil {
-		return "", err
-	}
-	w.toAll(g, notice)
-	return "done; log head " + g.Head, nil
-}
-
-func constantEqual(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	return adjudicator.HashToken(a) == adjudicator.HashToken(b)
-}
-
-// newGame makes a game for the director and welcomes its players.
-func (w *work) newGame(scenario, german, allied string) (string, error) {
-	id, tokens, err := NewGame(w.tx, w.h.from, NewGameOptions{Scenario: scenario, German: german, Allied: allied,
-		Deadline: w.h.cfg.Referee.Deadline, Now: w.now})
-	if err != nil {
-		return "", err
-	}
-	_ = tokens
-	w.game = id
-	return fmt.Sprintf("game %s made; its players are welcomed and asked to JOIN", id), nil
 }

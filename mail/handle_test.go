@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	acts "titm/adjudicator/referee"
 	"titm/mail"
 	"titm/store"
 )
@@ -220,7 +221,7 @@ func TestBounce(t *testing.T) {
 	}
 	w.st.View(func(tx *store.Tx) error {
 		failed, _ := tx.Outbox(store.MailFailed)
-		if len(failed) != 1 || failed[0].To[0] != allied || failed[0].Kind != mail.KindWelcome {
+		if len(failed) != 1 || failed[0].To[0] != allied || failed[0].Kind != acts.KindWelcome {
 			t.Errorf("failed mails: %+v", failed)
 		}
 		return nil
@@ -264,7 +265,7 @@ func TestWelcomeDroppedOnceSent(t *testing.T) {
 	w.st.View(func(tx *store.Tx) error {
 		all, _ := tx.Outbox("")
 		for _, m := range all {
-			if m.Kind == mail.KindWelcome && (m.Status != store.MailSent || len(tx.MailData(m.ID)) != 0) {
+			if m.Kind == acts.KindWelcome && (m.Status != store.MailSent || len(tx.MailData(m.ID)) != 0) {
 				t.Errorf("welcome %d: %s, %d bytes kept", m.ID, m.Status, len(tx.MailData(m.ID)))
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	_ "github.com/emersion/go-message/charset" // mails in ISO-8859-1, windows-1252 and the like
 	gomail "github.com/emersion/go-message/mail"
 
+	"titm/adjudicator/referee"
 	"titm/rules"
 )
 
@@ -163,7 +164,7 @@ type Outgoing struct {
 	Attachments []Attachment `json:"-"`
 	// Map, when set, is the map picture the mail carries, drawn when it is
 	// sent.
-	Map *MapRef `json:"map,omitempty"`
+	Map *referee.MapRef `json:"map,omitempty"`
 }
 
 // Attachment is a file sent with a mail.

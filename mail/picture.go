@@ -3,12 +3,9 @@ package mail
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
-	"titm/adjudicator"
-	"titm/adjudicator/picture"
-	"titm/rules"
+	"titm/adjudicator/referee"
 	"titm/store"
 )
 
@@ -17,48 +14,11 @@ import (
 // some 40 KB an impulse, instead of the picture in every mail, and the
 // drawing runs beside the handling of the next mail instead of before it.
 
-// MapRef names the picture a mail carries: the snapshot it is drawn from
-// and the attachment's file name.
-type MapRef struct {
-	Snapshot string `json:"snapshot"`
-	Name     string `json:"name"`
-}
-
-// snapshot is what a picture is drawn from.
-type snapshot struct {
-	Game       string             `json:"game"`
-	Title      string             `json:"title"`
-	State      json.RawMessage    `json:"state"`
-	Highlights picture.Highlights `json:"highlights"`
-}
-
 // deferred is a mail composed when it is sent.
 type deferred struct {
 	Out       Outgoing  `json:"out"`
 	MessageID string    `json:"message_id"`
 	Date      time.Time `json:"date"`
-}
-
-// mapRef keeps the snapshot of a game's position for the picture of a
-// mail, when the configuration asks for pictures.
-func (w *work) mapRef(g *adjudicator.Game, impulse string, events []rules.Event) (*MapRef, error) {
-	if !w.h.cfg.Referee.MapPicture {
-		return nil, nil
-	}
-	st, err := json.Marshal(g.State)
-	if err != nil {
-		return nil, err
-	}
-	snap, err := json.Marshal(snapshot{Game: g.ID, State: st, Highlights: picture.HighlightsOf(events),
-		Title: fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP)})
-	if err != nil {
-		return nil, err
-	}
-	key := fmt.Sprintf("%s/%d/%s", g.ID, g.Log, strings.ReplaceAll(impulse, " ", "-"))
-	if err := w.tx.PutSnapshot(key, snap); err != nil {
-		return nil, err
-	}
-	return &MapRef{Snapshot: key, Name: strings.ReplaceAll(fmt.Sprintf("%s-%s.png", g.ID, impulse), " ", "-")}, nil
 }
 
 // draw draws the picture of a snapshot.
@@ -67,7 +27,7 @@ func draw(tx *store.Tx, key string) ([]byte, error) {
 	if data == nil {
 		return nil, fmt.Errorf("the picture's snapshot %s is missing", key)
 	}
-	var snap snapshot
+	var snap referee.Snapshot
 	if err := json.Unmarshal(data, &snap); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", key, err)
 	}
@@ -75,11 +35,11 @@ func draw(tx *store.Tx, key string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := rules.LoadState(s, snap.State)
+	png, err := snap.Draw(s)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", key, err)
 	}
-	return picture.Render(s, st, &picture.Options{Title: snap.Title, Highlights: snap.Highlights})
+	return png, nil
 }
 
 // lastPicture is the picture drawn last: the mails that carry the same one

@@ -1,4 +1,4 @@
-package mail
+package referee
 
 import (
 	"errors"
@@ -7,17 +7,11 @@ import (
 	"strings"
 	"time"
 
-	gomail "github.com/emersion/go-message/mail"
-
 	"titm/adjudicator"
 	"titm/rules"
-	"titm/rules/scenarios"
-	"titm/store"
 )
 
 // The texts of the mails. They are plain text that reads in 80 columns.
-// (The full impulse report with the map picture is the reports' part; these
-// say what happened, die by die, until it comes.)
 
 // startText is the first report: the game begins, and the dice are fixed.
 func startText(g *adjudicator.Game) string {
@@ -287,73 +281,67 @@ language, with examples from your own units.
 `, g.ID, g.Scenario, side.Title(), g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment)
 }
 
-// NewGameOptions describe a game to make.
-type NewGameOptions struct {
-	ID        string // "" for the scenario's name and a number
-	Scenario  string // a shipped scenario's name or a scenario file
-	German    string
-	Allied    string
-	Observers []string
-	Deadline  time.Duration
-	Now       time.Time
+// reportSubject is the subject of an impulse's report: the game, the
+// impulse played and what comes next.
+func reportSubject(g *adjudicator.Game, r adjudicator.Record) string {
+	switch {
+	case g.Status == adjudicator.Finished:
+		return fmt.Sprintf("[%s] %s played: the game is over, %s", g.ID, r.Impulse, g.Result)
+	case g.Paused:
+		return fmt.Sprintf("[%s] %s played; %s next (paused)", g.ID, r.Impulse, g.Next)
+	}
+	return fmt.Sprintf("[%s] %s played; %s next, due by %s", g.ID, r.Impulse, g.Next, adjudicator.FormatTime(g.Due))
 }
 
-// NewGame makes a game in the store and, when from is not empty, queues a
-// welcome mail with his token to each player. It returns the game's id and
-// the tokens, which are not kept anywhere else once the welcomes are sent.
-func NewGame(tx *store.Tx, from gomail.Address, o NewGameOptions) (string, map[rules.Side]string, error) {
-	s, files, main, err := scenarios.LoadFiles(o.Scenario)
-	if err != nil {
-		return "", nil, err
+// standing is the echo of a player's standing orders that ends every mail
+// to him, so that he always knows what the referee holds.
+func standing(g *adjudicator.Game, side rules.Side) string {
+	if g == nil || g.State == nil {
+		return ""
 	}
-	for _, a := range append([]string{o.German, o.Allied}, o.Observers...) {
-		if _, err := gomail.ParseAddress(a); err != nil {
-			return "", nil, fmt.Errorf("%q is not a mail address: %v", a, err)
-		}
+	sd := g.State.Standing[side]
+	var b strings.Builder
+	b.WriteString("\nYour standing orders on file:\n")
+	fmt.Fprintf(&b, "  %s\n", sd.Blow)
+	for _, d := range sd.Defend {
+		fmt.Fprintf(&b, "  %s\n", d)
 	}
-	if strings.EqualFold(o.German, o.Allied) {
-		return "", nil, errors.New("the two players need two addresses: the address tells the sides apart")
-	}
-	secret, err := adjudicator.NewSecret()
-	if err != nil {
-		return "", nil, err
-	}
-	tokens := map[rules.Side]string{}
-	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		if tokens[side], err = adjudicator.NewToken(); err != nil {
-			return "", nil, err
-		}
-	}
-	id := o.ID
-	if id == "" {
-		if id, err = tx.NewID(s.Name); err != nil {
-			return "", nil, err
-		}
-	}
-	g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
-		German: strings.ToLower(o.German), Allied: strings.ToLower(o.Allied), Observers: o.Observers, Deadline: o.Deadline,
-		Tokens: tokens, Secret: secret, Now: o.Now})
-	if err != nil {
-		return "", nil, err
-	}
-	if err := tx.CreateGame(g, recs); err != nil {
-		return "", nil, err
-	}
-	if from.Address == "" {
-		return id, tokens, nil
-	}
-	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		out := &Outgoing{To: []string{g.Players[side].Address}, Subject: fmt.Sprintf("[%s] welcome: you play the %s side", g.ID, side.Title()),
-			Text: welcomeText(g, side, tokens[side], from.Address)}
-		data, mid, err := Compose(from, out, o.Now)
-		if err != nil {
-			return "", nil, err
-		}
-		err = tx.Queue(&store.Mail{Game: g.ID, Kind: KindWelcome, Secret: true, From: from.Address, To: out.To,
-			Subject: out.Subject, MessageID: mid, Data: data, Created: o.Now})
-		if err != nil {
-			return "", nil, err
-		}
-	}
-	return id, tokens, nil
+	return b.String()
 }
+
+// inPlay says which impulse is in play and until when, for replies to
+// orders that were refused.
+func inPlay(g *adjudicator.Game) string {
+	if g.Status != adjudicator.Playing {
+		return fmt.Sprintf("Game %s is %s.\n", g.ID, g.Status)
+	}
+	if g.Paused {
+		return fmt.Sprintf("Game %s is paused by the director; impulse %s is next.\n", g.ID, g.Next)
+	}
+	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", g.Next.Side.Title(), g.Next, adjudicator.FormatTime(g.Due))
+}
+
+func orderErrorsText(es rules.OrderErrors) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your orders have %d error(s):\n\n", len(es))
+	for _, e := range es {
+		fmt.Fprintf(&b, "line %d: %s\n  %s\n", e.Line, e.Text, e.Msg)
+	}
+	return b.String()
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSuffix(l, ".")
+}
+
+// human writes a duration to the minute, as people do: 72h, 1h30m, 45m.
+func human(d time.Duration) string { return adjudicator.FormatDuration(d.Round(time.Minute)) }
+

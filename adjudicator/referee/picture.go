@@ -1,0 +1,62 @@
+package referee
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"titm/adjudicator"
+	"titm/adjudicator/picture"
+	"titm/rules"
+)
+
+// The map picture (Options.MapPicture) is drawn when its mail is sent, not
+// when the mail is queued: the store keeps the position it is drawn from,
+// some 40 KB an impulse, instead of the picture in every mail, and the
+// drawing runs beside the handling of the next mail instead of before it.
+
+// MapRef names the picture a mail carries: the snapshot it is drawn from
+// and the attachment's file name.
+type MapRef struct {
+	Snapshot string `json:"snapshot"`
+	Name     string `json:"name"`
+}
+
+// Snapshot is what a picture is drawn from, as the store keeps it.
+type Snapshot struct {
+	Game       string             `json:"game"`
+	Title      string             `json:"title"`
+	State      json.RawMessage    `json:"state"`
+	Highlights picture.Highlights `json:"highlights"`
+}
+
+// Draw draws the picture of a snapshot on its game's scenario.
+func (sn *Snapshot) Draw(s *rules.Scenario) ([]byte, error) {
+	st, err := rules.LoadState(s, sn.State)
+	if err != nil {
+		return nil, fmt.Errorf("the position of game %s: %w", sn.Game, err)
+	}
+	return picture.Render(s, st, &picture.Options{Title: sn.Title, Highlights: sn.Highlights})
+}
+
+// mapRef keeps the snapshot of a game's position for the picture of a
+// mail, when the referee sends pictures.
+func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []rules.Event) (*MapRef, error) {
+	if !r.opt.MapPicture {
+		return nil, nil
+	}
+	st, err := json.Marshal(g.State)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := json.Marshal(Snapshot{Game: g.ID, State: st, Highlights: picture.HighlightsOf(events),
+		Title: fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP)})
+	if err != nil {
+		return nil, err
+	}
+	key := fmt.Sprintf("%s/%d/%s", g.ID, g.Log, strings.ReplaceAll(impulse, " ", "-"))
+	if err := tx.PutSnapshot(key, snap); err != nil {
+		return nil, err
+	}
+	return &MapRef{Snapshot: key, Name: strings.ReplaceAll(fmt.Sprintf("%s-%s.png", g.ID, impulse), " ", "-")}, nil
+}

@@ -1,0 +1,164 @@
+// Package referee holds the game's actions, once, for every door: make a
+// game, join it, give orders (with the impulse's report to everyone),
+// answer a player's requests, the director's acts and the deadlines. A mail,
+// a command on the command line, the daemon's control socket and any later
+// door (a web page, a tournament) are thin callers: they find out who is
+// calling, call an act inside one store transaction, and present what it
+// returns. So an act tells the players the same whichever door it came
+// through.
+//
+// Each act reads and writes the store through Tx, which the store
+// implements, and returns a Result: the log records it appended, the mails
+// to send to the players and the observers, and the answer to the caller.
+// The door queues the mails in the same transaction, so that a change and
+// the mails that tell of it are kept together or not at all.
+package referee
+
+import (
+	"time"
+
+	"titm/adjudicator"
+	"titm/rules"
+)
+
+// Tx is what the acts need of the store, inside one transaction. Its
+// methods are those of the store's transaction; their errors are the
+// store's.
+type Tx interface {
+	// NewID returns a new game id: prefix, "-" and a number never given
+	// twice.
+	NewID(prefix string) (string, error)
+	// CreateGame keeps a new game and its first records.
+	CreateGame(g *adjudicator.Game, recs []adjudicator.Record) error
+	// SaveGame keeps a game after a change and appends the change's
+	// records to its log.
+	SaveGame(g *adjudicator.Game, recs []adjudicator.Record) error
+	// Game returns a whole game, ready to play.
+	Game(id string) (*adjudicator.Game, error)
+	// Games returns every game without its position or secret.
+	Games() ([]*adjudicator.Game, error)
+	// Log returns a game's log, in order.
+	Log(id string) ([]adjudicator.Record, error)
+	// PutSnapshot keeps what a mail's map picture is drawn from.
+	PutSnapshot(key string, data []byte) error
+}
+
+// The kinds of mail, for the outbox and the operator.
+const (
+	KindWelcome  = "welcome"  // a player's token, when a game is made
+	KindReport   = "report"   // to both players and the observers: an impulse, a notice
+	KindReply    = "reply"    // the answer to the one who wrote
+	KindReminder = "reminder" // a deadline comes
+	KindWarning  = "warning"  // a mail in the address's name was refused
+)
+
+// Mail is a mail an act sends.
+type Mail struct {
+	Game    string   // the game it is about, or ""
+	Kind    string   // one of the kinds above
+	To      []string // one address: each recipient has his own mail
+	Subject string
+	Text    string
+	Map     *MapRef // the map picture it carries, or nil
+	// Secret is set on a mail that carries a token: the outbox drops its
+	// text once it is sent.
+	Secret bool
+}
+
+// Result is what an act did.
+type Result struct {
+	// Game is the game after the act (as it stands when the act was
+	// refused), or nil when the act found no game.
+	Game    *adjudicator.Game
+	Records []adjudicator.Record // appended to the game's log, in order
+	Events  []rules.Event        // of the impulse played, if one was
+	Mails   []Mail               // to the players and the observers
+	// Reply is the answer to the caller, in a player's words; ReplyMap
+	// the map picture that goes with it (STATUS), or nil.
+	Reply    string
+	ReplyMap *MapRef
+	// Outcome says in a few words what happened, for the door's log:
+	// "played G1-1", "refused: 2 error(s) in the orders".
+	Outcome string
+	// Refused is set when nothing was applied; Errors holds the errors in
+	// the orders when they were the reason.
+	Refused bool
+	Errors  rules.OrderErrors
+}
+
+// Options are the referee's settings. A nil *Options is the zero value.
+type Options struct {
+	// Address is the referee's mail address, which players write to. The
+	// welcome mails name it.
+	Address string
+	// Deadline is the time per impulse of a game made without one.
+	Deadline time.Duration
+	// MaxExtensions is the number of extensions a player may ask for in a
+	// game; MaxExtension the longest one.
+	MaxExtensions int
+	MaxExtension  time.Duration
+	// Reminder is how long before a deadline the player to move is
+	// reminded; 0 sends no reminder.
+	Reminder time.Duration
+	// MapPicture attaches the map picture to the reports and to STATUS.
+	MapPicture bool
+}
+
+// Referee performs the acts with its settings. It holds no state of its
+// own and is safe for concurrent use.
+type Referee struct {
+	opt Options
+}
+
+// New returns a referee with the settings o (nil: the zero settings).
+func New(o *Options) *Referee {
+	r := &Referee{}
+	if o != nil {
+		r.opt = *o
+	}
+	return r
+}
+
+// Options returns the referee's settings.
+func (r *Referee) Options() Options { return r.opt }
+
+// sides are both sides, German first, as every list of them is given.
+var sides = []rules.Side{rules.German, rules.Allied}
+
+// refuse makes res a refusal with the reply text and the outcome.
+func (res *Result) refuse(reply, outcome string) *Result {
+	res.Refused, res.Reply, res.Outcome = true, reply, "refused: "+outcome
+	res.Records, res.Mails, res.Events = nil, nil, nil
+	return res
+}
+
+// send adds a mail to one address.
+func (res *Result) send(g *adjudicator.Game, kind, to, subject, text string, ref *MapRef) {
+	res.Mails = append(res.Mails, Mail{Game: g.ID, Kind: kind, To: []string{to}, Subject: subject, Text: text, Map: ref})
+}
+
+// toAll sends a notice to both players and the observers, under its first
+// line.
+func (res *Result) toAll(g *adjudicator.Game, text string) {
+	res.toAllAs(g, "["+g.ID+"] "+firstLine(text), text, nil)
+}
+
+// toAllAs sends a text to both players and the observers, each in his own
+// mail so that no address is shown to the others' mail servers needlessly.
+// A player's mail ends with his standing orders.
+func (res *Result) toAllAs(g *adjudicator.Game, subject, text string, ref *MapRef) {
+	for _, side := range sides {
+		res.send(g, KindReport, g.Players[side].Address, subject, text+"\n"+standing(g, side), ref)
+	}
+	for _, o := range g.Observers {
+		res.send(g, KindReport, o, subject, text, ref)
+	}
+}
+
+// save keeps the game with the records of the result, when there are any.
+func (res *Result) save(tx Tx, g *adjudicator.Game) error {
+	if len(res.Records) == 0 {
+		return nil
+	}
+	return tx.SaveGame(g, res.Records)
+}

@@ -1,0 +1,138 @@
+package mail
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"titm/adjudicator"
+	"titm/adjudicator/referee"
+	"titm/rules"
+	"titm/store"
+)
+
+// director handles the tournament director's mail: NEW, PAUSE, RESUME,
+// EXTEND and ROLLBACK, one a line, each with a reason, acknowledged and
+// logged. The acts are the referee's; this reads the lines and answers.
+func (w *work) director() error {
+	cfg := w.h.cfg
+	if !constantEqual(tokenOf(w.in.Text), cfg.Referee.DirectorToken) {
+		w.outcome = "refused: the director's token is missing or wrong"
+		w.h.log.Warn("director's mail refused: missing or wrong token", "from", w.in.From, "message_id", w.in.MessageID)
+		w.send(referee.Mail{Kind: referee.KindWarning, To: []string{cfg.Referee.Director}, Subject: "a mail in your name was refused",
+			Text: fmt.Sprintf("A mail from your address (subject %q) was refused: it had no TOKEN line, or a wrong one. Nothing in it was applied.\n", w.in.Subject)})
+		return nil
+	}
+	var answers, done []string
+	for n, l := range strings.Split(strings.ReplaceAll(w.in.Text, "\r\n", "\n"), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") || strings.HasPrefix(f[0], ">") {
+			continue
+		}
+		kw := strings.ToUpper(f[0])
+		if kw == "END" || l == "-- " {
+			break
+		}
+		if kw == "TOKEN" {
+			continue
+		}
+		ans, err := w.directorLine(kw, f[1:])
+		if err != nil {
+			answers = append(answers, fmt.Sprintf("line %d: %s\n  %v", n+1, strings.TrimSpace(l), err))
+			continue
+		}
+		answers = append(answers, fmt.Sprintf("line %d: %s\n  %s", n+1, strings.TrimSpace(l), ans))
+		done = append(done, kw)
+	}
+	if len(answers) == 0 {
+		answers = append(answers, directorHelp)
+	}
+	w.outcome = "director: " + strings.Join(done, ", ")
+	if len(done) == 0 {
+		w.outcome = "director: nothing done"
+	}
+	w.reply(w.game, strings.Join(answers, "\n\n")+"\n")
+	return nil
+}
+
+const directorHelp = `The director's orders, one a line, after TOKEN:
+  NEW scenario german-address allied-address
+  PAUSE game reason...
+  RESUME game reason...
+  EXTEND game 24h reason...
+  ROLLBACK game G17-2 reason...`
+
+// directorLine does one line of the director's mail. An error is the
+// answer to that line; the lines done before it stand.
+func (w *work) directorLine(kw string, args []string) (string, error) {
+	if kw == "NEW" {
+		if len(args) != 3 {
+			return "", errors.New("NEW takes a scenario and the two players' addresses: NEW campaign german@example.org allied@example.org")
+		}
+		c, err := w.h.ref.New(w.tx, referee.NewGame{Scenario: args[0], German: args[1], Allied: args[2]}, w.now)
+		if err != nil {
+			return "", err
+		}
+		w.collect(c.Result)
+		return c.Reply, nil
+	}
+	if len(args) < 2 {
+		return "", fmt.Errorf("%s takes a game and a reason\n%s", kw, directorHelp)
+	}
+	id := args[0]
+	if _, err := w.tx.Summary(id); errors.Is(err, store.ErrNoGame) {
+		return "", fmt.Errorf("no game %s", id)
+	} else if err != nil {
+		return "", err
+	}
+	w.game = id
+	res, err := w.directorAct(kw, id, args)
+	if err != nil {
+		return "", err
+	}
+	w.collect(res)
+	return res.Reply, nil
+}
+
+// directorAct calls the referee's act a line names.
+func (w *work) directorAct(kw, id string, args []string) (*referee.Result, error) {
+	ref, tx, now := w.h.ref, w.tx, w.now
+	switch kw {
+	case "PAUSE":
+		return ref.Pause(tx, id, strings.Join(args[1:], " "), now)
+	case "RESUME":
+		return ref.Resume(tx, id, strings.Join(args[1:], " "), now)
+	case "EXTEND":
+		d, err := time.ParseDuration(strings.ToLower(args[1]))
+		if err != nil || len(args) < 3 {
+			return nil, errors.New("EXTEND takes a game, a time as 24h, and a reason")
+		}
+		return ref.Extend(tx, id, d, strings.Join(args[2:], " "), now)
+	case "ROLLBACK":
+		to, err := rules.ParseImpulse(args[1])
+		if err != nil || len(args) < 3 {
+			return nil, errors.New("ROLLBACK takes a game, the impulse to play again as G17-2, and a reason")
+		}
+		return ref.Rollback(tx, id, to, strings.Join(args[2:], " "), now)
+	}
+	return nil, fmt.Errorf("unknown order %s\n%s", kw, directorHelp)
+}
+
+// collect takes the mails of one of the director's acts; the answer to the
+// director is the reply to his whole mail.
+func (w *work) collect(res *referee.Result) {
+	if res.Game != nil {
+		w.game = res.Game.ID
+	}
+	for _, m := range res.Mails {
+		w.send(m)
+	}
+}
+
+func constantEqual(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	return adjudicator.HashToken(a) == adjudicator.HashToken(b)
+}
