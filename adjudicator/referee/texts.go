@@ -344,4 +344,3 @@ func firstLine(s string) string {
 
 // human writes a duration to the minute, as people do: 72h, 1h30m, 45m.
 func human(d time.Duration) string { return adjudicator.FormatDuration(d.Round(time.Minute)) }
-
