@@ -2,12 +2,16 @@ package mail
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
+	"titm/adjudicator/referee"
 	"titm/store"
+
+	gomail "github.com/emersion/go-message/mail"
 )
 
 // Daemon referees games by mail: it reads the folder, handles each mail,
@@ -45,8 +49,7 @@ func (d *Daemon) Wake() {
 // Run runs the daemon until ctx ends, then finishes what it has in hand and
 // returns.
 func (d *Daemon) Run(ctx context.Context) error {
-	err := d.st.Update(func(tx *store.Tx) error { return tx.SetMeta("referee", d.cfg.Referee.Address) })
-	if err != nil {
+	if err := d.st.Update(func(tx *store.Tx) error { return StoreReferee(tx, d.cfg) }); err != nil {
 		return err
 	}
 	var wg sync.WaitGroup
@@ -115,4 +118,37 @@ func (d *Daemon) Tick() (int, error) {
 		}
 	}
 	return queued, first
+}
+
+// StoreReferee keeps the referee's address and settings in the store, so
+// that a command run while no daemon runs acts as the daemon would: its
+// mails, queued in the store, come from the same address and say the same,
+// and the daemon sends them when it next runs.
+func StoreReferee(tx *store.Tx, cfg *Config) error {
+	data, err := json.Marshal(storedReferee{Name: cfg.Referee.Name, Options: *cfg.RefereeOptions()})
+	if err != nil {
+		return err
+	}
+	if err := tx.SetMeta("referee", cfg.Referee.Address); err != nil {
+		return err
+	}
+	return tx.SetMeta("referee.settings", string(data))
+}
+
+// storedReferee is the referee as StoreReferee keeps it.
+type storedReferee struct {
+	Name    string          `json:"name,omitempty"`
+	Options referee.Options `json:"options"`
+}
+
+// StoredReferee returns the referee's settings and address as the last
+// daemon on the store ran with them. Where none has run, the address is
+// empty: nobody is known to send mail from.
+func StoredReferee(tx *store.Tx) (*referee.Options, gomail.Address) {
+	var sr storedReferee
+	sr.Options.Address = tx.Meta("referee")
+	if data := tx.Meta("referee.settings"); data != "" {
+		json.Unmarshal([]byte(data), &sr)
+	}
+	return &sr.Options, gomail.Address{Name: sr.Name, Address: sr.Options.Address}
 }

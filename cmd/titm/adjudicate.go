@@ -40,7 +40,8 @@ var adjudicateCmd = &command{
 	name:    "adjudicate",
 	args:    "",
 	summary: "play order files as consecutive impulses, offline, and print what happened and the position",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		name := fs.String("scenario", "", "scenario name or file (required)")
 		stateFile := fs.String("state", "", "a saved position to start from (default: the scenario's start)")
 		var orders listFlag

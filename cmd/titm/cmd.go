@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
 
 	"titm/store"
 )
@@ -24,40 +26,35 @@ type command struct {
 	summary string
 	// setup declares the flags and returns the function that runs the command
 	// once they are parsed.
-	setup func(fs *flag.FlagSet, out io.Writer) func(args []string) error
+	setup func(fs *flag.FlagSet, c *cli) func(args []string) error
 	// subs are the subcommands of a command that has them instead of setup.
 	subs []*command
 }
 
-// commands lists the subcommands in the order help shows them. It is set in
-// init because the daemon's control socket runs commands too.
-var commands []*command
-
-func init() {
-	commands = []*command{
-		scenariosCmd,
-		mapCmd,
-		unitsCmd,
-		validateCmd,
-		ordersCmd,
-		adjudicateCmd,
-		newCmd,
-		joinCmd,
-		playCmd,
-		gamesCmd,
-		showCmd,
-		exportCmd,
-		verifyCmd,
-		dicelogCmd,
-		reportCmd,
-		renderCmd,
-		pauseCmd,
-		resumeCmd,
-		extendCmd,
-		rollbackCmd,
-		serveCmd,
-		demoCmd,
-	}
+// commands lists the subcommands in the order help shows them.
+var commands = []*command{
+	scenariosCmd,
+	mapCmd,
+	unitsCmd,
+	validateCmd,
+	ordersCmd,
+	adjudicateCmd,
+	newCmd,
+	joinCmd,
+	playCmd,
+	gamesCmd,
+	showCmd,
+	exportCmd,
+	verifyCmd,
+	dicelogCmd,
+	reportCmd,
+	renderCmd,
+	pauseCmd,
+	resumeCmd,
+	extendCmd,
+	rollbackCmd,
+	serveCmd,
+	demoCmd,
 }
 
 // errProblems is returned by a command that has already printed the
@@ -69,11 +66,28 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
+// cli is what a command runs with: its output, its input and its clock,
+// passed to it rather than taken from the process, so that tests give
+// their own.
+type cli struct {
+	out    io.Writer // the standard output
+	errOut io.Writer // the standard error
+	stdin  io.Reader
+	now    func() time.Time
+}
+
+// run runs titm with the process's standard input and clock.
 func run(args []string, stdout, stderr io.Writer) int {
+	return (&cli{out: stdout, errOut: stderr, stdin: os.Stdin, now: time.Now}).run(args)
+}
+
+// run runs one command line and returns the exit code.
+func (c *cli) run(args []string) int {
+	stdout, stderr := c.out, c.errOut
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
-			if c := lookup(args[1]); c != nil {
-				return runCommand(c, []string{"-h"}, stdout, stderr)
+			if cmd := lookup(args[1]); cmd != nil {
+				return c.runCommand(cmd, []string{"-h"})
 			}
 			fmt.Fprintf(stderr, "titm: no command %q\n", args[1])
 			return exitUsage
@@ -84,12 +98,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	c := lookup(args[0])
-	if c == nil {
+	cmd := lookup(args[0])
+	if cmd == nil {
 		fmt.Fprintf(stderr, "titm: unknown command %q; run \"titm help\" for the list\n", args[0])
 		return exitUsage
 	}
-	return runCommand(c, args[1:], stdout, stderr)
+	return c.runCommand(cmd, args[1:])
 }
 
 func lookup(name string) *command {
@@ -110,14 +124,14 @@ func help(w io.Writer) {
 	fmt.Fprint(w, "\nA scenario is named by a shipped scenario's name (intro, fifth-panzer, three-days,\ncampaign) or by the path of a scenario file of your own (docs/data-format.md).\n")
 }
 
-func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
+func (cl *cli) runCommand(c *command, args []string) int {
+	stdout, stderr := cl.out, cl.errOut
 	if c.subs != nil {
-		return runSub(c, args, stdout, stderr)
+		return cl.runSub(c, args)
 	}
 	fs := flag.NewFlagSet("titm "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	do := c.setup(fs, stdout)
-	orig := args
+	do := c.setup(fs, cl)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: titm %s [flags] %s\n\n%s\n", c.name, c.args, c.summary)
 		var b strings.Builder
@@ -140,12 +154,9 @@ func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	err = do(args)
 	var ue usageError
-	var ed errDaemon
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ed):
-		return forward(ed.socket, c.name, orig, stdout, stderr)
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "titm %s: %s\n", c.name, ue.msg)
 		fs.Usage()
@@ -162,7 +173,8 @@ func runCommand(c *command, args []string, stdout, stderr io.Writer) int {
 }
 
 // runSub runs a subcommand of c, as "titm orders check".
-func runSub(c *command, args []string, stdout, stderr io.Writer) int {
+func (cl *cli) runSub(c *command, args []string) int {
+	stdout, stderr := cl.out, cl.errOut
 	list := func(w io.Writer) {
 		fmt.Fprintf(w, "Usage: titm %s <subcommand> [flags] [arguments]\n\n%s\n\nSubcommands:\n", c.name, c.summary)
 		for _, s := range c.subs {
@@ -179,7 +191,7 @@ func runSub(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, s := range c.subs {
 		if s.name == c.name+" "+args[0] {
-			return runCommand(s, args[1:], stdout, stderr)
+			return cl.runCommand(s, args[1:])
 		}
 	}
 	fmt.Fprintf(stderr, "titm %s: unknown subcommand %q\n", c.name, args[0])

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"titm/adjudicator/referee"
 	"titm/store"
 )
 
@@ -47,7 +49,7 @@ func TestControlSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	ctl, err := listenControl(socketFor(db), st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ctl, err := listenControl(socketFor(db), &host{st: st, ref: referee.New(nil), now: time.Now}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -21,7 +20,6 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
 
-	"titm/adjudicator"
 	"titm/internal/playtest"
 	"titm/mail"
 	"titm/rules"
@@ -31,7 +29,8 @@ import (
 var demoCmd = &command{
 	name:    "demo",
 	summary: "a game by mail on this machine alone: built-in IMAP and SMTP servers, a demo game, and optionally players that play it",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		imapAddr := fs.String("imap", "127.0.0.1:1143", "where the built-in IMAP server listens (loopback)")
 		smtpAddr := fs.String("smtp", "127.0.0.1:1025", "where the built-in SMTP server listens (loopback)")
 		german := fs.String("german", "german@demo.test", "the German player's address")
@@ -91,7 +90,7 @@ level = %q
 			err = withStore(path, func(tx *store.Tx) error {
 				var err error
 				id, _, err = mail.NewGame(tx, gomail.Address{Name: cfg.Referee.Name, Address: cfg.Referee.Address},
-					mail.NewGameOptions{Scenario: *scenario, German: *german, Allied: *allied, Deadline: cfg.Referee.Deadline, Now: now()})
+					mail.NewGameOptions{Scenario: *scenario, German: *german, Allied: *allied, Deadline: cfg.Referee.Deadline, Now: c.now()})
 				return err
 			})
 			if err != nil {
@@ -113,12 +112,16 @@ Stop with Ctrl-C.
 			defer stop()
 			log := logger(cfg, os.Stderr)
 			if *autoplay {
+				scen, err := loadScenario(*scenario)
+				if err != nil {
+					return err
+				}
 				for _, p := range []struct {
 					side rules.Side
 					addr string
 				}{{rules.German, *german}, {rules.Allied, *allied}} {
 					b := &bot{side: p.side, addr: p.addr, password: *password, referee: *referee, game: id,
-						imap: *imapAddr, smtp: *smtpAddr, impulses: *impulses, log: log.With("player", p.side), out: out}
+						imap: *imapAddr, smtp: *smtpAddr, impulses: *impulses, socket: cfg.Store.ControlSocket, scenario: scen, log: log.With("player", p.side), out: out}
 					go b.play(ctx)
 				}
 			}
@@ -145,6 +148,8 @@ type bot struct {
 	addr, password string
 	referee, game  string
 	imap, smtp     string
+	socket         string          // the daemon's control socket
+	scenario       *rules.Scenario // the game's
 	impulses       int
 	log            *slog.Logger
 	out            io.Writer
@@ -154,7 +159,8 @@ type bot struct {
 	lastSent       string
 }
 
-var tokenLine = regexp.MustCompile(`(?m)^\s+TOKEN (\S+)`)
+// welcomeToken finds the token in a welcome mail.
+var welcomeToken = regexp.MustCompile(`(?m)^\s+TOKEN (\S+)`)
 
 func (b *bot) play(ctx context.Context) {
 	b.seen = map[imap.UID]bool{}
@@ -200,7 +206,7 @@ func (b *bot) round() error {
 		if err != nil {
 			continue
 		}
-		if m := tokenLine.FindStringSubmatch(in.Text); m != nil && b.token == "" {
+		if m := welcomeToken.FindStringSubmatch(in.Text); m != nil && b.token == "" {
 			b.token = m[1]
 			fmt.Fprintf(b.out, "demo: the %s player joins game %s\n", b.side, b.game)
 			b.send(fmt.Sprintf("GAME %s\nTOKEN %s\nJOIN SEED the %s player's demo seed\n", b.game, b.token, b.side))
@@ -214,28 +220,19 @@ func (b *bot) move() error {
 	if b.token == "" {
 		return nil
 	}
-	shared.Lock()
-	st := shared.st
-	shared.Unlock()
-	if st == nil {
-		return errors.New("the daemon is not running yet")
-	}
-	var g *adjudicator.Game
-	if err := st.View(func(tx *store.Tx) error {
-		var err error
-		g, err = tx.Game(b.game)
-		return err
-	}); err != nil {
-		return err
-	}
-	if g.ToMove() != b.side || g.Next.String() == b.lastSent {
-		return nil
-	}
-	s, err := g.Rules()
+	// The position, asked of the daemon as titm show asks it.
+	resp, err := forward(b.socket, request{Version: protocol, Act: "show", Game: b.game})
 	if err != nil {
 		return err
 	}
-	orders, err := playtest.EveryAttack(s, g.State)
+	if err := resp.err(); err != nil {
+		return err
+	}
+	g := resp.Game
+	if g.ToMove() != b.side || g.Next.String() == b.lastSent {
+		return nil
+	}
+	orders, err := playtest.EveryAttack(b.scenario, g.State)
 	if err != nil {
 		return err
 	}

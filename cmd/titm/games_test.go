@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,13 +16,31 @@ import (
 	"titm/store"
 )
 
+// clocks holds the clock fixClock gave each test; runT runs the commands
+// with it.
+var clocks sync.Map // *testing.T → func() time.Time
+
 // fixClock sets the game commands' clock for the test, one minute later at
 // each reading.
 func fixClock(t *testing.T) {
 	t.Helper()
 	at := time.Date(2026, 12, 16, 6, 0, 0, 0, time.UTC)
-	now = func() time.Time { at = at.Add(time.Minute); return at }
-	t.Cleanup(func() { now = time.Now })
+	var mu sync.Mutex
+	clocks.Store(t, func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		at = at.Add(time.Minute)
+		return at
+	})
+	t.Cleanup(func() { clocks.Delete(t) })
+}
+
+// clockOf is the clock of a test: its fixed one, or the time.
+func clockOf(t *testing.T) func() time.Time {
+	if c, ok := clocks.Load(t); ok {
+		return c.(func() time.Time)
+	}
+	return time.Now
 }
 
 func mustRun(t *testing.T, args ...string) string {

@@ -36,7 +36,8 @@ func writeJSON(w io.Writer, v any) error {
 var scenariosCmd = &command{
 	name:    "scenarios",
 	summary: "list the shipped scenarios",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		asJSON := fs.Bool("json", false, "print JSON: scenarios[] {name, title, start, end}")
 		return func(args []string) error {
 			if len(args) > 0 {
@@ -131,7 +132,8 @@ func scenarioMap(s *rules.Scenario) (areas []mapArea, zones []mapZone, roads []m
 var mapCmd = &command{
 	name:    "map",
 	summary: "show a scenario's map: areas, zones and roads",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		name := fs.String("scenario", "", "scenario name or file (required)")
 		asJSON := fs.Bool("json", false, "print JSON: areas[], zones[], roads[]")
 		return func(args []string) error {
@@ -213,7 +215,8 @@ type unitRow struct {
 var unitsCmd = &command{
 	name:    "units",
 	summary: "list a scenario's units with set-up, arrival and flags",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		name := fs.String("scenario", "", "scenario name or file (required)")
 		asJSON := fs.Bool("json", false, "print JSON: units[]")
 		side := fs.String("side", "", "only this side: german or allied")

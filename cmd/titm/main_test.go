@@ -13,7 +13,7 @@ import (
 func runT(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = (&cli{out: &out, errOut: &errb, stdin: os.Stdin, now: clockOf(t)}).run(args)
 	return code, out.String(), errb.String()
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"titm/rules"
@@ -20,7 +19,8 @@ var ordersCheckCmd = &command{
 	name:    "orders check",
 	args:    "FILE (- for standard input)",
 	summary: "check the orders of a mail body as the referee would, without a game position: print them in canonical form, or every error",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		name := fs.String("scenario", "", "scenario name or file (required)")
 		side := fs.String("side", "", "the writer's side, german or allied: then units and targets are checked to be his and the enemy's")
 		return func(args []string) error {
@@ -34,7 +34,7 @@ var ordersCheckCmd = &command{
 			if err != nil {
 				return err
 			}
-			body, err := readInput(args[0])
+			body, err := c.readInput(args[0])
 			if err != nil {
 				return err
 			}
@@ -75,7 +75,8 @@ func looksHTML(s string) bool {
 var ordersHelpCmd = &command{
 	name:    "orders help",
 	summary: "print the HELP text a player receives, with examples from his units",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		name := fs.String("scenario", "campaign", "scenario name or file")
 		side := fs.String("side", "german", "the player's side, german or allied")
 		return func(args []string) error {

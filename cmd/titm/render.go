@@ -3,10 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
-	"titm/adjudicator"
 	"titm/adjudicator/picture"
 	"titm/rules"
 )
@@ -14,11 +12,12 @@ import (
 var renderCmd = &command{
 	name:    "render",
 	summary: "draw the map with a position on it as a PNG: a scenario's start or a saved position",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		name := fs.String("scenario", "", "scenario name or file (required, unless --game)")
 		game := fs.String("game", "", "a stored game: the map after its last impulse (or --impulse), as its players received it")
 		which := fs.String("impulse", "", "with --game, the impulse, as G17-2 (default: the last played)")
-		db := dbFlag(fs)
+		sf := addStoreFlags(fs)
 		stateFile := fs.String("state", "", "a saved position, as titm adjudicate --out writes it (default: the scenario's start)")
 		title := fs.String("title", "", "a title for the picture (default: none; a line under it always names the scenario, the next impulse and the German VP)")
 		var outFile string
@@ -35,18 +34,15 @@ var renderCmd = &command{
 				if *name != "" || *stateFile != "" {
 					return usageError{"--game draws a stored game: no --scenario or --state with it"}
 				}
-				rp, recs, events, err := storedImpulse(*db, *game, *which)
+				resp, err := c.do(sf, request{Act: "render", Game: *game, Impulse: *which}, false)
 				if err != nil {
 					return err
 				}
-				data, err := adjudicator.Picture(rp.Game, recs[0].Impulse, events)
-				if err != nil {
-					return err
-				}
+				data := resp.Data
 				if err := os.WriteFile(outFile, data, 0o644); err != nil {
 					return fmt.Errorf("writing the picture: %w", err)
 				}
-				fmt.Fprintf(out, "%s: game %s after %s, %d KB\n", outFile, *game, recs[0].Impulse, (len(data)+1023)/1024)
+				fmt.Fprintf(out, "%s: game %s after %s, %d KB\n", outFile, *game, resp.ImpulseRan, (len(data)+1023)/1024)
 				return nil
 			}
 			s, st, opt, err := renderSource(*name, *stateFile)

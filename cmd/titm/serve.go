@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"titm/adjudicator/referee"
 	"titm/mail"
 	"titm/mail/embedded"
 	"titm/store"
@@ -21,7 +22,8 @@ import (
 var serveCmd = &command{
 	name:    "serve",
 	summary: "referee games by mail: read orders over IMAP, adjudicate, send reports over SMTP",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		configFile := fs.String("config", "titm.toml", "the configuration file (config.example.toml documents every key)")
 		check := fs.Bool("check", false, "only check the configuration, and say what is wrong")
 		return func(args []string) error {
@@ -87,12 +89,15 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 		return err
 	}
 	defer st.Close()
-	ctl, err := listenControl(cfg.Store.ControlSocket, st, log)
+	d := mail.NewDaemon(cfg, st, log, time.Now)
+	// The control socket's requests are served with the daemon's referee,
+	// and the mails they queue wake its sender at once.
+	ctl, err := listenControl(cfg.Store.ControlSocket, &host{st: st, ref: referee.New(cfg.RefereeOptions()), from: cfg.From(),
+		now: time.Now, wake: d.Wake}, log)
 	if err != nil {
 		return err
 	}
 	defer ctl.Close()
-	d := mail.NewDaemon(cfg, st, log, time.Now)
 	log.Info("titm serve", "store", cfg.Store.Path, "referee", cfg.Referee.Address, "imap", cfg.IMAP.Address, "smtp", cfg.SMTP.Address, "control", cfg.Store.ControlSocket)
 	fmt.Fprintf(out, "titm serve: refereeing as %s; store %s; stop with Ctrl-C\n", cfg.Referee.Address, cfg.Store.Path)
 	err = d.Run(ctx)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -18,7 +17,8 @@ var validateCmd = &command{
 	name:    "validate",
 	args:    "[FILE...]",
 	summary: "check data files (without FILE: the shipped data) and report every problem with its file and line",
-	setup: func(fs *flag.FlagSet, out io.Writer) func([]string) error {
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		out := c.out
 		mapFile := fs.String("map", "", "the map to check an order-of-battle FILE against (default: map.toml beside it)")
 		return func(args []string) error {
 			var ps rules.Problems
