@@ -3,6 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +18,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"titm/mail"
+	"titm/mail/embedded"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // serve --check takes the example configuration, and refuses a wrong one
@@ -116,4 +126,121 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// subjects returns the subjects of the mails in an address's inbox on the
+// embedded IMAP server.
+func subjects(t *testing.T, imapAddr, user, pass string) []string {
+	t.Helper()
+	c, err := imapclient.DialInsecure(imapAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(user, pass).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.NumMessages == 0 {
+		return nil
+	}
+	var all imap.SeqSet
+	all.AddRange(1, sel.NumMessages)
+	msgs, err := c.Fetch(all, &imap.FetchOptions{Envelope: true}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range msgs {
+		out = append(out, m.Envelope.Subject)
+	}
+	return out
+}
+
+// waitFor waits up to limit for a mail whose subject holds want in an
+// inbox, and returns how long it took.
+func waitFor(t *testing.T, imapAddr, user, pass, want string, limit time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for {
+		for _, s := range subjects(t, imapAddr, user, pass) {
+			if strings.Contains(s, want) {
+				return time.Since(start)
+			}
+		}
+		if time.Since(start) > limit {
+			t.Fatalf("no mail %q reached %s within %s: %q", want, user, limit, subjects(t, imapAddr, user, pass))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// With titm serve running, the game commands go through its control socket
+// and what they queue leaves at once: the welcome mails of titm new reach
+// the players within a second, and titm join tells both players that the
+// game begins.
+func TestCommandsReachPlayers(t *testing.T) {
+	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
+		Users:   map[string]string{"referee@live.test": "r", "german@live.test": "g", "allied@live.test": "a"},
+		Folders: []string{"processed"}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "titm.db")
+	cfg, err := mail.ParseConfig("live", []byte(fmt.Sprintf(`[store]
+path = %q
+[referee]
+address = "referee@live.test"
+[imap]
+address = %q
+security = "none"
+username = "referee@live.test"
+password = "r"
+[smtp]
+address = %q
+security = "none"
+`, db, srv.IMAPAddr(), srv.SMTPAddr())), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	for !isSocket(cfg.Store.ControlSocket) {
+		select {
+		case err := <-done:
+			t.Fatalf("serve ended: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	// Wait for the sender's first pass over the (empty) outbox, so that
+	// what follows is woken by the command, not by the start.
+	time.Sleep(100 * time.Millisecond)
+	out := mustRun(t, "new", "--db", db, "--scenario", "intro", "--german", "german@live.test", "--allied", "allied@live.test", "--json")
+	var made struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &made); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	took := waitFor(t, srv.IMAPAddr(), "german@live.test", "g", "welcome", time.Second)
+	waitFor(t, srv.IMAPAddr(), "allied@live.test", "a", "welcome", time.Second)
+	t.Logf("the welcome reached the German player %s after titm new", took)
+
+	mustRun(t, "join", made.ID, "--db", db, "--side", "german", "--seed", "g")
+	out = mustRun(t, "join", made.ID, "--db", db, "--side", "allied", "--seed", "a")
+	if !strings.Contains(out, "the game begins") {
+		t.Errorf("titm join: %s", out)
+	}
+	for _, p := range [][2]string{{"german@live.test", "g"}, {"allied@live.test", "a"}} {
+		waitFor(t, srv.IMAPAddr(), p[0], p[1], "begins", time.Second)
+	}
 }

@@ -1,0 +1,461 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"titm/adjudicator"
+	"titm/adjudicator/referee"
+	"titm/internal/playtest"
+	"titm/mail"
+	"titm/rules"
+	"titm/store"
+)
+
+// The addresses of the doors tests.
+const (
+	dRef      = "referee@doors.test"
+	dDirector = "director@doors.test"
+	dDirToken = "director-secret-4711-abcd"
+	dGerman   = "german@doors.test"
+	dAllied   = "allied@doors.test"
+)
+
+// doorsConfig is the daemon's configuration of the doors tests, on a store.
+func doorsConfig(t *testing.T, db, extra string) *mail.Config {
+	t.Helper()
+	text := fmt.Sprintf(`[store]
+path = %q
+[referee]
+address = %q
+name = "The Referee"
+director = %q
+director_token = %q
+map_picture = true
+reminder = "12h"
+%s
+[imap]
+address = "127.0.0.1:1"
+security = "none"
+username = %q
+password = "x"
+[smtp]
+address = "127.0.0.1:1"
+security = "none"
+`, db, dRef, dDirector, dDirToken, extra, dRef)
+	cfg, err := mail.ParseConfig("doors", []byte(text), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// A door is one way in to the referee's acts: a mail, a command that opens
+// the store, or a command served by a running daemon through its socket.
+type door interface {
+	// act does a step at a time, on the door's store.
+	act(t *testing.T, s step, now time.Time)
+	// store is the door's store, to read what the step changed.
+	store() *store.Store
+}
+
+// A step is one act, as each door takes it: a mail's sender and text, and
+// the command line.
+type step struct {
+	name string
+	from string // the mail's sender
+	mail string // the mail's text
+	cmd  []string
+}
+
+// mailDoor hands mails to the daemon's handler.
+type mailDoor struct {
+	st  *store.Store
+	h   *mail.Handler
+	uid uint32
+}
+
+func (d *mailDoor) store() *store.Store { return d.st }
+
+func (d *mailDoor) act(t *testing.T, s step, now time.Time) {
+	t.Helper()
+	d.uid++
+	raw := fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%d.%s@doors.test>\r\nContent-Type: text/plain\r\n\r\n%s\r\n",
+		s.from, dRef, s.name, d.uid, strings.ReplaceAll(s.name, " ", "-"), strings.ReplaceAll(s.mail, "\n", "\r\n"))
+	err := d.st.Update(func(tx *store.Tx) error {
+		outcome, err := d.h.Handle(tx, mail.MessageKey{Mailbox: "INBOX", UIDValidity: 1, UID: d.uid}, raw, int64(len(raw)), now)
+		if err == nil && strings.HasPrefix(outcome, "refused") {
+			t.Errorf("%s by mail: %s", s.name, outcome)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatalf("%s by mail: %v", s.name, err)
+	}
+}
+
+// cliDoor runs the command in this process; with a daemon's socket open on
+// the store, the command is served through it.
+type cliDoor struct {
+	st  *store.Store // the daemon's store, or nil: the command opens it
+	db  string
+	now *time.Time
+	dir string
+}
+
+func (d *cliDoor) store() *store.Store { return d.st }
+
+func (d *cliDoor) act(t *testing.T, s step, now time.Time) {
+	t.Helper()
+	*d.now = now
+	args := append([]string(nil), s.cmd...)
+	for i, a := range args {
+		if a == "@orders" {
+			// The orders as a file, as a player would give them.
+			f := filepath.Join(d.dir, "orders.txt")
+			os.WriteFile(f, []byte(s.mail), 0o600)
+			args[i] = f
+		}
+	}
+	args = append(args, "--db", d.db)
+	var out, errs bytes.Buffer
+	c := &cli{out: &out, errOut: &errs, stdin: strings.NewReader(""), now: func() time.Time { return *d.now }}
+	if code := c.run(args); code != exitOK {
+		t.Fatalf("titm %s: exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errs.String())
+	}
+}
+
+// seen is what a door told after a step: the log's new records and the
+// mails queued to the players and observers (not the reply to the caller).
+type seen struct {
+	Records []adjudicator.Record
+	Mails   []string
+}
+
+// observe reads what the store holds after the records and mails already
+// seen.
+func observe(t *testing.T, st *store.Store, game string, recs, mails *int) seen {
+	t.Helper()
+	var s seen
+	err := st.View(func(tx *store.Tx) error {
+		if game != "" {
+			log, err := tx.Log(game)
+			if err != nil {
+				return err
+			}
+			s.Records = log[*recs:]
+			*recs = len(log)
+		}
+		box, err := tx.Outbox("")
+		if err != nil {
+			return err
+		}
+		for _, m := range box[*mails:] {
+			if m.Kind != referee.KindReply {
+				s.Mails = append(s.Mails, fmt.Sprintf("%s to %s from %s\nSubject: %s\n%s", m.Kind, strings.Join(m.To, ","), m.From, m.Subject, mailText(t, tx, m)))
+			}
+		}
+		*mails = len(box)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(s.Mails)
+	return s
+}
+
+// mailText is a queued mail's text and, for a mail composed when sent, the
+// picture it will carry.
+func mailText(t *testing.T, tx *store.Tx, m *store.Mail) string {
+	t.Helper()
+	data := tx.MailData(m.ID)
+	if m.Deferred {
+		var d struct {
+			Out struct {
+				Text string
+				Map  *referee.MapRef `json:"map"`
+			} `json:"out"`
+		}
+		if err := json.Unmarshal(data, &d); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%s[map %s, snapshot %s: %x]", d.Out.Text, d.Out.Map.Name, d.Out.Map.Snapshot, tx.Snapshot(d.Out.Map.Snapshot))
+	}
+	in, err := mail.ParseIncoming(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.Text
+}
+
+// Every door tells the players the same: each act, done once by mail, once
+// by a command on the store and once by a command through a running
+// daemon's control socket, appends the same records to the log and queues
+// the same mails to the same recipients, bar the reply to the one who
+// acted. The doors start from copies of one store, so that the game's
+// secret seed, and so every die and hash, is the same.
+func TestEveryDoorAlike(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.db")
+	cfg := doorsConfig(t, base, "")
+	var id string
+	tokens := map[rules.Side]string{}
+	start := time.Date(2026, 12, 16, 6, 0, 0, 0, time.UTC)
+	func() {
+		st, err := store.Open(base, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		err = st.Update(func(tx *store.Tx) error {
+			if err := mail.StoreReferee(tx, cfg); err != nil {
+				return err
+			}
+			c, err := referee.New(cfg.RefereeOptions()).New(tx, referee.NewGame{Scenario: "intro", German: dGerman, Allied: dAllied}, start)
+			if err != nil {
+				return err
+			}
+			id, tokens = c.Game.ID, c.Tokens
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}()
+	player := func(side rules.Side, body string) string {
+		return fmt.Sprintf("GAME %s\nTOKEN %s\n%s", id, tokens[side], body)
+	}
+	steps := []step{
+		{name: "german joins", from: dGerman, mail: player(rules.German, "JOIN SEED the German seed"), cmd: []string{"join", id, "--side", "german", "--seed", "the German seed"}},
+		{name: "allied joins", from: dAllied, mail: player(rules.Allied, "JOIN SEED the Allied seed"), cmd: []string{"join", id, "--side", "allied", "--seed", "the Allied seed"}},
+		{name: "german plays", from: dGerman, cmd: []string{"play", id, "--side", "german", "--orders", "@orders"}},
+		{name: "pause", from: dDirector, mail: "TOKEN " + dDirToken + "\nPAUSE " + id + " a player is ill", cmd: []string{"pause", id, "--reason", "a player is ill"}},
+		{name: "resume", from: dDirector, mail: "TOKEN " + dDirToken + "\nRESUME " + id + " he is well", cmd: []string{"resume", id, "--reason", "he is well"}},
+		{name: "extend", from: dDirector, mail: "TOKEN " + dDirToken + "\nEXTEND " + id + " 24h the holidays", cmd: []string{"extend", id, "--by", "24h", "--reason", "the holidays"}},
+		{name: "rollback", from: dDirector, mail: "TOKEN " + dDirToken + "\nROLLBACK " + id + " G16-1 a proven error", cmd: []string{"rollback", id, "--to", "G16-1", "--reason", "a proven error"}},
+	}
+	// The German orders: every attack the position allows.
+	func() {
+		st, err := store.Open(base, &store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		st.View(func(tx *store.Tx) error {
+			g, err := tx.Game(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ := g.Rules()
+			orders, err := playtest.EveryAttack(s, g.State)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps[2].mail = player(rules.German, fmt.Sprintf("IMPULSE %d-%d\n%s", g.Next.Day, g.Next.N, orders))
+			return nil
+		})
+	}()
+
+	copyStore := func(name string) string {
+		data, err := os.ReadFile(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name+".db")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	open := func(p string) *store.Store {
+		st, err := store.Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	// By mail.
+	mdb := copyStore("mail")
+	mcfg := doorsConfig(t, mdb, "")
+	md := &mailDoor{st: open(mdb), h: mail.NewHandler(mcfg, quiet)}
+
+	// By the command line, with no daemon: the command opens the store.
+	cdb := copyStore("cli")
+	var cnow time.Time
+	cd := &cliDoor{db: cdb, now: &cnow, dir: t.TempDir()}
+
+	// Through the control socket of a daemon that holds the store.
+	sdb := copyStore("socket")
+	scfg := doorsConfig(t, sdb, "")
+	sst := open(sdb)
+	var snow time.Time
+	ctl, err := listenControl(socketFor(sdb), &host{st: sst, ref: referee.New(scfg.RefereeOptions()), from: scfg.From(),
+		now: func() time.Time { return snow }}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctl.Close()
+	sd := &cliDoor{st: sst, db: sdb, now: &snow, dir: t.TempDir()}
+
+	type state struct {
+		name      string
+		d         door
+		st        func() *store.Store
+		recs, box int
+	}
+	withStore := func(p string) func() *store.Store {
+		return func() *store.Store {
+			st, err := store.Open(p, &store.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+	}
+	doors := []*state{
+		{name: "mail", d: md, st: md.store},
+		{name: "command", d: cd},
+		{name: "socket", d: sd, st: sd.store},
+	}
+	// The records and mails the base store already holds.
+	for _, ds := range doors {
+		var st *store.Store
+		if ds.st != nil {
+			st = ds.st()
+		} else {
+			st = withStore(cdb)()
+		}
+		observe(t, st, id, &ds.recs, &ds.box)
+		if ds.st == nil {
+			st.Close()
+		}
+	}
+	now := start
+	for _, s := range steps {
+		now = now.Add(time.Hour)
+		var first seen
+		for i, ds := range doors {
+			if ds.name == "mail" && s.mail == "" {
+				t.Fatalf("step %s has no mail", s.name)
+			}
+			ds.d.act(t, s, now)
+			var st *store.Store
+			if ds.st != nil {
+				st = ds.st()
+			} else {
+				st = withStore(cdb)()
+			}
+			got := observe(t, st, id, &ds.recs, &ds.box)
+			if ds.st == nil {
+				st.Close()
+			}
+			// The first JOIN is told to its player alone; every other act
+			// to everyone.
+			if len(got.Records) == 0 || len(got.Mails) == 0 && s.name != "german joins" {
+				t.Errorf("%s by %s: %d records, %d mails; want some of each", s.name, ds.name, len(got.Records), len(got.Mails))
+			}
+			if i == 0 {
+				first = got
+				continue
+			}
+			if !reflect.DeepEqual(got.Records, first.Records) {
+				t.Errorf("%s: the records by %s differ from those by mail:\n%+v\nby mail:\n%+v", s.name, ds.name, got.Records, first.Records)
+			}
+			if !reflect.DeepEqual(got.Mails, first.Mails) {
+				t.Errorf("%s: the mails by %s differ from those by mail:\n%s\nby mail:\n%s", s.name, ds.name, strings.Join(got.Mails, "\n----\n"), strings.Join(first.Mails, "\n----\n"))
+			}
+		}
+		if s.name == "allied joins" && !strings.Contains(strings.Join(first.Mails, "\n"), "begins: both players have joined") {
+			t.Errorf("the second JOIN told nobody that the game begins:\n%s", strings.Join(first.Mails, "\n----\n"))
+		}
+	}
+}
+
+// A new game made by each door welcomes the same players with the same
+// mail, bar its token, its commitment and its log head.
+func TestEveryDoorAlikeNew(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 12, 16, 6, 0, 0, 0, time.UTC)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	prepare := func(name string) (string, *mail.Config) {
+		p := filepath.Join(dir, name+".db")
+		cfg := doorsConfig(t, p, `deadline = "48h"`)
+		st, err := store.Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Update(func(tx *store.Tx) error { return mail.StoreReferee(tx, cfg) })
+		st.Close()
+		return p, cfg
+	}
+	hexes := regexp.MustCompile(`[0-9a-f]{64}`)
+	token := regexp.MustCompile(`[a-z0-9]{4}(-[a-z0-9]{4}){4}`)
+	welcomes := func(p string, st *store.Store) string {
+		if st == nil {
+			var err error
+			if st, err = store.Open(p, &store.Options{ReadOnly: true}); err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+		}
+		var r, b int
+		s := observe(t, st, "", &r, &b)
+		out := strings.Join(s.Mails, "\n----\n")
+		return token.ReplaceAllString(hexes.ReplaceAllString(out, "<hash>"), "<token>")
+	}
+
+	mp, mcfg := prepare("mail")
+	mst, err := store.Open(mp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mst.Close()
+	md := &mailDoor{st: mst, h: mail.NewHandler(mcfg, quiet)}
+	md.act(t, step{name: "new", from: dDirector, mail: "TOKEN " + dDirToken + "\nNEW intro " + dGerman + " " + dAllied}, now)
+	byMail := welcomes(mp, mst)
+	if !strings.Contains(byMail, "welcome to "+dGerman) || !strings.Contains(byMail, "welcome to "+dAllied) {
+		t.Fatalf("no welcome to the German player by mail:\n%s", byMail)
+	}
+
+	cp, _ := prepare("cli")
+	var cnow time.Time
+	cd := &cliDoor{db: cp, now: &cnow, dir: dir}
+	cd.act(t, step{cmd: []string{"new", "--scenario", "intro", "--german", dGerman, "--allied", dAllied, "--deadline", "48h"}}, now)
+	if got := welcomes(cp, nil); got != byMail {
+		t.Errorf("the welcome mails of titm new differ from those of NEW by mail:\n%s\nby mail:\n%s", got, byMail)
+	}
+
+	sp, scfg := prepare("socket")
+	sst, err := store.Open(sp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sst.Close()
+	var snow time.Time
+	ctl, err := listenControl(socketFor(sp), &host{st: sst, ref: referee.New(scfg.RefereeOptions()), from: scfg.From(),
+		now: func() time.Time { return snow }}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctl.Close()
+	sd := &cliDoor{st: sst, db: sp, now: &snow, dir: dir}
+	sd.act(t, step{cmd: []string{"new", "--scenario", "intro", "--german", dGerman, "--allied", dAllied, "--deadline", "48h"}}, now)
+	if got := welcomes(sp, sst); got != byMail {
+		t.Errorf("the welcome mails of titm new through the socket differ from those of NEW by mail:\n%s\nby mail:\n%s", got, byMail)
+	}
+}
