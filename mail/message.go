@@ -17,7 +17,6 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"titm/adjudicator/referee"
-	"titm/rules"
 )
 
 // ErrNoText is returned by ParseIncoming for a mail with no text part to
@@ -101,7 +100,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 	case plain != "":
 		in.Text = plain
 	case html != "":
-		in.Text = rules.HTMLToText(html)
+		in.Text = HTMLToText(html)
 	default:
 		return in, ErrNoText
 	}

@@ -300,22 +300,6 @@ func TestParseMailBody(t *testing.T) {
 	}
 }
 
-// TestHTMLToText reduces an HTML-only body, as some clients send, to the text
-// the parser reads; the quoted reply is quoted and so ignored.
-func TestHTMLToText(t *testing.T) {
-	html := `<html><head><style>p{color:red}</style></head><body><div dir="ltr">MOVE&nbsp;116/60 50 49<br>ENTRENCH 116/156<div>BLOW&nbsp;ALL</div></div>` +
-		`<div class="quote">On Mon, Dec 18, 1944 Troy wrote:<blockquote>MOVE 28/110 70 71<br>ATTACK 71</blockquote></div></body></html>`
-	text := rules.HTMLToText(html)
-	want := "MOVE\u00a0116/60 50 49\nENTRENCH 116/156\nBLOW\u00a0ALL\nOn Mon, Dec 18, 1944 Troy wrote:\n> MOVE 28/110 70 71\n> ATTACK 71\n"
-	if text != want {
-		t.Errorf("text:\n%q\nwant:\n%q", text, want)
-	}
-	o, err := rules.ParseOrders(text, scenario(t, "campaign"), nil)
-	if err != nil || o.Format() != "MOVE 116/60 50 49\nENTRENCH 116/156\nBLOW ALL\n" {
-		t.Errorf("orders %q, %v", o.Format(), err)
-	}
-}
-
 // TestParseWithoutScenario reads the heading before the game is known.
 func TestParseWithoutScenario(t *testing.T) {
 	o, err := rules.ParseOrders("GAME g1\nTOKEN t\nMOVE anything 12 13\nREPAIR 1-2 BY x", nil, nil)

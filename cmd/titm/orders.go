@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"titm/mail"
 	"titm/rules"
 )
 
@@ -39,7 +40,7 @@ var ordersCheckCmd = &command{
 				return err
 			}
 			if looksHTML(body) {
-				body = rules.HTMLToText(body)
+				body = mail.HTMLToText(body)
 			}
 			o, err := rules.ParseOrders(body, s, &rules.ParseOptions{Side: rules.Side(*side)})
 			var es rules.OrderErrors
