@@ -53,7 +53,7 @@ func PlayFile(s *rules.Scenario, st *rules.State, body string, dice rules.Dice) 
 	}
 	other := mover.Enemy()
 	if rules.HasOrders(parts[other]) {
-		o, err := rules.ParseOrders(parts[other], s, &rules.ParseOptions{Side: other})
+		o, err := ParseOrders(parts[other], s, other)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -63,7 +63,7 @@ func PlayFile(s *rules.Scenario, st *rules.State, body string, dice rules.Dice) 
 	}
 	var o *rules.Orders
 	if rules.HasOrders(parts[mover]) {
-		if o, err = rules.ParseOrders(parts[mover], s, &rules.ParseOptions{Side: mover}); err != nil {
+		if o, err = ParseOrders(parts[mover], s, mover); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -74,7 +74,7 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 	if g.Players[side] == nil {
 		return nil, nil, fmt.Errorf("no side %q: german or allied", side)
 	}
-	o, err := rules.ParseOrders(text, s, &rules.ParseOptions{Side: side})
+	o, err := ParseOrders(text, s, side)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,7 +82,7 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 	impulse := false
 	for i, ord := range o.List {
 		switch x := ord.(type) {
-		case rules.GameLine:
+		case GameLine:
 			if !strings.EqualFold(x.ID, g.ID) {
 				errs = append(errs, rules.OrderError{Line: o.Lines[i], Text: x.String(),
 					Msg: fmt.Sprintf("these orders are for game %s, not %s", x.ID, g.ID)})
@@ -211,7 +211,7 @@ func (g *Game) finish(result string, now time.Time) Record {
 func canonical(o *rules.Orders) string {
 	var b strings.Builder
 	for _, ord := range o.List {
-		if _, ok := ord.(rules.TokenLine); ok {
+		if _, ok := ord.(TokenLine); ok {
 			continue
 		}
 		b.WriteString(ord.String())

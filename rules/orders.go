@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// An Order is one line of an order mail, typed (design/ORDERS.md): an order
+// An Order is one line of an order mail, typed: an order
 // for the player's own impulse, a standing order, a request, or a header line.
 // Each kind is a type of its own in orders_*.go; String writes the canonical
 // text of the line, which ParseOrders reads back to an equal Order.
@@ -36,26 +36,6 @@ func (o *Orders) Format() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// Game returns the game named by the GAME line, or "".
-func (o *Orders) Game() string {
-	for _, ord := range o.List {
-		if g, ok := ord.(GameLine); ok {
-			return g.ID
-		}
-	}
-	return ""
-}
-
-// Token returns the secret of the TOKEN line, or "".
-func (o *Orders) Token() string {
-	for _, ord := range o.List {
-		if t, ok := ord.(TokenLine); ok {
-			return t.Secret
-		}
-	}
-	return ""
 }
 
 // Impulse returns the IMPULSE line, if the mail has one.
@@ -101,6 +81,66 @@ type ParseOptions struct {
 	// Side is the writer's side, if known: the units of his own orders must
 	// be his, the targets of FIRE, ARTY and DEFEND the enemy's.
 	Side Side
+	// Keywords are the lines the caller reads beside the game's orders,
+	// such as a mail's heading lines and a player's requests.
+	Keywords []Keyword
+}
+
+// A Keyword is an order line that a caller of ParseOrders defines: the
+// rules know the game's orders, and the referee adds lines of its own (the
+// heading lines of a mail, a player's requests), which the parser reads and
+// HELP lists beside the game's.
+type Keyword struct {
+	Name    string // as written, in upper case
+	Syntax  string // as HELP shows it
+	Summary string // what it does, for HELP
+	Rules   string // the rules it cites, if any
+	Class   Class  // HeadingLine or Request: where HELP lists it
+	Once    bool   // at most one such line in a mail
+	// Sample, if set, is the line at the head of the example mail that
+	// ends HELP, as "GAME <the game's id>".
+	Sample string
+	// Parse reads the words after the keyword in line; rest is what it
+	// leaves, which the parser reports as more than the line takes. An
+	// error is the line's, as the player reads it. The order returned
+	// should have a Class method returning Class, for ClassOf.
+	Parse func(line string, words []string) (o Order, rest []string, err error)
+}
+
+// kind makes the parser's kind of a caller's keyword, the n-th.
+func (kw *Keyword) kind(n int) *kind {
+	sec := secRequest
+	if kw.Class == HeadingLine {
+		sec = secHeader
+	}
+	return &kind{keyword: kw.Name, syntax: kw.Syntax, section: sec, summary: kw.Summary, rules: kw.Rules, once: kw.Once,
+		index: len(kinds) + n,
+		parse: func(lp *lineParser) Order {
+			o, rest, err := kw.Parse(lp.text, lp.toks[1:])
+			if err != nil {
+				lp.fail("%v", err)
+				return nil
+			}
+			lp.i = len(lp.toks) - len(rest)
+			return o
+		}}
+}
+
+// allKinds lists the kinds of a parse or a HELP text: the caller's heading
+// lines, the game's orders, then the caller's other lines.
+func allKinds(kws []Keyword) []*kind {
+	if len(kws) == 0 {
+		return kinds
+	}
+	var head, tail []*kind
+	for i := range kws {
+		if k := kws[i].kind(i); kws[i].Class == HeadingLine {
+			head = append(head, k)
+		} else {
+			tail = append(tail, k)
+		}
+	}
+	return append(append(head, kinds...), tail...)
 }
 
 // ParseOrders reads the orders in the text of a mail body (HTML bodies are
@@ -119,7 +159,7 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 		opt = &ParseOptions{}
 	}
 	lines := bodyLines(body)
-	p := &parser{s: s, opt: opt}
+	p := &parser{s: s, opt: opt, kinds: allKinds(opt.Keywords)}
 	if s != nil {
 		p.movedUnit = make([]int, len(s.OOB.Units))
 	}
@@ -256,6 +296,7 @@ func hasPrefixFold(s, prefix string) bool {
 type parser struct {
 	s     *Scenario
 	opt   *ParseOptions
+	kinds []*kind // the game's and the caller's, in HELP's order
 	out   *Orders
 	errs  OrderErrors
 	ended bool
@@ -295,9 +336,9 @@ func (p *parser) line(n int, text string) {
 	p.lp = lineParser{p: p, n: n, text: text, toks: p.toks, seen: p.lp.seen[:0]}
 	lp := &p.lp
 	kw := strings.ToUpper(lp.toks[0])
-	k := kindByKeyword(kw)
+	k := p.kind(kw)
 	if k == nil {
-		lp.fail("unknown order %q: a line starts with one of %s; put END after your orders so that the rest of the mail is ignored", lp.toks[0], keywordList())
+		lp.fail("unknown order %q: a line starts with one of %s; put END after your orders so that the rest of the mail is ignored", lp.toks[0], keywordList(p.kinds))
 		return
 	}
 	lp.i = 1
@@ -326,6 +367,19 @@ func (p *parser) line(n int, text string) {
 	if _, ok := ord.(EndLine); ok {
 		p.ended = true
 	}
+}
+
+// kind returns the kind of a keyword, or nil.
+func (p *parser) kind(kw string) *kind {
+	if len(p.kinds) == len(kinds) {
+		return kindByKeyword(kw)
+	}
+	for _, k := range p.kinds {
+		if k.keyword == kw {
+			return k
+		}
+	}
+	return nil
 }
 
 // validator is implemented by orders with checks across lines (run after the
@@ -376,8 +430,7 @@ func (lp *lineParser) word(w string) bool {
 }
 
 // tokenKind classifies a token as orders read it: numbers are areas, single
-// letters zones, a-b bridges, x>y fire pairs, anything else a unit (ORDERS.md,
-// Names).
+// letters zones, a-b bridges, x>y fire pairs, anything else a unit.
 type tokenKind int
 
 const (

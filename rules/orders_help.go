@@ -8,14 +8,15 @@ import (
 // HelpText is the answer to HELP: the order language, written from the same
 // table the parser reads, with examples made from the units and map of the
 // scenario for a player of the side. Every example is a valid order there.
-func HelpText(s *Scenario, side Side) string {
+// kws are the caller's lines (ParseOptions.Keywords), listed with the game's.
+func HelpText(s *Scenario, side Side, kws []Keyword) string {
 	ex := newExamples(s, side)
 	var b strings.Builder
 	fmt.Fprintf(&b, "HOW TO WRITE ORDERS (%s, %s player)\n\n", s.Title, side.Title())
 	wrap(&b, "", "Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END or a signature (-- ) are ignored. If any line is wrong, nothing is applied and the reply lists every error.")
 	for _, sec := range sections {
 		fmt.Fprintf(&b, "\n%s\n", sec)
-		for _, k := range kinds {
+		for _, k := range allKinds(kws) {
 			if k.section != sec || (k.applies != nil && !k.applies(s, side)) {
 				continue
 			}
@@ -39,7 +40,11 @@ func HelpText(s *Scenario, side Side) string {
 		}
 	}
 	b.WriteString("\nA mail for your impulse looks like:\n\n")
-	b.WriteString("  GAME <the game's id>\n  TOKEN <your secret>\n")
+	for _, kw := range kws {
+		if kw.Sample != "" {
+			fmt.Fprintf(&b, "  %s\n", kw.Sample)
+		}
+	}
 	for _, l := range ex.mail() {
 		b.WriteString("  " + l + "\n")
 	}

@@ -37,12 +37,6 @@ var sections = []string{secHeader, secImpulse, secStanding, secRequest}
 
 func kindTable() []*kind {
 	return []*kind{
-		{keyword: "GAME", syntax: "GAME id", section: secHeader, once: true,
-			summary: "the game these orders are for (or [id] in the subject)",
-			parse:   parseGame},
-		{keyword: "TOKEN", syntax: "TOKEN secret", section: secHeader, once: true,
-			summary: "your secret from the welcome mail; it never appears in any report",
-			parse:   parseToken},
 		{keyword: "IMPULSE", syntax: "IMPULSE day-n", section: secHeader, once: true,
 			summary: "the impulse the orders are for, as 17-2; orders for another impulse are never applied",
 			rules:   "8.1", parse: parseImpulseLine,
@@ -92,17 +86,6 @@ func kindTable() []*kind {
 		{keyword: "DEFEND", syntax: "DEFEND area unit>target... | DEFEND PREFER type...", section: secStanding,
 			summary: "your fire when attacked: targets in an area, or the unit types to fire at first",
 			rules:   "9.5, B3", parse: parseDefend, example: exDefend},
-
-		{keyword: "HELP", syntax: "HELP", section: secRequest, summary: "this text", parse: simple(HelpRequest{})},
-		{keyword: "STATUS", syntax: "STATUS", section: secRequest, summary: "the current report and map again", parse: simple(StatusRequest{})},
-		{keyword: "UNITS", syntax: "UNITS", section: secRequest, summary: "your units: where they are and what each may still do this turn", parse: simple(UnitsRequest{})},
-		{keyword: "CHECK", syntax: "CHECK", section: secRequest, summary: "the orders below are checked and the reply says what would happen up to the first die; nothing is applied", parse: simple(CheckRequest{})},
-		{keyword: "DICE", syntax: "DICE", section: secRequest, summary: "the game's dice commitment, the players' seeds and, once revealed, the game's seed", rules: "B10", parse: simple(DiceRequest{})},
-		{keyword: "JOIN", syntax: "JOIN [SEED text]", section: secRequest, summary: "accept the game, with your own contribution to the dice if you like", rules: "B10", parse: parseJoin},
-		{keyword: "ORDERS", syntax: "ORDERS", section: secRequest, summary: "the orders and standing orders on file for you", parse: simple(OrdersRequest{})},
-		{keyword: "EXTEND", syntax: "EXTEND hours", section: secRequest, summary: "more time for the impulse you are to play, as EXTEND 24h (limited per game)", parse: parseExtend},
-		{keyword: "CONCEDE", syntax: "CONCEDE", section: secRequest, summary: "you concede the game", parse: simple(ConcedeRequest{})},
-		{keyword: "DRAW", syntax: "DRAW | DRAW ACCEPT", section: secRequest, summary: "offer a draw, or accept the one offered", parse: parseDraw},
 	}
 }
 
@@ -119,9 +102,9 @@ var kindIndex = func() map[string]*kind {
 
 func kindByKeyword(kw string) *kind { return kindIndex[kw] }
 
-func keywordList() string {
+func keywordList(ks []*kind) string {
 	var out []string
-	for _, k := range kinds {
+	for _, k := range ks {
 		out = append(out, k.keyword)
 	}
 	return strings.Join(out, ", ")
@@ -131,43 +114,17 @@ func simple(o Order) func(*lineParser) Order { return func(*lineParser) Order { 
 
 // Heading lines.
 
-// GameLine is GAME id.
-type GameLine struct{ ID string }
-
-// TokenLine is TOKEN secret.
-type TokenLine struct{ Secret string }
-
 // ImpulseLine is IMPULSE day-n.
 type ImpulseLine struct{ Day, N int }
 
 // EndLine is END.
 type EndLine struct{}
 
-func (GameLine) Keyword() string        { return "GAME" }
-func (TokenLine) Keyword() string       { return "TOKEN" }
 func (ImpulseLine) Keyword() string     { return "IMPULSE" }
 func (EndLine) Keyword() string         { return "END" }
-func (g GameLine) String() string       { return "GAME " + g.ID }
-func (t TokenLine) String() string      { return "TOKEN " + t.Secret }
 func (i ImpulseLine) String() string    { return fmt.Sprintf("IMPULSE %d-%d", i.Day, i.N) }
 func (EndLine) String() string          { return "END" }
 func (i ImpulseLine) Of(s Side) Impulse { return Impulse{s, i.Day, i.N} }
-
-func parseGame(lp *lineParser) Order {
-	if !lp.more() {
-		lp.fail("the game's id is missing: GAME id, as in your welcome mail")
-		return nil
-	}
-	return GameLine{lp.next()}
-}
-
-func parseToken(lp *lineParser) Order {
-	if !lp.more() {
-		lp.fail("the secret is missing: TOKEN secret, as in your welcome mail")
-		return nil
-	}
-	return TokenLine{lp.next()}
-}
 
 func parseImpulseLine(lp *lineParser) Order {
 	if !lp.more() {
@@ -755,103 +712,6 @@ func parseDefend(lp *lineParser) Order {
 
 func (d Defend) validate(lp *lineParser) { lp.checkPairs(d.Pairs) }
 
-// Requests.
-
-// HelpRequest is HELP.
-type HelpRequest struct{}
-
-// StatusRequest is STATUS.
-type StatusRequest struct{}
-
-// UnitsRequest is UNITS.
-type UnitsRequest struct{}
-
-// CheckRequest is CHECK: the orders of the mail are checked, not applied.
-type CheckRequest struct{}
-
-// DiceRequest is DICE.
-type DiceRequest struct{}
-
-// OrdersRequest is ORDERS.
-type OrdersRequest struct{}
-
-// ConcedeRequest is CONCEDE.
-type ConcedeRequest struct{}
-
-// DrawRequest is DRAW (an offer) or DRAW ACCEPT.
-type DrawRequest struct{ Accept bool }
-
-// JoinRequest is JOIN [SEED text] (B10).
-type JoinRequest struct{ Seed string }
-
-// ExtendRequest is EXTEND hours.
-type ExtendRequest struct{ Hours int }
-
-func (HelpRequest) Keyword() string    { return "HELP" }
-func (StatusRequest) Keyword() string  { return "STATUS" }
-func (UnitsRequest) Keyword() string   { return "UNITS" }
-func (CheckRequest) Keyword() string   { return "CHECK" }
-func (DiceRequest) Keyword() string    { return "DICE" }
-func (OrdersRequest) Keyword() string  { return "ORDERS" }
-func (ConcedeRequest) Keyword() string { return "CONCEDE" }
-func (DrawRequest) Keyword() string    { return "DRAW" }
-func (JoinRequest) Keyword() string    { return "JOIN" }
-func (ExtendRequest) Keyword() string  { return "EXTEND" }
-func (HelpRequest) String() string     { return "HELP" }
-func (StatusRequest) String() string   { return "STATUS" }
-func (UnitsRequest) String() string    { return "UNITS" }
-func (CheckRequest) String() string    { return "CHECK" }
-func (DiceRequest) String() string     { return "DICE" }
-func (OrdersRequest) String() string   { return "ORDERS" }
-func (ConcedeRequest) String() string  { return "CONCEDE" }
-func (e ExtendRequest) String() string { return fmt.Sprintf("EXTEND %dh", e.Hours) }
-func (d DrawRequest) String() string {
-	if d.Accept {
-		return "DRAW ACCEPT"
-	}
-	return "DRAW"
-}
-func (j JoinRequest) String() string {
-	if j.Seed == "" {
-		return "JOIN"
-	}
-	return "JOIN SEED " + j.Seed
-}
-
-func parseDraw(lp *lineParser) Order { return DrawRequest{Accept: lp.word("ACCEPT")} }
-
-func parseJoin(lp *lineParser) Order {
-	if !lp.word("SEED") {
-		return JoinRequest{}
-	}
-	// The seed is the rest of the line as written, spaces collapsed.
-	rest := lp.text
-	if i := strings.Index(strings.ToUpper(rest), "SEED"); i >= 0 {
-		rest = rest[i+len("SEED"):]
-	}
-	lp.i = len(lp.toks)
-	seed := strings.Join(strings.Fields(rest), " ")
-	if seed == "" {
-		lp.fail("SEED needs your text: JOIN SEED any words you like")
-		return nil
-	}
-	return JoinRequest{seed}
-}
-
-func parseExtend(lp *lineParser) Order {
-	if !lp.more() {
-		lp.fail("how long is missing: EXTEND 24h")
-		return nil
-	}
-	t := strings.ToLower(lp.next())
-	h, err := strconv.Atoi(strings.TrimSuffix(t, "h"))
-	if err != nil || h < 1 || h > 168 {
-		lp.fail("%s is not a time: give hours from 1 to 168, as EXTEND 24h", t)
-		return nil
-	}
-	return ExtendRequest{h}
-}
-
 // Writing helpers.
 
 func writeList(b *strings.Builder, ids []string) {
@@ -881,7 +741,7 @@ func placesString(ps []Place) string {
 	return strings.TrimSpace(b.String())
 }
 
-// A Class says when an order may be given (ORDERS.md).
+// A Class says when an order may be given.
 type Class int
 
 // The classes of orders.
@@ -894,7 +754,15 @@ const (
 
 // ClassOf returns the class of an order.
 func ClassOf(o Order) Class {
-	switch kindByKeyword(o.Keyword()).section {
+	k := kindByKeyword(o.Keyword())
+	if k == nil {
+		// A caller's keyword (Keyword) says its own class.
+		if c, ok := o.(interface{ Class() Class }); ok {
+			return c.Class()
+		}
+		return HeadingLine
+	}
+	switch k.section {
 	case secImpulse:
 		return ImpulseOrder
 	case secStanding:

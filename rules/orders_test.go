@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"titm/adjudicator"
+	"titm/adjudicator/referee"
 	"titm/rules"
 	"titm/rules/scenarios"
 )
@@ -37,6 +39,32 @@ func scenario(t testing.TB, name string) *rules.Scenario {
 }
 
 func a(n int) rules.Place { return rules.AreaPlace(n) }
+
+// mailOpts reads orders as the referee reads a player's mail: with the
+// heading lines and the requests it adds to the game's orders.
+func mailOpts(side rules.Side) *rules.ParseOptions {
+	return &rules.ParseOptions{Side: side, Keywords: referee.Keywords}
+}
+
+// gameOf returns the GAME line's game, or "".
+func gameOf(o *rules.Orders) string {
+	for _, ord := range o.List {
+		if g, ok := ord.(adjudicator.GameLine); ok {
+			return g.ID
+		}
+	}
+	return ""
+}
+
+// tokenOf returns the TOKEN line's secret, or "".
+func tokenOf(o *rules.Orders) string {
+	for _, ord := range o.List {
+		if t, ok := ord.(adjudicator.TokenLine); ok {
+			return t.Secret
+		}
+	}
+	return ""
+}
 
 // TestParseValid parses one line of every order kind and checks the typed
 // order, its canonical text, and that the canonical text reads back equal.
@@ -82,21 +110,21 @@ func TestParseValid(t *testing.T) {
 		{rules.Allied, "DEFEND 70 28/110>2/304", rules.Defend{Area: 70, Pairs: []rules.FirePair{{"28/110", "2/304"}}}, ""},
 		{rules.Allied, "DEFEND PREFER armour inf", rules.Defend{Prefer: []rules.UnitType{rules.Armor, rules.Infantry}}, "DEFEND PREFER ARMOR INFANTRY"},
 		// Requests.
-		{"", "HELP", rules.HelpRequest{}, ""},
-		{"", "status", rules.StatusRequest{}, "STATUS"},
-		{"", "UNITS", rules.UnitsRequest{}, ""},
-		{"", "CHECK", rules.CheckRequest{}, ""},
-		{"", "DICE", rules.DiceRequest{}, ""},
-		{"", "ORDERS", rules.OrdersRequest{}, ""},
-		{"", "CONCEDE", rules.ConcedeRequest{}, ""},
-		{"", "DRAW", rules.DrawRequest{}, ""},
-		{"", "draw accept", rules.DrawRequest{Accept: true}, "DRAW ACCEPT"},
-		{"", "JOIN", rules.JoinRequest{}, ""},
-		{"", "join seed  Lucky,   Seven >> 7", rules.JoinRequest{Seed: "Lucky, Seven >> 7"}, "JOIN SEED Lucky, Seven >> 7"},
-		{"", "EXTEND 24H", rules.ExtendRequest{Hours: 24}, "EXTEND 24h"},
+		{"", "HELP", referee.HelpRequest{}, ""},
+		{"", "status", referee.StatusRequest{}, "STATUS"},
+		{"", "UNITS", referee.UnitsRequest{}, ""},
+		{"", "CHECK", referee.CheckRequest{}, ""},
+		{"", "DICE", referee.DiceRequest{}, ""},
+		{"", "ORDERS", referee.OrdersRequest{}, ""},
+		{"", "CONCEDE", referee.ConcedeRequest{}, ""},
+		{"", "DRAW", referee.DrawRequest{}, ""},
+		{"", "draw accept", referee.DrawRequest{Accept: true}, "DRAW ACCEPT"},
+		{"", "JOIN", referee.JoinRequest{}, ""},
+		{"", "join seed  Lucky,   Seven >> 7", referee.JoinRequest{Seed: "Lucky, Seven >> 7"}, "JOIN SEED Lucky, Seven >> 7"},
+		{"", "EXTEND 24H", referee.ExtendRequest{Hours: 24}, "EXTEND 24h"},
 		// Heading lines; a typographic dash is a dash.
-		{"", "GAME bulge-7", rules.GameLine{ID: "bulge-7"}, ""},
-		{"", "TOKEN k7f3-29xq-pp01", rules.TokenLine{Secret: "k7f3-29xq-pp01"}, ""},
+		{"", "GAME bulge-7", adjudicator.GameLine{ID: "bulge-7"}, ""},
+		{"", "TOKEN k7f3-29xq-pp01", adjudicator.TokenLine{Secret: "k7f3-29xq-pp01"}, ""},
 		{"", "IMPULSE 17\u20132", rules.ImpulseLine{Day: 17, N: 2}, "IMPULSE 17-2"},
 		{"", "END", rules.EndLine{}, ""},
 		{"", "end of my orders", rules.EndLine{}, "END"},
@@ -108,7 +136,7 @@ func TestParseValid(t *testing.T) {
 			continue
 		}
 		t.Run(tt.in, func(t *testing.T) {
-			o, err := rules.ParseOrders(tt.in, s, &rules.ParseOptions{Side: tt.side})
+			o, err := rules.ParseOrders(tt.in, s, mailOpts(tt.side))
 			if err != nil {
 				t.Fatalf("errors: %v", err)
 			}
@@ -122,7 +150,7 @@ func TestParseValid(t *testing.T) {
 			if got := o.List[0].String(); got != canon {
 				t.Errorf("canonical %q, want %q", got, canon)
 			}
-			back, err := rules.ParseOrders(o.Format(), s, &rules.ParseOptions{Side: tt.side})
+			back, err := rules.ParseOrders(o.Format(), s, mailOpts(tt.side))
 			if err != nil || !reflect.DeepEqual(back.List, o.List) {
 				t.Errorf("parse(format(x)) = %#v, %v; want %#v", back.List, err, o.List)
 			}
@@ -216,7 +244,7 @@ func TestParseInvalid(t *testing.T) {
 			seen[strings.ToUpper(f[0])] = true
 		}
 		t.Run(tt.in, func(t *testing.T) {
-			_, err := rules.ParseOrders(tt.in, scenario(t, tt.scen), &rules.ParseOptions{Side: tt.side})
+			_, err := rules.ParseOrders(tt.in, scenario(t, tt.scen), mailOpts(tt.side))
 			var es rules.OrderErrors
 			if !errors.As(err, &es) {
 				t.Fatalf("error %v, want OrderErrors", err)
@@ -260,7 +288,7 @@ func TestParseMailBody(t *testing.T) {
 		"Move\u00a0116/60 50 49   # round by Burg-Reuland\r\n" +
 		"REPAIR 51\u201370 by 600e\r\n" +
 		"-- \r\nJoachim\r\nMOVE 116/16 52 51\r\n"
-	o, err := rules.ParseOrders(body, scenario(t, "campaign"), &rules.ParseOptions{Side: rules.German})
+	o, err := rules.ParseOrders(body, scenario(t, "campaign"), mailOpts(rules.German))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,8 +299,8 @@ func TestParseMailBody(t *testing.T) {
 	if !reflect.DeepEqual(o.Lines, []int{1, 2, 3, 6, 7}) {
 		t.Errorf("lines %v", o.Lines)
 	}
-	if o.Game() != "bulge-7" || o.Token() != "k7f3" {
-		t.Errorf("game %q token %q", o.Game(), o.Token())
+	if gameOf(o) != "bulge-7" || tokenOf(o) != "k7f3" {
+		t.Errorf("game %q token %q", gameOf(o), tokenOf(o))
 	}
 	if i, ok := o.Impulse(); !ok || i.Of(rules.German).String() != "G17-1" {
 		t.Errorf("impulse %v", i)
@@ -286,14 +314,14 @@ func TestParseMailBody(t *testing.T) {
 		"END\nMOVE 116/16 52 51 and more words",
 		"Sent from my phone\nMOVE 116/16 52 51",
 	} {
-		o, err := rules.ParseOrders("MOVE 116/60 50\n"+stop, scenario(t, "campaign"), nil)
+		o, err := rules.ParseOrders("MOVE 116/60 50\n"+stop, scenario(t, "campaign"), mailOpts(""))
 		if err != nil || len(o.List) < 1 || o.List[0].String() != "MOVE 116/60 50" || strings.Contains(o.Format(), "116/16") {
 			t.Errorf("%q: %v %v", stop, o.Format(), err)
 		}
 	}
 
 	// Every error of a mail together, in line order.
-	_, err = rules.ParseOrders("MOVE 116/06 50\nENTRENCH 116/16\nBATTLES 70\nFIRE 70 x", scenario(t, "campaign"), nil)
+	_, err = rules.ParseOrders("MOVE 116/06 50\nENTRENCH 116/16\nBATTLES 70\nFIRE 70 x", scenario(t, "campaign"), mailOpts(""))
 	var es rules.OrderErrors
 	if !errors.As(err, &es) || len(es) != 3 || es[0].Line != 1 || es[1].Line != 2 || es[2].Line != 4 {
 		t.Errorf("errors: %v", err)
@@ -302,8 +330,8 @@ func TestParseMailBody(t *testing.T) {
 
 // TestParseWithoutScenario reads the heading before the game is known.
 func TestParseWithoutScenario(t *testing.T) {
-	o, err := rules.ParseOrders("GAME g1\nTOKEN t\nMOVE anything 12 13\nREPAIR 1-2 BY x", nil, nil)
-	if err != nil || o.Game() != "g1" || o.Token() != "t" || len(o.List) != 4 {
+	o, err := rules.ParseOrders("GAME g1\nTOKEN t\nMOVE anything 12 13\nREPAIR 1-2 BY x", nil, mailOpts(""))
+	if err != nil || gameOf(o) != "g1" || tokenOf(o) != "t" || len(o.List) != 4 {
 		t.Errorf("%v %v", o.Format(), err)
 	}
 }
@@ -316,7 +344,7 @@ func TestHelpGolden(t *testing.T) {
 		side rules.Side
 	}{{"campaign", rules.German}, {"campaign", rules.Allied}, {"intro", rules.German}} {
 		s := scenario(t, c.scen)
-		got := rules.HelpText(s, c.side)
+		got := referee.Help(s, c.side)
 		golden := "../testdata/golden/help-" + c.scen + "-" + string(c.side) + ".txt"
 		if *update {
 			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -338,13 +366,13 @@ func TestHelpGolden(t *testing.T) {
 			if !ok {
 				continue
 			}
-			if _, err := rules.ParseOrders(ex, s, &rules.ParseOptions{Side: c.side}); err != nil {
+			if _, err := rules.ParseOrders(ex, s, mailOpts(c.side)); err != nil {
 				t.Errorf("%s %s: example %q: %v", c.scen, c.side, ex, err)
 			}
 		}
 		// The example mail, without its placeholder heading, is valid too.
 		_, mail, _ := strings.Cut(got, "TOKEN <your secret>\n")
-		if _, err := rules.ParseOrders(mail, s, &rules.ParseOptions{Side: c.side}); err != nil {
+		if _, err := rules.ParseOrders(mail, s, mailOpts(c.side)); err != nil {
 			t.Errorf("%s %s: example mail: %v", c.scen, c.side, err)
 		}
 		for _, kw := range []string{"MOVE unit... path [ELSE path]", "BLOW ALL | BLOW NONE", "JOIN [SEED text]", "IMPULSE day-n"} {
@@ -368,7 +396,7 @@ func FuzzParse(f *testing.F) {
 	}
 	s := scenario(f, "campaign")
 	f.Fuzz(func(t *testing.T, body string) {
-		o, err := rules.ParseOrders(body, s, nil)
+		o, err := rules.ParseOrders(body, s, mailOpts(""))
 		var es rules.OrderErrors
 		if err != nil && !errors.As(err, &es) {
 			t.Fatalf("error %v is not OrderErrors", err)
@@ -379,7 +407,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("error without a line of the mail: %+v", e)
 			}
 		}
-		back, _ := rules.ParseOrders(o.Format(), s, nil)
+		back, _ := rules.ParseOrders(o.Format(), s, mailOpts(""))
 		if !reflect.DeepEqual(back.List, o.List) {
 			t.Fatalf("parse(format(parse(x))) differs:\n%q\n%q", o.Format(), back.Format())
 		}
@@ -451,7 +479,7 @@ Hasso
 
 // TestRealisticMail: the benchmark's mail is a valid German mail.
 func TestRealisticMail(t *testing.T) {
-	o, err := rules.ParseOrders(realisticMail, scenario(t, "campaign"), &rules.ParseOptions{Side: rules.German})
+	o, err := rules.ParseOrders(realisticMail, scenario(t, "campaign"), mailOpts(rules.German))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -310,8 +310,11 @@ func ApplyStanding(st *State, side Side, o *Orders) (*State, error) {
 	var errs OrderErrors
 	for i, ord := range o.List {
 		switch ord.(type) {
-		case Blow, Defend, GameLine, TokenLine, ImpulseLine, EndLine:
+		case Blow, Defend, ImpulseLine, EndLine:
 		default:
+			if ClassOf(ord) == HeadingLine {
+				continue
+			}
 			errs = append(errs, OrderError{Line: o.Lines[i], Text: ord.String(),
 				Msg: fmt.Sprintf("only standing orders (BLOW, DEFEND) may be given outside your impulse; it is the %s impulse %s", st.Next.Side.Title(), st.Next)})
 		}

@@ -19,7 +19,7 @@ func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now tim
 	if err != nil {
 		return nil, err
 	}
-	o, err := rules.ParseOrders(text, t.s, &rules.ParseOptions{Side: side})
+	o, err := ParseOrders(text, t.s, side)
 	var oes rules.OrderErrors
 	if errors.As(err, &oes) {
 		return t.refuseOrders(oes, t.g), nil
@@ -37,7 +37,7 @@ func (r *Referee) Join(tx Tx, id string, side rules.Side, seed string, now time.
 	if err != nil {
 		return nil, err
 	}
-	t.requests = []rules.Order{rules.JoinRequest{Seed: seed}}
+	t.requests = []rules.Order{JoinRequest{Seed: seed}}
 	return t.run()
 }
 
@@ -83,7 +83,7 @@ func (t *turn) split(o *rules.Orders, text string) {
 	for i, ord := range o.List {
 		switch rules.ClassOf(ord) {
 		case rules.Request:
-			if _, ok := ord.(rules.CheckRequest); ok {
+			if _, ok := ord.(CheckRequest); ok {
 				t.check = true
 			} else {
 				t.requests = append(t.requests, ord)
@@ -225,32 +225,32 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	g, side := t.g, t.side
 	var out []adjudicator.Record
 	switch q := q.(type) {
-	case rules.HelpRequest:
-		t.answers = append(t.answers, rules.HelpText(t.s, side))
-	case rules.StatusRequest:
+	case HelpRequest:
+		t.answers = append(t.answers, Help(t.s, side))
+	case StatusRequest:
 		t.answers = append(t.answers, statusText(g))
 		if t.res.ReplyMap, err = t.r.mapRef(t.tx, g, "in play", nil); err != nil {
 			return nil, err
 		}
-	case rules.UnitsRequest:
+	case UnitsRequest:
 		t.answers = append(t.answers, unitsText(g, t.s, side))
-	case rules.DiceRequest:
+	case DiceRequest:
 		t.answers = append(t.answers, diceText(g))
-	case rules.OrdersRequest:
+	case OrdersRequest:
 		log, err := t.tx.Log(g.ID)
 		if err != nil {
 			return nil, err
 		}
 		t.answers = append(t.answers, ordersOnFile(log, side))
-	case rules.JoinRequest:
+	case JoinRequest:
 		out, refused, err = t.join(q.Seed)
-	case rules.ExtendRequest:
+	case ExtendRequest:
 		out, refused = t.extend(time.Duration(q.Hours) * time.Hour)
-	case rules.ConcedeRequest:
+	case ConcedeRequest:
 		if out, refused = g.Concede(side, t.now); refused == nil {
 			t.notices = append(t.notices, fmt.Sprintf("The %s player concedes.\n\n%s", side.Title(), endText(g)))
 		}
-	case rules.DrawRequest:
+	case DrawRequest:
 		out, refused = t.draw(q.Accept)
 	}
 	t.res.Records = append(t.res.Records, out...)
@@ -318,7 +318,7 @@ func outcomeOf(recs []adjudicator.Record, requests []rules.Order, check bool) st
 		}
 	}
 	for _, r := range requests {
-		if _, changes := r.(rules.JoinRequest); !changes {
+		if _, changes := r.(JoinRequest); !changes {
 			parts = append(parts, "answered "+r.Keyword())
 		}
 	}

@@ -220,7 +220,7 @@ func (d *firstDie) Roll(purpose string) (int, error) { d.purpose = purpose; retu
 // checkText is the answer to CHECK: the orders checked on the position as
 // it is, and how far they would go before the first die.
 func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text string) string {
-	o, err := rules.ParseOrders(text, s, &rules.ParseOptions{Side: side})
+	o, err := ParseOrders(text, s, side)
 	if err == nil && g.Next.Side != side {
 		return fmt.Sprintf("CHECK: the orders read well; it is the %s impulse %s, so they could not be played now.", g.Next.Side.Title(), g.Next)
 	}

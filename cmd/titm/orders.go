@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"titm/adjudicator"
+	"titm/adjudicator/referee"
 	"titm/mail"
 	"titm/rules"
 )
@@ -42,7 +44,7 @@ var ordersCheckCmd = &command{
 			if looksHTML(body) {
 				body = mail.HTMLToText(body)
 			}
-			o, err := rules.ParseOrders(body, s, &rules.ParseOptions{Side: rules.Side(*side)})
+			o, err := referee.ParseOrders(body, s, rules.Side(*side))
 			var es rules.OrderErrors
 			if errors.As(err, &es) {
 				for _, e := range es {
@@ -55,7 +57,7 @@ var ordersCheckCmd = &command{
 				return err
 			}
 			for _, ord := range o.List {
-				if _, ok := ord.(rules.TokenLine); ok {
+				if _, ok := ord.(adjudicator.TokenLine); ok {
 					fmt.Fprintln(out, "TOKEN (given, not shown)")
 					continue
 				}
@@ -91,7 +93,7 @@ var ordersHelpCmd = &command{
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(out, rules.HelpText(s, rules.Side(*side)))
+			fmt.Fprint(out, referee.Help(s, rules.Side(*side)))
 			return nil
 		}
 	},

@@ -1,0 +1,159 @@
+package referee
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"titm/adjudicator"
+	"titm/rules"
+)
+
+// A player's requests: lines of his mail that ask the referee something
+// (HELP, STATUS ...) or do something to the game that is not an order of
+// play (JOIN, EXTEND, CONCEDE, DRAW). They may come at any time, are
+// answered, and are never part of the orders the game keeps.
+
+// HelpRequest is HELP.
+type HelpRequest struct{}
+
+// StatusRequest is STATUS.
+type StatusRequest struct{}
+
+// UnitsRequest is UNITS.
+type UnitsRequest struct{}
+
+// CheckRequest is CHECK: the orders of the mail are checked, not applied.
+type CheckRequest struct{}
+
+// DiceRequest is DICE.
+type DiceRequest struct{}
+
+// OrdersRequest is ORDERS.
+type OrdersRequest struct{}
+
+// ConcedeRequest is CONCEDE.
+type ConcedeRequest struct{}
+
+// DrawRequest is DRAW (an offer) or DRAW ACCEPT.
+type DrawRequest struct{ Accept bool }
+
+// JoinRequest is JOIN [SEED text] (B10).
+type JoinRequest struct{ Seed string }
+
+// ExtendRequest is EXTEND hours.
+type ExtendRequest struct{ Hours int }
+
+// Each request says it is one, for rules.ClassOf.
+
+func (HelpRequest) Class() rules.Class    { return rules.Request }
+func (StatusRequest) Class() rules.Class  { return rules.Request }
+func (UnitsRequest) Class() rules.Class   { return rules.Request }
+func (CheckRequest) Class() rules.Class   { return rules.Request }
+func (DiceRequest) Class() rules.Class    { return rules.Request }
+func (OrdersRequest) Class() rules.Class  { return rules.Request }
+func (ConcedeRequest) Class() rules.Class { return rules.Request }
+func (DrawRequest) Class() rules.Class    { return rules.Request }
+func (JoinRequest) Class() rules.Class    { return rules.Request }
+func (ExtendRequest) Class() rules.Class  { return rules.Request }
+
+func (HelpRequest) Keyword() string    { return "HELP" }
+func (StatusRequest) Keyword() string  { return "STATUS" }
+func (UnitsRequest) Keyword() string   { return "UNITS" }
+func (CheckRequest) Keyword() string   { return "CHECK" }
+func (DiceRequest) Keyword() string    { return "DICE" }
+func (OrdersRequest) Keyword() string  { return "ORDERS" }
+func (ConcedeRequest) Keyword() string { return "CONCEDE" }
+func (DrawRequest) Keyword() string    { return "DRAW" }
+func (JoinRequest) Keyword() string    { return "JOIN" }
+func (ExtendRequest) Keyword() string  { return "EXTEND" }
+
+func (HelpRequest) String() string     { return "HELP" }
+func (StatusRequest) String() string   { return "STATUS" }
+func (UnitsRequest) String() string    { return "UNITS" }
+func (CheckRequest) String() string    { return "CHECK" }
+func (DiceRequest) String() string     { return "DICE" }
+func (OrdersRequest) String() string   { return "ORDERS" }
+func (ConcedeRequest) String() string  { return "CONCEDE" }
+func (e ExtendRequest) String() string { return fmt.Sprintf("EXTEND %dh", e.Hours) }
+
+func (d DrawRequest) String() string {
+	if d.Accept {
+		return "DRAW ACCEPT"
+	}
+	return "DRAW"
+}
+
+func (j JoinRequest) String() string {
+	if j.Seed == "" {
+		return "JOIN"
+	}
+	return "JOIN SEED " + j.Seed
+}
+
+// Keywords are the lines of a player's mail beside the game's orders: the
+// heading lines, then the requests, in the order HELP lists them.
+var Keywords = append(append([]rules.Keyword(nil), adjudicator.Headings...), requests...)
+
+var requests = []rules.Keyword{
+	{Class: rules.Request, Name: "HELP", Syntax: "HELP", Summary: "this text", Parse: simple(HelpRequest{})},
+	{Class: rules.Request, Name: "STATUS", Syntax: "STATUS", Summary: "the current report and map again", Parse: simple(StatusRequest{})},
+	{Class: rules.Request, Name: "UNITS", Syntax: "UNITS", Summary: "your units: where they are and what each may still do this turn", Parse: simple(UnitsRequest{})},
+	{Class: rules.Request, Name: "CHECK", Syntax: "CHECK", Summary: "the orders below are checked and the reply says what would happen up to the first die; nothing is applied", Parse: simple(CheckRequest{})},
+	{Class: rules.Request, Name: "DICE", Syntax: "DICE", Summary: "the game's dice commitment, the players' seeds and, once revealed, the game's seed", Rules: "B10", Parse: simple(DiceRequest{})},
+	{Class: rules.Request, Name: "JOIN", Syntax: "JOIN [SEED text]", Summary: "accept the game, with your own contribution to the dice if you like", Rules: "B10", Parse: parseJoin},
+	{Class: rules.Request, Name: "ORDERS", Syntax: "ORDERS", Summary: "the orders and standing orders on file for you", Parse: simple(OrdersRequest{})},
+	{Class: rules.Request, Name: "EXTEND", Syntax: "EXTEND hours", Summary: "more time for the impulse you are to play, as EXTEND 24h (limited per game)", Parse: parseExtend},
+	{Class: rules.Request, Name: "CONCEDE", Syntax: "CONCEDE", Summary: "you concede the game", Parse: simple(ConcedeRequest{})},
+	{Class: rules.Request, Name: "DRAW", Syntax: "DRAW | DRAW ACCEPT", Summary: "offer a draw, or accept the one offered", Parse: parseDraw},
+}
+
+// ParseOrders reads a player's mail: the game's orders, the heading lines
+// and the requests.
+func ParseOrders(text string, s *rules.Scenario, side rules.Side) (*rules.Orders, error) {
+	return rules.ParseOrders(text, s, &rules.ParseOptions{Side: side, Keywords: Keywords})
+}
+
+// Help is the answer to HELP: the order language with the heading lines and
+// the requests, with examples for the side in the scenario.
+func Help(s *rules.Scenario, side rules.Side) string { return rules.HelpText(s, side, Keywords) }
+
+func simple(o rules.Order) func(string, []string) (rules.Order, []string, error) {
+	return func(_ string, w []string) (rules.Order, []string, error) { return o, w, nil }
+}
+
+func parseDraw(_ string, w []string) (rules.Order, []string, error) {
+	if len(w) > 0 && strings.EqualFold(w[0], "ACCEPT") {
+		return DrawRequest{Accept: true}, w[1:], nil
+	}
+	return DrawRequest{}, w, nil
+}
+
+func parseJoin(line string, w []string) (rules.Order, []string, error) {
+	if len(w) == 0 || !strings.EqualFold(w[0], "SEED") {
+		return JoinRequest{}, w, nil
+	}
+	// The seed is the rest of the line as written, spaces collapsed.
+	rest := line
+	if i := strings.Index(strings.ToUpper(rest), "SEED"); i >= 0 {
+		rest = rest[i+len("SEED"):]
+	}
+	seed := strings.Join(strings.Fields(rest), " ")
+	if seed == "" {
+		return nil, nil, errors.New("SEED needs your text: JOIN SEED any words you like")
+	}
+	return JoinRequest{seed}, nil, nil
+}
+
+func parseExtend(_ string, w []string) (rules.Order, []string, error) {
+	if len(w) == 0 {
+		return nil, nil, errors.New("how long is missing: EXTEND 24h")
+	}
+	t := strings.ToLower(w[0])
+	h, err := strconv.Atoi(strings.TrimSuffix(t, "h"))
+	if err != nil || h < 1 || h > 168 {
+		return nil, nil, fmt.Errorf("%s is not a time: give hours from 1 to 168, as EXTEND 24h", t)
+	}
+	return ExtendRequest{h}, w[1:], nil
+}
