@@ -455,10 +455,10 @@ func (c *checker) add(key toml.Key, format string, args ...any) {
 
 // result returns the problems with their lines, in the order of the file.
 func (c *checker) result(name, text string) ConfigErrors {
-	pos := newPositions(text)
+	lines := rules.NewTOMLLines([]byte(text))
 	es := make(ConfigErrors, len(c.problems))
 	for i, p := range c.problems {
-		es[i] = ConfigError{File: name, Key: p.key.String(), Line: pos.line(p.key), Msg: p.msg}
+		es[i] = ConfigError{File: name, Key: p.key.String(), Line: lines.Line(p.key...), Msg: p.msg}
 	}
 	slices.SortStableFunc(es, func(a, b ConfigError) int {
 		switch {
@@ -990,56 +990,3 @@ func (c *checker) users(s setting[map[string]any]) map[string]string {
 	}
 	return users
 }
-
-// positions finds the lines of keys. MetaData has no method for them, but
-// the decoder gives the line of the key being decoded to any error an
-// Unmarshaler returns: probing a key with an Unmarshaler that always fails
-// reads its line from that error.
-type positions struct {
-	md   toml.MetaData
-	root map[string]toml.Primitive
-}
-
-func newPositions(text string) *positions {
-	p := &positions{}
-	// A second decoding, as decoding again with the first MetaData would
-	// mark keys decoded.
-	p.md, _ = toml.Decode(text, &p.root)
-	return p
-}
-
-// line returns the line of key, else that of the nearest table holding it,
-// else 0.
-func (p *positions) line(key toml.Key) int {
-	if p.root == nil || len(key) == 0 {
-		return 0
-	}
-	prims := []toml.Primitive{}
-	table := p.root
-	for _, k := range key {
-		prim, ok := table[k]
-		if !ok {
-			break
-		}
-		prims = append(prims, prim)
-		table = nil
-		if err := p.md.PrimitiveDecode(prim, &table); err != nil {
-			break
-		}
-	}
-	for i := len(prims) - 1; i >= 0; i-- {
-		var pe toml.ParseError
-		if err := p.md.PrimitiveDecode(prims[i], &probe{}); errors.As(err, &pe) && pe.Position.Line > 0 {
-			return pe.Position.Line
-		}
-	}
-	return 0
-}
-
-// probe is an Unmarshaler that always fails, for positions.
-type probe struct{}
-
-var errProbe = errors.New("probe")
-
-// UnmarshalTOML implements toml.Unmarshaler.
-func (probe) UnmarshalTOML(any) error { return errProbe }

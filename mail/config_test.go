@@ -361,6 +361,16 @@ func TestConfigMistakes(t *testing.T) {
 			},
 		},
 		{
+			name: "missing key of a table given by dotted keys",
+			text: lines(
+				`imap.address = "mail.example.org:143"`,
+				`imap.username = "referee"`,
+				`referee.address = "referee@example.org"`,
+				`smtp.address = "mail.example.org:587"`,
+			),
+			want: []string{`config.toml:1: imap.password: required; give it here or name an environment variable with imap.password_env`},
+		},
+		{
 			name: "empty file",
 			text: "",
 			want: []string{
