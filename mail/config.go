@@ -1,23 +1,14 @@
 package mail
 
 import (
-	"errors"
 	"fmt"
-	"maps"
-	"net"
-	"net/mail"
 	"os"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
-	"titm/adjudicator"
 	"titm/rules"
 )
 
@@ -227,238 +218,139 @@ func LoadConfig(path string, getenv func(string) string) (*Config, error) {
 
 // ParseConfig is LoadConfig for a file already read; name is the file's
 // name in messages.
+//
+// The file is decoded once, and each setting's value is checked on its own
+// as it goes into a Config that holds the defaults: a wrong value leaves the
+// default in place, so that the checks made after decoding, of what
+// depends on several settings, see only good values (config_check.go).
 func ParseConfig(name string, data []byte, getenv func(string) string) (*Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	text := string(data)
-
-	// Decoding the top level into Primitives and each table on its own means
-	// that a table of the wrong type is one problem among others rather than
-	// the end of decoding; the settings inside the tables accept any TOML
-	// value for the same reason.
-	var root map[string]toml.Primitive
-	md, err := toml.Decode(text, &root)
+	var doc map[string]any
+	md, err := toml.Decode(string(data), &doc)
 	if err != nil {
-		return nil, ConfigErrors{syntaxError(name, text, err)}
+		return nil, ConfigErrors{syntaxError(name, string(data), err)}
 	}
-
-	var raw rawConfig
-	c := &checker{}
-	for _, s := range raw.sections() {
-		prim, ok := root[s.name]
-		if !ok {
-			continue
-		}
-		var v any
-		if err := md.PrimitiveDecode(prim, &v); err != nil {
-			c.add(toml.Key{s.name}, "%v", err)
-			continue
-		}
-		if _, ok := v.(map[string]any); !ok {
-			c.add(toml.Key{s.name}, "expected a table, written [%s] followed by its keys, not %s", s.name, typeName(v))
-			continue
-		}
-		if err := decodeTable(&md, prim, s.dst); err != nil {
-			c.add(toml.Key{s.name}, "%v", err)
-		}
+	l := newLoader(md)
+	l.unknownKeys()
+	l.decode(doc)
+	l.readSecrets(getenv)
+	l.check()
+	if len(l.problems) > 0 {
+		return nil, l.result(name, data)
 	}
-	c.unknownKeys(&md, raw.sections())
-
-	cfg := c.check(&raw, getenv)
-	if len(c.problems) > 0 {
-		return nil, c.result(name, text)
-	}
-	return cfg, nil
+	return l.cfg, nil
 }
 
-// decodeTable decodes a table into the struct of settings dst points to,
-// matching keys to the fields' tags exactly: the decoder would also match
-// them whatever their case, and TOML keys are case-sensitive, so that
-// "Password" would be read as "password" besides being reported unknown.
-func decodeTable(md *toml.MetaData, prim toml.Primitive, dst any) error {
-	var table map[string]toml.Primitive
-	if err := md.PrimitiveDecode(prim, &table); err != nil {
-		return err
-	}
-	v := reflect.ValueOf(dst).Elem()
-	for i := range v.NumField() {
-		p, ok := table[v.Type().Field(i).Tag.Get("toml")]
-		if !ok {
-			continue
-		}
-		if err := md.PrimitiveDecode(p, v.Field(i).Addr().Interface()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Secret keys: their values must never appear in a message.
-var secretKeys = []string{"imap.password", "smtp.password", "referee.director_token"}
-
-// isSecret reports whether key (in TOML notation) holds a secret.
-func isSecret(key string) bool {
-	return slices.Contains(secretKeys, key) || strings.HasPrefix(key, "embedded.users.")
-}
-
-// syntaxError turns the decoder's error into a ConfigError. The decoder
-// quotes the text it choked on, which on a secret's line may be the secret
-// itself, so there the message is replaced.
-func syntaxError(name, text string, err error) ConfigError {
-	var pe toml.ParseError
-	if !errors.As(err, &pe) {
-		return ConfigError{File: name, Msg: err.Error()}
-	}
-	e := ConfigError{File: name, Line: pe.Position.Line, Msg: pe.Message}
-	if isSecret(pe.LastKey) || secretLine(text, pe.Position.Line) {
-		e.Msg = "the line holds a secret and cannot be read as TOML; check its quotes (the text is not shown)"
-	}
-	return e
-}
-
-// secretLine reports whether line n of text seems to set a secret, for
-// syntax errors the decoder does not tie to a key.
-func secretLine(text string, n int) bool {
-	lines := strings.Split(text, "\n")
-	if n < 1 || n > len(lines) {
-		return false
-	}
-	l := strings.TrimSpace(lines[n-1])
-	for _, k := range []string{"password", "director_token"} {
-		if rest, ok := strings.CutPrefix(l, k); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
-			return true
-		}
-	}
-	// Embedded users are written "address" = "password".
-	key, _, ok := strings.Cut(l, "=")
-	return ok && strings.Contains(key, "@")
-}
-
-// setting is one value from the file. It takes any TOML value so that a
-// value of the wrong type is reported with the others instead of stopping
-// the decoder.
-type setting[T any] struct {
-	val T
-	raw any  // the value as decoded, for messages about its type
-	set bool // the file gives the key
-	ok  bool // raw is a T
-}
-
-// UnmarshalTOML implements toml.Unmarshaler.
-func (s *setting[T]) UnmarshalTOML(v any) error {
-	s.raw, s.set = v, true
-	s.val, s.ok = v.(T)
-	return nil
-}
-
-// The tables as written in the file. Durations are strings, as TOML has no
-// duration type; secrets have a sibling naming an environment variable.
-type (
-	rawConfig struct {
-		Store    rawStore
-		Referee  rawReferee
-		IMAP     rawIMAP
-		SMTP     rawSMTP
-		Embedded rawEmbedded
-		Log      rawLog
-	}
-	rawStore struct {
-		Path          setting[string] `toml:"path"`
-		ControlSocket setting[string] `toml:"control_socket"`
-	}
-	rawReferee struct {
-		Address          setting[string] `toml:"address"`
-		Name             setting[string] `toml:"name"`
-		Director         setting[string] `toml:"director"`
-		DirectorToken    setting[string] `toml:"director_token"`
-		DirectorTokenEnv setting[string] `toml:"director_token_env"`
-		MaxMessageBytes  setting[int64]  `toml:"max_message_bytes"`
-		Deadline         setting[string] `toml:"deadline"`
-		Reminder         setting[string] `toml:"reminder"`
-		MaxExtensions    setting[int64]  `toml:"max_extensions"`
-		MaxExtension     setting[string] `toml:"max_extension"`
-		Scenario         setting[string] `toml:"scenario"`
-		RequireDKIM      setting[bool]   `toml:"require_dkim"`
-		MapPicture       setting[bool]   `toml:"map_picture"`
-	}
-	rawIMAP struct {
-		Address            setting[string] `toml:"address"`
-		Security           setting[string] `toml:"security"`
-		Username           setting[string] `toml:"username"`
-		Password           setting[string] `toml:"password"`
-		PasswordEnv        setting[string] `toml:"password_env"`
-		Folder             setting[string] `toml:"folder"`
-		ProcessedFolder    setting[string] `toml:"processed_folder"`
-		PollInterval       setting[string] `toml:"poll_interval"`
-		IDLE               setting[bool]   `toml:"idle"`
-		InsecureSkipVerify setting[bool]   `toml:"insecure_skip_verify"`
-	}
-	rawSMTP struct {
-		Address            setting[string] `toml:"address"`
-		Security           setting[string] `toml:"security"`
-		Username           setting[string] `toml:"username"`
-		Password           setting[string] `toml:"password"`
-		PasswordEnv        setting[string] `toml:"password_env"`
-		RetryMin           setting[string] `toml:"retry_min"`
-		RetryMax           setting[string] `toml:"retry_max"`
-		GiveUp             setting[string] `toml:"give_up"`
-		InsecureSkipVerify setting[bool]   `toml:"insecure_skip_verify"`
-	}
-	rawEmbedded struct {
-		Enabled     setting[bool]           `toml:"enabled"`
-		IMAPAddress setting[string]         `toml:"imap_address"`
-		SMTPAddress setting[string]         `toml:"smtp_address"`
-		Users       setting[map[string]any] `toml:"users"`
-	}
-	rawLog struct {
-		Level  setting[string] `toml:"level"`
-		Format setting[string] `toml:"format"`
-	}
+// Limits of the values.
+const (
+	minMessageBytes = 1024
+	maxMessageBytes = 50 << 20
+	maxExtensions   = 20
+	// maxSocketPath is the longest Unix socket path every platform titm
+	// runs on takes (macOS has 104 bytes with the terminating NUL; Linux 108).
+	maxSocketPath = 103
 )
 
-// section is one top-level table and where it decodes to.
-type section struct {
-	name string
-	dst  any // pointer to a struct of settings
-}
-
-func (r *rawConfig) sections() []section {
-	return []section{
-		{"store", &r.Store},
-		{"referee", &r.Referee},
-		{"imap", &r.IMAP},
-		{"smtp", &r.SMTP},
-		{"embedded", &r.Embedded},
-		{"log", &r.Log},
+// defaultConfig returns the Config of a file that sets nothing: the values
+// of the keys left out. The settings without a default are empty, and so is
+// Store.ControlSocket, whose default depends on Store.Path.
+func defaultConfig() *Config {
+	return &Config{
+		Store: StoreConfig{Path: "titm.db"},
+		Referee: RefereeConfig{
+			Name:            "titm referee",
+			MaxMessageBytes: 262144,
+			Deadline:        72 * time.Hour,
+			Reminder:        12 * time.Hour,
+			MaxExtensions:   2,
+			MaxExtension:    72 * time.Hour,
+			Scenario:        "campaign",
+			MapPicture:      true,
+		},
+		IMAP: IMAPConfig{
+			Security:        "starttls",
+			Folder:          "INBOX",
+			ProcessedFolder: "processed",
+			PollInterval:    time.Minute,
+			IDLE:            true,
+		},
+		SMTP: SMTPConfig{
+			Security: "starttls",
+			RetryMin: time.Minute,
+			RetryMax: time.Hour,
+			GiveUp:   72 * time.Hour,
+		},
+		Embedded: EmbeddedConfig{
+			IMAPAddress: "127.0.0.1:1143",
+			SMTPAddress: "127.0.0.1:1025",
+			Users:       map[string]string{},
+		},
+		Log: LogConfig{Level: "info", Format: "text"},
 	}
 }
 
-// usersKey is the table of embedded mailboxes, whose keys are addresses
-// rather than names titm knows.
-var usersKey = toml.Key{"embedded", "users"}
+// A loader reads one configuration file into a Config, collecting its
+// problems.
+type loader struct {
+	md       toml.MetaData
+	cfg      *Config
+	problems []problem
+	// The secrets, read once every table is decoded (config_env.go).
+	token, imapPassword, smtpPassword *secret
+}
 
-// problem is a ConfigError before its line is known.
+func newLoader(md toml.MetaData) *loader {
+	cfg := defaultConfig()
+	return &loader{
+		md:           md,
+		cfg:          cfg,
+		token:        &secret{key: tokenKey, dst: &cfg.Referee.DirectorToken},
+		imapPassword: &secret{key: imapPasswordKey, dst: &cfg.IMAP.Password},
+		smtpPassword: &secret{key: smtpPasswordKey, dst: &cfg.SMTP.Password},
+	}
+}
+
+// problem is a ConfigError before its line is known. It is an error so that
+// a setting can report problems of keys inside its value, such as the
+// mailboxes of [embedded.users].
 type problem struct {
 	key toml.Key
 	msg string
 }
 
-// checker collects the problems of one file.
-type checker struct {
-	problems []problem
+func (p problem) Error() string { return p.msg }
+
+func (l *loader) add(key toml.Key, format string, args ...any) {
+	l.problems = append(l.problems, problem{key, fmt.Sprintf(format, args...)})
 }
 
-func (c *checker) add(key toml.Key, format string, args ...any) {
-	c.problems = append(c.problems, problem{key, fmt.Sprintf(format, args...)})
+// addError adds the problem err, which a setting returned for key: a
+// problem of its own key, or several joined.
+func (l *loader) addError(key toml.Key, err error) {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			l.addError(key, e)
+		}
+		return
+	}
+	if p, ok := err.(problem); ok {
+		l.problems = append(l.problems, p)
+		return
+	}
+	l.problems = append(l.problems, problem{key, err.Error()})
 }
+
+// defined reports whether the file gives key, spelt exactly.
+func (l *loader) defined(key ...string) bool { return l.md.IsDefined(key...) }
 
 // result returns the problems with their lines, in the order of the file.
-func (c *checker) result(name, text string) ConfigErrors {
-	pos := newPositions(text)
-	es := make(ConfigErrors, len(c.problems))
-	for i, p := range c.problems {
-		es[i] = ConfigError{File: name, Key: p.key.String(), Line: pos.line(p.key), Msg: p.msg}
+func (l *loader) result(name string, data []byte) ConfigErrors {
+	lines := rules.NewTOMLLines(data)
+	es := make(ConfigErrors, len(l.problems))
+	for i, p := range l.problems {
+		es[i] = ConfigError{File: name, Key: p.key.String(), Line: lines.Line(p.key...), Msg: p.msg}
 	}
 	slices.SortStableFunc(es, func(a, b ConfigError) int {
 		switch {
@@ -473,573 +365,3 @@ func (c *checker) result(name, text string) ConfigErrors {
 	})
 	return es
 }
-
-// unknownKeys reports every key in the file titm does not know, spelt
-// exactly. It goes through md.Keys rather than md.Undecoded, which would
-// miss keys in the wrong case: decoding a table to a map marks every key in
-// it decoded, and decoding to a struct matches keys whatever their case.
-func (c *checker) unknownKeys(md *toml.MetaData, sections []section) {
-	knownTables := []string{usersKey.String()}
-	var knownKeys []string
-	for _, s := range sections {
-		knownTables = append(knownTables, s.name)
-		t := reflect.TypeOf(s.dst).Elem()
-		for i := range t.NumField() {
-			knownKeys = append(knownKeys, s.name+"."+t.Field(i).Tag.Get("toml"))
-		}
-	}
-
-	keys := md.Keys()
-	isTable := func(k toml.Key) bool { return md.Type(k...) == "Hash" || hasChild(keys, k) }
-	known := func(k toml.Key) bool {
-		s := k.String()
-		if slices.Contains(knownKeys, s) || slices.Contains(knownTables, s) {
-			return true
-		}
-		// Any key is an address in [embedded.users]; those are checked
-		// as addresses.
-		return len(k) > len(usersKey) && slices.Equal(k[:len(usersKey)], usersKey)
-	}
-
-	// A misspelt table is reported alone, not with each of its keys.
-	var misspelt []toml.Key
-	for _, k := range keys {
-		if known(k) || slices.ContainsFunc(misspelt, func(t toml.Key) bool {
-			return len(k) > len(t) && slices.Equal(k[:len(t)], t)
-		}) {
-			continue
-		}
-		if isTable(k) {
-			if s := suggest(k, knownTables); s != "" {
-				misspelt = append(misspelt, k)
-				c.add(k, "unknown table; did you mean %s?", s)
-			} else if md.Type(k...) == "Hash" && !hasChild(keys, k) {
-				c.add(k, "unknown table")
-			}
-			// An unknown table with keys is reported through its keys,
-			// which may each have a suggestion.
-			continue
-		}
-		if s := suggest(k, knownKeys); s != "" {
-			c.add(k, "unknown key; did you mean %s?", s)
-		} else {
-			c.add(k, "unknown key")
-		}
-	}
-}
-
-// hasChild reports whether any of keys is inside the table k.
-func hasChild(keys []toml.Key, k toml.Key) bool {
-	for _, o := range keys {
-		if len(o) > len(k) && slices.Equal(o[:len(k)], k) {
-			return true
-		}
-	}
-	return false
-}
-
-// suggest returns the candidate closest to the unknown key k: one within a
-// few edits of it, or else the only one with the same last part (a key in
-// the wrong table). It returns "" when none is close.
-func suggest(k toml.Key, candidates []string) string {
-	s := strings.ToLower(k.String())
-	best, bestDist := "", -1
-	for _, c := range candidates {
-		if d := rules.EditDistance(s, c); bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	if bestDist >= 0 && bestDist <= max(1, len(s)/4) {
-		return best
-	}
-	last := "." + strings.ToLower(k[len(k)-1])
-	var same []string
-	for _, c := range candidates {
-		if strings.HasSuffix(c, last) {
-			same = append(same, c)
-		}
-	}
-	if len(same) == 1 {
-		return same[0]
-	}
-	return ""
-}
-
-// Limits of the values.
-const (
-	minMessageBytes = 1024
-	maxMessageBytes = 50 << 20
-	maxExtensions   = 20
-	// maxSocketPath is the longest Unix socket path every platform titm
-	// runs on takes (macOS has 104 bytes with the terminating NUL; Linux 108).
-	maxSocketPath = 103
-)
-
-// check applies the defaults, checks every value and returns the Config,
-// which is meaningful only if no problem was found.
-func (c *checker) check(r *rawConfig, getenv func(string) string) *Config {
-	cfg := &Config{}
-
-	// [store]
-	st := &cfg.Store
-	st.Path = c.nonEmpty(toml.Key{"store", "path"}, r.Store.Path, "titm.db")
-	st.ControlSocket = st.Path + ".sock"
-	if r.Store.ControlSocket.set {
-		st.ControlSocket = c.nonEmpty(toml.Key{"store", "control_socket"}, r.Store.ControlSocket, st.ControlSocket)
-	}
-	if len(st.ControlSocket) > maxSocketPath {
-		c.add(toml.Key{"store", "control_socket"}, "%q is %d bytes long; a Unix socket path may have at most %d (set a shorter one)",
-			st.ControlSocket, len(st.ControlSocket), maxSocketPath)
-	}
-
-	// [referee]
-	rr, rf := &r.Referee, &cfg.Referee
-	rf.Address = c.mailAddress(toml.Key{"referee", "address"}, rr.Address, true)
-	rf.Name = c.nonEmpty(toml.Key{"referee", "name"}, rr.Name, "titm referee")
-	if strings.ContainsFunc(rf.Name, unicode.IsControl) {
-		c.add(toml.Key{"referee", "name"}, "must be one line with no control characters")
-	}
-	rf.Director = c.mailAddress(toml.Key{"referee", "director"}, rr.Director, false)
-	tokenKey := toml.Key{"referee", "director_token"}
-	token, tokenFrom := c.secret(tokenKey, rr.DirectorToken, rr.DirectorTokenEnv, getenv)
-	rf.DirectorToken = token
-	switch {
-	case rr.Director.set && tokenFrom == nil:
-		c.add(tokenKey, "required when referee.director is set; give it here or name an environment variable with referee.director_token_env")
-	case !rr.Director.set && tokenFrom != nil:
-		c.add(tokenFrom, "set, but referee.director is not; give the director's address too, or remove the token")
-	}
-	if n := utf8.RuneCountInString(token); token != "" && n < 16 {
-		// Say the length, never the token.
-		c.add(tokenFrom, "the token is %d characters long; a director's token must have at least 16", n)
-	}
-	rf.MaxMessageBytes = c.intRange(toml.Key{"referee", "max_message_bytes"}, rr.MaxMessageBytes, 262144, minMessageBytes, maxMessageBytes)
-	rf.Deadline = c.duration(toml.Key{"referee", "deadline"}, rr.Deadline, 72*time.Hour, time.Hour, 0)
-	rf.Reminder = c.duration(toml.Key{"referee", "reminder"}, rr.Reminder, 12*time.Hour, 0, 0)
-	if rf.Reminder >= rf.Deadline {
-		c.add(toml.Key{"referee", "reminder"}, "%s is not shorter than referee.deadline (%s); the reminder must come before the deadline (0 for none)",
-			adjudicator.FormatDuration(rf.Reminder), adjudicator.FormatDuration(rf.Deadline))
-	}
-	rf.MaxExtensions = int(c.intRange(toml.Key{"referee", "max_extensions"}, rr.MaxExtensions, 2, 0, maxExtensions))
-	rf.MaxExtension = c.duration(toml.Key{"referee", "max_extension"}, rr.MaxExtension, 72*time.Hour, time.Hour, 336*time.Hour)
-	rf.Scenario = c.nonEmpty(toml.Key{"referee", "scenario"}, rr.Scenario, "campaign")
-	rf.RequireDKIM = c.boolean(toml.Key{"referee", "require_dkim"}, rr.RequireDKIM, false)
-	rf.MapPicture = c.boolean(toml.Key{"referee", "map_picture"}, rr.MapPicture, true)
-
-	// [imap]
-	ri, im := &r.IMAP, &cfg.IMAP
-	im.Address, im.Security = c.server("imap", "143", ri.Address, ri.Security)
-	im.Username = c.nonEmpty(toml.Key{"imap", "username"}, ri.Username, "")
-	if !ri.Username.set {
-		c.add(toml.Key{"imap", "username"}, "required: the referee's login name on the IMAP server")
-	}
-	var passFrom toml.Key
-	im.Password, passFrom = c.secret(toml.Key{"imap", "password"}, ri.Password, ri.PasswordEnv, getenv)
-	if passFrom == nil {
-		c.add(toml.Key{"imap", "password"}, "required; give it here or name an environment variable with imap.password_env")
-	}
-	im.Folder = c.nonEmpty(toml.Key{"imap", "folder"}, ri.Folder, "INBOX")
-	im.ProcessedFolder = c.nonEmpty(toml.Key{"imap", "processed_folder"}, ri.ProcessedFolder, "processed")
-	if im.ProcessedFolder == im.Folder {
-		c.add(toml.Key{"imap", "processed_folder"}, "%q is also imap.folder; read mails must go to another folder", im.ProcessedFolder)
-	}
-	im.PollInterval = c.duration(toml.Key{"imap", "poll_interval"}, ri.PollInterval, time.Minute, 5*time.Second, time.Hour)
-	im.IDLE = c.boolean(toml.Key{"imap", "idle"}, ri.IDLE, true)
-	im.InsecureSkipVerify = c.boolean(toml.Key{"imap", "insecure_skip_verify"}, ri.InsecureSkipVerify, false)
-
-	// [smtp]
-	rs, sm := &r.SMTP, &cfg.SMTP
-	sm.Address, sm.Security = c.server("smtp", "587", rs.Address, rs.Security)
-	sm.Username = c.nonEmpty(toml.Key{"smtp", "username"}, rs.Username, "")
-	var smtpPassFrom toml.Key
-	sm.Password, smtpPassFrom = c.secret(toml.Key{"smtp", "password"}, rs.Password, rs.PasswordEnv, getenv)
-	switch {
-	case rs.Username.set && smtpPassFrom == nil:
-		c.add(toml.Key{"smtp", "password"}, "required when smtp.username is set; give it here or name an environment variable with smtp.password_env")
-	case !rs.Username.set && smtpPassFrom != nil:
-		c.add(toml.Key{"smtp", "username"}, "required when a password is set: the referee's login name on the SMTP server")
-	}
-	sm.RetryMin = c.duration(toml.Key{"smtp", "retry_min"}, rs.RetryMin, time.Minute, time.Second, time.Hour)
-	sm.RetryMax = c.duration(toml.Key{"smtp", "retry_max"}, rs.RetryMax, time.Hour, 0, 0)
-	if sm.RetryMax < sm.RetryMin {
-		c.add(toml.Key{"smtp", "retry_max"}, "%s is shorter than smtp.retry_min (%s); it caps the wait, so it must be at least that",
-			adjudicator.FormatDuration(sm.RetryMax), adjudicator.FormatDuration(sm.RetryMin))
-	}
-	sm.GiveUp = c.duration(toml.Key{"smtp", "give_up"}, rs.GiveUp, 72*time.Hour, 0, 0)
-	if sm.GiveUp < sm.RetryMin {
-		c.add(toml.Key{"smtp", "give_up"}, "%s is shorter than smtp.retry_min (%s); a mail would be marked failed before its first retry",
-			adjudicator.FormatDuration(sm.GiveUp), adjudicator.FormatDuration(sm.RetryMin))
-	}
-	sm.InsecureSkipVerify = c.boolean(toml.Key{"smtp", "insecure_skip_verify"}, rs.InsecureSkipVerify, false)
-
-	// [embedded]
-	re, em := &r.Embedded, &cfg.Embedded
-	em.Enabled = c.boolean(toml.Key{"embedded", "enabled"}, re.Enabled, false)
-	em.IMAPAddress = c.listenAddress(toml.Key{"embedded", "imap_address"}, re.IMAPAddress, "127.0.0.1:1143")
-	em.SMTPAddress = c.listenAddress(toml.Key{"embedded", "smtp_address"}, re.SMTPAddress, "127.0.0.1:1025")
-	em.Users = c.users(re.Users)
-	if em.Enabled {
-		c.embeddedMailboxes(cfg, passFrom)
-	}
-
-	// [log]
-	cfg.Log.Level = c.oneOf(toml.Key{"log", "level"}, r.Log.Level, "info", "debug", "info", "warn", "error")
-	cfg.Log.Format = c.oneOf(toml.Key{"log", "format"}, r.Log.Format, "text", "text", "json")
-	return cfg
-}
-
-// embeddedMailboxes checks that the embedded server has the mailboxes
-// serve will use: the referee's, and the IMAP login when serve reads from
-// the embedded server. passFrom is the key that gave the IMAP password.
-func (c *checker) embeddedMailboxes(cfg *Config, passFrom toml.Key) {
-	find := func(addr string) (string, bool) {
-		for u := range cfg.Embedded.Users {
-			if strings.EqualFold(u, addr) {
-				return u, true
-			}
-		}
-		return "", false
-	}
-	if ref := cfg.Referee.Address; ref != "" {
-		if _, ok := find(ref); !ok {
-			c.add(usersKey, "must include the referee's mailbox %s (referee.address), as the embedded server is enabled", ref)
-		}
-	}
-	im := cfg.IMAP
-	if im.Username == "" || !sameHostPort(im.Address, cfg.Embedded.IMAPAddress) {
-		return
-	}
-	u, ok := find(im.Username)
-	switch {
-	case !ok && !strings.EqualFold(im.Username, cfg.Referee.Address):
-		c.add(usersKey, "must include %s (imap.username), as imap.address is the embedded IMAP server", im.Username)
-	case ok && im.Password != "" && im.Password != cfg.Embedded.Users[u]:
-		c.add(passFrom, "is not the password of %s in [embedded.users], so serve could not log in to the embedded IMAP server", u)
-	}
-}
-
-// sameHostPort reports whether two host:port addresses are written alike.
-func sameHostPort(a, b string) bool {
-	ah, ap, err1 := net.SplitHostPort(a)
-	bh, bp, err2 := net.SplitHostPort(b)
-	return err1 == nil && err2 == nil && strings.EqualFold(ah, bh) && ap == bp
-}
-
-// typeName names the type of a decoded TOML value for messages.
-func typeName(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case int64:
-		return "a number"
-	case float64:
-		return "a number"
-	case bool:
-		return "true or false"
-	case map[string]any:
-		return "a table"
-	case []any, []map[string]any:
-		return "an array"
-	case time.Time:
-		return "a date or time"
-	}
-	return fmt.Sprintf("a %T", v)
-}
-
-// typeOK reports whether s has the type wanted (written as for
-// messages), adding a problem if not. The message names the types only:
-// the key may hold a secret.
-func typeOK[T any](c *checker, key toml.Key, s setting[T], want string) bool {
-	if s.set && !s.ok {
-		c.add(key, "expected %s, not %s", want, typeName(s.raw))
-		return false
-	}
-	return true
-}
-
-// nonEmpty returns a string setting, def if it is missing; a string given
-// empty is a problem.
-func (c *checker) nonEmpty(key toml.Key, s setting[string], def string) string {
-	if !typeOK(c, key, s, `a string in quotes`) || !s.set {
-		return def
-	}
-	if strings.TrimSpace(s.val) == "" {
-		c.add(key, "is empty; give a value, or remove the key")
-		return def
-	}
-	return s.val
-}
-
-func (c *checker) boolean(key toml.Key, s setting[bool], def bool) bool {
-	if !typeOK(c, key, s, "true or false") || !s.set {
-		return def
-	}
-	return s.val
-}
-
-// oneOf returns a string setting that must be one of allowed.
-func (c *checker) oneOf(key toml.Key, s setting[string], def string, allowed ...string) string {
-	if !typeOK(c, key, s, "a string in quotes") || !s.set {
-		return def
-	}
-	if !slices.Contains(allowed, s.val) {
-		c.add(key, "%q is not one of %s", s.val, strings.Join(allowed, ", "))
-		return def
-	}
-	return s.val
-}
-
-// intRange returns a whole-number setting within lo..hi.
-func (c *checker) intRange(key toml.Key, s setting[int64], def, lo, hi int64) int64 {
-	if !typeOK(c, key, s, "a whole number") || !s.set {
-		return def
-	}
-	if s.val < lo || s.val > hi {
-		c.add(key, "%d is out of range; expected %d to %d", s.val, lo, hi)
-		return def
-	}
-	return s.val
-}
-
-// duration returns a duration setting of at least lo and, if hi is not 0,
-// at most hi. A duration is a string for time.ParseDuration, as TOML has no
-// type for it.
-func (c *checker) duration(key toml.Key, s setting[string], def, lo, hi time.Duration) time.Duration {
-	if !s.set {
-		return def
-	}
-	if !s.ok {
-		switch v := s.raw.(type) {
-		case int64, float64:
-			c.add(key, "%v is not a duration; write it in quotes with its unit, as \"72h\" or \"90m\"", v)
-		default:
-			c.add(key, "expected a duration in quotes, as \"72h\" or \"90m\", not %s", typeName(v))
-		}
-		return def
-	}
-	d, err := time.ParseDuration(s.val)
-	if err != nil {
-		c.add(key, "%q is not a duration; write it as 72h or 90m", s.val)
-		return def
-	}
-	switch {
-	case d < 0:
-		c.add(key, "%s is negative", s.val)
-		return def
-	case hi > 0 && (d < lo || d > hi):
-		c.add(key, "%s is out of range; expected %s to %s", s.val, adjudicator.FormatDuration(lo), adjudicator.FormatDuration(hi))
-		return def
-	case d < lo:
-		c.add(key, "%s is too short; expected at least %s", s.val, adjudicator.FormatDuration(lo))
-		return def
-	}
-	return d
-}
-
-// mailAddress returns a bare mail address setting, "" if it is missing.
-func (c *checker) mailAddress(key toml.Key, s setting[string], required bool) string {
-	if !typeOK(c, key, s, "a mail address in quotes") {
-		return ""
-	}
-	if !s.set {
-		if required {
-			c.add(key, "required: a mail address, as \"referee@example.org\"")
-		}
-		return ""
-	}
-	if msg := checkMailAddress(s.val); msg != "" {
-		c.add(key, "%s", msg)
-		return ""
-	}
-	return s.val
-}
-
-// checkMailAddress returns what is wrong with a, which must be a bare mail
-// address, or "".
-func checkMailAddress(a string) string {
-	addr, err := mail.ParseAddress(a)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("%q is not a mail address; expected one such as \"referee@example.org\"", a)
-	case addr.Address != a:
-		// A display name here would end up inside headers titm writes.
-		return fmt.Sprintf("%q is not a bare mail address; write only the address, as %q", a, addr.Address)
-	}
-	return ""
-}
-
-// hostPort checks a host:port address with a host and a numeric port,
-// returning the host, or "" after adding a problem.
-func (c *checker) hostPort(key toml.Key, a string) string {
-	host, port, err := net.SplitHostPort(a)
-	if err != nil {
-		c.add(key, "%q is not host:port, as \"mail.example.org:993\"", a)
-		return ""
-	}
-	if host == "" {
-		c.add(key, "%q has no host; expected host:port, as \"mail.example.org:993\"", a)
-		return ""
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-		c.add(key, "%q: the port must be a number from 1 to 65535", a)
-		return ""
-	}
-	return host
-}
-
-// isLoopback reports whether host is this machine: a loopback IP address
-// or "localhost".
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// server checks the address and security of the IMAP or SMTP server.
-func (c *checker) server(table, examplePort string, addr, sec setting[string]) (string, string) {
-	addrKey, secKey := toml.Key{table, "address"}, toml.Key{table, "security"}
-	var host string
-	if typeOK(c, addrKey, addr, "host:port in quotes") {
-		if !addr.set {
-			c.add(addrKey, "required: the %s server as host:port, as \"mail.example.org:%s\"", strings.ToUpper(table), examplePort)
-		} else {
-			host = c.hostPort(addrKey, addr.val)
-		}
-	}
-	security := c.oneOf(secKey, sec, "starttls", "starttls", "tls", "none")
-	if security == "none" && host != "" && !isLoopback(host) {
-		// Without TLS the password crosses the network in the clear.
-		c.add(secKey, "\"none\" sends the password unencrypted, so it is allowed only for a server on this machine (127.0.0.1, ::1 or localhost), not %s", host)
-	}
-	if host == "" {
-		return "", security
-	}
-	return addr.val, security
-}
-
-// listenAddress returns an embedded server's address, which must be on a
-// loopback address: the embedded servers take passwords in the clear.
-func (c *checker) listenAddress(key toml.Key, s setting[string], def string) string {
-	a := c.nonEmpty(key, s, def)
-	host := c.hostPort(key, a)
-	if host != "" && !isLoopback(host) {
-		c.add(key, "%q is not a loopback address; the embedded servers take passwords unencrypted, so they listen only on 127.0.0.1, ::1 or localhost", a)
-	}
-	return a
-}
-
-// secret returns a secret given either as key or, through the environment
-// variable it names, as key_env, and the key that gave it: nil if neither
-// did. Messages name the key or the variable, never the value.
-func (c *checker) secret(key toml.Key, val, env setting[string], getenv func(string) string) (string, toml.Key) {
-	envKey := toml.Key{key[0], key[1] + "_env"}
-	if val.set && env.set {
-		c.add(envKey, "%s is set too; give the secret in one place only", key)
-		return "", envKey
-	}
-	if val.set {
-		if !typeOK(c, key, val, "a string in quotes") {
-			return "", key
-		}
-		if val.val == "" {
-			c.add(key, "is empty")
-		}
-		return val.val, key
-	}
-	if !env.set {
-		return "", nil
-	}
-	if !typeOK(c, envKey, env, "the name of an environment variable in quotes") {
-		return "", envKey
-	}
-	if env.val == "" {
-		c.add(envKey, "is empty; expected the name of an environment variable, as \"TITM_IMAP_PASSWORD\"")
-		return "", envKey
-	}
-	v := getenv(env.val)
-	if v == "" {
-		c.add(envKey, "environment variable %s is not set or is empty", env.val)
-	}
-	return v, envKey
-}
-
-// users returns the embedded mailboxes: bare addresses with non-empty
-// passwords, which no message shows.
-func (c *checker) users(s setting[map[string]any]) map[string]string {
-	users := map[string]string{}
-	if !typeOK(c, usersKey, s, "a table of \"address\" = \"password\"") || !s.set {
-		return users
-	}
-	// Sorted for the same messages each time; errors puts them in file order.
-	for _, addr := range slices.Sorted(maps.Keys(s.val)) {
-		key := append(slices.Clone(usersKey), addr)
-		if msg := checkMailAddress(addr); msg != "" {
-			c.add(key, "%s", msg)
-			continue
-		}
-		switch p, ok := s.val[addr].(string); {
-		case !ok:
-			c.add(key, "expected the mailbox's password as a string in quotes, not %s", typeName(s.val[addr]))
-		case p == "":
-			c.add(key, "the password is empty")
-		default:
-			users[addr] = p
-		}
-	}
-	return users
-}
-
-// positions finds the lines of keys. MetaData has no method for them, but
-// the decoder gives the line of the key being decoded to any error an
-// Unmarshaler returns: probing a key with an Unmarshaler that always fails
-// reads its line from that error.
-type positions struct {
-	md   toml.MetaData
-	root map[string]toml.Primitive
-}
-
-func newPositions(text string) *positions {
-	p := &positions{}
-	// A second decoding, as decoding again with the first MetaData would
-	// mark keys decoded.
-	p.md, _ = toml.Decode(text, &p.root)
-	return p
-}
-
-// line returns the line of key, else that of the nearest table holding it,
-// else 0.
-func (p *positions) line(key toml.Key) int {
-	if p.root == nil || len(key) == 0 {
-		return 0
-	}
-	prims := []toml.Primitive{}
-	table := p.root
-	for _, k := range key {
-		prim, ok := table[k]
-		if !ok {
-			break
-		}
-		prims = append(prims, prim)
-		table = nil
-		if err := p.md.PrimitiveDecode(prim, &table); err != nil {
-			break
-		}
-	}
-	for i := len(prims) - 1; i >= 0; i-- {
-		var pe toml.ParseError
-		if err := p.md.PrimitiveDecode(prims[i], &probe{}); errors.As(err, &pe) && pe.Position.Line > 0 {
-			return pe.Position.Line
-		}
-	}
-	return 0
-}
-
-// probe is an Unmarshaler that always fails, for positions.
-type probe struct{}
-
-var errProbe = errors.New("probe")
-
-// UnmarshalTOML implements toml.Unmarshaler.
-func (probe) UnmarshalTOML(any) error { return errProbe }

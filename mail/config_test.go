@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/BurntSushi/toml"
+
 	"titm/adjudicator"
 )
 
@@ -63,55 +66,212 @@ func with(n int, more ...string) string {
 	return lines(append(ls, minimal[n:]...)...)
 }
 
-func TestConfigExample(t *testing.T) {
-	cfg, err := LoadConfig("../config.example.toml", noEnv(t))
-	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
-	}
-	want := &Config{
-		Store: StoreConfig{Path: "titm.db", ControlSocket: "titm.db.sock"},
-		Referee: RefereeConfig{
-			Address:         "referee@demo.test",
-			Name:            "titm referee",
-			MaxMessageBytes: 262144,
-			Deadline:        72 * time.Hour,
-			Reminder:        12 * time.Hour,
-			MaxExtensions:   2,
-			MaxExtension:    72 * time.Hour,
-			Scenario:        "campaign",
-			MapPicture:      true,
-		},
-		IMAP: IMAPConfig{
-			Address:         "127.0.0.1:1143",
-			Security:        "none",
-			Username:        "referee@demo.test",
-			Password:        "referee",
-			Folder:          "INBOX",
-			ProcessedFolder: "processed",
-			PollInterval:    time.Minute,
-			IDLE:            true,
-		},
-		SMTP: SMTPConfig{
-			Address:  "127.0.0.1:1025",
-			Security: "none",
-			RetryMin: time.Minute,
-			RetryMax: time.Hour,
-			GiveUp:   72 * time.Hour,
-		},
-		Embedded: EmbeddedConfig{
-			Enabled:     true,
-			IMAPAddress: "127.0.0.1:1143",
-			SMTPAddress: "127.0.0.1:1025",
-			Users: map[string]string{
-				"referee@demo.test": "referee",
-				"german@demo.test":  "demo",
-				"allied@demo.test":  "demo",
+// goodFiles are files without a mistake, each with the Config it gives.
+var goodFiles = []struct {
+	name string
+	file string // the file to read, or
+	text string // the text itself
+	// env is the environment; nil for a file that names no variable,
+	// which then fails the test if it reads the environment.
+	env  func(string) string
+	want *Config
+}{
+	{
+		name: "config.example.toml",
+		file: "../config.example.toml",
+		want: &Config{
+			Store: StoreConfig{Path: "titm.db", ControlSocket: "titm.db.sock"},
+			Referee: RefereeConfig{
+				Address:         "referee@demo.test",
+				Name:            "titm referee",
+				MaxMessageBytes: 262144,
+				Deadline:        72 * time.Hour,
+				Reminder:        12 * time.Hour,
+				MaxExtensions:   2,
+				MaxExtension:    72 * time.Hour,
+				Scenario:        "campaign",
+				MapPicture:      true,
 			},
+			IMAP: IMAPConfig{
+				Address:         "127.0.0.1:1143",
+				Security:        "none",
+				Username:        "referee@demo.test",
+				Password:        "referee",
+				Folder:          "INBOX",
+				ProcessedFolder: "processed",
+				PollInterval:    time.Minute,
+				IDLE:            true,
+			},
+			SMTP: SMTPConfig{
+				Address:  "127.0.0.1:1025",
+				Security: "none",
+				RetryMin: time.Minute,
+				RetryMax: time.Hour,
+				GiveUp:   72 * time.Hour,
+			},
+			Embedded: EmbeddedConfig{
+				Enabled:     true,
+				IMAPAddress: "127.0.0.1:1143",
+				SMTPAddress: "127.0.0.1:1025",
+				Users: map[string]string{
+					"referee@demo.test": "referee",
+					"german@demo.test":  "demo",
+					"allied@demo.test":  "demo",
+				},
+			},
+			Log: LogConfig{Level: "info", Format: "text"},
 		},
-		Log: LogConfig{Level: "info", Format: "text"},
-	}
-	if !reflect.DeepEqual(cfg, want) {
-		t.Errorf("config.example.toml gives\n%+v\nwant\n%+v", *cfg, *want)
+	},
+	{
+		name: "defaults",
+		text: lines(minimal...),
+		env:  testEnv,
+		want: &Config{
+			Store: StoreConfig{Path: "titm.db", ControlSocket: "titm.db.sock"},
+			Referee: RefereeConfig{
+				Address:         "referee@example.org",
+				Name:            "titm referee",
+				MaxMessageBytes: 262144,
+				Deadline:        72 * time.Hour,
+				Reminder:        12 * time.Hour,
+				MaxExtensions:   2,
+				MaxExtension:    72 * time.Hour,
+				Scenario:        "campaign",
+				MapPicture:      true,
+			},
+			IMAP: IMAPConfig{
+				Address:         "mail.example.org:143",
+				Security:        "starttls",
+				Username:        "referee",
+				Password:        imapSecret,
+				Folder:          "INBOX",
+				ProcessedFolder: "processed",
+				PollInterval:    time.Minute,
+				IDLE:            true,
+			},
+			SMTP: SMTPConfig{
+				Address:  "mail.example.org:587",
+				Security: "starttls",
+				RetryMin: time.Minute,
+				RetryMax: time.Hour,
+				GiveUp:   72 * time.Hour,
+			},
+			Embedded: EmbeddedConfig{
+				IMAPAddress: "127.0.0.1:1143",
+				SMTPAddress: "127.0.0.1:1025",
+				Users:       map[string]string{},
+			},
+			Log: LogConfig{Level: "info", Format: "text"},
+		},
+	},
+	{
+		// Values other than the defaults.
+		name: "values",
+		text: lines(
+			`[store]`,
+			`path = "/var/lib/titm/games.db"`,
+			`[referee]`,
+			`address = "referee@example.org"`,
+			`name = "Bulge referee"`,
+			`director = "td@example.org"`,
+			`director_token_env = "TEST_TOKEN"`,
+			`max_message_bytes = 1024`,
+			`deadline = "1h30m"`,
+			`reminder = "0s"`,
+			`max_extensions = 0`,
+			`max_extension = "336h"`,
+			`scenario = "intro"`,
+			`require_dkim = true`,
+			`map_picture = false`,
+			`[imap]`,
+			`address = "[::1]:993"`,
+			`security = "none"`,
+			`username = "referee"`,
+			`password = "`+imapSecret+`"`,
+			`folder = "Orders"`,
+			`processed_folder = "INBOX"`,
+			`poll_interval = "5s"`,
+			`idle = false`,
+			`insecure_skip_verify = true`,
+			`[smtp]`,
+			`address = "localhost:465"`,
+			`security = "tls"`,
+			`username = "referee"`,
+			`password_env = "TEST_SMTP_PASSWORD"`,
+			`retry_min = "1s"`,
+			`retry_max = "1s"`,
+			`give_up = "1s"`,
+			`[embedded]`,
+			`smtp_address = "127.0.0.2:2525"`,
+			`users = { "a@example.org" = "`+userSecret+`" }`,
+			`[log]`,
+			`level = "debug"`,
+			`format = "json"`,
+		),
+		env: testEnv,
+		want: &Config{
+			Store: StoreConfig{Path: "/var/lib/titm/games.db", ControlSocket: "/var/lib/titm/games.db.sock"},
+			Referee: RefereeConfig{
+				Address:         "referee@example.org",
+				Name:            "Bulge referee",
+				Director:        "td@example.org",
+				DirectorToken:   tokenSecret,
+				MaxMessageBytes: 1024,
+				Deadline:        90 * time.Minute,
+				MaxExtension:    336 * time.Hour,
+				Scenario:        "intro",
+				RequireDKIM:     true,
+			},
+			IMAP: IMAPConfig{
+				Address:            "[::1]:993",
+				Security:           "none",
+				Username:           "referee",
+				Password:           imapSecret,
+				Folder:             "Orders",
+				ProcessedFolder:    "INBOX",
+				PollInterval:       5 * time.Second,
+				InsecureSkipVerify: true,
+			},
+			SMTP: SMTPConfig{
+				Address:  "localhost:465",
+				Security: "tls",
+				Username: "referee",
+				Password: smtpSecret,
+				RetryMin: time.Second,
+				RetryMax: time.Second,
+				GiveUp:   time.Second,
+			},
+			Embedded: EmbeddedConfig{
+				IMAPAddress: "127.0.0.1:1143",
+				SMTPAddress: "127.0.0.2:2525",
+				Users:       map[string]string{"a@example.org": userSecret},
+			},
+			Log: LogConfig{Level: "debug", Format: "json"},
+		},
+	},
+}
+
+func TestConfigGood(t *testing.T) {
+	for _, tt := range goodFiles {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := tt.env
+			if getenv == nil {
+				getenv = noEnv(t)
+			}
+			var cfg *Config
+			var err error
+			if tt.file != "" {
+				cfg, err = LoadConfig(tt.file, getenv)
+			} else {
+				cfg, err = ParseConfig("config.toml", []byte(tt.text), getenv)
+			}
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if !reflect.DeepEqual(cfg, tt.want) {
+				t.Errorf("got\n%+v\nwant\n%+v", *cfg, *tt.want)
+			}
+		})
 	}
 }
 
@@ -123,479 +283,352 @@ func TestConfigExampleDocumentsEveryKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(data)
-	var raw rawConfig
-	for _, s := range raw.sections() {
-		if !strings.Contains(text, "\n["+s.name+"]\n") {
-			t.Errorf("no [%s] table", s.name)
+	for _, tb := range newLoader(toml.MetaData{}).tables() {
+		if !strings.Contains(text, "\n["+tb.name+"]\n") {
+			t.Errorf("no [%s] table", tb.name)
 		}
-		tt := reflect.TypeOf(s.dst).Elem()
-		for i := range tt.NumField() {
-			k := tt.Field(i).Tag.Get("toml")
+		for _, s := range tb.settings {
+			k := s.key
 			if k == "users" {
 				k = "[embedded.users]"
 			} else {
 				k = "\n" + k + " = "
 			}
 			if !strings.Contains(text, k) && !strings.Contains(text, "\n# "+strings.TrimPrefix(k, "\n")) {
-				t.Errorf("%s.%s is not in the example", s.name, tt.Field(i).Tag.Get("toml"))
+				t.Errorf("%s.%s is not in the example", tb.name, s.key)
 			}
 		}
 	}
 }
 
-func TestConfigDefaults(t *testing.T) {
-	cfg, err := ParseConfig("config.toml", []byte(lines(minimal...)), testEnv)
-	if err != nil {
-		t.Fatalf("ParseConfig: %v", err)
-	}
-	want := &Config{
-		Store: StoreConfig{Path: "titm.db", ControlSocket: "titm.db.sock"},
-		Referee: RefereeConfig{
-			Address:         "referee@example.org",
-			Name:            "titm referee",
-			MaxMessageBytes: 262144,
-			Deadline:        72 * time.Hour,
-			Reminder:        12 * time.Hour,
-			MaxExtensions:   2,
-			MaxExtension:    72 * time.Hour,
-			Scenario:        "campaign",
-			MapPicture:      true,
+// mistakes are files with mistakes, each with every line of its error, in
+// order.
+var mistakes = []struct {
+	name string
+	text string
+	want []string // every line of the error, in order
+}{
+	{
+		name: "unknown key with suggestion",
+		text: with(5, `pasword = "x"`),
+		want: []string{`config.toml:6: imap.pasword: unknown key; did you mean imap.password?`},
+	},
+	{
+		name: "unknown key in the wrong table",
+		text: with(6, `retry_min = "1m"`),
+		want: []string{`config.toml:7: imap.retry_min: unknown key; did you mean smtp.retry_min?`},
+	},
+	{
+		name: "unknown key far from any",
+		text: with(6, `colour = "red"`),
+		want: []string{`config.toml:7: imap.colour: unknown key`},
+	},
+	{
+		name: "unknown table reported alone",
+		text: lines(append(minimal, `[imapp]`, `pasword = "x"`, `folder = "INBOX"`)...),
+		want: []string{`config.toml:9: imapp: unknown table; did you mean imap?`},
+	},
+	{
+		name: "keys are case-sensitive",
+		text: with(5, `Password = "x"`),
+		want: []string{`config.toml:6: imap.Password: unknown key; did you mean imap.password?`},
+	},
+	{
+		name: "table of the first example file",
+		text: lines(append(minimal, `[games]`, `scenario = "campaign"`, `deadline = "72h"`)...),
+		want: []string{
+			`config.toml:10: games.scenario: unknown key; did you mean referee.scenario?`,
+			`config.toml:11: games.deadline: unknown key; did you mean referee.deadline?`,
 		},
-		IMAP: IMAPConfig{
-			Address:         "mail.example.org:143",
-			Security:        "starttls",
-			Username:        "referee",
-			Password:        imapSecret,
-			Folder:          "INBOX",
-			ProcessedFolder: "processed",
-			PollInterval:    time.Minute,
-			IDLE:            true,
+	},
+	{
+		name: "empty unknown table",
+		text: lines(append(minimal, `[extra]`)...),
+		want: []string{`config.toml:9: extra: unknown table`},
+	},
+	{
+		name: "bad duration",
+		text: with(2, `deadline = "3 days"`),
+		want: []string{`config.toml:3: referee.deadline: "3 days" is not a duration; write it as 72h or 90m`},
+	},
+	{
+		name: "duration as a number",
+		text: with(2, `deadline = 72`),
+		want: []string{`config.toml:3: referee.deadline: 72 is not a duration; write it in quotes with its unit, as "72h" or "90m"`},
+	},
+	{
+		name: "bad security",
+		text: with(6, `security = "startls"`),
+		want: []string{`config.toml:7: imap.security: "startls" is not one of starttls, tls, none`},
+	},
+	{
+		name: "none on a remote host",
+		text: with(8, `security = "none"`),
+		want: []string{`config.toml:9: smtp.security: "none" sends the password unencrypted, so it is allowed only for a server on this machine (127.0.0.1, ::1 or localhost), not mail.example.org`},
+	},
+	{
+		name: "missing required key",
+		text: lines(
+			`[referee]`,
+			`address = "referee@example.org"`,
+			`[imap]`,
+			`password_env = "TEST_IMAP_PASSWORD"`,
+			`[smtp]`,
+			`address = "mail.example.org:587"`,
+		),
+		want: []string{
+			`config.toml:3: imap.address: required: the IMAP server as host:port, as "mail.example.org:143"`,
+			`config.toml:3: imap.username: required: the referee's login name on the IMAP server`,
 		},
-		SMTP: SMTPConfig{
-			Address:  "mail.example.org:587",
-			Security: "starttls",
-			RetryMin: time.Minute,
-			RetryMax: time.Hour,
-			GiveUp:   72 * time.Hour,
+	},
+	{
+		name: "missing key of a table given by dotted keys",
+		text: lines(
+			`imap.address = "mail.example.org:143"`,
+			`imap.username = "referee"`,
+			`referee.address = "referee@example.org"`,
+			`smtp.address = "mail.example.org:587"`,
+		),
+		want: []string{`config.toml:1: imap.password: required; give it here or name an environment variable with imap.password_env`},
+	},
+	{
+		name: "empty file",
+		text: "",
+		want: []string{
+			`config.toml: referee.address: required: a mail address, as "referee@example.org"`,
+			`config.toml: imap.address: required: the IMAP server as host:port, as "mail.example.org:143"`,
+			`config.toml: imap.username: required: the referee's login name on the IMAP server`,
+			`config.toml: imap.password: required; give it here or name an environment variable with imap.password_env`,
+			`config.toml: smtp.address: required: the SMTP server as host:port, as "mail.example.org:587"`,
 		},
-		Embedded: EmbeddedConfig{
-			IMAPAddress: "127.0.0.1:1143",
-			SMTPAddress: "127.0.0.1:1025",
-			Users:       map[string]string{},
+	},
+	{
+		name: "password and password_env",
+		text: with(6, `password = "`+imapSecret+`"`),
+		want: []string{`config.toml:6: imap.password_env: imap.password is set too; give the secret in one place only`},
+	},
+	{
+		name: "variable unset",
+		text: with(8, `username = "referee"`, `password_env = "TEST_UNSET"`),
+		want: []string{`config.toml:10: smtp.password_env: environment variable TEST_UNSET is not set or is empty`},
+	},
+	{
+		name: "variable named empty",
+		text: with(8, `username = "referee"`, `password_env = ""`),
+		want: []string{`config.toml:10: smtp.password_env: is empty; expected the name of an environment variable, as "TITM_IMAP_PASSWORD"`},
+	},
+	{
+		name: "smtp password without username",
+		text: with(8, `password_env = "TEST_SMTP_PASSWORD"`),
+		want: []string{`config.toml:7: smtp.username: required when a password is set: the referee's login name on the SMTP server`},
+	},
+	{
+		name: "smtp username without password",
+		text: with(8, `username = "referee"`),
+		want: []string{`config.toml:7: smtp.password: required when smtp.username is set; give it here or name an environment variable with smtp.password_env`},
+	},
+	{
+		name: "out of range",
+		text: with(2,
+			`max_message_bytes = 100`,
+			`max_extensions = 25`,
+			`max_extension = "400h"`,
+			`deadline = "30m"`,
+		) + lines(`[embedded]`, `imap_address = "127.0.0.1:0"`),
+		want: []string{
+			`config.toml:3: referee.max_message_bytes: 100 is out of range; expected 1024 to 52428800`,
+			`config.toml:4: referee.max_extensions: 25 is out of range; expected 0 to 20`,
+			`config.toml:5: referee.max_extension: 400h is out of range; expected 1h to 336h`,
+			`config.toml:6: referee.deadline: 30m is too short; expected at least 1h`,
+			`config.toml:14: embedded.imap_address: "127.0.0.1:0": the port must be a number from 1 to 65535`,
 		},
-		Log: LogConfig{Level: "info", Format: "text"},
-	}
-	if !reflect.DeepEqual(cfg, want) {
-		t.Errorf("defaults:\n%+v\nwant\n%+v", *cfg, *want)
-	}
-}
-
-// TestConfigValues checks values other than the defaults are read.
-func TestConfigValues(t *testing.T) {
-	text := lines(
-		`[store]`,
-		`path = "/var/lib/titm/games.db"`,
-		`[referee]`,
-		`address = "referee@example.org"`,
-		`name = "Bulge referee"`,
-		`director = "td@example.org"`,
-		`director_token_env = "TEST_TOKEN"`,
-		`max_message_bytes = 1024`,
-		`deadline = "1h30m"`,
-		`reminder = "0s"`,
-		`max_extensions = 0`,
-		`max_extension = "336h"`,
-		`scenario = "intro"`,
-		`require_dkim = true`,
-		`map_picture = false`,
-		`[imap]`,
-		`address = "[::1]:993"`,
-		`security = "none"`,
-		`username = "referee"`,
-		`password = "`+imapSecret+`"`,
-		`folder = "Orders"`,
-		`processed_folder = "INBOX"`,
-		`poll_interval = "5s"`,
-		`idle = false`,
-		`insecure_skip_verify = true`,
-		`[smtp]`,
-		`address = "localhost:465"`,
-		`security = "tls"`,
-		`username = "referee"`,
-		`password_env = "TEST_SMTP_PASSWORD"`,
-		`retry_min = "1s"`,
-		`retry_max = "1s"`,
-		`give_up = "1s"`,
-		`[embedded]`,
-		`smtp_address = "127.0.0.2:2525"`,
-		`users = { "a@example.org" = "`+userSecret+`" }`,
-		`[log]`,
-		`level = "debug"`,
-		`format = "json"`,
-	)
-	cfg, err := ParseConfig("config.toml", []byte(text), testEnv)
-	if err != nil {
-		t.Fatalf("ParseConfig: %v", err)
-	}
-	want := &Config{
-		Store: StoreConfig{Path: "/var/lib/titm/games.db", ControlSocket: "/var/lib/titm/games.db.sock"},
-		Referee: RefereeConfig{
-			Address:         "referee@example.org",
-			Name:            "Bulge referee",
-			Director:        "td@example.org",
-			DirectorToken:   tokenSecret,
-			MaxMessageBytes: 1024,
-			Deadline:        90 * time.Minute,
-			MaxExtension:    336 * time.Hour,
-			Scenario:        "intro",
-			RequireDKIM:     true,
+	},
+	{
+		name: "poll interval out of range",
+		text: with(6, `poll_interval = "2s"`),
+		want: []string{`config.toml:7: imap.poll_interval: 2s is out of range; expected 5s to 1h`},
+	},
+	{
+		name: "negative duration",
+		text: with(2, `reminder = "-1h"`),
+		want: []string{`config.toml:3: referee.reminder: -1h is negative`},
+	},
+	{
+		name: "reminder not before deadline",
+		text: with(2, `deadline = "12h"`, `reminder = "12h"`),
+		want: []string{`config.toml:4: referee.reminder: 12h is not shorter than referee.deadline (12h); the reminder must come before the deadline (0 for none)`},
+	},
+	{
+		name: "director without token",
+		text: with(2, `director = "td@example.org"`),
+		want: []string{`config.toml:1: referee.director_token: required when referee.director is set; give it here or name an environment variable with referee.director_token_env`},
+	},
+	{
+		name: "token without director",
+		text: with(2, `director_token_env = "TEST_TOKEN"`),
+		want: []string{`config.toml:3: referee.director_token_env: set, but referee.director is not; give the director's address too, or remove the token`},
+	},
+	{
+		name: "short token",
+		text: with(2, `director = "td@example.org"`, `director_token = "`+shortToken+`"`),
+		want: []string{`config.toml:4: referee.director_token: the token is 11 characters long; a director's token must have at least 16`},
+	},
+	{
+		name: "processed folder is the folder",
+		text: with(6, `folder = "Orders"`, `processed_folder = "Orders"`),
+		want: []string{`config.toml:8: imap.processed_folder: "Orders" is also imap.folder; read mails must go to another folder`},
+	},
+	{
+		name: "retry_max below retry_min",
+		text: with(8, `retry_min = "10m"`, `retry_max = "5m"`, `give_up = "1m"`),
+		want: []string{
+			`config.toml:10: smtp.retry_max: 5m is shorter than smtp.retry_min (10m); it caps the wait, so it must be at least that`,
+			`config.toml:11: smtp.give_up: 1m is shorter than smtp.retry_min (10m); a mail would be marked failed before its first retry`,
 		},
-		IMAP: IMAPConfig{
-			Address:            "[::1]:993",
-			Security:           "none",
-			Username:           "referee",
-			Password:           imapSecret,
-			Folder:             "Orders",
-			ProcessedFolder:    "INBOX",
-			PollInterval:       5 * time.Second,
-			InsecureSkipVerify: true,
+	},
+	{
+		name: "embedded on a non-loopback address",
+		text: lines(append(minimal, `[embedded]`, `imap_address = "0.0.0.0:1143"`, `smtp_address = "mail.example.org:25"`)...),
+		want: []string{
+			`config.toml:10: embedded.imap_address: "0.0.0.0:1143" is not a loopback address; the embedded servers take passwords unencrypted, so they listen only on 127.0.0.1, ::1 or localhost`,
+			`config.toml:11: embedded.smtp_address: "mail.example.org:25" is not a loopback address; the embedded servers take passwords unencrypted, so they listen only on 127.0.0.1, ::1 or localhost`,
 		},
-		SMTP: SMTPConfig{
-			Address:  "localhost:465",
-			Security: "tls",
-			Username: "referee",
-			Password: smtpSecret,
-			RetryMin: time.Second,
-			RetryMax: time.Second,
-			GiveUp:   time.Second,
+	},
+	{
+		name: "embedded without the referee's mailbox",
+		text: lines(append(minimal, `[embedded]`, `enabled = true`, `[embedded.users]`, `"player@example.org" = "x"`)...),
+		want: []string{`config.toml:11: embedded.users: must include the referee's mailbox referee@example.org (referee.address), as the embedded server is enabled`},
+	},
+	{
+		name: "embedded without the imap login",
+		text: lines(
+			`[referee]`,
+			`address = "referee@example.org"`,
+			`[imap]`,
+			`address = "127.0.0.1:1143"`,
+			`security = "none"`,
+			`username = "reader@example.org"`,
+			`password = "`+imapSecret+`"`,
+			`[smtp]`,
+			`address = "127.0.0.1:1025"`,
+			`security = "none"`,
+			`[embedded]`,
+			`enabled = true`,
+			`users = { "referee@example.org" = "`+userSecret+`" }`,
+		),
+		want: []string{`config.toml:13: embedded.users: must include reader@example.org (imap.username), as imap.address is the embedded IMAP server`},
+	},
+	{
+		name: "embedded password not the imap password",
+		text: lines(
+			`[referee]`,
+			`address = "referee@example.org"`,
+			`[imap]`,
+			`address = "127.0.0.1:1143"`,
+			`security = "none"`,
+			`username = "Referee@example.org"`,
+			`password = "`+imapSecret+`"`,
+			`[smtp]`,
+			`address = "127.0.0.1:1025"`,
+			`security = "none"`,
+			`[embedded]`,
+			`enabled = true`,
+			`users = { "referee@example.org" = "`+userSecret+`" }`,
+		),
+		want: []string{`config.toml:7: imap.password: is not the password of referee@example.org in [embedded.users], so serve could not log in to the embedded IMAP server`},
+	},
+	{
+		name: "bad embedded users",
+		text: lines(append(minimal, `[embedded.users]`, `"not an address" = "x"`, `"b@example.org" = ""`, `"c@example.org" = 5`)...),
+		want: []string{
+			`config.toml:10: embedded.users."not an address": "not an address" is not a mail address; expected one such as "referee@example.org"`,
+			`config.toml:11: embedded.users."b@example.org": the password is empty`,
+			`config.toml:12: embedded.users."c@example.org": expected the mailbox's password as a string in quotes, not a number`,
 		},
-		Embedded: EmbeddedConfig{
-			IMAPAddress: "127.0.0.1:1143",
-			SMTPAddress: "127.0.0.2:2525",
-			Users:       map[string]string{"a@example.org": userSecret},
+	},
+	{
+		name: "bad addresses",
+		text: lines(
+			`[referee]`,
+			`address = "Referee <referee@example.org>"`,
+			`director = "td at example.org"`,
+			`director_token_env = "TEST_TOKEN"`,
+			`[imap]`,
+			`address = "mail.example.org"`,
+			`username = "referee"`,
+			`password_env = "TEST_IMAP_PASSWORD"`,
+			`[smtp]`,
+			`address = "mail.example.org:smtp"`,
+		),
+		want: []string{
+			`config.toml:2: referee.address: "Referee <referee@example.org>" is not a bare mail address; write only the address, as "referee@example.org"`,
+			`config.toml:3: referee.director: "td at example.org" is not a mail address; expected one such as "referee@example.org"`,
+			`config.toml:6: imap.address: "mail.example.org" is not host:port, as "mail.example.org:993"`,
+			`config.toml:10: smtp.address: "mail.example.org:smtp": the port must be a number from 1 to 65535`,
 		},
-		Log: LogConfig{Level: "debug", Format: "json"},
-	}
-	if !reflect.DeepEqual(cfg, want) {
-		t.Errorf("got\n%+v\nwant\n%+v", *cfg, *want)
-	}
+	},
+	{
+		name: "wrong types",
+		text: with(6, `idle = "true"`, `folder = 3`) + lines(`[log]`, `level = "verbose"`, `format = ["json"]`),
+		want: []string{
+			`config.toml:7: imap.idle: expected true or false, not a string`,
+			`config.toml:8: imap.folder: expected a string in quotes, not a number`,
+			`config.toml:12: log.level: "verbose" is not one of debug, info, warn, error`,
+			`config.toml:13: log.format: expected a string in quotes, not an array`,
+		},
+	},
+	{
+		name: "table of the wrong type",
+		text: lines(append([]string{`log = "debug"`}, minimal...)...),
+		want: []string{`config.toml:1: log: expected a table, written [log] followed by its keys, not a string`},
+	},
+	{
+		name: "empty values",
+		text: with(0, `[store]`, `path = ""`, `control_socket = "`+strings.Repeat("x", 104)+`"`),
+		want: []string{
+			`config.toml:2: store.path: is empty; give a value, or remove the key`,
+			`config.toml:3: store.control_socket: "` + strings.Repeat("x", 104) + `" is 104 bytes long; a Unix socket path may have at most 103 (set a shorter one)`,
+		},
+	},
+	{
+		name: "syntax error",
+		text: with(2, `deadline = 72h`),
+		want: []string{`config.toml:3: expected a top-level item to end with a newline, comment, or EOF, but got 'h' instead`},
+	},
+	{
+		name: "syntax error in a secret",
+		text: with(5, `password = `+imapSecret),
+		want: []string{`config.toml:6: the line holds a secret and cannot be read as TOML; check its quotes (the text is not shown)`},
+	},
+	{
+		name: "several mistakes",
+		text: lines(
+			`[referee]`,
+			`address = "referee@example.org"`,
+			`deadline = "3 days"`,
+			`reminder = "80h"`,
+			`[imap]`,
+			`address = "mail.example.org:143"`,
+			`security = "startls"`,
+			`username = "referee"`,
+			`pasword = "x"`,
+			`[smtp]`,
+			`address = "mail.example.org:587"`,
+			`security = "none"`,
+		),
+		want: []string{
+			`config.toml:3: referee.deadline: "3 days" is not a duration; write it as 72h or 90m`,
+			`config.toml:4: referee.reminder: 80h is not shorter than referee.deadline (72h); the reminder must come before the deadline (0 for none)`,
+			`config.toml:5: imap.password: required; give it here or name an environment variable with imap.password_env`,
+			`config.toml:7: imap.security: "startls" is not one of starttls, tls, none`,
+			`config.toml:9: imap.pasword: unknown key; did you mean imap.password?`,
+			`config.toml:12: smtp.security: "none" sends the password unencrypted, so it is allowed only for a server on this machine (127.0.0.1, ::1 or localhost), not mail.example.org`,
+		},
+	},
 }
 
 func TestConfigMistakes(t *testing.T) {
-	tests := []struct {
-		name string
-		text string
-		want []string // every line of the error, in order
-	}{
-		{
-			name: "unknown key with suggestion",
-			text: with(5, `pasword = "x"`),
-			want: []string{`config.toml:6: imap.pasword: unknown key; did you mean imap.password?`},
-		},
-		{
-			name: "unknown key in the wrong table",
-			text: with(6, `retry_min = "1m"`),
-			want: []string{`config.toml:7: imap.retry_min: unknown key; did you mean smtp.retry_min?`},
-		},
-		{
-			name: "unknown key far from any",
-			text: with(6, `colour = "red"`),
-			want: []string{`config.toml:7: imap.colour: unknown key`},
-		},
-		{
-			name: "unknown table reported alone",
-			text: lines(append(minimal, `[imapp]`, `pasword = "x"`, `folder = "INBOX"`)...),
-			want: []string{`config.toml:9: imapp: unknown table; did you mean imap?`},
-		},
-		{
-			name: "keys are case-sensitive",
-			text: with(5, `Password = "x"`),
-			want: []string{`config.toml:6: imap.Password: unknown key; did you mean imap.password?`},
-		},
-		{
-			name: "table of the first example file",
-			text: lines(append(minimal, `[games]`, `scenario = "campaign"`, `deadline = "72h"`)...),
-			want: []string{
-				`config.toml:10: games.scenario: unknown key; did you mean referee.scenario?`,
-				`config.toml:11: games.deadline: unknown key; did you mean referee.deadline?`,
-			},
-		},
-		{
-			name: "empty unknown table",
-			text: lines(append(minimal, `[extra]`)...),
-			want: []string{`config.toml:9: extra: unknown table`},
-		},
-		{
-			name: "bad duration",
-			text: with(2, `deadline = "3 days"`),
-			want: []string{`config.toml:3: referee.deadline: "3 days" is not a duration; write it as 72h or 90m`},
-		},
-		{
-			name: "duration as a number",
-			text: with(2, `deadline = 72`),
-			want: []string{`config.toml:3: referee.deadline: 72 is not a duration; write it in quotes with its unit, as "72h" or "90m"`},
-		},
-		{
-			name: "bad security",
-			text: with(6, `security = "startls"`),
-			want: []string{`config.toml:7: imap.security: "startls" is not one of starttls, tls, none`},
-		},
-		{
-			name: "none on a remote host",
-			text: with(8, `security = "none"`),
-			want: []string{`config.toml:9: smtp.security: "none" sends the password unencrypted, so it is allowed only for a server on this machine (127.0.0.1, ::1 or localhost), not mail.example.org`},
-		},
-		{
-			name: "missing required key",
-			text: lines(
-				`[referee]`,
-				`address = "referee@example.org"`,
-				`[imap]`,
-				`password_env = "TEST_IMAP_PASSWORD"`,
-				`[smtp]`,
-				`address = "mail.example.org:587"`,
-			),
-			want: []string{
-				`config.toml:3: imap.address: required: the IMAP server as host:port, as "mail.example.org:143"`,
-				`config.toml:3: imap.username: required: the referee's login name on the IMAP server`,
-			},
-		},
-		{
-			name: "empty file",
-			text: "",
-			want: []string{
-				`config.toml: referee.address: required: a mail address, as "referee@example.org"`,
-				`config.toml: imap.address: required: the IMAP server as host:port, as "mail.example.org:143"`,
-				`config.toml: imap.username: required: the referee's login name on the IMAP server`,
-				`config.toml: imap.password: required; give it here or name an environment variable with imap.password_env`,
-				`config.toml: smtp.address: required: the SMTP server as host:port, as "mail.example.org:587"`,
-			},
-		},
-		{
-			name: "password and password_env",
-			text: with(6, `password = "`+imapSecret+`"`),
-			want: []string{`config.toml:6: imap.password_env: imap.password is set too; give the secret in one place only`},
-		},
-		{
-			name: "variable unset",
-			text: with(8, `username = "referee"`, `password_env = "TEST_UNSET"`),
-			want: []string{`config.toml:10: smtp.password_env: environment variable TEST_UNSET is not set or is empty`},
-		},
-		{
-			name: "variable named empty",
-			text: with(8, `username = "referee"`, `password_env = ""`),
-			want: []string{`config.toml:10: smtp.password_env: is empty; expected the name of an environment variable, as "TITM_IMAP_PASSWORD"`},
-		},
-		{
-			name: "smtp password without username",
-			text: with(8, `password_env = "TEST_SMTP_PASSWORD"`),
-			want: []string{`config.toml:7: smtp.username: required when a password is set: the referee's login name on the SMTP server`},
-		},
-		{
-			name: "smtp username without password",
-			text: with(8, `username = "referee"`),
-			want: []string{`config.toml:7: smtp.password: required when smtp.username is set; give it here or name an environment variable with smtp.password_env`},
-		},
-		{
-			name: "out of range",
-			text: with(2,
-				`max_message_bytes = 100`,
-				`max_extensions = 25`,
-				`max_extension = "400h"`,
-				`deadline = "30m"`,
-			) + lines(`[embedded]`, `imap_address = "127.0.0.1:0"`),
-			want: []string{
-				`config.toml:3: referee.max_message_bytes: 100 is out of range; expected 1024 to 52428800`,
-				`config.toml:4: referee.max_extensions: 25 is out of range; expected 0 to 20`,
-				`config.toml:5: referee.max_extension: 400h is out of range; expected 1h to 336h`,
-				`config.toml:6: referee.deadline: 30m is too short; expected at least 1h`,
-				`config.toml:14: embedded.imap_address: "127.0.0.1:0": the port must be a number from 1 to 65535`,
-			},
-		},
-		{
-			name: "poll interval out of range",
-			text: with(6, `poll_interval = "2s"`),
-			want: []string{`config.toml:7: imap.poll_interval: 2s is out of range; expected 5s to 1h`},
-		},
-		{
-			name: "negative duration",
-			text: with(2, `reminder = "-1h"`),
-			want: []string{`config.toml:3: referee.reminder: -1h is negative`},
-		},
-		{
-			name: "reminder not before deadline",
-			text: with(2, `deadline = "12h"`, `reminder = "12h"`),
-			want: []string{`config.toml:4: referee.reminder: 12h is not shorter than referee.deadline (12h); the reminder must come before the deadline (0 for none)`},
-		},
-		{
-			name: "director without token",
-			text: with(2, `director = "td@example.org"`),
-			want: []string{`config.toml:1: referee.director_token: required when referee.director is set; give it here or name an environment variable with referee.director_token_env`},
-		},
-		{
-			name: "token without director",
-			text: with(2, `director_token_env = "TEST_TOKEN"`),
-			want: []string{`config.toml:3: referee.director_token_env: set, but referee.director is not; give the director's address too, or remove the token`},
-		},
-		{
-			name: "short token",
-			text: with(2, `director = "td@example.org"`, `director_token = "`+shortToken+`"`),
-			want: []string{`config.toml:4: referee.director_token: the token is 11 characters long; a director's token must have at least 16`},
-		},
-		{
-			name: "processed folder is the folder",
-			text: with(6, `folder = "Orders"`, `processed_folder = "Orders"`),
-			want: []string{`config.toml:8: imap.processed_folder: "Orders" is also imap.folder; read mails must go to another folder`},
-		},
-		{
-			name: "retry_max below retry_min",
-			text: with(8, `retry_min = "10m"`, `retry_max = "5m"`, `give_up = "1m"`),
-			want: []string{
-				`config.toml:10: smtp.retry_max: 5m is shorter than smtp.retry_min (10m); it caps the wait, so it must be at least that`,
-				`config.toml:11: smtp.give_up: 1m is shorter than smtp.retry_min (10m); a mail would be marked failed before its first retry`,
-			},
-		},
-		{
-			name: "embedded on a non-loopback address",
-			text: lines(append(minimal, `[embedded]`, `imap_address = "0.0.0.0:1143"`, `smtp_address = "mail.example.org:25"`)...),
-			want: []string{
-				`config.toml:10: embedded.imap_address: "0.0.0.0:1143" is not a loopback address; the embedded servers take passwords unencrypted, so they listen only on 127.0.0.1, ::1 or localhost`,
-				`config.toml:11: embedded.smtp_address: "mail.example.org:25" is not a loopback address; the embedded servers take passwords unencrypted, so they listen only on 127.0.0.1, ::1 or localhost`,
-			},
-		},
-		{
-			name: "embedded without the referee's mailbox",
-			text: lines(append(minimal, `[embedded]`, `enabled = true`, `[embedded.users]`, `"player@example.org" = "x"`)...),
-			want: []string{`config.toml:11: embedded.users: must include the referee's mailbox referee@example.org (referee.address), as the embedded server is enabled`},
-		},
-		{
-			name: "embedded without the imap login",
-			text: lines(
-				`[referee]`,
-				`address = "referee@example.org"`,
-				`[imap]`,
-				`address = "127.0.0.1:1143"`,
-				`security = "none"`,
-				`username = "reader@example.org"`,
-				`password = "`+imapSecret+`"`,
-				`[smtp]`,
-				`address = "127.0.0.1:1025"`,
-				`security = "none"`,
-				`[embedded]`,
-				`enabled = true`,
-				`users = { "referee@example.org" = "`+userSecret+`" }`,
-			),
-			want: []string{`config.toml:13: embedded.users: must include reader@example.org (imap.username), as imap.address is the embedded IMAP server`},
-		},
-		{
-			name: "embedded password not the imap password",
-			text: lines(
-				`[referee]`,
-				`address = "referee@example.org"`,
-				`[imap]`,
-				`address = "127.0.0.1:1143"`,
-				`security = "none"`,
-				`username = "Referee@example.org"`,
-				`password = "`+imapSecret+`"`,
-				`[smtp]`,
-				`address = "127.0.0.1:1025"`,
-				`security = "none"`,
-				`[embedded]`,
-				`enabled = true`,
-				`users = { "referee@example.org" = "`+userSecret+`" }`,
-			),
-			want: []string{`config.toml:7: imap.password: is not the password of referee@example.org in [embedded.users], so serve could not log in to the embedded IMAP server`},
-		},
-		{
-			name: "bad embedded users",
-			text: lines(append(minimal, `[embedded.users]`, `"not an address" = "x"`, `"b@example.org" = ""`, `"c@example.org" = 5`)...),
-			want: []string{
-				`config.toml:10: embedded.users."not an address": "not an address" is not a mail address; expected one such as "referee@example.org"`,
-				`config.toml:11: embedded.users."b@example.org": the password is empty`,
-				`config.toml:12: embedded.users."c@example.org": expected the mailbox's password as a string in quotes, not a number`,
-			},
-		},
-		{
-			name: "bad addresses",
-			text: lines(
-				`[referee]`,
-				`address = "Referee <referee@example.org>"`,
-				`director = "td at example.org"`,
-				`director_token_env = "TEST_TOKEN"`,
-				`[imap]`,
-				`address = "mail.example.org"`,
-				`username = "referee"`,
-				`password_env = "TEST_IMAP_PASSWORD"`,
-				`[smtp]`,
-				`address = "mail.example.org:smtp"`,
-			),
-			want: []string{
-				`config.toml:2: referee.address: "Referee <referee@example.org>" is not a bare mail address; write only the address, as "referee@example.org"`,
-				`config.toml:3: referee.director: "td at example.org" is not a mail address; expected one such as "referee@example.org"`,
-				`config.toml:6: imap.address: "mail.example.org" is not host:port, as "mail.example.org:993"`,
-				`config.toml:10: smtp.address: "mail.example.org:smtp": the port must be a number from 1 to 65535`,
-			},
-		},
-		{
-			name: "wrong types",
-			text: with(6, `idle = "true"`, `folder = 3`) + lines(`[log]`, `level = "verbose"`, `format = ["json"]`),
-			want: []string{
-				`config.toml:7: imap.idle: expected true or false, not a string`,
-				`config.toml:8: imap.folder: expected a string in quotes, not a number`,
-				`config.toml:12: log.level: "verbose" is not one of debug, info, warn, error`,
-				`config.toml:13: log.format: expected a string in quotes, not an array`,
-			},
-		},
-		{
-			name: "table of the wrong type",
-			text: lines(append([]string{`log = "debug"`}, minimal...)...),
-			want: []string{`config.toml:1: log: expected a table, written [log] followed by its keys, not a string`},
-		},
-		{
-			name: "empty values",
-			text: with(0, `[store]`, `path = ""`, `control_socket = "`+strings.Repeat("x", 104)+`"`),
-			want: []string{
-				`config.toml:2: store.path: is empty; give a value, or remove the key`,
-				`config.toml:3: store.control_socket: "` + strings.Repeat("x", 104) + `" is 104 bytes long; a Unix socket path may have at most 103 (set a shorter one)`,
-			},
-		},
-		{
-			name: "syntax error",
-			text: with(2, `deadline = 72h`),
-			want: []string{`config.toml:3: expected a top-level item to end with a newline, comment, or EOF, but got 'h' instead`},
-		},
-		{
-			name: "syntax error in a secret",
-			text: with(5, `password = `+imapSecret),
-			want: []string{`config.toml:6: the line holds a secret and cannot be read as TOML; check its quotes (the text is not shown)`},
-		},
-		{
-			name: "several mistakes",
-			text: lines(
-				`[referee]`,
-				`address = "referee@example.org"`,
-				`deadline = "3 days"`,
-				`reminder = "80h"`,
-				`[imap]`,
-				`address = "mail.example.org:143"`,
-				`security = "startls"`,
-				`username = "referee"`,
-				`pasword = "x"`,
-				`[smtp]`,
-				`address = "mail.example.org:587"`,
-				`security = "none"`,
-			),
-			want: []string{
-				`config.toml:3: referee.deadline: "3 days" is not a duration; write it as 72h or 90m`,
-				`config.toml:4: referee.reminder: 80h is not shorter than referee.deadline (72h); the reminder must come before the deadline (0 for none)`,
-				`config.toml:5: imap.password: required; give it here or name an environment variable with imap.password_env`,
-				`config.toml:7: imap.security: "startls" is not one of starttls, tls, none`,
-				`config.toml:9: imap.pasword: unknown key; did you mean imap.password?`,
-				`config.toml:12: smtp.security: "none" sends the password unencrypted, so it is allowed only for a server on this machine (127.0.0.1, ::1 or localhost), not mail.example.org`,
-			},
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range mistakes {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, err := ParseConfig("config.toml", []byte(tt.text), testEnv)
 			if err == nil {

@@ -148,7 +148,7 @@ func decode(read ReadFunc, name string, v any) (*locator, Problems) {
 		msg := strings.TrimPrefix(lineRE.ReplaceAllString(err.Error(), ""), "toml: ")
 		return nil, Problems{{name, line, "wrong kind of value: " + strings.TrimSpace(msg)}}
 	}
-	loc := newLocator(data)
+	loc := NewTOMLLines(data)
 	var ps Problems
 	undecoded := map[string]bool{}
 	for _, k := range md.Undecoded() {
@@ -159,7 +159,7 @@ func decode(read ReadFunc, name string, v any) (*locator, Problems) {
 		if undecoded[table] {
 			continue // reported with its table
 		}
-		lines := loc.headers[k.String()]
+		lines := loc.headerLines(k.String())
 		if len(lines) == 0 {
 			lines = loc.keyLines(table, key)
 		}
