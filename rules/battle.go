@@ -403,3 +403,132 @@ func (e Eliminated) String() string {
 func (e BattleEnds) String() string {
 	return fmt.Sprintf("the battle at %d is over: %s hold the area", e.Area, e.Holder)
 }
+
+// battles fights the battles the impulse caused (8.39, 9.0), in order (B4).
+// Units that began the impulse in a battle area and did not attack stayed
+// without attacking, and count as moved for the turn (9.14, B5).
+func (g *game) battles() error {
+	for _, b := range g.findBattles() {
+		g.fought[b.area] = true
+		g.fight(b)
+		if g.err != nil {
+			return g.err
+		}
+		for _, u := range g.st.UnitsAt(g.s, AreaPlace(b.area), g.side()) {
+			u.Moved = true
+		}
+	}
+	return nil
+}
+
+// attack checks an ATTACK order (9.13): units that began the impulse in an
+// area holding enemy units attack there.
+func (g *game) attack(line int, o Attack) {
+	p := AreaPlace(o.Area)
+	if !g.hasEnemy(p, g.side()) {
+		g.refuse(line, o, "%s holds no enemy units to attack", g.s.Map.PlaceName(p))
+		return
+	}
+	for _, id := range o.With {
+		u := g.st.Unit(id)
+		switch {
+		case u == nil || !u.OnMap() || u.Place != p:
+			g.refuse(line, o, "%s is not in %s", id, g.s.Map.PlaceName(p))
+			return
+		case g.info(id).Side != g.side():
+			g.refuse(line, o, "%s is not yours", id)
+			return
+		case u.Attacked:
+			g.refuse(line, o, "%s attacked earlier this turn: once a turn (9.11)", id)
+			return
+		case u.Moved && !g.entered[id]:
+			g.refuse(line, o, "%s moved earlier this turn and may not attack (8.25)", id)
+			return
+		}
+	}
+	if len(g.attackUnits(o)) == 0 {
+		g.refuse(line, o, "none of your units in %s may attack: they moved or attacked earlier this turn (8.25, 9.11)", g.s.Map.PlaceName(p))
+		return
+	}
+	g.attacks = append(g.attacks, o)
+}
+
+type choiceLine struct {
+	line int
+	o    Order
+}
+
+// checkChoices refuses FIRE and ARTY lines that cannot be honoured in the
+// battles the moves cause (B3): a battle that does not take place, a unit
+// that is not in it, or a target 9.52-9.58 forbid, judged on the units as
+// the battle begins.
+func (g *game) checkChoices() {
+	battles := map[int]*battle{}
+	for _, b := range g.findBattles() {
+		battles[b.area] = b
+	}
+	in := func(us []*UnitState, id string) bool {
+		for _, u := range us {
+			if u.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range g.choiceLines {
+		var area int
+		switch o := c.o.(type) {
+		case Fire:
+			area = o.Area
+		case Arty:
+			area = o.Area
+		}
+		b := battles[area]
+		if b == nil {
+			g.refuse(c.line, c.o, "there is no battle of yours at %s this impulse", g.s.Map.PlaceName(AreaPlace(area)))
+			continue
+		}
+		switch o := c.o.(type) {
+		case Arty:
+			for _, id := range o.Targets {
+				if !in(b.defenders, id) {
+					g.refuse(c.line, o, "%s is not an enemy unit in the battle at %d: strikes go to the enemy units there (9.46)", id, area)
+				}
+			}
+		case Fire:
+			ok := true
+			for _, p := range o.Pairs {
+				if !in(b.attackers, p.Unit) {
+					g.refuse(c.line, o, "%s does not attack at %d: only the attacking units fire (9.12-9.14)", p.Unit, area)
+					ok = false
+				}
+				if !in(b.defenders, p.Target) {
+					g.refuse(c.line, o, "%s is not an enemy unit in the battle at %d (9.5)", p.Target, area)
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			firers, targets := combatants(b.attackers, g), combatants(b.defenders, g)
+			got := AssignFire(firers, targets, false, o.Pairs, nil)
+			for _, p := range o.Pairs {
+				if contains(got, p) {
+					continue
+				}
+				// Say which rule the pair breaks: the assignment with it put in.
+				alt := append([]FirePair(nil), got...)
+				for i := range alt {
+					if alt[i].Unit == p.Unit {
+						alt[i] = p
+					}
+				}
+				why := "it breaks the targeting rules (9.52-9.58)"
+				if err := CheckFire(firers, targets, false, alt); err != nil {
+					why = err.Error()
+				}
+				g.refuse(c.line, o, "%s cannot fire at %s: %s", p.Unit, p.Target, why)
+			}
+		}
+	}
+}

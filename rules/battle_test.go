@@ -245,3 +245,47 @@ func TestCombat_9_72_TwoAreasOneRiver(t *testing.T) {
 		t.Errorf("no Allied fire: %v", ev)
 	}
 }
+
+func TestMove_9_12_EnteringForcesBattle(t *testing.T) {
+	s, st := moveGame(t)
+	d := &recorder{roll: 10}
+	o, _ := rules.ParseOrders("MOVE G/AR 4 3 2 1", s, nil)
+	_, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := battleAt(ev, 1); b == nil || len(b.Attackers) != 1 || b.Attackers[0].ID != "G/AR" {
+		t.Errorf("no battle at 1 with G/AR attacking (9.12): %v", ev)
+	}
+}
+
+func TestBattle_9_13_Attack(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "G/IN", rules.AreaPlace(6))
+	d := &recorder{roll: 10}
+	o, _ := rules.ParseOrders("ATTACK 6", s, nil)
+	next, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := battleAt(ev, 6); b == nil || b.Attackers[0].ID != "G/IN" {
+		t.Errorf("events %v", ev)
+	}
+	// 9.11, 9.16: it attacked, and may neither attack again this turn nor
+	// move.
+	if u := next.Unit("G/IN"); !u.Attacked || !u.Moved {
+		t.Errorf("G/IN %+v", u)
+	}
+	refused(t, s, st, "ATTACK 2", "Middle (2) holds no enemy units to attack")
+}
+
+// B5: units that begin the impulse in a contested area stay there without
+// attacking unless ordered: no battle.
+func TestBattle_B5_StayWithoutAttacking(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "G/IN", rules.AreaPlace(6))
+	next, _ := mustPlay(t, s, st, "MOVE G/MX 4 3")
+	if next.Unit("G/IN").Place != rules.AreaPlace(6) || next.Unit("U/MX").Place != rules.AreaPlace(6) {
+		t.Errorf("the contested area changed without a battle")
+	}
+}

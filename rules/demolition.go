@@ -2,8 +2,10 @@ package rules
 
 import "fmt"
 
-// Bridge repair (10.1): engineers try at the end of their impulse, after the
-// battles (6.0 II.4).
+// Bridges (10.0): the non-phasing side may try to blow a bridge as an enemy
+// stack crosses it (10.2, demolish, called from the movement of the phasing
+// side), and engineers try to repair blown bridges at the end of their
+// impulse, after the battles (10.1, 6.0 II.4).
 
 // repairProblem returns why the engineer may not try to repair the bridge
 // now, or "".
@@ -88,4 +90,123 @@ func (g *game) repair() {
 		u.Moved, u.Bridging = true, true // 10.14: no move or attack this turn
 		g.event(RepairTried{Bridge: r.Bridge.String(), Unit: r.Unit, Roll: roll, Need: need, Repaired: ok})
 	}
+}
+
+// demolish lets the non-phasing side try to blow the bridge as the phasing
+// side crosses it (10.2, 8.41), as its standing orders say (B1), and reports
+// whether it was blown. It rolls a die only when a try is allowed.
+func (g *game) demolish(r *Road, mover Side) bool {
+	enemy := mover.Enemy()
+	if enemy == Allied && g.imp.Day == FirstDay {
+		return false // 10.26: the Allies never try on 16 December
+	}
+	if g.tried[r.ID()] {
+		return false // 10.25: one try per bridge per impulse
+	}
+	st := g.st.Standing[enemy]
+	if st == nil || st.Blow.None {
+		return false
+	}
+	var named string
+	if !st.Blow.All {
+		listed := false
+		for _, b := range st.Blow.Bridges {
+			if b.Bridge.String() == r.ID() {
+				listed, named = true, b.Unit
+			}
+		}
+		if !listed {
+			return false
+		}
+	}
+	var best *UnitState
+	bestNeed := 0
+	for _, u := range g.st.Units {
+		if !u.OnMap() || u.Place.IsZone() || (u.Place.Area != r.A && u.Place.Area != r.B) {
+			continue
+		}
+		info := g.info(u.ID)
+		switch {
+		case info.Side != enemy,
+			!info.Type.InfantryType(), // 10.22: not armour
+			!u.InSupply,               // 13.24
+			g.tries[u.ID] >= 2,        // 10.23: two bridges an impulse
+			g.startHeld[u.Place]:      // 10.24: not from an area the enemy held at the start of the impulse
+			continue
+		}
+		need := demolitionNeed(info.Type, u.Moved)
+		// 14.23: special forces with DEMOLITION in the unit's area: only a 1
+		// blows the bridge.
+		if sf := g.st.SF; sf != nil && sf.Effect == SFDemolition && enemy == Allied && u.Place == AreaPlace(sf.Area) {
+			need = 1
+		}
+		if u.ID == named {
+			best, bestNeed = u, need
+			break
+		}
+		if need > bestNeed {
+			best, bestNeed = u, need
+		}
+	}
+	if best == nil {
+		return false
+	}
+	g.tried[r.ID()] = true
+	g.tries[best.ID]++
+	roll, err := g.dice.Roll(fmt.Sprintf("%s demolition %s by %s", g.imp, r.ID(), best.ID))
+	if err != nil {
+		g.err = err
+		return true
+	}
+	blown := roll <= bestNeed
+	g.event(DemolitionTried{Bridge: r.ID(), Unit: best.ID, Roll: roll, Need: bestNeed, Blown: blown})
+	if blown {
+		g.st.Bridge(r.A, r.B).Blown = true
+	}
+	return blown
+}
+
+// demolitionNeed is the highest roll that blows a bridge (10.29): an
+// engineer 8, or 4 once it has moved this turn; another infantry-type unit
+// 4, or 2 once it has moved.
+func demolitionNeed(t UnitType, moved bool) int {
+	need := 4
+	if t == Engineer {
+		need = 8
+	}
+	if moved {
+		need /= 2
+	}
+	return need
+}
+
+// DemolitionTried: the non-phasing side tried to blow a bridge as the enemy
+// crossed it (10.2, 10.29).
+type DemolitionTried struct {
+	Bridge, Unit string
+	Roll, Need   int
+	Blown        bool
+}
+
+// RepairTried: an engineer tried to repair a bridge (10.1).
+type RepairTried struct {
+	Bridge, Unit string
+	Roll, Need   int
+	Repaired     bool
+}
+
+func (e DemolitionTried) String() string {
+	res := "holds"
+	if e.Blown {
+		res = "is blown"
+	}
+	return fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: the bridge %s (10.29)", e.Unit, e.Bridge, e.Roll, e.Need, res)
+}
+
+func (e RepairTried) String() string {
+	res := "still blown"
+	if e.Repaired {
+		res = "repaired"
+	}
+	return fmt.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: %s (10.15, 10.16)", e.Unit, e.Bridge, e.Roll, e.Need, res)
 }

@@ -326,159 +326,6 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (c
 	return cost, false, true
 }
 
-// demolish lets the non-phasing side try to blow the bridge as the phasing
-// side crosses it (10.2, 8.41), as its standing orders say (B1), and reports
-// whether it was blown. It rolls a die only when a try is allowed.
-func (g *game) demolish(r *Road, mover Side) bool {
-	enemy := mover.Enemy()
-	if enemy == Allied && g.imp.Day == FirstDay {
-		return false // 10.26: the Allies never try on 16 December
-	}
-	if g.tried[r.ID()] {
-		return false // 10.25: one try per bridge per impulse
-	}
-	st := g.st.Standing[enemy]
-	if st == nil || st.Blow.None {
-		return false
-	}
-	var named string
-	if !st.Blow.All {
-		listed := false
-		for _, b := range st.Blow.Bridges {
-			if b.Bridge.String() == r.ID() {
-				listed, named = true, b.Unit
-			}
-		}
-		if !listed {
-			return false
-		}
-	}
-	var best *UnitState
-	bestNeed := 0
-	for _, u := range g.st.Units {
-		if !u.OnMap() || u.Place.IsZone() || (u.Place.Area != r.A && u.Place.Area != r.B) {
-			continue
-		}
-		info := g.info(u.ID)
-		switch {
-		case info.Side != enemy,
-			!info.Type.InfantryType(), // 10.22: not armour
-			!u.InSupply,               // 13.24
-			g.tries[u.ID] >= 2,        // 10.23: two bridges an impulse
-			g.startHeld[u.Place]:      // 10.24: not from an area the enemy held at the start of the impulse
-			continue
-		}
-		need := demolitionNeed(info.Type, u.Moved)
-		// 14.23: special forces with DEMOLITION in the unit's area: only a 1
-		// blows the bridge.
-		if sf := g.st.SF; sf != nil && sf.Effect == SFDemolition && enemy == Allied && u.Place == AreaPlace(sf.Area) {
-			need = 1
-		}
-		if u.ID == named {
-			best, bestNeed = u, need
-			break
-		}
-		if need > bestNeed {
-			best, bestNeed = u, need
-		}
-	}
-	if best == nil {
-		return false
-	}
-	g.tried[r.ID()] = true
-	g.tries[best.ID]++
-	roll, err := g.dice.Roll(fmt.Sprintf("%s demolition %s by %s", g.imp, r.ID(), best.ID))
-	if err != nil {
-		g.err = err
-		return true
-	}
-	blown := roll <= bestNeed
-	g.event(DemolitionTried{Bridge: r.ID(), Unit: best.ID, Roll: roll, Need: bestNeed, Blown: blown})
-	if blown {
-		g.st.Bridge(r.A, r.B).Blown = true
-	}
-	return blown
-}
-
-// demolitionNeed is the highest roll that blows a bridge (10.29): an
-// engineer 8, or 4 once it has moved this turn; another infantry-type unit
-// 4, or 2 once it has moved.
-func demolitionNeed(t UnitType, moved bool) int {
-	need := 4
-	if t == Engineer {
-		need = 8
-	}
-	if moved {
-		need /= 2
-	}
-	return need
-}
-
-// entryShift checks a reinforcement leaving by another zone than the one it
-// waits in: one of its own zones in its arrival impulse (B7), or a zone k
-// steps along the edge from its arrival zone, k impulses later, for 2 MP a
-// step (11.14).
-func (g *game) entryShift(line int, o Move, units []*UnitState, z Place) (int, bool) {
-	for _, u := range units {
-		info := g.info(u.ID)
-		if info.Arrival.Day == 0 {
-			g.refuse(line, o, "%s is not a reinforcement: it cannot change zones", u.ID)
-			return 0, false
-		}
-		if g.imp == info.Arrival && contains(info.Zones, z.Zone) {
-			continue
-		}
-		k := g.zoneSteps(info.Zones, z.Zone)
-		late := impulsesBetween(info.Arrival, g.imp)
-		if k < 0 || late < k {
-			g.refuse(line, o, "%s cannot enter by zone %s: a reinforcement may enter by a zone next to its own one impulse later, for 2 MP a zone (11.14)", u.ID, z.Zone)
-			return 0, false
-		}
-		return 2 * k, true
-	}
-	return 0, true
-}
-
-// zoneSteps returns the fewest steps along the zones' neighbours from any of
-// the zones to z, or -1.
-func (g *game) zoneSteps(from []string, z string) int {
-	dist := map[string]int{}
-	queue := []string{}
-	for _, f := range from {
-		dist[f] = 0
-		queue = append(queue, f)
-	}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == z {
-			return dist[c]
-		}
-		zz := g.s.Map.Zone(c)
-		if zz == nil {
-			continue
-		}
-		for _, n := range zz.Neighbours {
-			if _, seen := dist[n]; !seen {
-				dist[n] = dist[c] + 1
-				queue = append(queue, n)
-			}
-		}
-	}
-	return -1
-}
-
-// impulsesBetween counts the side's impulses from a to b.
-func impulsesBetween(a, b Impulse) int {
-	n := 0
-	for i := a; i.Before(b); i = NextImpulse(i) {
-		if i.Side == b.Side {
-			n++
-		}
-	}
-	return n
-}
-
 // entrench carries out ENTRENCH (8.5, 5.23).
 func (g *game) entrench(line int, o Entrench) {
 	for _, id := range o.Units {
@@ -534,3 +381,28 @@ func stepRiver(m *Map, from, to Place) bool {
 	}
 	return false
 }
+
+// Moved: units moved along a path, spending MP (8.2, 8.3).
+type Moved struct {
+	Units []string
+	Path  []Place
+	MP    int
+	Foot  bool
+}
+
+// Entrenched: a unit entrenched (8.5).
+type Entrenched struct{ Unit string }
+
+func (e Moved) String() string {
+	how := "moves"
+	if e.Foot {
+		how = "moves on foot"
+	}
+	var p []string
+	for _, pl := range e.Path {
+		p = append(p, pl.String())
+	}
+	return fmt.Sprintf("%s %s %s (%d MP)", strings.Join(e.Units, " "), how, strings.Join(p, "-"), e.MP)
+}
+
+func (e Entrenched) String() string { return e.Unit + " entrenches" }
