@@ -23,211 +23,316 @@ func (g *game) hasEnemy(p Place, side Side) bool {
 	return len(g.st.UnitsAt(g.s, p, side.Enemy())) > 0
 }
 
+// move checks a MOVE or FOOT line against the board the earlier lines left
+// and, if legal, carries it out: validate (planMove), walk the path step by
+// step with its MP and ELSE paths (walk), then apply it to the units
+// (applyMove), undoing it if it leaves a unit out of supply (8.28).
 func (g *game) move(line int, o Move) {
-	side := g.side()
-	var units []*UnitState
+	p, ok := g.planMove(line, o)
+	if !ok {
+		return
+	}
+	w, ok := g.walk(p)
+	if !ok {
+		return
+	}
+	if g.overStacks(p, w) {
+		return
+	}
+	if w.spent == 0 && w.at == p.from {
+		return // carried out, nothing was possible
+	}
+	saved := g.applyMove(p, w)
+	// 8.28, 13.23: no move that leaves a unit out of supply, judged on the
+	// board after the move; refused if so. A move cut short by a blown
+	// bridge was not the player's choice and stands.
+	if !w.forced {
+		if u := g.unsuppliedBy(p, w); u != nil {
+			g.undoMove(saved)
+			g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceName(w.at))
+			return
+		}
+	}
+	g.event(Moved{Units: o.Units, Path: w.walked, MP: w.spent, Foot: o.Foot})
+}
+
+// A movePlan is a MOVE or FOOT line checked against the board before its
+// first step: the units that move together (8.21), where they start, the
+// places to enter and the MP they have.
+type movePlan struct {
+	line  int
+	o     Move
+	units []*UnitState
+	from  Place   // where the walk starts: the units' place, or the zone they shift to (11.14)
+	path  []Place // the places to enter, in order
+	shift int     // MP spent to shift zone (11.14)
+	mp    int     // the MP of the slowest unit (8.31, 8.32, 8.34, 8.35)
+}
+
+// planMove checks what can be checked before the first step: that every
+// unit may move (mayMove), that they began the turn together (8.21), a
+// reinforcement's change of zone (11.12, 11.14), and the one area of a unit
+// out of supply (8.29, 13.23). It refuses the move if not.
+func (g *game) planMove(line int, o Move) (*movePlan, bool) {
+	p := &movePlan{line: line, o: o}
 	for _, id := range o.Units {
-		u, info := g.st.Unit(id), g.info(id)
-		switch {
-		case u == nil || info == nil:
-			g.refuse(line, o, "%s does not take part in this scenario", id)
-			return
-		case info.Side != side:
-			g.refuse(line, o, "%s is not yours to move: this is the %s impulse", id, side.Title())
-			return
-		case u.Eliminated:
-			g.refuse(line, o, "%s has been eliminated", id)
-			return
-		case !u.Arrived:
-			g.refuse(line, o, "%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival, strings.Join(info.Zones, "/"))
-			return
-		case u.Bridging:
-			g.refuse(line, o, "%s tried to repair a bridge this turn and may not move (10.14)", id)
-			return
-		case u.Moved:
-			g.refuse(line, o, "%s already moved in an earlier impulse this turn (8.25)", id)
-			return
-		case u.Attacked:
-			g.refuse(line, o, "%s attacked this turn and may not move (9.16)", id)
-			return
-		case g.mpUsed[id] > 0:
-			g.refuse(line, o, "%s already moved in this impulse (8.25)", id)
-			return
+		u, why := g.mayMove(id, o.Foot)
+		if why != "" {
+			g.refuse(line, o, "%s", why)
+			return nil, false
 		}
-		// 5.24: red-triangle German units do not move before 16-2; 5.23: on
-		// 16-1 only green-triangle Allied units move.
-		if g.imp.Day == FirstDay && g.imp.N == 1 {
-			if side == German && info.Triangle {
-				g.refuse(line, o, "%s has a red triangle: it may not move before 16-2 (5.24)", id)
-				return
-			}
-			if side == Allied && !info.Triangle {
-				g.refuse(line, o, "%s has no green triangle: on 16-1 only green-triangle units move (5.23)", id)
-				return
-			}
-		}
-		if o.Foot && info.Type == Armor {
-			g.refuse(line, o, "%s is armour, which cannot move as infantry (8.34)", id)
-			return
-		}
-		units = append(units, u)
+		p.units = append(p.units, u)
 	}
 	// 8.21: only units that began the turn in the same place move as one
 	// stack.
-	from := units[0].Place
-	for _, u := range units[1:] {
-		if u.Place != from || u.TurnStart != units[0].TurnStart {
-			g.refuse(line, o, "%s and %s did not begin the turn together in one area, so they cannot move as a stack (8.21)", units[0].ID, u.ID)
-			return
+	first := p.units[0]
+	for _, u := range p.units[1:] {
+		if u.Place != first.Place || u.TurnStart != first.TurnStart {
+			g.refuse(line, o, "%s and %s did not begin the turn together in one area, so they cannot move as a stack (8.21)", first.ID, u.ID)
+			return nil, false
 		}
 	}
-	path := o.Path
-	if len(path) > 0 && path[0] == from {
-		path = path[1:]
+	p.from, p.path = first.Place, o.Path
+	if len(p.path) > 0 && p.path[0] == p.from {
+		p.path = p.path[1:]
 	}
 	// B7, 11.12, 11.14: a reinforcement in its zone may leave by another of
 	// its zones in its arrival impulse, or by a shifted zone later.
-	shiftMP := 0
-	if from.IsZone() && len(path) > 0 && path[0].IsZone() && path[0] != from {
-		mp, ok := g.entryShift(line, o, units, path[0])
+	if p.from.IsZone() && len(p.path) > 0 && p.path[0].IsZone() && p.path[0] != p.from {
+		mp, ok := g.entryShift(line, o, p.units, p.path[0])
 		if !ok {
-			return
+			return nil, false
 		}
-		shiftMP, from, path = mp, path[0], path[1:]
+		p.shift, p.from, p.path = mp, p.path[0], p.path[1:]
 	}
-	if len(path) == 0 {
+	if len(p.path) == 0 {
 		g.refuse(line, o, "the path leads nowhere: after the start area, name the areas to move through")
-		return
+		return nil, false
 	}
-	mp := g.mpOf(units[0], o.Foot)
-	for _, u := range units[1:] {
-		mp = min(mp, g.mpOf(u, o.Foot))
+	p.mp = g.mpOf(first, o.Foot)
+	for _, u := range p.units[1:] {
+		p.mp = min(p.mp, g.mpOf(u, o.Foot))
 	}
 	// 13.15, 8.29, 13.23: supply is judged before the move; a unit out of
 	// supply moves one area only.
-	for _, u := range units {
-		if !u.InSupply && len(path) > 1 {
+	for _, u := range p.units {
+		if !u.InSupply && len(p.path) > 1 {
 			g.refuse(line, o, "%s is out of supply and may move only one area (8.29, 13.23)", u.ID)
-			return
+			return nil, false
 		}
 	}
-	spent := shiftMP
-	at := from
-	exited := false
-	walked := []Place{from}
-	forced := false // the move ended early: a bridge blown under it (8.42), or, when carried out, a step no longer possible
-	steps := path
+	return p, true
+}
+
+// mayMove returns the unit if it may move in this impulse, or why not.
+func (g *game) mayMove(id string, foot bool) (*UnitState, string) {
+	side := g.side()
+	u, info := g.st.Unit(id), g.info(id)
+	switch {
+	case u == nil || info == nil:
+		return nil, fmt.Sprintf("%s does not take part in this scenario", id)
+	case info.Side != side:
+		return nil, fmt.Sprintf("%s is not yours to move: this is the %s impulse", id, side.Title())
+	case u.Eliminated:
+		return nil, fmt.Sprintf("%s has been eliminated", id)
+	case !u.Arrived:
+		return nil, fmt.Sprintf("%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival, strings.Join(info.Zones, "/"))
+	case u.Bridging:
+		return nil, fmt.Sprintf("%s tried to repair a bridge this turn and may not move (10.14)", id)
+	case u.Moved:
+		return nil, fmt.Sprintf("%s already moved in an earlier impulse this turn (8.25)", id)
+	case u.Attacked:
+		return nil, fmt.Sprintf("%s attacked this turn and may not move (9.16)", id)
+	case g.mpUsed[id] > 0:
+		return nil, fmt.Sprintf("%s already moved in this impulse (8.25)", id)
+	}
+	// 5.24: red-triangle German units do not move before 16-2; 5.23: on
+	// 16-1 only green-triangle Allied units move.
+	firstImpulse := g.imp.Day == FirstDay && g.imp.N == 1
+	switch {
+	case firstImpulse && side == German && info.Triangle:
+		return nil, fmt.Sprintf("%s has a red triangle: it may not move before 16-2 (5.24)", id)
+	case firstImpulse && side == Allied && !info.Triangle:
+		return nil, fmt.Sprintf("%s has no green triangle: on 16-1 only green-triangle units move (5.23)", id)
+	case foot && info.Type == Armor:
+		return nil, fmt.Sprintf("%s is armour, which cannot move as infantry (8.34)", id)
+	}
+	return u, ""
+}
+
+// A walk is how far a move got along its path.
+type walk struct {
+	at      Place   // where the units are now
+	walked  []Place // the places passed, the start first
+	spent   int     // MP spent, the zone shift included
+	exited  bool    // entered an Allied VP zone (12.25)
+	crossed bool    // the last step crossed a river (9.71)
+	// forced: the move ended early: a bridge blown under it (8.42), or, when
+	// carried out, a step no longer possible.
+	forced bool
+}
+
+// walk takes the plan's steps one by one, paying each (8.33-8.38): a
+// bridge the enemy blows under the stack costs 1 MP and sends it on by its
+// ELSE path from the near side, or stops it there (8.42, B2); a unit
+// entering an area held by the enemy stops there (8.22). It refuses a step
+// it cannot take: while the orders are checked the move is then refused
+// (ok false); when they are carried out the move stops where it stands.
+func (g *game) walk(p *movePlan) (w walk, ok bool) {
+	side := g.side()
+	w = walk{at: p.from, walked: []Place{p.from}, spent: p.shift}
+	steps := p.path
 	for i := 0; i < len(steps); i++ {
 		to := steps[i]
-		cost, blown, ok := g.stepCost(line, o, units, at, to)
+		cost, blown, ok := g.stepCost(p.line, p.o, p.units, w.at, to)
 		if !ok {
-			if g.exec {
-				forced = true
-				break
-			}
-			return
+			w.forced = true
+			return w, g.exec
 		}
 		if blown {
 			// 8.42, B2: the bridge was blown as the stack crossed: it pays
 			// 1 MP (8.36), then goes on by its ELSE path from the near side,
 			// or stops there.
-			spent++
-			forced = true
-			var alt []Place
-			for _, e := range o.Else {
-				if len(e) > 1 && e[0] == at {
-					alt = e[1:]
-					break
-				}
-			}
+			w.spent++
+			w.forced = true
+			alt := elsePath(p.o, w.at)
 			if alt == nil {
-				break
+				return w, true
 			}
 			steps, i = alt, -1
 			continue
 		}
-		spent += cost
-		if spent > mp {
-			g.refuse(line, o, "entering %s needs %d MP, but %s %s only %d left (8.38)",
-				g.s.Map.PlaceName(to), cost, strings.Join(o.Units, " "), hasHave(len(o.Units)), mp-(spent-cost))
-			if g.exec {
-				spent -= cost
-				forced = true
-				break
-			}
-			return
+		if w.spent+cost > p.mp {
+			g.refuse(p.line, p.o, "entering %s needs %d MP, but %s %s only %d left (8.38)",
+				g.s.Map.PlaceName(to), cost, strings.Join(p.o.Units, " "), hasHave(len(p.o.Units)), p.mp-w.spent)
+			w.forced = true
+			return w, g.exec
 		}
-		if to.IsZone() {
-			if z := g.s.Map.Zone(to.Zone); z != nil && z.Side != side && z.VPMultiplier > 0 {
-				exited = true // 12.25
-			}
-		}
-		at = to
-		walked = append(walked, to)
-		for _, u := range units {
-			g.crossed[u.ID] = stepRiver(g.s.Map, walked[len(walked)-2], to) // 9.71
-		}
+		w.step(g.s.Map, side, to, cost)
 		// 8.22: a unit entering an area with enemy units stops there.
 		if !to.IsZone() && g.hasEnemy(to, side) {
 			if i < len(steps)-1 {
-				g.refuse(line, o, "%s holds enemy units: a unit entering it stops there (8.22)", g.s.Map.PlaceName(to))
-				if !g.exec {
-					return
-				}
-				forced = true
+				g.refuse(p.line, p.o, "%s holds enemy units: a unit entering it stops there (8.22)", g.s.Map.PlaceName(to))
+				w.forced = true
+				return w, g.exec
 			}
-			break
+			return w, true
 		}
 	}
-	// 7.1: on 16 December the Germans may make no move that creates a stack
-	// over the limit.
-	if side == German && g.imp.Day == FirstDay && !at.IsZone() && at != from {
-		stack := append(g.st.UnitsAt(g.s, at, German), units...)
-		if overLimit(stack) {
-			g.refuse(line, o, "the move would make a German stack over 4 units or 10 SP in %s, which 7.1 forbids on 16 December", g.s.Map.PlaceName(at))
-			return
+	return w, true
+}
+
+// step records a step into to that cost cost MP.
+func (w *walk) step(m *Map, side Side, to Place, cost int) {
+	w.spent += cost
+	if to.IsZone() {
+		if z := m.Zone(to.Zone); z != nil && z.Side != side && z.VPMultiplier > 0 {
+			w.exited = true // 12.25
 		}
 	}
-	if spent == 0 && at == from {
-		return // carried out, nothing was possible
+	w.crossed = stepRiver(m, w.at, to) // 9.71
+	w.at = to
+	w.walked = append(w.walked, to)
+}
+
+// elsePath returns the rest of the move's ELSE path that starts where the
+// stack stands, or nil (8.42, B2).
+func elsePath(o Move, at Place) []Place {
+	for _, e := range o.Else {
+		if len(e) > 1 && e[0] == at {
+			return e[1:]
+		}
 	}
-	enemyThere := !at.IsZone() && g.hasEnemy(at, side)
-	for _, u := range units {
-		u.Place = at
+	return nil
+}
+
+// applyMove puts the units where the walk ended and records the move, and
+// returns what the units and the impulse's records of them were before,
+// for undoMove.
+func (g *game) applyMove(p *movePlan, w walk) []unitSave {
+	enemyThere := !w.at.IsZone() && g.hasEnemy(w.at, g.side())
+	saved := make([]unitSave, 0, len(p.units))
+	for _, u := range p.units {
+		saved = append(saved, g.saveUnit(u))
+		u.Place = w.at
 		u.Moved = true
-		if at != from {
+		if w.at != p.from {
 			u.Entrenched = false // 8.58: a unit leaving its entrenchment loses it
 		}
-		if o.Foot && g.info(u.ID).Type != Infantry {
+		if p.o.Foot && g.info(u.ID).Type != Infantry {
 			u.Dismounted = true // 8.35
 		}
-		if exited {
-			u.Exited = true
+		if w.exited {
+			u.Exited = true // 12.25
 		}
-		g.mpUsed[u.ID] = max(spent, 1)
+		g.mpUsed[u.ID] = max(w.spent, 1)
+		if len(w.walked) > 1 {
+			g.crossed[u.ID] = w.crossed // 9.71
+		}
 		if enemyThere {
 			g.entered[u.ID] = true // 9.12: it must attack
 		}
 	}
-	// 8.28, 13.23: no move that leaves a unit out of supply, judged on the
-	// board after the move; refused if so. A move cut short by a blown
-	// bridge was not the player's choice and stands.
-	if !forced {
-		for _, u := range units {
-			if u.InSupply && !at.IsZone() && !g.st.Supplied(g.s, u) {
-				for _, v := range units {
-					v.Place, v.Moved = from, false
-					delete(g.mpUsed, v.ID)
-					delete(g.entered, v.ID)
-				}
-				g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceName(at))
-				return
-			}
-		}
-	}
-	g.event(Moved{Units: o.Units, Path: walked, MP: spent, Foot: o.Foot})
+	return saved
 }
 
+// unsuppliedBy returns a unit the move left out of supply, judged on the
+// board after it (8.28, 13.23), or nil. A unit already out of supply
+// before the move, and a move into a zone, are not judged.
+func (g *game) unsuppliedBy(p *movePlan, w walk) *UnitState {
+	if w.at.IsZone() {
+		return nil
+	}
+	for _, u := range p.units {
+		if u.InSupply && !g.st.Supplied(g.s, u) {
+			return u
+		}
+	}
+	return nil
+}
+
+// unitSave is a unit as it was before a move, with what the impulse had
+// recorded of it, so that an undone move leaves it exactly as before.
+type unitSave struct {
+	u   *UnitState
+	was UnitState // the whole unit: place, Moved, Entrenched, Dismounted, Exited ...
+
+	// The impulse's records of the unit, each with whether it had one.
+	mpUsed                        int
+	entered, crossed              bool
+	hadMP, hadEntered, hadCrossed bool
+}
+
+// saveUnit saves a unit before a move.
+func (g *game) saveUnit(u *UnitState) unitSave {
+	s := unitSave{u: u, was: *u}
+	s.mpUsed, s.hadMP = g.mpUsed[u.ID]
+	s.entered, s.hadEntered = g.entered[u.ID]
+	s.crossed, s.hadCrossed = g.crossed[u.ID]
+	return s
+}
+
+// undoMove puts the units and the impulse's records of them back as they
+// were before the move.
+func (g *game) undoMove(saved []unitSave) {
+	for _, s := range saved {
+		*s.u = s.was
+		restore(g.mpUsed, s.u.ID, s.mpUsed, s.hadMP)
+		restore(g.entered, s.u.ID, s.entered, s.hadEntered)
+		restore(g.crossed, s.u.ID, s.crossed, s.hadCrossed)
+	}
+}
+
+// restore puts back a map entry saved with its presence.
+func restore[V any](m map[string]V, k string, v V, had bool) {
+	if had {
+		m[k] = v
+	} else {
+		delete(m, k)
+	}
+}
+
+// hasHave agrees the verb with the number of units.
 func hasHave(n int) string {
 	if n == 1 {
 		return "has"
@@ -239,51 +344,9 @@ func hasHave(n int) string {
 // 8.36, 8.37, 8.26), or refuses the move. blown reports that the enemy blew
 // the bridge as the stack crossed (10.2): the step is not taken.
 func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (cost int, blown, ok bool) {
-	side := g.side()
-	var link *Link
-	for _, l := range g.s.Map.Links(from) {
-		if l.To == to {
-			l := l
-			link = &l
-		}
-	}
-	if link == nil {
-		g.refuse(line, o, "no road joins %s and %s (3.22)", g.s.Map.PlaceName(from), g.s.Map.PlaceName(to))
-		return 0, false, false
-	}
-	// The partial-map scenarios: no unit moves off the scenario's map. In
-	// the 5th Panzer scenario units that set up or arrive outside it may
-	// move towards it (they are removed at the end of the turn unless
-	// inside and in supply), but nobody leaves it.
-	if !g.s.Uses(to) && (g.s.Uses(from) || !g.s.RemoveUnsuppliedOutsiders) {
-		g.refuse(line, o, "%s is outside the map of %s", g.s.Map.PlaceName(to), g.s.Title)
-		return 0, false, false
-	}
-	if to.IsZone() {
-		if z := g.s.Map.Zone(to.Zone); z.ClosedTo == side {
-			g.refuse(line, o, "zone %s is closed to %s units (11.22, 11.23)", to.Zone, side.Title())
-			return 0, false, false
-		}
-		if side == Allied && g.hasEnemy(to, side) {
-			// 11.21 forbids Allied reinforcements to enter from a zone
-			// held by Germans; moving into one is refused alike.
-			g.refuse(line, o, "zone %s holds German units (11.21)", to.Zone)
-			return 0, false, false
-		}
-	}
-	if from.IsZone() && !to.IsZone() && side == Allied && g.hasEnemy(from, side) {
-		g.refuse(line, o, "zone %s holds German units: Allied reinforcements cannot enter from it (11.21)", from.Zone)
-		return 0, false, false
-	}
-	if from.IsZone() && !to.IsZone() {
-		if u := units[0]; u.Exited {
-			g.refuse(line, o, "%s entered an Allied VP zone and may never return to the map (12.25)", u.ID)
-			return 0, false, false
-		}
-	}
-	// 8.27: never straight from one enemy-held area to another.
-	if !from.IsZone() && !to.IsZone() && g.hasEnemy(from, side) && g.hasEnemy(to, side) {
-		g.refuse(line, o, "%s and %s both hold enemy units: no unit moves directly from one to the other (8.27)", g.s.Map.PlaceName(from), g.s.Map.PlaceName(to))
+	link := g.link(from, to)
+	if why := g.stepForbidden(units, link, from, to); why != "" {
+		g.refuse(line, o, "%s", why)
 		return 0, false, false
 	}
 	cost = link.Class().Cost() // 8.33; 8.26, 11.13: a zone costs the primary road only
@@ -291,22 +354,83 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (c
 		if b := g.st.Bridge(r.A, r.B); b != nil && b.Blown {
 			// 8.34, 8.35: only units moving as infantry cross a blown
 			// bridge, for 3 MP flat.
-			for _, u := range units {
-				t := g.info(u.ID).Type
-				if t == Armor {
-					g.refuse(line, o, "bridge %s is blown: armour cannot cross it (8.34)", r.ID())
-					return 0, false, false
-				}
-				if !o.Foot && t != Infantry && !u.Dismounted {
-					g.refuse(line, o, "bridge %s is blown: %s crosses it only moving as infantry, with FOOT (8.34, 8.35)", r.ID(), u.ID)
-					return 0, false, false
-				}
+			if why := g.blownBridgeBars(units, o.Foot, r); why != "" {
+				g.refuse(line, o, "%s", why)
+				return 0, false, false
 			}
 			cost = 3
-		} else if g.exec && g.demolish(r, side) {
+		} else if g.exec && g.demolish(r, g.side()) {
 			return 0, true, g.err == nil
 		}
 	}
+	return cost + g.extraCost(from, to), false, true
+}
+
+// link returns the link from one place to the next, or nil if no road
+// joins them.
+func (g *game) link(from, to Place) *Link {
+	var link *Link
+	for _, l := range g.s.Map.Links(from) {
+		if l.To == to {
+			l := l
+			link = &l
+		}
+	}
+	return link
+}
+
+// stepForbidden returns why the units may not step from one place to the
+// next along link (nil: no road), whatever their MP, or "".
+func (g *game) stepForbidden(units []*UnitState, link *Link, from, to Place) string {
+	side := g.side()
+	name := g.s.Map.PlaceName
+	switch {
+	case link == nil:
+		return fmt.Sprintf("no road joins %s and %s (3.22)", name(from), name(to))
+	// The partial-map scenarios: no unit moves off the scenario's map. In
+	// the 5th Panzer scenario units that set up or arrive outside it may
+	// move towards it (they are removed at the end of the turn unless
+	// inside and in supply), but nobody leaves it.
+	case !g.s.Uses(to) && (g.s.Uses(from) || !g.s.RemoveUnsuppliedOutsiders):
+		return fmt.Sprintf("%s is outside the map of %s", name(to), g.s.Title)
+	case to.IsZone() && g.s.Map.Zone(to.Zone).ClosedTo == side:
+		return fmt.Sprintf("zone %s is closed to %s units (11.22, 11.23)", to.Zone, side.Title())
+	// 11.21 forbids Allied reinforcements to enter from a zone held by
+	// Germans; moving into one is refused alike.
+	case to.IsZone() && side == Allied && g.hasEnemy(to, side):
+		return fmt.Sprintf("zone %s holds German units (11.21)", to.Zone)
+	case from.IsZone() && !to.IsZone() && side == Allied && g.hasEnemy(from, side):
+		return fmt.Sprintf("zone %s holds German units: Allied reinforcements cannot enter from it (11.21)", from.Zone)
+	case from.IsZone() && !to.IsZone() && units[0].Exited:
+		return fmt.Sprintf("%s entered an Allied VP zone and may never return to the map (12.25)", units[0].ID)
+	// 8.27: never straight from one enemy-held area to another.
+	case !from.IsZone() && !to.IsZone() && g.hasEnemy(from, side) && g.hasEnemy(to, side):
+		return fmt.Sprintf("%s and %s both hold enemy units: no unit moves directly from one to the other (8.27)", name(from), name(to))
+	}
+	return ""
+}
+
+// blownBridgeBars returns why one of the units cannot cross the blown
+// bridge of road r, or "": only units moving as infantry cross, armour
+// never (8.34, 8.35).
+func (g *game) blownBridgeBars(units []*UnitState, foot bool, r *Road) string {
+	for _, u := range units {
+		t := g.info(u.ID).Type
+		if t == Armor {
+			return fmt.Sprintf("bridge %s is blown: armour cannot cross it (8.34)", r.ID())
+		}
+		if !foot && t != Infantry && !u.Dismounted {
+			return fmt.Sprintf("bridge %s is blown: %s crosses it only moving as infantry, with FOOT (8.34, 8.35)", r.ID(), u.ID)
+		}
+	}
+	return ""
+}
+
+// extraCost returns the MP a step costs on top of its road (8.36, 8.37,
+// 14.22).
+func (g *game) extraCost(from, to Place) int {
+	side := g.side()
+	cost := 0
 	if !to.IsZone() && len(g.st.UnitsAt(g.s, to, "")) > 0 {
 		cost++ // 8.37: entering an area holding other units, friend or foe
 	}
@@ -323,7 +447,7 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (c
 			cost++
 		}
 	}
-	return cost, false, true
+	return cost
 }
 
 // entrench carries out ENTRENCH (8.5, 5.23).

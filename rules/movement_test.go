@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"titm/rules"
@@ -263,5 +264,51 @@ func TestMove_8_35_DismountedNextTurn(t *testing.T) {
 	next, _ = mustPlay(t, s, next, "")
 	if next.Unit("G/MX").Dismounted {
 		t.Errorf("G/MX still dismounted with an intact bridge home (8.35)")
+	}
+}
+
+// 8.28, 10.2, 8.42: a move the board refuses when it is carried out (here a
+// bridge blown earlier in the impulse cuts the destination off, so the move
+// would leave its units out of supply) is undone, and an undone move leaves
+// every field of its units as it was: an entrenched unit stays entrenched
+// (8.58 takes the marker only from a unit that leaves), an engineer that
+// would have crossed on foot is not left at 5 MP (8.35).
+func TestMove_8_28_UndoneMoveRestoresUnit(t *testing.T) {
+	for _, c := range []struct {
+		name, unit, order string
+	}{
+		{"entrenched infantry keeps its entrenchment (8.58)", "G/IN", "MOVE G/IN 6 2"},
+		{"engineer on foot is not left dismounted (8.35)", "G/EN", "FOOT G/EN 6 2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, st := moveGame(t)
+			st = toTurn17(t, s, st)
+			// U/IN alone in Bridgehead (3) can blow bridge 3-4 (10.22). The
+			// unit shares South (6) with U/MX, entrenched from before, and
+			// traces supply over bridge 5-6 to zone A.
+			place(st, "U/IN", rules.AreaPlace(3))
+			place(st, c.unit, rules.AreaPlace(6))
+			st.Unit(c.unit).Entrenched = true
+			st.JudgeSupply(s)
+			before := *st.Unit(c.unit)
+			if !before.InSupply {
+				t.Fatalf("%s out of supply before the move", c.unit)
+			}
+			// Checked with every bridge holding, G/MX reaches 3 and makes it
+			// contested, so Middle (2) traces supply through it (13.13).
+			// Carried out, U/IN blows the bridge (roll 4, 10.29): G/MX stops
+			// on the near side (8.42), 3 stays the enemy's alone, and in 2
+			// the unit would be out of supply (8.28): its move is undone.
+			next, ev, err := playDice(t, s, st, "MOVE G/MX 4 3\n"+c.order, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !next.Bridge(3, 4).Blown || len(eventsOf[rules.Stopped](ev)) != 1 {
+				t.Fatalf("want the bridge blown and the move stopped: %v", ev)
+			}
+			if after := *next.Unit(c.unit); !reflect.DeepEqual(after, before) {
+				t.Errorf("after the undone move %s is\n%+v\nwant, as before it,\n%+v", c.unit, after, before)
+			}
+		})
 	}
 }

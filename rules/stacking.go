@@ -7,7 +7,7 @@ import "fmt"
 // owner removes whole units until within it (7.2). Zones have no limit
 // (7.3): only the map's areas are counted. The 16 December ban on moves that
 // make a German stack over the limit (7.1) is checked with each move
-// (movement.go).
+// (overStacks, called by move).
 
 // stacking removes units over the limit at the end of the movement impulse
 // (7.1, 7.2): the player's REMOVE order for the area first, then ruling B6.
@@ -44,6 +44,22 @@ func (g *game) stacking() {
 	}
 }
 
+// overStacks refuses a German move on 16 December that would end in a
+// stack over the limit (7.1): the Germans start the day over it in two
+// areas, and may make no move that creates another.
+func (g *game) overStacks(p *movePlan, w walk) bool {
+	if g.side() != German || g.imp.Day != FirstDay || w.at.IsZone() || w.at == p.from {
+		return false
+	}
+	stack := append(g.st.UnitsAt(g.s, w.at, German), p.units...)
+	if !overLimit(stack) {
+		return false
+	}
+	g.refuse(p.line, p.o, "the move would make a German stack over 4 units or 10 SP in %s, which 7.1 forbids on 16 December", g.s.Map.PlaceName(w.at))
+	return true
+}
+
+// overLimit reports whether the units are over the stacking limit (7.1).
 func overLimit(us []*UnitState) bool {
 	sp := 0
 	for _, u := range us {
