@@ -289,3 +289,50 @@ func TestBattle_B5_StayWithoutAttacking(t *testing.T) {
 		t.Errorf("the contested area changed without a battle")
 	}
 }
+
+// 9.38: when the battle is over the event names the side left alone in the
+// area, or none when units of both sides are still there.
+func TestCombat_9_38_BattleEndsHolder(t *testing.T) {
+	cases := []struct {
+		name   string
+		game   func(*testing.T) (*rules.Scenario, *rules.State)
+		orders string
+		dice   []int
+		holder rules.Side
+		text   string
+	}{
+		{
+			// Both calls fail, U/IN misses three times, G/AR hits four
+			// times: the entrenched 3-SP infantry is gone.
+			"the attacker alone", moveGame, "MOVE G/AR 4 3 2 1",
+			[]int{9, 9, 10, 10, 10, 1, 1, 1, 1},
+			rules.German, "the battle at 1 is over: German hold the area",
+		},
+		{
+			// Both calls succeed; the Allied strike and three hits take
+			// the 4-SP armour; the German strike still falls.
+			"the defender alone", moveGame, "MOVE G/AR 4 3 2 1",
+			[]int{1, 1, 1, 1, 1, 1, 1},
+			rules.Allied, "the battle at 1 is over: Allied hold the area",
+		},
+		{
+			// The rulebook's combat example: units of both sides survive.
+			"both sides", combatGame, "MOVE G/AR G/MX G/I2 G/I3 4 3",
+			[]int{9, 9, 7, 2, 8, 3, 5, 6, 4, 2, 3, 3, 3},
+			"", "the battle at 3 is over: both sides hold the area",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, st := c.game(t)
+			_, ev, err := playDice(t, s, st, c.orders, c.dice...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ends := eventsOf[rules.BattleEnds](ev)
+			if len(ends) != 1 || ends[0].Holder != c.holder || ends[0].String() != c.text {
+				t.Errorf("battle ends %v, want holder %q: %q", ends, c.holder, c.text)
+			}
+		})
+	}
+}

@@ -24,7 +24,7 @@
 //     reinforcement phase to the victory phase, calling the files below.
 //   - stacking.go: stacking (7.0).
 //   - movement.go: movement and entrenchment (8.0).
-//   - battle.go: battles (9.0), each fought by the procedure of 9.3;
+//   - battle.go: battles (9.0), each fought step by step as 9.3 lists them;
 //     battle_targets.go: where strikes and fire go (9.46, 9.5).
 //   - demolition.go: blowing and repairing bridges (10.0).
 //   - reinforcements.go: reinforcements and the panzer reserve (11.0).
