@@ -569,14 +569,6 @@ func (g *game) checkChoices() {
 	for _, b := range g.findBattles() {
 		battles[b.area] = b
 	}
-	in := func(us []*UnitState, id string) bool {
-		for _, u := range us {
-			if u.ID == id {
-				return true
-			}
-		}
-		return false
-	}
 	for _, c := range g.choiceLines {
 		var area int
 		switch o := c.o.(type) {
@@ -592,45 +584,68 @@ func (g *game) checkChoices() {
 		}
 		switch o := c.o.(type) {
 		case Arty:
-			for _, id := range o.Targets {
-				if !in(b.defenders, id) {
-					g.refuse(c.line, o, "%s is not an enemy unit in the battle at %d: strikes go to the enemy units there (9.46)", id, area)
-				}
-			}
+			g.checkArty(c.line, o, b)
 		case Fire:
-			ok := true
-			for _, p := range o.Pairs {
-				if !in(b.attackers, p.Unit) {
-					g.refuse(c.line, o, "%s does not attack at %d: only the attacking units fire (9.12-9.14)", p.Unit, area)
-					ok = false
-				}
-				if !in(b.defenders, p.Target) {
-					g.refuse(c.line, o, "%s is not an enemy unit in the battle at %d (9.5)", p.Target, area)
-					ok = false
-				}
-			}
-			if !ok {
-				continue
-			}
-			firers, targets := combatants(b.attackers, g), combatants(b.defenders, g)
-			got := AssignFire(firers, targets, false, o.Pairs, nil)
-			for _, p := range o.Pairs {
-				if contains(got, p) {
-					continue
-				}
-				// Say which rule the pair breaks: the assignment with it put in.
-				alt := append([]FirePair(nil), got...)
-				for i := range alt {
-					if alt[i].Unit == p.Unit {
-						alt[i] = p
-					}
-				}
-				why := "it breaks the targeting rules (9.52-9.58)"
-				if err := CheckFire(firers, targets, false, alt); err != nil {
-					why = err.Error()
-				}
-				g.refuse(c.line, o, "%s cannot fire at %s: %s", p.Unit, p.Target, why)
-			}
+			g.checkFire(c.line, o, b)
 		}
 	}
+}
+
+// checkArty refuses the targets of an ARTY line that are not enemy units in
+// the battle (9.46).
+func (g *game) checkArty(line int, o Arty, b *battle) {
+	for _, id := range o.Targets {
+		if !hasUnit(b.defenders, id) {
+			g.refuse(line, o, "%s is not an enemy unit in the battle at %d: strikes go to the enemy units there (9.46)", id, b.area)
+		}
+	}
+}
+
+// checkFire refuses the pairs of a FIRE line that are not an attacking unit
+// and an enemy unit of the battle, or that the targeting rules forbid
+// (9.52-9.58), saying which rule.
+func (g *game) checkFire(line int, o Fire, b *battle) {
+	ok := true
+	for _, p := range o.Pairs {
+		if !hasUnit(b.attackers, p.Unit) {
+			g.refuse(line, o, "%s does not attack at %d: only the attacking units fire (9.12-9.14)", p.Unit, b.area)
+			ok = false
+		}
+		if !hasUnit(b.defenders, p.Target) {
+			g.refuse(line, o, "%s is not an enemy unit in the battle at %d (9.5)", p.Target, b.area)
+			ok = false
+		}
+	}
+	if !ok {
+		return
+	}
+	firers, targets := combatants(b.attackers, g), combatants(b.defenders, g)
+	got := AssignFire(firers, targets, false, o.Pairs, nil)
+	for _, p := range o.Pairs {
+		if contains(got, p) {
+			continue
+		}
+		// Say which rule the pair breaks: the assignment with it put in.
+		alt := append([]FirePair(nil), got...)
+		for i := range alt {
+			if alt[i].Unit == p.Unit {
+				alt[i] = p
+			}
+		}
+		why := "it breaks the targeting rules (9.52-9.58)"
+		if err := CheckFire(firers, targets, false, alt); err != nil {
+			why = err.Error()
+		}
+		g.refuse(line, o, "%s cannot fire at %s: %s", p.Unit, p.Target, why)
+	}
+}
+
+// hasUnit reports whether the unit with the id is among us.
+func hasUnit(us []*UnitState, id string) bool {
+	for _, u := range us {
+		if u.ID == id {
+			return true
+		}
+	}
+	return false
 }

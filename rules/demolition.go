@@ -97,73 +97,95 @@ func (g *game) repair() {
 // whether it was blown. It rolls a die only when a try is allowed.
 func (g *game) demolish(r *Road, mover Side) bool {
 	enemy := mover.Enemy()
-	if enemy == Allied && g.imp.Day == FirstDay {
-		return false // 10.26: the Allies never try on 16 December
-	}
-	if g.tried[r.ID()] {
-		return false // 10.25: one try per bridge per impulse
-	}
-	st := g.st.Standing[enemy]
-	if st == nil || st.Blow.None {
+	named, ok := g.blowOrdered(r, enemy)
+	if !ok {
 		return false
 	}
-	var named string
-	if !st.Blow.All {
-		listed := false
-		for _, b := range st.Blow.Bridges {
-			if b.Bridge.String() == r.ID() {
-				listed, named = true, b.Unit
-			}
-		}
-		if !listed {
-			return false
+	u, need := g.demolisher(r, enemy, named)
+	if u == nil {
+		return false
+	}
+	g.tried[r.ID()] = true
+	g.tries[u.ID]++
+	roll, err := g.dice.Roll(fmt.Sprintf("%s demolition %s by %s", g.imp, r.ID(), u.ID))
+	if err != nil {
+		g.err = err
+		return true
+	}
+	blown := roll <= need
+	g.event(DemolitionTried{Bridge: r.ID(), Unit: u.ID, Roll: roll, Need: need, Blown: blown})
+	if blown {
+		g.st.Bridge(r.A, r.B).Blown = true
+	}
+	return blown
+}
+
+// blowOrdered reports whether the side may try to blow the bridge of road r
+// now and its standing BLOW order says to (B1), and returns the unit the
+// order names for the bridge, if any.
+func (g *game) blowOrdered(r *Road, side Side) (named string, ok bool) {
+	if side == Allied && g.imp.Day == FirstDay {
+		return "", false // 10.26: the Allies never try on 16 December
+	}
+	if g.tried[r.ID()] {
+		return "", false // 10.25: one try per bridge per impulse
+	}
+	st := g.st.Standing[side]
+	if st == nil || st.Blow.None {
+		return "", false
+	}
+	if st.Blow.All {
+		return "", true
+	}
+	for _, b := range st.Blow.Bridges {
+		if b.Bridge.String() == r.ID() {
+			named, ok = b.Unit, true
 		}
 	}
-	var best *UnitState
-	bestNeed := 0
+	return named, ok
+}
+
+// demolisher picks the side's unit that tries to blow the bridge of road r:
+// the unit named, if it may try, else the one most likely to blow it
+// (B1). It returns nil if no unit may try.
+func (g *game) demolisher(r *Road, side Side, named string) (best *UnitState, bestNeed int) {
 	for _, u := range g.st.Units {
-		if !u.OnMap() || u.Place.IsZone() || (u.Place.Area != r.A && u.Place.Area != r.B) {
+		need, ok := g.demolitionTry(u, r, side)
+		if !ok {
 			continue
-		}
-		info := g.info(u.ID)
-		switch {
-		case info.Side != enemy,
-			!info.Type.InfantryType(), // 10.22: not armour
-			!u.InSupply,               // 13.24
-			g.tries[u.ID] >= 2,        // 10.23: two bridges an impulse
-			g.startHeld[u.Place]:      // 10.24: not from an area the enemy held at the start of the impulse
-			continue
-		}
-		need := demolitionNeed(info.Type, u.Moved)
-		// 14.23: special forces with DEMOLITION in the unit's area: only a 1
-		// blows the bridge.
-		if sf := g.st.SF; sf != nil && sf.Effect == SFDemolition && enemy == Allied && u.Place == AreaPlace(sf.Area) {
-			need = 1
 		}
 		if u.ID == named {
-			best, bestNeed = u, need
-			break
+			return u, need
 		}
 		if need > bestNeed {
 			best, bestNeed = u, need
 		}
 	}
-	if best == nil {
-		return false
+	return best, bestNeed
+}
+
+// demolitionTry reports whether the unit may try to blow the bridge of road
+// r for its side, and the highest roll that blows it.
+func (g *game) demolitionTry(u *UnitState, r *Road, side Side) (need int, ok bool) {
+	if !u.OnMap() || u.Place.IsZone() || (u.Place.Area != r.A && u.Place.Area != r.B) {
+		return 0, false // 10.21, 10.22: in an area at one end of the bridge
 	}
-	g.tried[r.ID()] = true
-	g.tries[best.ID]++
-	roll, err := g.dice.Roll(fmt.Sprintf("%s demolition %s by %s", g.imp, r.ID(), best.ID))
-	if err != nil {
-		g.err = err
-		return true
+	info := g.info(u.ID)
+	switch {
+	case info.Side != side,
+		!info.Type.InfantryType(), // 10.22: not armour
+		!u.InSupply,               // 13.24
+		g.tries[u.ID] >= 2,        // 10.23: two bridges an impulse
+		g.startHeld[u.Place]:      // 10.24: not from an area the enemy held at the start of the impulse
+		return 0, false
 	}
-	blown := roll <= bestNeed
-	g.event(DemolitionTried{Bridge: r.ID(), Unit: best.ID, Roll: roll, Need: bestNeed, Blown: blown})
-	if blown {
-		g.st.Bridge(r.A, r.B).Blown = true
+	need = demolitionNeed(info.Type, u.Moved)
+	// 14.23: special forces with DEMOLITION in the unit's area: only a 1
+	// blows the bridge.
+	if sf := g.st.SF; sf != nil && sf.Effect == SFDemolition && side == Allied && u.Place == AreaPlace(sf.Area) {
+		need = 1
 	}
-	return blown
+	return need, true
 }
 
 // demolitionNeed is the highest roll that blows a bridge (10.29): an

@@ -366,68 +366,101 @@ func (st *State) scoreZones(s *Scenario) []Event {
 // deterministically (map order); each starts with its German zone and ends
 // with its Allied zone.
 func (st *State) HoleLines(s *Scenario) [][]Place {
-	v := s.Victory
+	h := newHoleNet(s, st.alliedAreas(s))
+	return h.lines(h.g.maxFlow(h.src, h.sink))
+}
+
+// alliedAreas returns the areas that hold Allied units: no line passes
+// through them.
+func (st *State) alliedAreas(s *Scenario) map[int]bool {
 	blocked := map[int]bool{}
 	for _, u := range st.Units {
 		if u.OnMap() && !u.Place.IsZone() && s.OOB.Unit(u.ID).Side == Allied {
 			blocked[u.Place.Area] = true
 		}
 	}
-	to := map[string]bool{}
-	for _, z := range v.HolesTo {
-		to[z] = true
-	}
-	g := &flowGraph{}
-	src, sink := g.node(), g.node()
-	areaIn := map[int]int{} // area -> in node; out node is in+1
+	return blocked
+}
+
+// A holeNet is the flow network of HoleLines: the greatest number of lines
+// sharing no area is a maximum flow in which every area is split into an in
+// and an out node joined by capacity 1, the source feeds the German zones
+// and the Allied zones feed the sink.
+type holeNet struct {
+	g         flowGraph
+	src, sink int
+	areaIn    map[int]int    // area -> in node; its out node is in+1
+	zoneNode  map[string]int // zone -> node
+}
+
+// holeOpen is the capacity of every edge but an area's own: unlimited.
+const holeOpen = 1 << 20
+
+// newHoleNet builds the network on the scenario's map without the blocked
+// areas.
+func newHoleNet(s *Scenario, blocked map[int]bool) *holeNet {
+	h := &holeNet{areaIn: map[int]int{}, zoneNode: map[string]int{}}
+	h.src, h.sink = h.g.node(), h.g.node()
 	for _, a := range s.Map.Areas {
 		if s.Map.Area(a.ID) != a || !s.Uses(AreaPlace(a.ID)) || blocked[a.ID] {
 			continue
 		}
-		in := g.node()
-		g.node()
-		areaIn[a.ID] = in
-		g.edge(in, in+1, 1) // each area carries one line
+		in := h.g.node()
+		h.g.node()
+		h.areaIn[a.ID] = in
+		h.g.edge(in, in+1, 1) // each area carries one line
 	}
-	const inf = 1 << 20
-	zoneNode := map[string]int{}
-	addZone := func(id string, from bool) {
-		z := s.Map.Zone(id)
-		if z == nil || !s.Uses(ZonePlace(id)) {
-			return
-		}
-		if _, dup := zoneNode[id]; dup {
-			return
-		}
-		n := g.node()
-		zoneNode[id] = n
-		if from {
-			g.edge(src, n, inf)
-		} else {
-			g.edge(n, sink, inf)
-		}
-		for _, l := range s.Map.Links(ZonePlace(id)) {
-			in, ok := areaIn[l.To.Area]
-			if !ok {
-				continue
-			}
-			if from {
-				g.edge(n, in, inf)
-			} else {
-				g.edge(in+1, n, inf)
-			}
-		}
+	v := s.Victory
+	to := map[string]bool{}
+	for _, z := range v.HolesTo {
+		to[z] = true
 	}
 	for _, z := range v.HolesFrom {
 		if !to[z] {
-			addZone(z, true)
+			h.addZone(s, z, true)
 		}
 	}
 	for _, z := range v.HolesTo {
-		addZone(z, false)
+		h.addZone(s, z, false)
 	}
+	h.addRoads(s)
+	return h
+}
+
+// addZone adds a zone of the scenario's map, fed by the source (from, a
+// German zone) or feeding the sink, with the roads to its areas.
+func (h *holeNet) addZone(s *Scenario, id string, from bool) {
+	z := s.Map.Zone(id)
+	if z == nil || !s.Uses(ZonePlace(id)) {
+		return
+	}
+	if _, dup := h.zoneNode[id]; dup {
+		return
+	}
+	n := h.g.node()
+	h.zoneNode[id] = n
+	if from {
+		h.g.edge(h.src, n, holeOpen)
+	} else {
+		h.g.edge(n, h.sink, holeOpen)
+	}
+	for _, l := range s.Map.Links(ZonePlace(id)) {
+		in, ok := h.areaIn[l.To.Area]
+		if !ok {
+			continue
+		}
+		if from {
+			h.g.edge(n, in, holeOpen)
+		} else {
+			h.g.edge(in+1, n, holeOpen)
+		}
+	}
+}
+
+// addRoads adds the roads between the open areas, both ways.
+func (h *holeNet) addRoads(s *Scenario) {
 	for _, a := range s.Map.Areas {
-		in, ok := areaIn[a.ID]
+		in, ok := h.areaIn[a.ID]
 		if !ok || s.Map.Area(a.ID) != a {
 			continue
 		}
@@ -435,31 +468,34 @@ func (st *State) HoleLines(s *Scenario) [][]Place {
 			if l.To.IsZone() {
 				continue
 			}
-			if bin, ok := areaIn[l.To.Area]; ok {
-				g.edge(in+1, bin, inf)
+			if bin, ok := h.areaIn[l.To.Area]; ok {
+				h.g.edge(in+1, bin, holeOpen)
 			}
 		}
 	}
-	n := g.maxFlow(src, sink)
-	// Name the nodes for the lines.
-	names := make([]Place, len(g.adj))
-	for a, in := range areaIn {
+}
+
+// lines follows the n units of flow from the source, one line each, and
+// names their places.
+func (h *holeNet) lines(n int) [][]Place {
+	names := make([]Place, len(h.g.adj))
+	for a, in := range h.areaIn {
 		names[in], names[in+1] = AreaPlace(a), AreaPlace(a)
 	}
-	for z, node := range zoneNode {
+	for z, node := range h.zoneNode {
 		names[node] = ZonePlace(z)
 	}
 	lines := make([][]Place, 0, n)
 	for range n {
 		var line []Place
-		for x := src; x != sink; {
-			e := g.usedEdge(x)
+		for x := h.src; x != h.sink; {
+			e := h.g.usedEdge(x)
 			if e == nil {
 				break // cannot happen: flow is conserved
 			}
 			e.flow--
 			x = e.to
-			if x != sink && (len(line) == 0 || line[len(line)-1] != names[x]) {
+			if x != h.sink && (len(line) == 0 || line[len(line)-1] != names[x]) {
 				line = append(line, names[x])
 			}
 		}
