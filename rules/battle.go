@@ -516,10 +516,12 @@ func combatList(cs []Combatant) string {
 	return strings.Join(parts, ", ")
 }
 
+// String writes the event as the report prints it.
 func (e BattleBegins) String() string {
 	return fmt.Sprintf("battle at %d: %s attack with %s against %s (9.3)", e.Area, e.Attacker.Title(), combatList(e.Attackers), combatList(e.Defenders))
 }
 
+// String writes the event as the report prints it.
 func (e ArtilleryCall) String() string {
 	res := "fails"
 	if e.Success {
@@ -528,6 +530,7 @@ func (e ArtilleryCall) String() string {
 	return fmt.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: %s (9.43-9.45)", e.Side.Title(), e.N, e.Of, e.Roll, e.Need, res)
 }
 
+// String writes the event as the report prints it.
 func (e Strike) String() string {
 	if e.Lost {
 		return fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47)", e.Side.Title(), e.Target)
@@ -539,14 +542,17 @@ func (e Strike) String() string {
 	return fmt.Sprintf("%s strike on %s: rolls %d, modified %d %s, needs %d or less: %s (9.48)", e.Side.Title(), e.Target, e.Roll, e.Modified, strings.Join(e.Mods, " "), e.Need, res)
 }
 
+// String writes the event as the report prints it.
 func (e FireRoll) String() string {
 	return fmt.Sprintf("%s fires at %s: rolls %v, modified %v %s, needs %d or less: %d hit(s) (9.21)", e.Unit, e.Target, e.Rolls, e.Modified, strings.Join(e.Mods, " "), e.Need, e.Hits)
 }
 
+// String writes the event as the report prints it.
 func (e Eliminated) String() string {
 	return fmt.Sprintf("%s is eliminated in %d (9.21)", e.Unit, e.Area)
 }
 
+// String writes the event as the report prints it.
 func (e BattleEnds) String() string {
 	holder := "both sides"
 	if e.Holder != "" {

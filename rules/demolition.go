@@ -217,6 +217,7 @@ type RepairTried struct {
 	Repaired     bool
 }
 
+// String writes the event as the report prints it.
 func (e DemolitionTried) String() string {
 	res := "holds"
 	if e.Blown {
@@ -225,6 +226,7 @@ func (e DemolitionTried) String() string {
 	return fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: the bridge %s (10.29)", e.Unit, e.Bridge, e.Roll, e.Need, res)
 }
 
+// String writes the event as the report prints it.
 func (e RepairTried) String() string {
 	res := "still blown"
 	if e.Repaired {

@@ -302,6 +302,7 @@ func (g *game) removeOutsiders(day int) {
 // the turn.
 type OutsiderRemoved struct{ Unit string }
 
+// String writes the event as the report prints it.
 func (e OutsiderRemoved) String() string {
 	return e.Unit + " is removed: it did not reach the scenario's map in supply by the end of the turn (5th Panzer special rule)"
 }

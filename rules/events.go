@@ -18,9 +18,12 @@ type ImpulseEnded struct {
 // Passed: no orders were received for the impulse (B8).
 type Passed struct{ Impulse Impulse }
 
+// String writes the event as the report prints it.
 func (e ImpulseEnded) String() string {
 	return fmt.Sprintf("impulse %s ends; next %s", e.Played, e.Next)
 }
+
+// String writes the event as the report prints it.
 func (e Passed) String() string {
 	return fmt.Sprintf("no orders for %s: played without movement (B8)", e.Impulse)
 }

@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// Movement (8.2, 8.3): each MOVE or FOOT line is checked against the board
-// the earlier lines left and, if legal, carried out at once.
+// Movement (8.2, 8.3) and entrenchment (8.5): each MOVE, FOOT or ENTRENCH
+// line is checked against the board the earlier lines left and, if legal,
+// carried out at once.
 
 // mpOf returns the MP a unit may spend this turn: 8 or 5 by type (8.31,
 // 8.32), 5 when moving as infantry (8.34) or dismounted (8.35).
@@ -36,7 +37,7 @@ func (g *game) move(line int, o Move) {
 	if !ok {
 		return
 	}
-	if g.overStacks(p, w) {
+	if g.overStacks(p, w) { // 7.1
 		return
 	}
 	if w.spent == 0 && w.at == p.from {
@@ -517,6 +518,7 @@ type Moved struct {
 // Entrenched: a unit entrenched (8.5).
 type Entrenched struct{ Unit string }
 
+// String writes the event as the report prints it.
 func (e Moved) String() string {
 	how := "moves"
 	if e.Foot {
@@ -529,4 +531,5 @@ func (e Moved) String() string {
 	return fmt.Sprintf("%s %s %s (%d MP)", strings.Join(e.Units, " "), how, strings.Join(p, "-"), e.MP)
 }
 
+// String writes the event as the report prints it.
 func (e Entrenched) String() string { return e.Unit + " entrenches" }

@@ -97,6 +97,7 @@ type Arrived struct {
 	Zone string
 }
 
+// String writes the event as the report prints it.
 func (e Arrived) String() string { return fmt.Sprintf("%s arrives in zone %s", e.Unit, e.Zone) }
 
 // Released: a panzer-reserve group was released (11.3, 11.33) because at the

@@ -97,6 +97,7 @@ type StackRemoved struct {
 	Why  string // "order" (REMOVE) or "policy" (B6)
 }
 
+// String writes the event as the report prints it.
 func (e StackRemoved) String() string {
 	return fmt.Sprintf("%s is removed from %d: over the stacking limit (7.2, by %s)", e.Unit, e.Area, e.Why)
 }

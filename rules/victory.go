@@ -522,6 +522,7 @@ type ControlChanged struct {
 	Side Side
 }
 
+// String writes the event as the report prints it.
 func (e ControlChanged) String() string {
 	return fmt.Sprintf("area %d passes to the %s side (12.22)", e.Area, e.Side.Title())
 }
