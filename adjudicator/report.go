@@ -348,9 +348,12 @@ func (r *reporter) event(e rules.Event) {
 	case rules.Eliminated:
 		r.item(fmt.Sprintf("%s is ELIMINATED (9.21).", e.Unit))
 	case rules.BattleEnds:
-		who := map[string]string{"German": "the Germans hold", "Allied": "the Allies hold"}[e.Holder]
-		if who == "" {
-			who = e.Holder + " hold"
+		who := "both sides hold"
+		switch e.Holder {
+		case rules.German:
+			who = "the Germans hold"
+		case rules.Allied:
+			who = "the Allies hold"
 		}
 		r.item(fmt.Sprintf("The battle is over: %s %s.", who, r.area(e.Area)))
 		r.current = ""

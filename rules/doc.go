@@ -1,5 +1,5 @@
 // Package rules is the game of Tigers in the Mist: the map, the units, the
-// scenarios and, in later files, the state and every rule that changes it.
+// scenarios, the state and every rule that changes it.
 //
 // # Data
 //
@@ -15,6 +15,30 @@
 // no position. [Play] plays one impulse on a [State] with the side's orders
 // and [Dice], refusing every illegal order with its line and rule before any
 // die is rolled, and returns the new state and the events, for the reports.
+//
+// # Files
+//
+// The rules live in files named after the rulebook's sections:
+//
+//   - engine.go: the sequence of play (6.0, 8.1): one impulse from the
+//     reinforcement phase to the victory phase, calling the files below.
+//   - stacking.go: stacking (7.0).
+//   - movement.go: movement and entrenchment (8.0).
+//   - battle.go: battles (9.0), each fought step by step as 9.3 lists them;
+//     battle_targets.go: where strikes and fire go (9.46, 9.5).
+//   - demolition.go: blowing and repairing bridges (10.0).
+//   - reinforcements.go: reinforcements and the panzer reserve (11.0).
+//   - victory.go: control and victory (12.0) and the scenarios' victory
+//     conditions.
+//   - supply.go: supply and attrition (13.0).
+//   - specialforces.go: the German special forces (14.0).
+//
+// Around them: types.go (sides, unit types, places, impulses), state.go (the
+// position), events.go (the Event interface and the sequence of play's
+// events; each section's events are with its rules), map.go, oob.go and
+// scenario.go (the data), load.go and the check files (reading it),
+// orders.go and its companions (the order language), and maxflow.go, a
+// general algorithm the rules use.
 //
 // # Purity
 //

@@ -159,19 +159,9 @@ func (g *game) startImpulse() {
 			u.TurnStart = u.Place
 		}
 	}
-	// 6.0 I: the reinforcement phase before each pair of impulses places
-	// both sides' units due in this impulse number.
+	// 6.0 I: the reinforcement phase comes before each pair of impulses.
 	if g.imp.Side == German {
-		for _, u := range g.s.Units {
-			us := g.st.Unit(u.ID)
-			if us.Arrived || u.Arrival.Day != g.imp.Day || u.Arrival.N != g.imp.N || len(u.Zones) == 0 {
-				continue
-			}
-			// B7: a unit with several zones waits in the first listed.
-			us.Arrived, us.Place, us.TurnStart = true, ZonePlace(u.Zones[0]), ZonePlace(u.Zones[0])
-			us.InSupply = true // reinforcements are in supply when placed
-			g.event(Arrived{u.ID, u.Zones[0]})
-		}
+		g.placeReinforcements()
 	}
 	// 13.15: supply for movement is judged before moving.
 	for _, c := range g.st.JudgeSupply(g.s) {
@@ -221,67 +211,6 @@ func (g *game) run() OrderErrors {
 		g.checkChoices()
 	}
 	return g.errs
-}
-
-// battles fights the battles the impulse caused (8.39, 9.0), in order (B4).
-// Units that began the impulse in a battle area and did not attack stayed
-// without attacking, and count as moved for the turn (9.14, B5).
-func (g *game) battles() error {
-	for _, b := range g.findBattles() {
-		g.fought[b.area] = true
-		g.fight(b)
-		if g.err != nil {
-			return g.err
-		}
-		for _, u := range g.st.UnitsAt(g.s, AreaPlace(b.area), g.side()) {
-			u.Moved = true
-		}
-	}
-	return nil
-}
-
-// attack checks an ATTACK order (9.13): units that began the impulse in an
-// area holding enemy units attack there.
-func (g *game) attack(line int, o Attack) {
-	p := AreaPlace(o.Area)
-	if !g.hasEnemy(p, g.side()) {
-		g.refuse(line, o, "%s holds no enemy units to attack", g.s.Map.PlaceName(p))
-		return
-	}
-	for _, id := range o.With {
-		u := g.st.Unit(id)
-		switch {
-		case u == nil || !u.OnMap() || u.Place != p:
-			g.refuse(line, o, "%s is not in %s", id, g.s.Map.PlaceName(p))
-			return
-		case g.info(id).Side != g.side():
-			g.refuse(line, o, "%s is not yours", id)
-			return
-		case u.Attacked:
-			g.refuse(line, o, "%s attacked earlier this turn: once a turn (9.11)", id)
-			return
-		case u.Moved && !g.entered[id]:
-			g.refuse(line, o, "%s moved earlier this turn and may not attack (8.25)", id)
-			return
-		}
-	}
-	if len(g.attackUnits(o)) == 0 {
-		g.refuse(line, o, "none of your units in %s may attack: they moved or attacked earlier this turn (8.25, 9.11)", g.s.Map.PlaceName(p))
-		return
-	}
-	g.attacks = append(g.attacks, o)
-}
-
-// control gives each area held by one side alone at the end of the impulse
-// to that side (12.22).
-func (g *game) control() {
-	for _, a := range g.s.Map.Areas {
-		side, ok := g.st.soleHolder(g.s, a.ID)
-		if ok && g.st.Control[a.ID] != side {
-			g.st.Control[a.ID] = side
-			g.event(ControlChanged{a.ID, side})
-		}
-	}
 }
 
 // endImpulse advances the sequence of play (6.0, 8.1) and ends the game at
@@ -342,71 +271,6 @@ func NextImpulse(i Impulse) Impulse {
 	return Impulse{German, i.Day + 1, 1}
 }
 
-// stacking removes units over the limit at the end of the movement impulse
-// (7.1, 7.2): the player's REMOVE order for the area first, then ruling B6.
-// On 16 December the Germans' set-up stacks wait until the end of 16-3.
-func (g *game) stacking() {
-	side := g.side()
-	for _, a := range g.s.Map.Areas {
-		us := g.st.UnitsAt(g.s, AreaPlace(a.ID), side)
-		if !overLimit(us) {
-			continue
-		}
-		// 7.1: the Germans start over the limit in two areas; 7.2 applies
-		// to those at the end of 16-3.
-		if side == German && g.imp.Day == FirstDay && g.imp.N < 3 {
-			continue
-		}
-		order := g.removal[a.ID]
-		for overLimit(us) {
-			var victim *UnitState
-			why := "policy B6"
-			for len(order) > 0 && victim == nil {
-				if u := g.st.Unit(order[0]); u != nil && u.OnMap() && u.Place == AreaPlace(a.ID) {
-					victim, why = u, "order"
-				}
-				order = order[1:]
-			}
-			if victim == nil {
-				victim = g.b6Victim(us)
-			}
-			victim.Eliminated, victim.Place = true, Place{}
-			g.event(StackRemoved{victim.ID, a.ID, why})
-			us = g.st.UnitsAt(g.s, AreaPlace(a.ID), side)
-		}
-	}
-}
-
-func overLimit(us []*UnitState) bool {
-	sp := 0
-	for _, u := range us {
-		sp += u.Strength
-	}
-	return len(us) > StackUnits || sp > StackSP
-}
-
-// b6Victim picks the unit ruling B6 removes: the lowest SP, then the lowest
-// quality (9.51), then the unit id.
-func (g *game) b6Victim(us []*UnitState) *UnitState {
-	best := us[0]
-	q := func(u *UnitState) int { v, _ := g.info(u.ID).Type.Values(); return v.Quality }
-	for _, u := range us[1:] {
-		switch {
-		case u.Strength != best.Strength:
-			if u.Strength < best.Strength {
-				best = u
-			}
-		case q(u) != q(best):
-			if q(u) < q(best) {
-				best = u
-			}
-		case u.ID < best.ID:
-			best = u
-		}
-	}
-	return best
-}
-
 // removeOutsiders applies the 5th Panzer scenario's rule at the end of a
 // turn: units that set up outside the scenario's map (on 16 December) or
 // arrived outside it this turn are removed unless they are now inside it and
@@ -438,88 +302,9 @@ func (g *game) removeOutsiders(day int) {
 // the turn.
 type OutsiderRemoved struct{ Unit string }
 
+// String writes the event as the report prints it.
 func (e OutsiderRemoved) String() string {
 	return e.Unit + " is removed: it did not reach the scenario's map in supply by the end of the turn (5th Panzer special rule)"
-}
-
-type choiceLine struct {
-	line int
-	o    Order
-}
-
-// checkChoices refuses FIRE and ARTY lines that cannot be honoured in the
-// battles the moves cause (B3): a battle that does not take place, a unit
-// that is not in it, or a target 9.52-9.58 forbid, judged on the units as
-// the battle begins.
-func (g *game) checkChoices() {
-	battles := map[int]*battle{}
-	for _, b := range g.findBattles() {
-		battles[b.area] = b
-	}
-	in := func(us []*UnitState, id string) bool {
-		for _, u := range us {
-			if u.ID == id {
-				return true
-			}
-		}
-		return false
-	}
-	for _, c := range g.choiceLines {
-		var area int
-		switch o := c.o.(type) {
-		case Fire:
-			area = o.Area
-		case Arty:
-			area = o.Area
-		}
-		b := battles[area]
-		if b == nil {
-			g.refuse(c.line, c.o, "there is no battle of yours at %s this impulse", g.s.Map.PlaceName(AreaPlace(area)))
-			continue
-		}
-		switch o := c.o.(type) {
-		case Arty:
-			for _, id := range o.Targets {
-				if !in(b.defenders, id) {
-					g.refuse(c.line, o, "%s is not an enemy unit in the battle at %d: strikes go to the enemy units there (9.46)", id, area)
-				}
-			}
-		case Fire:
-			ok := true
-			for _, p := range o.Pairs {
-				if !in(b.attackers, p.Unit) {
-					g.refuse(c.line, o, "%s does not attack at %d: only the attacking units fire (9.12-9.14)", p.Unit, area)
-					ok = false
-				}
-				if !in(b.defenders, p.Target) {
-					g.refuse(c.line, o, "%s is not an enemy unit in the battle at %d (9.5)", p.Target, area)
-					ok = false
-				}
-			}
-			if !ok {
-				continue
-			}
-			firers, targets := combatants(b.attackers, g), combatants(b.defenders, g)
-			got := AssignFire(firers, targets, false, o.Pairs, nil)
-			for _, p := range o.Pairs {
-				if contains(got, p) {
-					continue
-				}
-				// Say which rule the pair breaks: the assignment with it put in.
-				alt := append([]FirePair(nil), got...)
-				for i := range alt {
-					if alt[i].Unit == p.Unit {
-						alt[i] = p
-					}
-				}
-				why := "it breaks the targeting rules (9.52-9.58)"
-				if err := CheckFire(firers, targets, false, alt); err != nil {
-					why = err.Error()
-				}
-				g.refuse(c.line, o, "%s cannot fire at %s: %s", p.Unit, p.Target, why)
-			}
-		}
-	}
 }
 
 // Version numbers the adjudication: it goes up whenever a change to the

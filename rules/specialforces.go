@@ -44,6 +44,7 @@ type SFPlaced struct {
 // SFRemoved: the special forces left the map (14.3).
 type SFRemoved struct{ Area int }
 
+// String writes the event as the report prints it.
 func (e SFPlaced) String() string {
 	what := map[string]string{
 		SFDelay:      "Allied units pay 1 MP more to enter or leave it (14.22)",
@@ -53,6 +54,7 @@ func (e SFPlaced) String() string {
 	return fmt.Sprintf("German special forces in %d, %s: %s", e.Area, e.Effect, what)
 }
 
+// String writes the event as the report prints it.
 func (e SFRemoved) String() string {
 	return fmt.Sprintf("the special forces leave %d (14.3)", e.Area)
 }

@@ -660,3 +660,23 @@ func BenchmarkSupplied(b *testing.B) {
 		st.Supplied(s, u)
 	}
 }
+
+func TestAttrition_13_21_EndOfTurn(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "U/IN", rules.AreaPlace(6))
+	place(st, "G/IN", rules.AreaPlace(1))
+	for st.Next.String() != "G17-1" {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	// 6.0 VIII: out of supply at the end of the turn, U/MX and U/IN lose
+	// 1 SP each (13.21); G/IN, traced back to zone A, does not.
+	if u := st.Unit("U/MX"); u.Strength != 1 {
+		t.Errorf("U/MX strength %d, want 1", u.Strength)
+	}
+	if u := st.Unit("U/IN"); u.Strength != 2 {
+		t.Errorf("U/IN strength %d, want 2", u.Strength)
+	}
+	if u := st.Unit("G/IN"); u.Strength != 3 {
+		t.Errorf("G/IN strength %d, want 3", u.Strength)
+	}
+}

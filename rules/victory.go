@@ -5,18 +5,19 @@ import (
 	"strings"
 )
 
-// Victory (12.0), the scenarios' victory conditions, and the conditional
-// reinforcements of the panzer reserve (11.3).
+// Control and victory (12.0), and the scenarios' victory conditions.
 //
 // Three entry points, each called by the engine at one moment of the
 // sequence of play (6.0):
 //
+//   - game.control, at the end of every player impulse: an area held by one
+//     side alone passes to that side (12.22).
 //   - ScoreTurn, the victory phase at the end of every turn (6.0 IX, 12.11):
 //     the map's VP areas the Germans control (12.21, 12.22).
 //   - Finish, once, when the scenario ends (after the last turn's ScoreTurn):
 //     VP zones (12.23-12.25), the scenario's own VP areas and holes (The
-//     First Three Days), and the result.
-//   - ReleaseReserves, at the end of every Allied impulse (11.3, 11.33).
+//     First Three Days, counted as a maximum flow, maxflow.go), and the
+//     result.
 //
 // Only the Germans score VP (12.12); the total starts at 0 (12.13, 5.3) and
 // is State.VP.
@@ -79,17 +80,6 @@ type GameResult struct {
 	German, Contested, Allied int
 }
 
-// Released: a panzer-reserve group was released (11.3, 11.33) because at the
-// end of the Allied impulse the Germans had more SP than the Allies in its
-// release area Area (GermanSP against AlliedSP). Its units follow as Arrived
-// events. It is an Event.
-type Released struct {
-	Group    string
-	Area     int
-	GermanSP int
-	AlliedSP int
-}
-
 // String writes the event as the report prints it.
 func (e VPScored) String() string {
 	return fmt.Sprintf("the Germans control area %d: %d VP (12.21, 12.22)", e.Area, e.VP)
@@ -145,12 +135,6 @@ func (e GameResult) String() string {
 		return fmt.Sprintf("the scenario is over: %s (%d German, %d contested, %d Allied of the victory areas)", e.Result, e.German, e.Contested, e.Allied)
 	}
 	return fmt.Sprintf("the scenario is over: %s with %d German VP (12.0)", e.Result, e.VP)
-}
-
-// String writes the event as the report prints it.
-func (e Released) String() string {
-	return fmt.Sprintf("panzer reserve %s is released: the Germans have %d SP against %d in area %d at the end of the Allied impulse (11.3, 11.33)",
-		e.Group, e.GermanSP, e.AlliedSP, e.Area)
 }
 
 // ScoreTurn plays the victory phase at the end of a turn (6.0 IX, 12.11): if
@@ -382,68 +366,101 @@ func (st *State) scoreZones(s *Scenario) []Event {
 // deterministically (map order); each starts with its German zone and ends
 // with its Allied zone.
 func (st *State) HoleLines(s *Scenario) [][]Place {
-	v := s.Victory
+	h := newHoleNet(s, st.alliedAreas(s))
+	return h.lines(h.g.maxFlow(h.src, h.sink))
+}
+
+// alliedAreas returns the areas that hold Allied units: no line passes
+// through them.
+func (st *State) alliedAreas(s *Scenario) map[int]bool {
 	blocked := map[int]bool{}
 	for _, u := range st.Units {
 		if u.OnMap() && !u.Place.IsZone() && s.OOB.Unit(u.ID).Side == Allied {
 			blocked[u.Place.Area] = true
 		}
 	}
-	to := map[string]bool{}
-	for _, z := range v.HolesTo {
-		to[z] = true
-	}
-	g := &flowGraph{}
-	src, sink := g.node(), g.node()
-	areaIn := map[int]int{} // area -> in node; out node is in+1
+	return blocked
+}
+
+// A holeNet is the flow network of HoleLines: the greatest number of lines
+// sharing no area is a maximum flow in which every area is split into an in
+// and an out node joined by capacity 1, the source feeds the German zones
+// and the Allied zones feed the sink.
+type holeNet struct {
+	g         flowGraph
+	src, sink int
+	areaIn    map[int]int    // area -> in node; its out node is in+1
+	zoneNode  map[string]int // zone -> node
+}
+
+// holeOpen is the capacity of every edge but an area's own: unlimited.
+const holeOpen = 1 << 20
+
+// newHoleNet builds the network on the scenario's map without the blocked
+// areas.
+func newHoleNet(s *Scenario, blocked map[int]bool) *holeNet {
+	h := &holeNet{areaIn: map[int]int{}, zoneNode: map[string]int{}}
+	h.src, h.sink = h.g.node(), h.g.node()
 	for _, a := range s.Map.Areas {
 		if s.Map.Area(a.ID) != a || !s.Uses(AreaPlace(a.ID)) || blocked[a.ID] {
 			continue
 		}
-		in := g.node()
-		g.node()
-		areaIn[a.ID] = in
-		g.edge(in, in+1, 1) // each area carries one line
+		in := h.g.node()
+		h.g.node()
+		h.areaIn[a.ID] = in
+		h.g.edge(in, in+1, 1) // each area carries one line
 	}
-	const inf = 1 << 20
-	zoneNode := map[string]int{}
-	addZone := func(id string, from bool) {
-		z := s.Map.Zone(id)
-		if z == nil || !s.Uses(ZonePlace(id)) {
-			return
-		}
-		if _, dup := zoneNode[id]; dup {
-			return
-		}
-		n := g.node()
-		zoneNode[id] = n
-		if from {
-			g.edge(src, n, inf)
-		} else {
-			g.edge(n, sink, inf)
-		}
-		for _, l := range s.Map.Links(ZonePlace(id)) {
-			in, ok := areaIn[l.To.Area]
-			if !ok {
-				continue
-			}
-			if from {
-				g.edge(n, in, inf)
-			} else {
-				g.edge(in+1, n, inf)
-			}
-		}
+	v := s.Victory
+	to := map[string]bool{}
+	for _, z := range v.HolesTo {
+		to[z] = true
 	}
 	for _, z := range v.HolesFrom {
 		if !to[z] {
-			addZone(z, true)
+			h.addZone(s, z, true)
 		}
 	}
 	for _, z := range v.HolesTo {
-		addZone(z, false)
+		h.addZone(s, z, false)
 	}
+	h.addRoads(s)
+	return h
+}
+
+// addZone adds a zone of the scenario's map, fed by the source (from, a
+// German zone) or feeding the sink, with the roads to its areas.
+func (h *holeNet) addZone(s *Scenario, id string, from bool) {
+	z := s.Map.Zone(id)
+	if z == nil || !s.Uses(ZonePlace(id)) {
+		return
+	}
+	if _, dup := h.zoneNode[id]; dup {
+		return
+	}
+	n := h.g.node()
+	h.zoneNode[id] = n
+	if from {
+		h.g.edge(h.src, n, holeOpen)
+	} else {
+		h.g.edge(n, h.sink, holeOpen)
+	}
+	for _, l := range s.Map.Links(ZonePlace(id)) {
+		in, ok := h.areaIn[l.To.Area]
+		if !ok {
+			continue
+		}
+		if from {
+			h.g.edge(n, in, holeOpen)
+		} else {
+			h.g.edge(in+1, n, holeOpen)
+		}
+	}
+}
+
+// addRoads adds the roads between the open areas, both ways.
+func (h *holeNet) addRoads(s *Scenario) {
 	for _, a := range s.Map.Areas {
-		in, ok := areaIn[a.ID]
+		in, ok := h.areaIn[a.ID]
 		if !ok || s.Map.Area(a.ID) != a {
 			continue
 		}
@@ -451,31 +468,34 @@ func (st *State) HoleLines(s *Scenario) [][]Place {
 			if l.To.IsZone() {
 				continue
 			}
-			if bin, ok := areaIn[l.To.Area]; ok {
-				g.edge(in+1, bin, inf)
+			if bin, ok := h.areaIn[l.To.Area]; ok {
+				h.g.edge(in+1, bin, holeOpen)
 			}
 		}
 	}
-	n := g.maxFlow(src, sink)
-	// Name the nodes for the lines.
-	names := make([]Place, len(g.adj))
-	for a, in := range areaIn {
+}
+
+// lines follows the n units of flow from the source, one line each, and
+// names their places.
+func (h *holeNet) lines(n int) [][]Place {
+	names := make([]Place, len(h.g.adj))
+	for a, in := range h.areaIn {
 		names[in], names[in+1] = AreaPlace(a), AreaPlace(a)
 	}
-	for z, node := range zoneNode {
+	for z, node := range h.zoneNode {
 		names[node] = ZonePlace(z)
 	}
 	lines := make([][]Place, 0, n)
 	for range n {
 		var line []Place
-		for x := src; x != sink; {
-			e := g.usedEdge(x)
+		for x := h.src; x != h.sink; {
+			e := h.g.usedEdge(x)
 			if e == nil {
 				break // cannot happen: flow is conserved
 			}
 			e.flow--
 			x = e.to
-			if x != sink && (len(line) == 0 || line[len(line)-1] != names[x]) {
+			if x != h.sink && (len(line) == 0 || line[len(line)-1] != names[x]) {
 				line = append(line, names[x])
 			}
 		}
@@ -484,151 +504,25 @@ func (st *State) HoleLines(s *Scenario) [][]Place {
 	return lines
 }
 
-// flowGraph is a directed graph with capacities for the count of holes:
-// the greatest number of lines sharing no area is a maximum flow in which
-// every area is split into an in and an out node joined by capacity 1.
-type flowGraph struct {
-	adj [][]*flowEdge
-}
-
-type flowEdge struct {
-	to, cap, flow int
-	rev           *flowEdge
-}
-
-func (g *flowGraph) node() int {
-	g.adj = append(g.adj, nil)
-	return len(g.adj) - 1
-}
-
-func (g *flowGraph) edge(a, b, c int) {
-	e := &flowEdge{to: b, cap: c}
-	r := &flowEdge{to: a, rev: e}
-	e.rev = r
-	g.adj[a] = append(g.adj[a], e)
-	g.adj[b] = append(g.adj[b], r)
-}
-
-// maxFlow finds a maximum flow from s to t by shortest augmenting paths
-// (Edmonds-Karp); every augmenting path here carries 1, the capacity of an
-// area.
-func (g *flowGraph) maxFlow(s, t int) int {
-	total := 0
-	for {
-		prev := make([]*flowEdge, len(g.adj))
-		seen := make([]bool, len(g.adj))
-		seen[s] = true
-		queue := []int{s}
-		for len(queue) > 0 && !seen[t] {
-			x := queue[0]
-			queue = queue[1:]
-			for _, e := range g.adj[x] {
-				if !seen[e.to] && e.cap-e.flow > 0 {
-					seen[e.to] = true
-					prev[e.to] = e
-					queue = append(queue, e.to)
-				}
-			}
-		}
-		if !seen[t] {
-			return total
-		}
-		push := 1 << 30
-		for x := t; x != s; x = prev[x].rev.to {
-			push = min(push, prev[x].cap-prev[x].flow)
-		}
-		for x := t; x != s; x = prev[x].rev.to {
-			prev[x].flow += push
-			prev[x].rev.flow -= push
-		}
-		total += push
-	}
-}
-
-// usedEdge returns an edge out of x that carries flow, in the order the
-// edges were added, or nil.
-func (g *flowGraph) usedEdge(x int) *flowEdge {
-	for _, e := range g.adj[x] {
-		if e.cap > 0 && e.flow > 0 {
-			return e
+// control gives each area held by one side alone at the end of the impulse
+// to that side (12.22).
+func (g *game) control() {
+	for _, a := range g.s.Map.Areas {
+		side, ok := g.st.soleHolder(g.s, a.ID)
+		if ok && g.st.Control[a.ID] != side {
+			g.st.Control[a.ID] = side
+			g.event(ControlChanged{a.ID, side})
 		}
 	}
-	return nil
 }
 
-// ReleaseReserves applies 11.3 at the end of an Allied impulse: every
-// panzer-reserve group of the order of battle (11.31) not yet released
-// (st.Released), and with units taking part in the scenario, is released if
-// in any one of its release areas (11.33) the Germans have more SP than the
-// Allies ("連合軍インパルス終了時にエリア内の合計戦力が相手を上回っている": at the
-// end of the Allied impulse the total strength in the area exceeds the
-// enemy's). Strength is the units' present SP, summed over the units in the
-// area; an area with no German unit never qualifies. Release areas outside
-// the scenario's map do not count. Units in zones are in no area.
-//
-// A released group's units arrive as reinforcements (11.0): each is placed at
-// once in the first of its entry zones (11.11, ruling B7), in supply
-// (reinforcements are in supply when placed), as if it had begun the turn
-// there (8.21). They have not moved (8.25), so they may move onto the map in
-// the next German impulse (11.12: reinforcements may move in the impulse
-// they arrive; the next German impulse is the first they can use), or wait
-// in the zone (11.15), or shift zone by 11.14. The group's id is appended to
-// st.Released. It returns, for each group released, a Released event
-// followed by an Arrived event for each unit placed.
-//
-// The engine calls it at the end of every Allied impulse, after its battles
-// and stacking (7.2) and before the attrition phase that may follow (6.0
-// VIII): the superiority is judged on the position at the end of the
-// impulse.
-func (st *State) ReleaseReserves(s *Scenario) []Event {
-	var events []Event
-	for _, g := range s.OOB.Groups {
-		if contains(st.Released, g.ID) {
-			continue
-		}
-		var units []*Unit
-		for _, u := range s.Units {
-			if u.Group == g.ID {
-				units = append(units, u)
-			}
-		}
-		if len(units) == 0 {
-			continue // the group takes no part in the scenario
-		}
-		area, gsp, asp, ok := 0, 0, 0, false
-		for _, n := range g.Release {
-			if !s.Uses(AreaPlace(n)) {
-				continue
-			}
-			gsp, asp = st.sideSP(s, n, German), st.sideSP(s, n, Allied)
-			if gsp > asp { // 11.3: more SP than the enemy; 11.33: any one area
-				area, ok = n, true
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		st.Released = append(st.Released, g.ID)
-		events = append(events, Released{Group: g.ID, Area: area, GermanSP: gsp, AlliedSP: asp})
-		for _, u := range units {
-			us := st.Unit(u.ID)
-			if us == nil || us.Arrived || us.Eliminated || len(u.Zones) == 0 {
-				continue
-			}
-			p := ZonePlace(u.Zones[0])
-			us.Arrived, us.Place, us.TurnStart, us.InSupply = true, p, p, true
-			events = append(events, Arrived{Unit: u.ID, Zone: u.Zones[0]})
-		}
-	}
-	return events
+// ControlChanged: an area passed to a side (12.22).
+type ControlChanged struct {
+	Area int
+	Side Side
 }
 
-// sideSP sums the present strength of the side's units in an area.
-func (st *State) sideSP(s *Scenario, area int, side Side) int {
-	sp := 0
-	for _, u := range st.UnitsAt(s, AreaPlace(area), side) {
-		sp += u.Strength
-	}
-	return sp
+// String writes the event as the report prints it.
+func (e ControlChanged) String() string {
+	return fmt.Sprintf("area %d passes to the %s side (12.22)", e.Area, e.Side.Title())
 }

@@ -670,110 +670,6 @@ func containsInt(list []int, n int) bool {
 	return false
 }
 
-// TestReserve_11_33_AnyReleaseArea: a group is released when the Germans
-// have more SP than the Allies in any one of its release areas at the end of
-// an Allied impulse (11.3, 11.33); its units arrive in their first entry
-// zone, in supply, and may move from the next German impulse (11.11, 11.12).
-// A group is released once; a group whose units take no part in the scenario
-// is never released.
-func TestReserve_11_33_AnyReleaseArea(t *testing.T) {
-	s := vicScenario(t)
-	st := vicEmpty(s)
-	// 6 (north's second area, and absent's): 7 German SP against 4.
-	// 5 (north's first, south's only): 3 against 5.
-	vicPut(t, st, map[string]rules.Place{
-		"G/AR": vA(6), "G/IN": vA(6), "U/AR": vA(6),
-		"G/MX": vA(5), "U/EN": vA(5), "U/IN": vA(5),
-	})
-	ev := st.ReleaseReserves(s)
-	want := []rules.Event{
-		rules.Released{Group: "north", Area: 6, GermanSP: 7, AlliedSP: 4},
-		rules.Arrived{Unit: "R/PZ", Zone: "A"},
-		rules.Arrived{Unit: "R/GR", Zone: "B"}, // B7: the first of its zones
-	}
-	if !reflect.DeepEqual(ev, want) {
-		t.Errorf("events %v, want %v", ev, want)
-	}
-	if !reflect.DeepEqual(st.Released, []string{"north"}) {
-		t.Errorf("released %v, want [north]", st.Released)
-	}
-	for id, z := range map[string]string{"R/PZ": "A", "R/GR": "B"} {
-		u := st.Unit(id)
-		if !u.Arrived || u.Place != vZ(z) || u.TurnStart != vZ(z) || !u.InSupply || u.Moved || !u.OnMap() {
-			t.Errorf("%s after release: %+v, want arrived in zone %s, in supply, not moved", id, u, z)
-		}
-	}
-	if u := st.Unit("S/PZ"); u.Arrived {
-		t.Errorf("south released without superiority in 5: %+v", u)
-	}
-	if again := st.ReleaseReserves(s); len(again) != 0 {
-		t.Errorf("a released group is released again: %v", again)
-	}
-
-	// Now the Germans are stronger in 5: south follows; north is not
-	// released twice.
-	vicPut(t, st, map[string]rules.Place{"U/IN": vA(7)})
-	ev = st.ReleaseReserves(s)
-	want = []rules.Event{
-		rules.Released{Group: "south", Area: 5, GermanSP: 3, AlliedSP: 2},
-		rules.Arrived{Unit: "S/PZ", Zone: "B"},
-	}
-	if !reflect.DeepEqual(ev, want) || !reflect.DeepEqual(st.Released, []string{"north", "south"}) {
-		t.Errorf("events %v, released %v; want south released by 5", ev, st.Released)
-	}
-	for _, e := range ev {
-		if r, ok := e.(rules.Released); ok && r.Group == "absent" {
-			t.Errorf("the group outside the scenario was released")
-		}
-	}
-}
-
-// TestReserve_11_3_NotWithoutSuperiority: superiority is more SP (present
-// strength, summed) than the Allies in a release area; equal or fewer SP,
-// more SP elsewhere, or Germans in a zone release nothing (11.3).
-func TestReserve_11_3_NotWithoutSuperiority(t *testing.T) {
-	cases := []struct {
-		name     string
-		at       map[string]rules.Place
-		strength map[string]int
-		released []string
-	}{
-		{"no units anywhere", nil, nil, nil},
-		{"equal SP in 5", map[string]rules.Place{"G/IN": vA(5), "U/IN": vA(5)}, nil, nil},
-		{"fewer SP in 6", map[string]rules.Place{"G/EN": vA(6), "U/IN": vA(6)}, nil, nil},
-		{"a reduced unit: 2 SP left against 3", map[string]rules.Place{"G/AR": vA(6), "U/IN": vA(6)}, map[string]int{"G/AR": 2}, nil},
-		{"more units, fewer SP", map[string]rules.Place{"G/EN": vA(5), "G/MX": vA(5), "U/AR": vA(5)}, map[string]int{"G/MX": 1}, nil},
-		{"superiority outside the release areas", map[string]rules.Place{"G/AR": vA(3), "G/IN": vA(7)}, nil, nil},
-		{"Germans in zones only", map[string]rules.Place{"G/AR": vZ("A"), "G/IN": vZ("D")}, nil, nil},
-		{"Allied alone in 5 and 6", map[string]rules.Place{"U/IN": vA(5), "U/AR": vA(6)}, nil, nil},
-		{"one SP more in 6", map[string]rules.Place{"G/AR": vA(6), "U/IN": vA(6)}, nil, []string{"north"}},
-		{"Germans alone in 5", map[string]rules.Place{"G/EN": vA(5)}, nil, []string{"north", "south"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s := vicScenario(t)
-			st := vicEmpty(s)
-			vicPut(t, st, c.at)
-			for id, n := range c.strength {
-				st.Unit(id).Strength = n
-			}
-			ev := st.ReleaseReserves(s)
-			if !reflect.DeepEqual(st.Released, c.released) {
-				t.Errorf("released %v, want %v (events %v)", st.Released, c.released, ev)
-			}
-			if len(c.released) == 0 && len(ev) != 0 {
-				t.Errorf("events without a release: %v", ev)
-			}
-			for _, id := range []string{"R/PZ", "R/GR", "S/PZ"} {
-				g := s.OOB.Unit(id).Group
-				if got := st.Unit(id).Arrived; got != contains(c.released, g) {
-					t.Errorf("%s arrived = %v with groups %v released", id, got, c.released)
-				}
-			}
-		})
-	}
-}
-
 // TestVictory_EventsCiteRules: every event of this file says which rule it
 // applies.
 func TestVictory_EventsCiteRules(t *testing.T) {
@@ -796,36 +692,6 @@ func TestVictory_EventsCiteRules(t *testing.T) {
 	}
 }
 
-// TestReserve_11_31_ShippedGroups: the shipped groups of The 5th Panzer Army
-// (11.31): the II SS Panzer Corps is released by St. Vith (47), inside the
-// scenario's map; Malmedy (44), its other release area, lies outside it and
-// counts for nothing there. Groups whose units take no part are ignored.
-func TestReserve_11_31_ShippedGroups(t *testing.T) {
-	s := vicShipped(t, "fifth-panzer")
-	st := vicEmpty(s)
-	vicPut(t, st, map[string]rules.Place{"116/60": vA(44)})
-	if ev := st.ReleaseReserves(s); len(ev) != 0 || len(st.Released) != 0 {
-		t.Errorf("superiority outside the scenario's map released %v: %v", st.Released, ev)
-	}
-	vicPut(t, st, map[string]rules.Place{"116/60": vA(47), "1107E": vA(47)})
-	ev := st.ReleaseReserves(s)
-	// St. Vith is also a release area of the OKW reserve (47, 85, 88).
-	if !reflect.DeepEqual(st.Released, []string{"iiss", "okw"}) {
-		t.Fatalf("released %v, want [iiss okw]: %v", st.Released, ev)
-	}
-	if r := vicEvents[rules.Released](ev); len(r) != 2 || r[0] != (rules.Released{Group: "iiss", Area: 47, GermanSP: 3, AlliedSP: 2}) {
-		t.Errorf("released events %v", r)
-	}
-	for _, u := range s.Units {
-		if u.Group != "iiss" && u.Group != "okw" {
-			continue
-		}
-		if us := st.Unit(u.ID); !us.Arrived || us.Place != vZ(u.Zones[0]) {
-			t.Errorf("%s of %s: %+v, want in zone %s", u.ID, u.Group, us, u.Zones[0])
-		}
-	}
-}
-
 // TestVictory_ThreeDaysNoHoleAtStart: the Allied line of the set-up (5.2)
 // has no hole; with every unit off the map the shipped map has eight
 // separate lines from zones A-C to zones D-K.
@@ -841,4 +707,25 @@ func TestVictory_ThreeDaysNoHoleAtStart(t *testing.T) {
 		t.Errorf("empty map: %d holes %v, want 8", len(lines), lines)
 	}
 	vicCheckLines(t, s, st, lines)
+}
+
+func TestControl_12_22(t *testing.T) {
+	s, st := moveGame(t)
+	if st.Control[1] != rules.Allied || st.Control[4] != rules.German {
+		t.Errorf("control at start: %v", st.Control)
+	}
+	if _, ok := st.Control[3]; ok {
+		t.Errorf("empty area 3 controlled at start")
+	}
+	next, ev := mustPlay(t, s, st, "MOVE G/MX 4 3")
+	if next.Control[3] != rules.German {
+		t.Errorf("area 3 not German after a German unit ended the impulse there alone (12.22)")
+	}
+	found := false
+	for _, e := range ev {
+		found = found || e == rules.Event(rules.ControlChanged{Area: 3, Side: rules.German})
+	}
+	if !found {
+		t.Errorf("no control event: %v", ev)
+	}
 }

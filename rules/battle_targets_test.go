@@ -558,100 +558,116 @@ func TestFire_ChosenIllegalIgnored(t *testing.T) {
 //   - 9.53: a defender need not fire at 1-SP attackers: the quality rule
 //     may also be met with them left out.
 func bruteLegal(fs, ts []rules.Combatant, defender bool, as []int) bool {
-	exempt := func(j int) bool { return defender && ts[j].Strength == 1 }
-	skip := func(set []int) []int {
-		var out []int
-		for _, j := range set {
-			if !exempt(j) {
-				out = append(out, j)
-			}
-		}
-		return out
-	}
-	// rule957 reports whether target j is the one 9.57 names among set.
-	rule957 := func(fq int, set []int, j int) bool {
-		if !slices.Contains(set, j) {
-			return false
-		}
-		var equal, lower, higher []int
-		for _, k := range set {
-			switch q := ts[k].Quality(); {
-			case q == fq:
-				equal = append(equal, k)
-			case q < fq:
-				lower = append(lower, k)
-			default:
-				higher = append(higher, k)
-			}
-		}
-		jq := ts[j].Quality()
-		if len(equal) > 0 {
-			return jq == fq
-		}
-		if len(lower) > 0 {
-			best := 0
-			for _, k := range lower {
-				best = max(best, ts[k].Quality())
-			}
-			return jq == best
-		}
-		low := 99
-		for _, k := range higher {
-			low = min(low, ts[k].Quality())
-		}
-		return jq == low
-	}
-	// rule952 reports whether 9.52 lets a unit of quality fq fire at j
-	// among set.
-	rule952 := func(fq int, set []int, j int) bool {
-		if !slices.Contains(set, j) {
-			return false
-		}
-		for _, k := range set {
-			if ts[k].Quality() <= fq {
-				return ts[j].Quality() <= fq
-			}
-		}
-		return rule957(fq, set, j) // all above: the lowest
-	}
+	b := brute{ts: ts, defender: defender}
 	all := make([]int, len(ts))
 	for j := range all {
 		all[j] = j
 	}
 	if len(fs) == 1 {
 		fq, j := fs[0].Quality(), as[0]
-		return rule952(fq, all, j) || rule952(fq, skip(all), j)
+		return b.rule952(fq, all, j) || b.rule952(fq, b.skip(all), j)
 	}
 	legal := false
 	// 9.57: only orders by quality, high to low.
 	byQuality := func(prev, next int) bool { return fs[next].Quality() <= fs[prev].Quality() }
 	permute(len(fs), byQuality, func(order []int) bool {
-		count := make([]int, len(ts))
-		for _, i := range order {
-			j := as[i]
-			for _, c := range count {
-				if c < count[j] {
-					return false // 9.55
-				}
-			}
-			var bare []int
-			for k, c := range count {
-				if c == 0 {
-					bare = append(bare, k)
-				}
-			}
-			if len(bare) > 0 {
-				fq := fs[i].Quality()
-				if !rule957(fq, bare, j) && !rule957(fq, skip(bare), j) {
-					return false // 9.57, 9.53
-				}
-			}
-			count[j]++
-		}
-		legal = true
-		return true
+		legal = b.inOrder(fs, as, order)
+		return legal
 	})
 	return legal
+}
+
+// brute holds the targets and the firing side for bruteLegal's rules.
+type brute struct {
+	ts       []rules.Combatant
+	defender bool
+}
+
+// skip leaves out of set the targets a defender need not fire at (9.53).
+func (b brute) skip(set []int) []int {
+	var out []int
+	for _, j := range set {
+		if !(b.defender && b.ts[j].Strength == 1) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// rule957 reports whether target j is the one 9.57 names among set.
+func (b brute) rule957(fq int, set []int, j int) bool {
+	if !slices.Contains(set, j) {
+		return false
+	}
+	var equal, lower, higher []int
+	for _, k := range set {
+		switch q := b.ts[k].Quality(); {
+		case q == fq:
+			equal = append(equal, k)
+		case q < fq:
+			lower = append(lower, k)
+		default:
+			higher = append(higher, k)
+		}
+	}
+	jq := b.ts[j].Quality()
+	if len(equal) > 0 {
+		return jq == fq
+	}
+	if len(lower) > 0 {
+		best := 0
+		for _, k := range lower {
+			best = max(best, b.ts[k].Quality())
+		}
+		return jq == best
+	}
+	low := 99
+	for _, k := range higher {
+		low = min(low, b.ts[k].Quality())
+	}
+	return jq == low
+}
+
+// rule952 reports whether 9.52 lets a unit of quality fq fire at j among
+// set.
+func (b brute) rule952(fq int, set []int, j int) bool {
+	if !slices.Contains(set, j) {
+		return false
+	}
+	for _, k := range set {
+		if b.ts[k].Quality() <= fq {
+			return b.ts[j].Quality() <= fq
+		}
+	}
+	return b.rule957(fq, set, j) // all above: the lowest
+}
+
+// inOrder reports whether the firing units, choosing in the order given,
+// can each take its target in as under 9.55, 9.57 and 9.53.
+func (b brute) inOrder(fs []rules.Combatant, as, order []int) bool {
+	count := make([]int, len(b.ts))
+	for _, i := range order {
+		j := as[i]
+		for _, c := range count {
+			if c < count[j] {
+				return false // 9.55
+			}
+		}
+		var bare []int
+		for k, c := range count {
+			if c == 0 {
+				bare = append(bare, k)
+			}
+		}
+		if len(bare) > 0 {
+			fq := fs[i].Quality()
+			if !b.rule957(fq, bare, j) && !b.rule957(fq, b.skip(bare), j) {
+				return false // 9.57, 9.53
+			}
+		}
+		count[j]++
+	}
+	return true
 }
 
 // permute calls f with every permutation of 0..n-1 in which each element

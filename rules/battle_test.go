@@ -245,3 +245,94 @@ func TestCombat_9_72_TwoAreasOneRiver(t *testing.T) {
 		t.Errorf("no Allied fire: %v", ev)
 	}
 }
+
+func TestMove_9_12_EnteringForcesBattle(t *testing.T) {
+	s, st := moveGame(t)
+	d := &recorder{roll: 10}
+	o, _ := rules.ParseOrders("MOVE G/AR 4 3 2 1", s, nil)
+	_, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := battleAt(ev, 1); b == nil || len(b.Attackers) != 1 || b.Attackers[0].ID != "G/AR" {
+		t.Errorf("no battle at 1 with G/AR attacking (9.12): %v", ev)
+	}
+}
+
+func TestBattle_9_13_Attack(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "G/IN", rules.AreaPlace(6))
+	d := &recorder{roll: 10}
+	o, _ := rules.ParseOrders("ATTACK 6", s, nil)
+	next, ev, err := rules.Play(s, st, o, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := battleAt(ev, 6); b == nil || b.Attackers[0].ID != "G/IN" {
+		t.Errorf("events %v", ev)
+	}
+	// 9.11, 9.16: it attacked, and may neither attack again this turn nor
+	// move.
+	if u := next.Unit("G/IN"); !u.Attacked || !u.Moved {
+		t.Errorf("G/IN %+v", u)
+	}
+	refused(t, s, st, "ATTACK 2", "Middle (2) holds no enemy units to attack")
+}
+
+// B5: units that begin the impulse in a contested area stay there without
+// attacking unless ordered: no battle.
+func TestBattle_B5_StayWithoutAttacking(t *testing.T) {
+	s, st := moveGame(t)
+	place(st, "G/IN", rules.AreaPlace(6))
+	next, _ := mustPlay(t, s, st, "MOVE G/MX 4 3")
+	if next.Unit("G/IN").Place != rules.AreaPlace(6) || next.Unit("U/MX").Place != rules.AreaPlace(6) {
+		t.Errorf("the contested area changed without a battle")
+	}
+}
+
+// 9.38: when the battle is over the event names the side left alone in the
+// area, or none when units of both sides are still there.
+func TestCombat_9_38_BattleEndsHolder(t *testing.T) {
+	cases := []struct {
+		name   string
+		game   func(*testing.T) (*rules.Scenario, *rules.State)
+		orders string
+		dice   []int
+		holder rules.Side
+		text   string
+	}{
+		{
+			// Both calls fail, U/IN misses three times, G/AR hits four
+			// times: the entrenched 3-SP infantry is gone.
+			"the attacker alone", moveGame, "MOVE G/AR 4 3 2 1",
+			[]int{9, 9, 10, 10, 10, 1, 1, 1, 1},
+			rules.German, "the battle at 1 is over: German hold the area",
+		},
+		{
+			// Both calls succeed; the Allied strike and three hits take
+			// the 4-SP armour; the German strike still falls.
+			"the defender alone", moveGame, "MOVE G/AR 4 3 2 1",
+			[]int{1, 1, 1, 1, 1, 1, 1},
+			rules.Allied, "the battle at 1 is over: Allied hold the area",
+		},
+		{
+			// The rulebook's combat example: units of both sides survive.
+			"both sides", combatGame, "MOVE G/AR G/MX G/I2 G/I3 4 3",
+			[]int{9, 9, 7, 2, 8, 3, 5, 6, 4, 2, 3, 3, 3},
+			"", "the battle at 3 is over: both sides hold the area",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, st := c.game(t)
+			_, ev, err := playDice(t, s, st, c.orders, c.dice...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ends := eventsOf[rules.BattleEnds](ev)
+			if len(ends) != 1 || ends[0].Holder != c.holder || ends[0].String() != c.text {
+				t.Errorf("battle ends %v, want holder %q: %q", ends, c.holder, c.text)
+			}
+		})
+	}
+}

@@ -422,36 +422,11 @@ func AssignFire(firers, targets []Combatant, defender bool, chosen []FirePair, p
 // legal.
 func CheckFire(firers, targets []Combatant, defender bool, a []FirePair) error {
 	fs, ts := tgLive(firers), tgLive(targets)
-	fq := map[string]Combatant{}
-	for _, f := range fs {
-		fq[f.ID] = f
-	}
 	s := newTgFire(ts, defender, len(fs) == 1)
-	given := map[string]string{}
-	for _, p := range a {
-		if _, ok := fq[p.Unit]; !ok {
-			return fmt.Errorf("%s is not a firing unit in this battle: the firing units are %s", p.Unit, tgIDs(fs))
-		}
-		if prev, dup := given[p.Unit]; dup {
-			return fmt.Errorf("%s is given two targets, %s and %s: a unit's dice are never split between targets (9.58)", p.Unit, prev, p.Target)
-		}
-		if s.index(p.Target) < 0 {
-			if len(ts) == 0 {
-				return fmt.Errorf("%s cannot fire at %s: no enemy unit is left in the battle", p.Unit, p.Target)
-			}
-			return fmt.Errorf("%s cannot fire at %s, which is not an enemy unit in this battle: the targets are %s", p.Unit, p.Target, tgIDs(ts))
-		}
-		given[p.Unit] = p.Target
+	given, err := s.givenTargets(fs, a)
+	if err != nil || len(ts) == 0 {
+		return err
 	}
-	if len(ts) == 0 {
-		return nil
-	}
-	for _, f := range fs {
-		if _, ok := given[f.ID]; !ok {
-			return fmt.Errorf("%s has no target: every firing unit is given one target before any fire (9.58, 9.59)", f.ID)
-		}
-	}
-
 	if s.lone { // 9.54
 		f := fs[0]
 		t := s.index(given[f.ID])
@@ -460,8 +435,52 @@ func CheckFire(firers, targets []Combatant, defender bool, a []FirePair) error {
 		}
 		return nil
 	}
+	if err := s.check55(fs, given); err != nil {
+		return err
+	}
+	return s.check57(fs, given)
+}
 
-	// 9.55, on the whole assignment first, for the plainest message.
+// givenTargets reads the assignment a into each firing unit's target,
+// checking that every pair is a firing unit and an enemy unit of the battle
+// and that every firing unit has exactly one target (9.58, 9.59).
+func (s *tgFire) givenTargets(fs []Combatant, a []FirePair) (map[string]string, error) {
+	ts := s.ts
+	firing := map[string]bool{}
+	for _, f := range fs {
+		firing[f.ID] = true
+	}
+	given := map[string]string{}
+	for _, p := range a {
+		if !firing[p.Unit] {
+			return nil, fmt.Errorf("%s is not a firing unit in this battle: the firing units are %s", p.Unit, tgIDs(fs))
+		}
+		if prev, dup := given[p.Unit]; dup {
+			return nil, fmt.Errorf("%s is given two targets, %s and %s: a unit's dice are never split between targets (9.58)", p.Unit, prev, p.Target)
+		}
+		if s.index(p.Target) < 0 {
+			if len(ts) == 0 {
+				return nil, fmt.Errorf("%s cannot fire at %s: no enemy unit is left in the battle", p.Unit, p.Target)
+			}
+			return nil, fmt.Errorf("%s cannot fire at %s, which is not an enemy unit in this battle: the targets are %s", p.Unit, p.Target, tgIDs(ts))
+		}
+		given[p.Unit] = p.Target
+	}
+	if len(ts) == 0 {
+		return given, nil
+	}
+	for _, f := range fs {
+		if _, ok := given[f.ID]; !ok {
+			return nil, fmt.Errorf("%s has no target: every firing unit is given one target before any fire (9.58, 9.59)", f.ID)
+		}
+	}
+	return given, nil
+}
+
+// check55 checks 9.55 on the whole assignment first, for the plainest
+// message: no target has two firing units more than another.
+func (s *tgFire) check55(fs []Combatant, given map[string]string) error {
+	ts := s.ts
 	final := make([]int, len(ts))
 	for _, f := range fs {
 		final[s.index(given[f.ID])]++
@@ -475,22 +494,27 @@ func CheckFire(firers, targets []Combatant, defender bool, a []FirePair) error {
 			lo = i
 		}
 	}
-	if final[hi]-final[lo] > 1 {
-		msg := fmt.Sprintf("%s gets %s while %s gets %s: no target gets a %s firing unit until every target has %s (9.55)",
-			ts[hi].ID, tgFiring(final[hi]), ts[lo].ID, tgFiring(final[lo]), tgOrdinal(final[lo]+2), tgNumber(final[lo]+1))
-		if s.exempt[lo] {
-			msg += fmt.Sprintf("; 9.55 overrides 9.53, so the 1-SP attacker %s gets its firing unit too", ts[lo].ID)
-		}
-		return fmt.Errorf("%s", msg)
+	if final[hi]-final[lo] <= 1 {
+		return nil
 	}
+	msg := fmt.Sprintf("%s gets %s while %s gets %s: no target gets a %s firing unit until every target has %s (9.55)",
+		ts[hi].ID, tgFiring(final[hi]), ts[lo].ID, tgFiring(final[lo]), tgOrdinal(final[lo]+2), tgNumber(final[lo]+1))
+	if s.exempt[lo] {
+		msg += fmt.Sprintf("; 9.55 overrides 9.53, so the 1-SP attacker %s gets its firing unit too", ts[lo].ID)
+	}
+	return fmt.Errorf("%s", msg)
+}
 
-	// 9.57: quality by quality, high to low; within a quality, some order.
+// check57 checks that the choices can be made in order of firing-unit
+// quality, high to low (9.57), within a quality in some order, each as
+// 9.52, 9.55 and 9.57 require.
+func (s *tgFire) check57(fs []Combatant, given map[string]string) error {
 	order := slices.Clone(fs)
 	slices.SortStableFunc(order, func(x, y Combatant) int { return cmp.Compare(y.Quality(), x.Quality()) })
 	for g := 0; g < len(order); {
 		q := order[g].Quality()
 		e := g
-		rem := make([]int, len(ts))
+		rem := make([]int, len(s.ts))
 		for ; e < len(order) && order[e].Quality() == q; e++ {
 			rem[s.index(given[order[e].ID])]++
 		}
@@ -695,4 +719,18 @@ func tgOrdinal(n int) string {
 		return []string{"first", "second", "third", "fourth", "fifth", "sixth"}[n-1]
 	}
 	return fmt.Sprintf("%dth", n)
+}
+
+// A Combatant is a unit in a battle as the targeting rules see it (9.46,
+// 9.5): its id, type and strength now.
+type Combatant struct {
+	ID       string
+	Type     UnitType
+	Strength int
+}
+
+// Quality is the unit's place in the quality order, higher first (9.51).
+func (c Combatant) Quality() int {
+	v, _ := c.Type.Values()
+	return v.Quality
 }

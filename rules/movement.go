@@ -1,0 +1,535 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Movement (8.2, 8.3) and entrenchment (8.5): each MOVE, FOOT or ENTRENCH
+// line is checked against the board the earlier lines left and, if legal,
+// carried out at once.
+
+// mpOf returns the MP a unit may spend this turn: 8 or 5 by type (8.31,
+// 8.32), 5 when moving as infantry (8.34) or dismounted (8.35).
+func (g *game) mpOf(u *UnitState, foot bool) int {
+	v, _ := g.info(u.ID).Type.Values()
+	if foot || u.Dismounted {
+		return min(v.MP, 5)
+	}
+	return v.MP
+}
+
+// hasEnemy reports whether the place holds units of the enemy of side.
+func (g *game) hasEnemy(p Place, side Side) bool {
+	return len(g.st.UnitsAt(g.s, p, side.Enemy())) > 0
+}
+
+// move checks a MOVE or FOOT line against the board the earlier lines left
+// and, if legal, carries it out: validate (planMove), walk the path step by
+// step with its MP and ELSE paths (walk), then apply it to the units
+// (applyMove), undoing it if it leaves a unit out of supply (8.28).
+func (g *game) move(line int, o Move) {
+	p, ok := g.planMove(line, o)
+	if !ok {
+		return
+	}
+	w, ok := g.walk(p)
+	if !ok {
+		return
+	}
+	if g.overStacks(p, w) { // 7.1
+		return
+	}
+	if w.spent == 0 && w.at == p.from {
+		return // carried out, nothing was possible
+	}
+	saved := g.applyMove(p, w)
+	// 8.28, 13.23: no move that leaves a unit out of supply, judged on the
+	// board after the move; refused if so. A move cut short by a blown
+	// bridge was not the player's choice and stands.
+	if !w.forced {
+		if u := g.unsuppliedBy(p, w); u != nil {
+			g.undoMove(saved)
+			g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceName(w.at))
+			return
+		}
+	}
+	g.event(Moved{Units: o.Units, Path: w.walked, MP: w.spent, Foot: o.Foot})
+}
+
+// A movePlan is a MOVE or FOOT line checked against the board before its
+// first step: the units that move together (8.21), where they start, the
+// places to enter and the MP they have.
+type movePlan struct {
+	line  int
+	o     Move
+	units []*UnitState
+	from  Place   // where the walk starts: the units' place, or the zone they shift to (11.14)
+	path  []Place // the places to enter, in order
+	shift int     // MP spent to shift zone (11.14)
+	mp    int     // the MP of the slowest unit (8.31, 8.32, 8.34, 8.35)
+}
+
+// planMove checks what can be checked before the first step: that every
+// unit may move (mayMove), that they began the turn together (8.21), a
+// reinforcement's change of zone (11.12, 11.14), and the one area of a unit
+// out of supply (8.29, 13.23). It refuses the move if not.
+func (g *game) planMove(line int, o Move) (*movePlan, bool) {
+	p := &movePlan{line: line, o: o}
+	for _, id := range o.Units {
+		u, why := g.mayMove(id, o.Foot)
+		if why != "" {
+			g.refuse(line, o, "%s", why)
+			return nil, false
+		}
+		p.units = append(p.units, u)
+	}
+	// 8.21: only units that began the turn in the same place move as one
+	// stack.
+	first := p.units[0]
+	for _, u := range p.units[1:] {
+		if u.Place != first.Place || u.TurnStart != first.TurnStart {
+			g.refuse(line, o, "%s and %s did not begin the turn together in one area, so they cannot move as a stack (8.21)", first.ID, u.ID)
+			return nil, false
+		}
+	}
+	p.from, p.path = first.Place, o.Path
+	if len(p.path) > 0 && p.path[0] == p.from {
+		p.path = p.path[1:]
+	}
+	// B7, 11.12, 11.14: a reinforcement in its zone may leave by another of
+	// its zones in its arrival impulse, or by a shifted zone later.
+	if p.from.IsZone() && len(p.path) > 0 && p.path[0].IsZone() && p.path[0] != p.from {
+		mp, ok := g.entryShift(line, o, p.units, p.path[0])
+		if !ok {
+			return nil, false
+		}
+		p.shift, p.from, p.path = mp, p.path[0], p.path[1:]
+	}
+	if len(p.path) == 0 {
+		g.refuse(line, o, "the path leads nowhere: after the start area, name the areas to move through")
+		return nil, false
+	}
+	p.mp = g.mpOf(first, o.Foot)
+	for _, u := range p.units[1:] {
+		p.mp = min(p.mp, g.mpOf(u, o.Foot))
+	}
+	// 13.15, 8.29, 13.23: supply is judged before the move; a unit out of
+	// supply moves one area only.
+	for _, u := range p.units {
+		if !u.InSupply && len(p.path) > 1 {
+			g.refuse(line, o, "%s is out of supply and may move only one area (8.29, 13.23)", u.ID)
+			return nil, false
+		}
+	}
+	return p, true
+}
+
+// mayMove returns the unit if it may move in this impulse, or why not.
+func (g *game) mayMove(id string, foot bool) (*UnitState, string) {
+	side := g.side()
+	u, info := g.st.Unit(id), g.info(id)
+	switch {
+	case u == nil || info == nil:
+		return nil, fmt.Sprintf("%s does not take part in this scenario", id)
+	case info.Side != side:
+		return nil, fmt.Sprintf("%s is not yours to move: this is the %s impulse", id, side.Title())
+	case u.Eliminated:
+		return nil, fmt.Sprintf("%s has been eliminated", id)
+	case !u.Arrived:
+		return nil, fmt.Sprintf("%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival, strings.Join(info.Zones, "/"))
+	case u.Bridging:
+		return nil, fmt.Sprintf("%s tried to repair a bridge this turn and may not move (10.14)", id)
+	case u.Moved:
+		return nil, fmt.Sprintf("%s already moved in an earlier impulse this turn (8.25)", id)
+	case u.Attacked:
+		return nil, fmt.Sprintf("%s attacked this turn and may not move (9.16)", id)
+	case g.mpUsed[id] > 0:
+		return nil, fmt.Sprintf("%s already moved in this impulse (8.25)", id)
+	}
+	// 5.24: red-triangle German units do not move before 16-2; 5.23: on
+	// 16-1 only green-triangle Allied units move.
+	firstImpulse := g.imp.Day == FirstDay && g.imp.N == 1
+	switch {
+	case firstImpulse && side == German && info.Triangle:
+		return nil, fmt.Sprintf("%s has a red triangle: it may not move before 16-2 (5.24)", id)
+	case firstImpulse && side == Allied && !info.Triangle:
+		return nil, fmt.Sprintf("%s has no green triangle: on 16-1 only green-triangle units move (5.23)", id)
+	case foot && info.Type == Armor:
+		return nil, fmt.Sprintf("%s is armour, which cannot move as infantry (8.34)", id)
+	}
+	return u, ""
+}
+
+// A walk is how far a move got along its path.
+type walk struct {
+	at      Place   // where the units are now
+	walked  []Place // the places passed, the start first
+	spent   int     // MP spent, the zone shift included
+	exited  bool    // entered an Allied VP zone (12.25)
+	crossed bool    // the last step crossed a river (9.71)
+	// forced: the move ended early: a bridge blown under it (8.42), or, when
+	// carried out, a step no longer possible.
+	forced bool
+}
+
+// walk takes the plan's steps one by one, paying each (8.33-8.38): a
+// bridge the enemy blows under the stack costs 1 MP and sends it on by its
+// ELSE path from the near side, or stops it there (8.42, B2); a unit
+// entering an area held by the enemy stops there (8.22). It refuses a step
+// it cannot take: while the orders are checked the move is then refused
+// (ok false); when they are carried out the move stops where it stands.
+func (g *game) walk(p *movePlan) (w walk, ok bool) {
+	side := g.side()
+	w = walk{at: p.from, walked: []Place{p.from}, spent: p.shift}
+	steps := p.path
+	for i := 0; i < len(steps); i++ {
+		to := steps[i]
+		cost, blown, ok := g.stepCost(p.line, p.o, p.units, w.at, to)
+		if !ok {
+			w.forced = true
+			return w, g.exec
+		}
+		if blown {
+			// 8.42, B2: the bridge was blown as the stack crossed: it pays
+			// 1 MP (8.36), then goes on by its ELSE path from the near side,
+			// or stops there.
+			w.spent++
+			w.forced = true
+			alt := elsePath(p.o, w.at)
+			if alt == nil {
+				return w, true
+			}
+			steps, i = alt, -1
+			continue
+		}
+		if w.spent+cost > p.mp {
+			g.refuse(p.line, p.o, "entering %s needs %d MP, but %s %s only %d left (8.38)",
+				g.s.Map.PlaceName(to), cost, strings.Join(p.o.Units, " "), hasHave(len(p.o.Units)), p.mp-w.spent)
+			w.forced = true
+			return w, g.exec
+		}
+		w.step(g.s.Map, side, to, cost)
+		// 8.22: a unit entering an area with enemy units stops there.
+		if !to.IsZone() && g.hasEnemy(to, side) {
+			if i < len(steps)-1 {
+				g.refuse(p.line, p.o, "%s holds enemy units: a unit entering it stops there (8.22)", g.s.Map.PlaceName(to))
+				w.forced = true
+				return w, g.exec
+			}
+			return w, true
+		}
+	}
+	return w, true
+}
+
+// step records a step into to that cost cost MP.
+func (w *walk) step(m *Map, side Side, to Place, cost int) {
+	w.spent += cost
+	if to.IsZone() {
+		if z := m.Zone(to.Zone); z != nil && z.Side != side && z.VPMultiplier > 0 {
+			w.exited = true // 12.25
+		}
+	}
+	w.crossed = stepRiver(m, w.at, to) // 9.71
+	w.at = to
+	w.walked = append(w.walked, to)
+}
+
+// elsePath returns the rest of the move's ELSE path that starts where the
+// stack stands, or nil (8.42, B2).
+func elsePath(o Move, at Place) []Place {
+	for _, e := range o.Else {
+		if len(e) > 1 && e[0] == at {
+			return e[1:]
+		}
+	}
+	return nil
+}
+
+// applyMove puts the units where the walk ended and records the move, and
+// returns what the units and the impulse's records of them were before,
+// for undoMove.
+func (g *game) applyMove(p *movePlan, w walk) []unitSave {
+	enemyThere := !w.at.IsZone() && g.hasEnemy(w.at, g.side())
+	saved := make([]unitSave, 0, len(p.units))
+	for _, u := range p.units {
+		saved = append(saved, g.saveUnit(u))
+		u.Place = w.at
+		u.Moved = true
+		if w.at != p.from {
+			u.Entrenched = false // 8.58: a unit leaving its entrenchment loses it
+		}
+		if p.o.Foot && g.info(u.ID).Type != Infantry {
+			u.Dismounted = true // 8.35
+		}
+		if w.exited {
+			u.Exited = true // 12.25
+		}
+		g.mpUsed[u.ID] = max(w.spent, 1)
+		if len(w.walked) > 1 {
+			g.crossed[u.ID] = w.crossed // 9.71
+		}
+		if enemyThere {
+			g.entered[u.ID] = true // 9.12: it must attack
+		}
+	}
+	return saved
+}
+
+// unsuppliedBy returns a unit the move left out of supply, judged on the
+// board after it (8.28, 13.23), or nil. A unit already out of supply
+// before the move, and a move into a zone, are not judged.
+func (g *game) unsuppliedBy(p *movePlan, w walk) *UnitState {
+	if w.at.IsZone() {
+		return nil
+	}
+	for _, u := range p.units {
+		if u.InSupply && !g.st.Supplied(g.s, u) {
+			return u
+		}
+	}
+	return nil
+}
+
+// unitSave is a unit as it was before a move, with what the impulse had
+// recorded of it, so that an undone move leaves it exactly as before.
+type unitSave struct {
+	u   *UnitState
+	was UnitState // the whole unit: place, Moved, Entrenched, Dismounted, Exited ...
+
+	// The impulse's records of the unit, each with whether it had one.
+	mpUsed                        int
+	entered, crossed              bool
+	hadMP, hadEntered, hadCrossed bool
+}
+
+// saveUnit saves a unit before a move.
+func (g *game) saveUnit(u *UnitState) unitSave {
+	s := unitSave{u: u, was: *u}
+	s.mpUsed, s.hadMP = g.mpUsed[u.ID]
+	s.entered, s.hadEntered = g.entered[u.ID]
+	s.crossed, s.hadCrossed = g.crossed[u.ID]
+	return s
+}
+
+// undoMove puts the units and the impulse's records of them back as they
+// were before the move.
+func (g *game) undoMove(saved []unitSave) {
+	for _, s := range saved {
+		*s.u = s.was
+		restore(g.mpUsed, s.u.ID, s.mpUsed, s.hadMP)
+		restore(g.entered, s.u.ID, s.entered, s.hadEntered)
+		restore(g.crossed, s.u.ID, s.crossed, s.hadCrossed)
+	}
+}
+
+// restore puts back a map entry saved with its presence.
+func restore[V any](m map[string]V, k string, v V, had bool) {
+	if had {
+		m[k] = v
+	} else {
+		delete(m, k)
+	}
+}
+
+// hasHave agrees the verb with the number of units.
+func hasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
+// stepCost returns the MP to go from one place to the next (8.33, 8.34,
+// 8.36, 8.37, 8.26), or refuses the move. blown reports that the enemy blew
+// the bridge as the stack crossed (10.2): the step is not taken.
+func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (cost int, blown, ok bool) {
+	link := g.link(from, to)
+	if why := g.stepForbidden(units, link, from, to); why != "" {
+		g.refuse(line, o, "%s", why)
+		return 0, false, false
+	}
+	cost = link.Class().Cost() // 8.33; 8.26, 11.13: a zone costs the primary road only
+	if r := link.Road; r != nil && r.Bridge {
+		if b := g.st.Bridge(r.A, r.B); b != nil && b.Blown {
+			// 8.34, 8.35: only units moving as infantry cross a blown
+			// bridge, for 3 MP flat.
+			if why := g.blownBridgeBars(units, o.Foot, r); why != "" {
+				g.refuse(line, o, "%s", why)
+				return 0, false, false
+			}
+			cost = 3
+		} else if g.exec && g.demolish(r, g.side()) {
+			return 0, true, g.err == nil
+		}
+	}
+	return cost + g.extraCost(from, to), false, true
+}
+
+// link returns the link from one place to the next, or nil if no road
+// joins them.
+func (g *game) link(from, to Place) *Link {
+	var link *Link
+	for _, l := range g.s.Map.Links(from) {
+		if l.To == to {
+			l := l
+			link = &l
+		}
+	}
+	return link
+}
+
+// stepForbidden returns why the units may not step from one place to the
+// next along link (nil: no road), whatever their MP, or "".
+func (g *game) stepForbidden(units []*UnitState, link *Link, from, to Place) string {
+	side := g.side()
+	name := g.s.Map.PlaceName
+	switch {
+	case link == nil:
+		return fmt.Sprintf("no road joins %s and %s (3.22)", name(from), name(to))
+	// The partial-map scenarios: no unit moves off the scenario's map. In
+	// the 5th Panzer scenario units that set up or arrive outside it may
+	// move towards it (they are removed at the end of the turn unless
+	// inside and in supply), but nobody leaves it.
+	case !g.s.Uses(to) && (g.s.Uses(from) || !g.s.RemoveUnsuppliedOutsiders):
+		return fmt.Sprintf("%s is outside the map of %s", name(to), g.s.Title)
+	case to.IsZone() && g.s.Map.Zone(to.Zone).ClosedTo == side:
+		return fmt.Sprintf("zone %s is closed to %s units (11.22, 11.23)", to.Zone, side.Title())
+	// 11.21 forbids Allied reinforcements to enter from a zone held by
+	// Germans; moving into one is refused alike.
+	case to.IsZone() && side == Allied && g.hasEnemy(to, side):
+		return fmt.Sprintf("zone %s holds German units (11.21)", to.Zone)
+	case from.IsZone() && !to.IsZone() && side == Allied && g.hasEnemy(from, side):
+		return fmt.Sprintf("zone %s holds German units: Allied reinforcements cannot enter from it (11.21)", from.Zone)
+	case from.IsZone() && !to.IsZone() && units[0].Exited:
+		return fmt.Sprintf("%s entered an Allied VP zone and may never return to the map (12.25)", units[0].ID)
+	// 8.27: never straight from one enemy-held area to another.
+	case !from.IsZone() && !to.IsZone() && g.hasEnemy(from, side) && g.hasEnemy(to, side):
+		return fmt.Sprintf("%s and %s both hold enemy units: no unit moves directly from one to the other (8.27)", name(from), name(to))
+	}
+	return ""
+}
+
+// blownBridgeBars returns why one of the units cannot cross the blown
+// bridge of road r, or "": only units moving as infantry cross, armour
+// never (8.34, 8.35).
+func (g *game) blownBridgeBars(units []*UnitState, foot bool, r *Road) string {
+	for _, u := range units {
+		t := g.info(u.ID).Type
+		if t == Armor {
+			return fmt.Sprintf("bridge %s is blown: armour cannot cross it (8.34)", r.ID())
+		}
+		if !foot && t != Infantry && !u.Dismounted {
+			return fmt.Sprintf("bridge %s is blown: %s crosses it only moving as infantry, with FOOT (8.34, 8.35)", r.ID(), u.ID)
+		}
+	}
+	return ""
+}
+
+// extraCost returns the MP a step costs on top of its road (8.36, 8.37,
+// 14.22).
+func (g *game) extraCost(from, to Place) int {
+	side := g.side()
+	cost := 0
+	if !to.IsZone() && len(g.st.UnitsAt(g.s, to, "")) > 0 {
+		cost++ // 8.37: entering an area holding other units, friend or foe
+	}
+	if !from.IsZone() && g.hasEnemy(from, side) {
+		cost++ // 8.36: leaving an area holding enemy units
+	}
+	// 14.22: special forces with DELAY cost Allied units 1 MP more to
+	// enter their area and 1 more to leave it.
+	if sf := g.st.SF; sf != nil && sf.Effect == SFDelay && side == Allied {
+		if to == AreaPlace(sf.Area) {
+			cost++
+		}
+		if from == AreaPlace(sf.Area) {
+			cost++
+		}
+	}
+	return cost
+}
+
+// entrench carries out ENTRENCH (8.5, 5.23).
+func (g *game) entrench(line int, o Entrench) {
+	for _, id := range o.Units {
+		u, info := g.st.Unit(id), g.info(id)
+		switch {
+		case u == nil || info == nil || !u.OnMap() || u.Place.IsZone():
+			g.refuse(line, o, "%s is not in an area of the map", id)
+			continue
+		case info.Side != g.side():
+			g.refuse(line, o, "%s is not yours", id)
+			continue
+		case info.Type == Armor:
+			g.refuse(line, o, "%s is armour, which never entrenches (8.54)", id)
+			continue
+		case g.hasEnemy(u.Place, info.Side):
+			g.refuse(line, o, "%s shares its area with enemy units: no entrenching there (8.55)", id)
+			continue
+		case u.Entrenched:
+			g.refuse(line, o, "%s is already entrenched", id)
+			continue
+		case u.Moved && g.mpUsed[id] == 0:
+			g.refuse(line, o, "%s moved in an earlier impulse this turn (8.25)", id)
+			continue
+		}
+		used := g.mpUsed[id]
+		if info.Type == Engineer {
+			// 8.52: an engineer entrenches for 4 MP, after moving up to 4.
+			if used > g.mpOf(u, false)-4 {
+				g.refuse(line, o, "%s has spent %d MP: an engineer entrenches for 4 MP, after at most %d MP of movement (8.52)", id, used, g.mpOf(u, false)-4)
+				continue
+			}
+		} else if used > 0 {
+			// 8.53: other infantry-type units spend all their MP (13.23:
+			// out of supply, they still may, without moving).
+			g.refuse(line, o, "%s moved this impulse: it entrenches only with all its MP (8.53)", id)
+			continue
+		}
+		// 5.23: on 16-1 every Allied unit may entrench, triangle or not.
+		u.Entrenched = true
+		u.Moved = true
+		g.mpUsed[id] = g.mpOf(u, false)
+		g.event(Entrenched{id})
+	}
+}
+
+// stepRiver reports whether the road from one place to the next crosses a
+// river, bridge intact or not (9.71).
+func stepRiver(m *Map, from, to Place) bool {
+	for _, l := range m.Links(from) {
+		if l.To == to {
+			return l.Road != nil && l.Road.Bridge
+		}
+	}
+	return false
+}
+
+// Moved: units moved along a path, spending MP (8.2, 8.3).
+type Moved struct {
+	Units []string
+	Path  []Place
+	MP    int
+	Foot  bool
+}
+
+// Entrenched: a unit entrenched (8.5).
+type Entrenched struct{ Unit string }
+
+// String writes the event as the report prints it.
+func (e Moved) String() string {
+	how := "moves"
+	if e.Foot {
+		how = "moves on foot"
+	}
+	var p []string
+	for _, pl := range e.Path {
+		p = append(p, pl.String())
+	}
+	return fmt.Sprintf("%s %s %s (%d MP)", strings.Join(e.Units, " "), how, strings.Join(p, "-"), e.MP)
+}
+
+// String writes the event as the report prints it.
+func (e Entrenched) String() string { return e.Unit + " entrenches" }

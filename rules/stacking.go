@@ -1,0 +1,103 @@
+package rules
+
+import "fmt"
+
+// Stacking (7.0): at the end of its movement impulse a side may have at most
+// StackUnits units and StackSP SP in one area (7.1); over the limit, its
+// owner removes whole units until within it (7.2). Zones have no limit
+// (7.3): only the map's areas are counted. The 16 December ban on moves that
+// make a German stack over the limit (7.1) is checked with each move
+// (overStacks, called by move).
+
+// stacking removes units over the limit at the end of the movement impulse
+// (7.1, 7.2): the player's REMOVE order for the area first, then ruling B6.
+// On 16 December the Germans' set-up stacks wait until the end of 16-3.
+func (g *game) stacking() {
+	side := g.side()
+	for _, a := range g.s.Map.Areas {
+		us := g.st.UnitsAt(g.s, AreaPlace(a.ID), side)
+		if !overLimit(us) {
+			continue
+		}
+		// 7.1: the Germans start over the limit in two areas; 7.2 applies
+		// to those at the end of 16-3.
+		if side == German && g.imp.Day == FirstDay && g.imp.N < 3 {
+			continue
+		}
+		order := g.removal[a.ID]
+		for overLimit(us) {
+			var victim *UnitState
+			why := "policy B6"
+			for len(order) > 0 && victim == nil {
+				if u := g.st.Unit(order[0]); u != nil && u.OnMap() && u.Place == AreaPlace(a.ID) {
+					victim, why = u, "order"
+				}
+				order = order[1:]
+			}
+			if victim == nil {
+				victim = g.b6Victim(us)
+			}
+			victim.Eliminated, victim.Place = true, Place{}
+			g.event(StackRemoved{victim.ID, a.ID, why})
+			us = g.st.UnitsAt(g.s, AreaPlace(a.ID), side)
+		}
+	}
+}
+
+// overStacks refuses a German move on 16 December that would end in a
+// stack over the limit (7.1): the Germans start the day over it in two
+// areas, and may make no move that creates another.
+func (g *game) overStacks(p *movePlan, w walk) bool {
+	if g.side() != German || g.imp.Day != FirstDay || w.at.IsZone() || w.at == p.from {
+		return false
+	}
+	stack := append(g.st.UnitsAt(g.s, w.at, German), p.units...)
+	if !overLimit(stack) {
+		return false
+	}
+	g.refuse(p.line, p.o, "the move would make a German stack over 4 units or 10 SP in %s, which 7.1 forbids on 16 December", g.s.Map.PlaceName(w.at))
+	return true
+}
+
+// overLimit reports whether the units are over the stacking limit (7.1).
+func overLimit(us []*UnitState) bool {
+	sp := 0
+	for _, u := range us {
+		sp += u.Strength
+	}
+	return len(us) > StackUnits || sp > StackSP
+}
+
+// b6Victim picks the unit ruling B6 removes: the lowest SP, then the lowest
+// quality (9.51), then the unit id.
+func (g *game) b6Victim(us []*UnitState) *UnitState {
+	best := us[0]
+	q := func(u *UnitState) int { v, _ := g.info(u.ID).Type.Values(); return v.Quality }
+	for _, u := range us[1:] {
+		switch {
+		case u.Strength != best.Strength:
+			if u.Strength < best.Strength {
+				best = u
+			}
+		case q(u) != q(best):
+			if q(u) < q(best) {
+				best = u
+			}
+		case u.ID < best.ID:
+			best = u
+		}
+	}
+	return best
+}
+
+// StackRemoved: a unit was removed for over-stacking (7.2).
+type StackRemoved struct {
+	Unit string
+	Area int
+	Why  string // "order" (REMOVE) or "policy" (B6)
+}
+
+// String writes the event as the report prints it.
+func (e StackRemoved) String() string {
+	return fmt.Sprintf("%s is removed from %d: over the stacking limit (7.2, by %s)", e.Unit, e.Area, e.Why)
+}
