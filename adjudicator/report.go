@@ -272,9 +272,21 @@ func rolls(rs []int) string {
 
 // event writes one event in its section.
 func (r *reporter) event(e rules.Event) {
+	for _, write := range []func(rules.Event) bool{r.movement, r.battle, r.bridges, r.aftermath} {
+		if write(e) {
+			return
+		}
+	}
+	r.section("Also")
+	r.item(capital(e.String()) + ".")
+}
+
+// movement writes the events of reinforcements, movement, special forces
+// and stacking, and reports whether e was one.
+func (r *reporter) movement(e rules.Event) bool {
 	switch e := e.(type) {
 	case rules.ImpulseEnded:
-		return // said in the heading
+		// said in the heading
 	case rules.Passed:
 		r.section("Movement")
 		r.item("No orders: no movement, attack or repair (B8).")
@@ -294,7 +306,7 @@ func (r *reporter) event(e rules.Event) {
 			// A stack that spent MP without leaving: a bridge blown
 			// before it (8.42, B2).
 			r.item(fmt.Sprintf("%s stays in %s, having spent %d MP.", strings.Join(e.Units, ", "), path[0], e.MP))
-			return
+			return true
 		}
 		how := "move"
 		if len(e.Units) == 1 {
@@ -313,13 +325,23 @@ func (r *reporter) event(e rules.Event) {
 	case rules.SFPlaced, rules.SFRemoved:
 		r.section("Special forces (14.0)")
 		r.item(capital(e.String()) + ".")
-	case rules.DemolitionTried:
-		r.section("Bridge demolition (10.2)")
-		res := "the bridge holds"
-		if e.Blown {
-			res = "the bridge is BLOWN"
+	case rules.StackRemoved:
+		r.section("Stacking (7.2)")
+		why := "by its owner's REMOVE order"
+		if e.Why != "order" {
+			why = "by the fixed policy, weakest first (B6)"
 		}
-		r.item(fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: %s.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need, res))
+		r.item(fmt.Sprintf("%s is removed from %s, over the stacking limit, %s.", e.Unit, r.area(e.Area), why))
+	default:
+		return false
+	}
+	return true
+}
+
+// battle writes the events of a battle, step by step (9.3), and reports
+// whether e was one.
+func (r *reporter) battle(e rules.Event) bool {
+	switch e := e.(type) {
 	case rules.BattleBegins:
 		r.current = ""
 		r.section(fmt.Sprintf("Battle at %s: the %s attack (9.3)", r.area(e.Area), e.Attacker.Title()))
@@ -334,7 +356,7 @@ func (r *reporter) event(e rules.Event) {
 	case rules.Strike:
 		if e.Lost {
 			r.item(fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47).", e.Side.Title(), e.Target))
-			return
+			return true
 		}
 		res := "misses"
 		if e.Hit {
@@ -357,6 +379,23 @@ func (r *reporter) event(e rules.Event) {
 		}
 		r.item(fmt.Sprintf("The battle is over: %s %s.", who, r.area(e.Area)))
 		r.current = ""
+	default:
+		return false
+	}
+	return true
+}
+
+// bridges writes the demolitions and repairs of bridges (10.1, 10.2), and
+// reports whether e was one.
+func (r *reporter) bridges(e rules.Event) bool {
+	switch e := e.(type) {
+	case rules.DemolitionTried:
+		r.section("Bridge demolition (10.2)")
+		res := "the bridge holds"
+		if e.Blown {
+			res = "the bridge is BLOWN"
+		}
+		r.item(fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: %s.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need, res))
 	case rules.RepairTried:
 		r.section("Bridge repair (10.1)")
 		res := "still blown"
@@ -364,13 +403,16 @@ func (r *reporter) event(e rules.Event) {
 			res = "REPAIRED"
 		}
 		r.item(fmt.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: %s.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need, res))
-	case rules.StackRemoved:
-		r.section("Stacking (7.2)")
-		why := "by its owner's REMOVE order"
-		if e.Why != "order" {
-			why = "by the fixed policy, weakest first (B6)"
-		}
-		r.item(fmt.Sprintf("%s is removed from %s, over the stacking limit, %s.", e.Unit, r.area(e.Area), why))
+	default:
+		return false
+	}
+	return true
+}
+
+// aftermath writes supply, control and victory, and reports whether e was
+// one.
+func (r *reporter) aftermath(e rules.Event) bool {
+	switch e := e.(type) {
 	case rules.SupplyChange, rules.Attrited:
 		r.section("Supply (13.0)")
 		r.item(capital(e.String()) + ".")
@@ -391,9 +433,9 @@ func (r *reporter) event(e rules.Event) {
 		r.section("Victory")
 		r.item(capital(e.String()) + ".")
 	default:
-		r.section("Also")
-		r.item(capital(e.String()) + ".")
+		return false
 	}
+	return true
 }
 
 func capital(s string) string {
