@@ -110,7 +110,6 @@ func keywordList(ks []*kind) string {
 	return strings.Join(out, ", ")
 }
 
-func simple(o Order) func(*lineParser) Order { return func(*lineParser) Order { return o } }
 
 // Heading lines.
 

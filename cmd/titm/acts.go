@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -257,6 +256,3 @@ type noGame string
 
 func (e noGame) Error() string        { return string(e) }
 func (e noGame) Is(target error) bool { return target == store.ErrNoGame }
-
-// marshal is the response as the socket carries it.
-func (r *response) marshal() ([]byte, error) { return json.Marshal(r) }
