@@ -27,4 +27,3 @@ func TestHTMLToText(t *testing.T) {
 		t.Errorf("orders %q, %v", o.Format(), err)
 	}
 }
-

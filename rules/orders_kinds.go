@@ -110,7 +110,6 @@ func keywordList(ks []*kind) string {
 	return strings.Join(out, ", ")
 }
 
-
 // Heading lines.
 
 // ImpulseLine is IMPULSE day-n.
