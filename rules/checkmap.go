@@ -56,8 +56,8 @@ func (c *checker) checkAreas(m *Map, loc *locator) {
 	}
 }
 
-// checkAreaID checks that the i-th area's number is one the map can print,
-// 1 to 999, and no other area's (3.22: orders name areas by number). ids
+// checkAreaID checks that the i-th area's number (3.22) is one the map can
+// print, 1 to 999, and no other area's: orders name areas by number. ids
 // holds the numbers seen so far, with their lines.
 func (c *checker) checkAreaID(loc *locator, i int, a *Area, ids map[int]int) {
 	switch {
