@@ -78,11 +78,21 @@ func playOut(t testing.TB, g *Game, log []Record) []Record {
 	return log
 }
 
-// A game's life (ARCHITECTURE.md): forming until both JOIN, playing, then
-// finished with the seed revealed (B10); every record chained to the one
-// before.
+// A game's life: forming until both JOIN, playing, then finished with the
+// seed revealed (B10); every record chained to the one before.
 func TestGameLife(t *testing.T) {
 	g, log := formingGame(t, "intro", "intro-1", testSecret, 48*time.Hour)
+	checkForming(t, g)
+	log = joinBoth(t, g, log)
+	log = checkOrdersInPlay(t, g, log)
+	log = playOut(t, g, log)
+	checkFinished(t, g, log)
+}
+
+// checkForming checks a game waiting for its players: no one to move, the
+// players' tokens told apart, orders refused.
+func checkForming(t *testing.T, g *Game) {
+	t.Helper()
 	if g.Status != Forming || g.ToMove() != "" {
 		t.Fatalf("new game is %s, to move %q", g.Status, g.ToMove())
 	}
@@ -92,6 +102,14 @@ func TestGameLife(t *testing.T) {
 	if _, _, err := g.Submit(rules.German, "IMPULSE 16-1\n", t0); !errors.Is(err, ErrNotPlaying) {
 		t.Errorf("orders before both joined: %v", err)
 	}
+}
+
+// joinBoth has both players of a forming game of 48-hour deadlines JOIN,
+// one JOIN a side, and checks that the game starts with the second, the
+// Germans to move by the first deadline. It returns the log with the
+// records of the joins.
+func joinBoth(t *testing.T, g *Game, log []Record) []Record {
+	t.Helper()
 	recs, err := g.Join(rules.German, "my seed", t0.Add(time.Hour))
 	if err != nil || len(recs) != 1 || g.Status != Forming {
 		t.Fatalf("first join: %v, %d records, %s", err, len(recs), g.Status)
@@ -111,11 +129,20 @@ func TestGameLife(t *testing.T) {
 	if g.ToMove() != rules.German {
 		t.Errorf("to move: %s", g.ToMove())
 	}
+	return log
+}
+
+// checkOrdersInPlay checks, in the first impulse of a game of intro-1,
+// which orders are taken: standing orders from either side at any time
+// (B1), impulse orders from the side to move only, with the IMPULSE line,
+// for this game. It returns the log with the records of the orders taken.
+func checkOrdersInPlay(t *testing.T, g *Game, log []Record) []Record {
+	t.Helper()
 	if _, _, err := g.Submit(rules.Allied, "IMPULSE 16-1\n", t0); !errors.Is(err, ErrNotYourImpulse) {
 		t.Errorf("Allied orders in the German impulse: %v", err)
 	}
 	// B1: standing orders at any time, from either side.
-	recs, _, err = g.Submit(rules.Allied, "BLOW NONE\n", t0.Add(3*time.Hour))
+	recs, _, err := g.Submit(rules.Allied, "BLOW NONE\n", t0.Add(3*time.Hour))
 	if err != nil || recs[0].Kind != KindStanding || !g.State.Standing[rules.Allied].Blow.None {
 		t.Fatalf("standing orders: %v %v", err, recs)
 	}
@@ -127,7 +154,15 @@ func TestGameLife(t *testing.T) {
 	if _, _, err := g.Submit(rules.German, "GAME other-2\nIMPULSE 16-1\n", t0); err == nil || !strings.Contains(err.Error(), "not intro-1") {
 		t.Errorf("orders for another game: %v", err)
 	}
-	log = playOut(t, g, log)
+	return log
+}
+
+// checkFinished checks a game played out: finished, its seed revealed
+// (B10) in the last record with the result, every record of its log
+// chained to the one before and without the token line, the players'
+// promptness kept, and orders refused.
+func checkFinished(t *testing.T, g *Game, log []Record) {
+	t.Helper()
 	if g.Status != Finished || g.Seed != hex.EncodeToString(testSecret) || !g.State.Over {
 		t.Fatalf("after the last impulse: %s, seed %q", g.Status, g.Seed)
 	}
@@ -333,11 +368,22 @@ func TestVerify(t *testing.T) {
 	if withDice == 0 {
 		t.Fatal("no impulse rolled a die")
 	}
-	tests := []struct {
-		name   string
-		change func(x *Export)
-		want   string
-	}{
+	testForgeries(t, x, withDice)
+	testBrokenChain(t, x, withDice)
+}
+
+// forgery is a change to an export, and what verify's error must say of it.
+type forgery struct {
+	name   string
+	change func(x *Export)
+	want   string
+}
+
+// testForgeries changes the content of the export x of a finished game,
+// withDice the index of a record with dice, and checks that verify finds
+// each change, with the hashes left as they were or recomputed.
+func testForgeries(t *testing.T, x *Export, withDice int) {
+	tests := []forgery{
 		{"a die", func(x *Export) { d := &x.Records[withDice].Dice[0]; d.Value = d.Value%10 + 1 }, "the dice stream gives"},
 		{"a die's purpose", func(x *Export) { x.Records[withDice].Dice[0].Purpose += "!" }, "die 1 is for"},
 		{"an order", func(x *Export) {
@@ -355,38 +401,47 @@ func TestVerify(t *testing.T) {
 	for _, tt := range tests {
 		for _, rehash := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/rehashed=%v", tt.name, rehash), func(t *testing.T) {
-				y := roundTrip(t, x)
-				tt.change(y)
-				if rehash {
-					rechain(y)
-				}
-				_, err := Verify(y)
-				if err == nil {
-					t.Fatal("verified")
-				}
-				var d *Discrepancy
-				if !errors.As(err, &d) {
-					t.Fatalf("%v is not a discrepancy", err)
-				}
-				if want := tt.want; !rehash || !strings.Contains(want, "files") && !strings.Contains(want, "commitment") {
-					// Without new hashes, the first difference is the
-					// record's content or its hash; with them, the
-					// content.
-					if !strings.Contains(err.Error(), want) && !strings.Contains(err.Error(), "hash") {
-						t.Errorf("error %q does not say %q", err, want)
-					}
-				} else if !strings.Contains(err.Error(), want) {
-					t.Errorf("error %q does not say %q", err, want)
-				}
-				t.Log(err)
+				checkForgery(t, x, tt, rehash)
 			})
 		}
 	}
-	hashTests := []struct {
-		name   string
-		change func(x *Export)
-		want   string
-	}{
+}
+
+// checkForgery makes the forgery on a copy of x, recomputing the hashes
+// after it if rehash, and checks that verify finds a discrepancy and says
+// what.
+func checkForgery(t *testing.T, x *Export, tt forgery, rehash bool) {
+	y := roundTrip(t, x)
+	tt.change(y)
+	if rehash {
+		rechain(y)
+	}
+	_, err := Verify(y)
+	if err == nil {
+		t.Fatal("verified")
+	}
+	var d *Discrepancy
+	if !errors.As(err, &d) {
+		t.Fatalf("%v is not a discrepancy", err)
+	}
+	if want := tt.want; !rehash || !strings.Contains(want, "files") && !strings.Contains(want, "commitment") {
+		// Without new hashes, the first difference is the
+		// record's content or its hash; with them, the
+		// content.
+		if !strings.Contains(err.Error(), want) && !strings.Contains(err.Error(), "hash") {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	} else if !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+	t.Log(err)
+}
+
+// testBrokenChain breaks the hash chain of the export x of a finished game,
+// withDice the index of a record with dice, and checks that verify finds
+// each break.
+func testBrokenChain(t *testing.T, x *Export, withDice int) {
+	hashTests := []forgery{
 		{"a record's hash", func(x *Export) { x.Records[withDice].Hash = strings.Repeat("1", 64) }, "its hash is"},
 		{"a link", func(x *Export) { x.Records[withDice].Prev = strings.Repeat("1", 64) }, "it links to"},
 		{"the head", func(x *Export) { x.Head = strings.Repeat("1", 64) }, "the export's head"},

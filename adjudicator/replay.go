@@ -116,21 +116,38 @@ func (d *Discrepancy) Error() string {
 // logged dice are used, and only what follows from them is checked. The
 // first difference is returned as a *Discrepancy.
 func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
+	g, err := replayCreated(h, log, secret)
+	if err != nil {
+		return nil, err
+	}
+	engine := log[0].Engine
+	out := &Replayed{Game: g, Events: map[int][]rules.Event{}, before: map[rules.Impulse]*rules.State{}}
+	for i := 1; i < len(log); {
+		e := log[i]
+		recs, err := out.apply(e, secret)
+		switch {
+		case err == errNotByItself:
+			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "no record of this kind is made here by itself"}
+		case err != nil:
+			return nil, engineNote(engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "replaying it fails: " + err.Error()})
+		}
+		if i, err = matchLogged(log, i, recs, engine); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// replayCreated checks the log's first record, the game's creation, against
+// the header and the secret seed if it is revealed, and makes the game it
+// records, forming.
+func replayCreated(h Header, log []Record, secret []byte) (*Game, error) {
 	if len(log) == 0 || log[0].Kind != KindCreated {
 		return nil, &Discrepancy{Kind: "start", What: "the log does not begin with a created record"}
 	}
 	c := log[0]
-	if secret != nil {
-		sum := sha256.Sum256(secret)
-		if got := hex.EncodeToString(sum[:]); got != c.Commitment {
-			return nil, &Discrepancy{Seq: 0, Kind: c.Kind, What: fmt.Sprintf("the revealed seed hashes to %s, but the commitment published at creation is %s", got, c.Commitment)}
-		}
-	}
-	if h.Commitment != c.Commitment {
-		return nil, &Discrepancy{Seq: 0, Kind: c.Kind, What: fmt.Sprintf("the game's commitment is %s, but the log's first record has %s", h.Commitment, c.Commitment)}
-	}
-	if got := FilesHash(h.Files); got != c.Data {
-		return nil, &Discrepancy{Seq: 0, Kind: c.Kind, What: fmt.Sprintf("the scenario's files digest to %s, but the log records %s: they are not the files the game was played with", got, c.Data)}
+	if err := checkCreated(h, c, secret); err != nil {
+		return nil, err
 	}
 	s, err := LoadScenario(h.Files, h.Main)
 	if err != nil {
@@ -158,68 +175,111 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 	if err := compare(c, r); err != nil {
 		return nil, err
 	}
-	out := &Replayed{Game: g, Events: map[int][]rules.Event{}, before: map[rules.Impulse]*rules.State{}}
-	for i := 1; i < len(log); {
-		e := log[i]
-		var recs []Record
-		var err error
-		switch e.Kind {
-		case KindJoined:
-			recs, err = g.Join(e.Side, e.Seed, e.Time)
-		case KindStanding:
-			recs, _, err = g.Submit(e.Side, e.Text, e.Time)
-		case KindImpulse:
-			out.before[g.State.Next] = g.State.Clone()
-			if secret == nil {
-				g.replay = &recordedDice{want: e.Dice, draws: g.Draws}
-			}
-			var events []rules.Event
-			if e.Reason == ReasonDeadline {
-				recs, events, err = g.Expire(e.Time)
-			} else {
-				recs, events, err = g.Submit(e.Side, e.Text, e.Time)
-			}
-			out.Events[e.Seq] = events
-			g.replay = nil
-			out.Impulses++
-			out.Dice += len(e.Dice)
-		case KindPaused:
-			recs, err = g.Pause(e.Reason, e.Time)
-		case KindResumed:
-			recs, err = g.Resume(e.Reason, e.Time)
-		case KindExtended:
-			var d time.Duration
-			if d, err = time.ParseDuration(e.Deadline); err == nil {
-				recs, err = g.Extend(e.Side, d, e.Reason, e.Time)
-			}
-		case KindRolledBack:
-			var to rules.Impulse
-			if to, err = rules.ParseImpulse(e.Impulse); err == nil {
-				recs, err = g.rollback(out.before, to, e.Reason, e.Time)
-			}
-		case KindConceded:
-			recs, err = g.Concede(e.Side, e.Time)
-		case KindDrawOffered:
-			recs, err = g.Draw(e.Side, false, e.Time)
-		case KindDrawAgreed:
-			recs, err = g.Draw(e.Side, true, e.Time)
-		default:
-			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "no record of this kind is made here by itself"}
-		}
-		if err != nil {
-			return nil, engineNote(c.Engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "replaying it fails: " + err.Error()})
-		}
-		for _, r := range recs {
-			if i >= len(log) {
-				return nil, engineNote(c.Engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impuls: r.Impulse, What: "the replay makes this record, but the log ends before it"})
-			}
-			if err := compare(log[i], r); err != nil {
-				return nil, engineNote(c.Engine, err)
-			}
-			i++
+	return g, nil
+}
+
+// checkCreated checks the created record c against the header and the
+// secret seed (nil: not revealed): the seed hashes to the commitment
+// published at creation (B10), which is the header's, and the header's
+// files are those the game was played with.
+func checkCreated(h Header, c Record, secret []byte) error {
+	if secret != nil {
+		sum := sha256.Sum256(secret)
+		if got := hex.EncodeToString(sum[:]); got != c.Commitment {
+			return &Discrepancy{Seq: 0, Kind: c.Kind, What: fmt.Sprintf("the revealed seed hashes to %s, but the commitment published at creation is %s", got, c.Commitment)}
 		}
 	}
-	return out, nil
+	if h.Commitment != c.Commitment {
+		return &Discrepancy{Seq: 0, Kind: c.Kind, What: fmt.Sprintf("the game's commitment is %s, but the log's first record has %s", h.Commitment, c.Commitment)}
+	}
+	if got := FilesHash(h.Files); got != c.Data {
+		return &Discrepancy{Seq: 0, Kind: c.Kind, What: fmt.Sprintf("the scenario's files digest to %s, but the log records %s: they are not the files the game was played with", got, c.Data)}
+	}
+	return nil
+}
+
+// errNotByItself is apply's error for a logged record that no method makes
+// by itself: one made only with another, as a game's creation, start or
+// finish, or of no kind known.
+var errNotByItself = errors.New("not made by itself")
+
+// apply replays a logged record, e, through the game's method that made it,
+// and returns the records that method makes now. With no secret seed, an
+// impulse rolls the dice the log records.
+func (out *Replayed) apply(e Record, secret []byte) ([]Record, error) {
+	g := out.Game
+	switch e.Kind {
+	case KindJoined:
+		return g.Join(e.Side, e.Seed, e.Time)
+	case KindStanding:
+		recs, _, err := g.Submit(e.Side, e.Text, e.Time)
+		return recs, err
+	case KindImpulse:
+		return out.applyImpulse(e, secret)
+	case KindPaused:
+		return g.Pause(e.Reason, e.Time)
+	case KindResumed:
+		return g.Resume(e.Reason, e.Time)
+	case KindExtended:
+		d, err := time.ParseDuration(e.Deadline)
+		if err != nil {
+			return nil, err
+		}
+		return g.Extend(e.Side, d, e.Reason, e.Time)
+	case KindRolledBack:
+		to, err := rules.ParseImpulse(e.Impulse)
+		if err != nil {
+			return nil, err
+		}
+		return g.rollback(out.before, to, e.Reason, e.Time)
+	case KindConceded:
+		return g.Concede(e.Side, e.Time)
+	case KindDrawOffered:
+		return g.Draw(e.Side, false, e.Time)
+	case KindDrawAgreed:
+		return g.Draw(e.Side, true, e.Time)
+	}
+	return nil, errNotByItself
+}
+
+// applyImpulse replays a logged impulse: its orders, or its deadline
+// passing. It keeps the position before it, for rollbacks, its events, for
+// its report, and counts it and its dice.
+func (out *Replayed) applyImpulse(e Record, secret []byte) ([]Record, error) {
+	g := out.Game
+	out.before[g.State.Next] = g.State.Clone()
+	if secret == nil {
+		g.replay = &recordedDice{want: e.Dice, draws: g.Draws}
+	}
+	var recs []Record
+	var events []rules.Event
+	var err error
+	if e.Reason == ReasonDeadline {
+		recs, events, err = g.Expire(e.Time)
+	} else {
+		recs, events, err = g.Submit(e.Side, e.Text, e.Time)
+	}
+	out.Events[e.Seq] = events
+	g.replay = nil
+	out.Impulses++
+	out.Dice += len(e.Dice)
+	return recs, err
+}
+
+// matchLogged compares the records the replay of a logged record made,
+// recs, with the log's from the i-th on, and returns the index of the log's
+// record after them.
+func matchLogged(log []Record, i int, recs []Record, engine int) (int, error) {
+	for _, r := range recs {
+		if i >= len(log) {
+			return i, engineNote(engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impuls: r.Impulse, What: "the replay makes this record, but the log ends before it"})
+		}
+		if err := compare(log[i], r); err != nil {
+			return i, engineNote(engine, err)
+		}
+		i++
+	}
+	return i, nil
 }
 
 // engineNote adds to a discrepancy that the game was played with another
@@ -234,74 +294,104 @@ func engineNote(engine int, err error) error {
 }
 
 // compare names the first difference between a logged record and the
-// record the replay made.
+// record the replay made: in what the record says was done, then in its
+// dice, its events, and what came of it.
 func compare(e, r Record) error {
-	d := &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse}
-	fail := func(format string, args ...any) error { d.What = fmt.Sprintf(format, args...); return d }
-	str := func(field, logged, replayed string) error {
-		return fail("%s is %q in the log, but the replay gives %q", field, logged, replayed)
+	for _, differ := range []func(e, r Record) string{differsInAct, differsInDice, differsInEvents, differsInOutcome} {
+		if what := differ(e, r); what != "" {
+			return &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: what}
+		}
 	}
+	return nil
+}
+
+// differs says that a field of a record differs between the log and the
+// replay.
+func differs(field, logged, replayed string) string {
+	return fmt.Sprintf("%s is %q in the log, but the replay gives %q", field, logged, replayed)
+}
+
+// differsInAct names the first difference, if any, in what the records say
+// was done, by whom and when.
+func differsInAct(e, r Record) string {
 	switch {
 	case e.Seq != r.Seq:
-		return fail("it is numbered %d, but it is record %d of the log", e.Seq, r.Seq)
+		return fmt.Sprintf("it is numbered %d, but it is record %d of the log", e.Seq, r.Seq)
 	case e.Kind != r.Kind:
-		return str("the kind", e.Kind, r.Kind)
+		return differs("the kind", e.Kind, r.Kind)
 	case !e.Time.Equal(r.Time):
-		return str("the time", e.Time.Format(time.RFC3339Nano), r.Time.Format(time.RFC3339Nano))
+		return differs("the time", e.Time.Format(time.RFC3339Nano), r.Time.Format(time.RFC3339Nano))
 	case e.Side != r.Side:
-		return str("the side", string(e.Side), string(r.Side))
+		return differs("the side", string(e.Side), string(r.Side))
 	case e.Impulse != r.Impulse:
-		return str("the impulse", e.Impulse, r.Impulse)
+		return differs("the impulse", e.Impulse, r.Impulse)
 	case e.Text != r.Text:
-		return str("the orders", e.Text, r.Text)
+		return differs("the orders", e.Text, r.Text)
 	case e.Reason != r.Reason:
-		return str("the reason", e.Reason, r.Reason)
+		return differs("the reason", e.Reason, r.Reason)
 	case e.Seed != r.Seed:
-		return str("the seed", e.Seed, r.Seed)
+		return differs("the seed", e.Seed, r.Seed)
 	case e.Scenario != r.Scenario:
-		return str("the scenario", e.Scenario, r.Scenario)
+		return differs("the scenario", e.Scenario, r.Scenario)
 	case e.Data != r.Data:
-		return str("the files' digest", e.Data, r.Data)
+		return differs("the files' digest", e.Data, r.Data)
 	case e.Commitment != r.Commitment:
-		return str("the commitment", e.Commitment, r.Commitment)
+		return differs("the commitment", e.Commitment, r.Commitment)
 	case e.Deadline != r.Deadline:
-		return str("the deadline", e.Deadline, r.Deadline)
+		return differs("the deadline", e.Deadline, r.Deadline)
 	}
+	return ""
+}
+
+// differsInDice names the first difference, if any, in the dice rolled:
+// how many, what for, their values and where the stream gave them.
+func differsInDice(e, r Record) string {
 	for i := 0; i < len(e.Dice) || i < len(r.Dice); i++ {
 		switch {
 		case i >= len(r.Dice):
-			return fail("the log has %d dice, but the replay rolls only %d", len(e.Dice), len(r.Dice))
+			return fmt.Sprintf("the log has %d dice, but the replay rolls only %d", len(e.Dice), len(r.Dice))
 		case i >= len(e.Dice):
-			return fail("the log has %d dice, but the replay rolls more: die %d for %s", len(e.Dice), i+1, r.Dice[i].Purpose)
+			return fmt.Sprintf("the log has %d dice, but the replay rolls more: die %d for %s", len(e.Dice), i+1, r.Dice[i].Purpose)
 		case e.Dice[i].Purpose != r.Dice[i].Purpose:
-			return fail("die %d is for %q in the log, but the replay rolls it for %q", i+1, e.Dice[i].Purpose, r.Dice[i].Purpose)
+			return fmt.Sprintf("die %d is for %q in the log, but the replay rolls it for %q", i+1, e.Dice[i].Purpose, r.Dice[i].Purpose)
 		case e.Dice[i].Value != r.Dice[i].Value:
-			return fail("die %d (%s) is %d in the log, but the dice stream gives %d", i+1, e.Dice[i].Purpose, e.Dice[i].Value, r.Dice[i].Value)
+			return fmt.Sprintf("die %d (%s) is %d in the log, but the dice stream gives %d", i+1, e.Dice[i].Purpose, e.Dice[i].Value, r.Dice[i].Value)
 		case e.Dice[i].Draw != r.Dice[i].Draw:
-			return fail("die %d (%s) is draw %d in the log, but the dice stream gives it at draw %d", i+1, e.Dice[i].Purpose, e.Dice[i].Draw, r.Dice[i].Draw)
+			return fmt.Sprintf("die %d (%s) is draw %d in the log, but the dice stream gives it at draw %d", i+1, e.Dice[i].Purpose, e.Dice[i].Draw, r.Dice[i].Draw)
 		}
 	}
+	return ""
+}
+
+// differsInEvents names the first difference, if any, in the events.
+func differsInEvents(e, r Record) string {
 	for i := 0; i < len(e.Events) || i < len(r.Events); i++ {
 		switch {
 		case i >= len(r.Events):
-			return fail("event %d %q is in the log, but the replay has only %d events", i+1, e.Events[i], len(r.Events))
+			return fmt.Sprintf("event %d %q is in the log, but the replay has only %d events", i+1, e.Events[i], len(r.Events))
 		case i >= len(e.Events):
-			return fail("the log has %d events, but the replay goes on: %q", len(e.Events), r.Events[i])
+			return fmt.Sprintf("the log has %d events, but the replay goes on: %q", len(e.Events), r.Events[i])
 		case e.Events[i] != r.Events[i]:
-			return fail("event %d is %q in the log, but the replay gives %q", i+1, e.Events[i], r.Events[i])
+			return fmt.Sprintf("event %d is %q in the log, but the replay gives %q", i+1, e.Events[i], r.Events[i])
 		}
 	}
+	return ""
+}
+
+// differsInOutcome names the first difference, if any, in what came of the
+// record: the position, the next deadline, the result, and the hash chain.
+func differsInOutcome(e, r Record) string {
 	switch {
 	case e.State != r.State:
-		return str("the position's digest", e.State, r.State)
+		return differs("the position's digest", e.State, r.State)
 	case !e.Due.Equal(r.Due):
-		return str("the deadline", e.Due.Format(time.RFC3339Nano), r.Due.Format(time.RFC3339Nano))
+		return differs("the deadline", e.Due.Format(time.RFC3339Nano), r.Due.Format(time.RFC3339Nano))
 	case e.Result != r.Result:
-		return str("the result", e.Result, r.Result)
+		return differs("the result", e.Result, r.Result)
 	case e.Prev != r.Prev:
-		return fail("it links to %s, but the record before it hashes to %s", e.Prev, r.Prev)
+		return fmt.Sprintf("it links to %s, but the record before it hashes to %s", e.Prev, r.Prev)
 	case e.Hash != r.Hash:
-		return fail("its hash is %s in the log, but its contents hash to %s: it was changed after it was written", e.Hash, r.Hash)
+		return fmt.Sprintf("its hash is %s in the log, but its contents hash to %s: it was changed after it was written", e.Hash, r.Hash)
 	}
-	return nil
+	return ""
 }

@@ -7,10 +7,13 @@ import (
 	"strings"
 )
 
-// The facts the rulebook fixes about the map (design/MAP.md). A map or order
-// of battle with rulebook = true claims to be the game's and must agree with
-// every one of them; the shipped reconstruction does, and so must an exact
-// copy of the published map.
+// The facts the rulebook fixes about the map and the order of battle: the
+// areas it numbers and names, the bridges blown at start (5.1), what its
+// examples of play and scenario cards need, and the zones (3.21, 11.22,
+// 11.23). A map or order of battle with rulebook = true claims to be the
+// game's and must agree with every one of them (docs/data-format.md); the
+// shipped reconstruction does, and so must an exact copy of the published
+// map.
 
 // NamedAreas are the area numbers the rules name (5.1 and the examples).
 var NamedAreas = map[int]string{
@@ -58,18 +61,38 @@ func (m *Map) AreaNamed(name string) *Area {
 	return nil
 }
 
+// checkMapFacts checks a map that claims to be the game's against every
+// fact the rulebook fixes about it, in a fixed order.
 func checkMapFacts(m *Map, loc *locator) Problems {
 	c := &checker{file: m.File}
-	line := func(n int) int {
-		if a := m.Area(n); a != nil {
-			return a.line
-		}
-		return 0
+	c.checkNamedAreas(m)
+	c.checkBlownAtStart(m)
+	c.checkExampleBridges(m)
+	c.checkMovementExample(m)
+	c.checkSupplyExample(m)
+	c.checkGermanZones(m)
+	c.checkAlliedZones(m)
+	c.checkNamedZones(m)
+	c.checkMarkedAreas(m)
+	return c.ps
+}
+
+// areaLine returns the line of area n, or 0 if the map has no such area.
+func areaLine(m *Map, n int) int {
+	if a := m.Area(n); a != nil {
+		return a.line
 	}
+	return 0
+}
+
+// checkNamedAreas checks that the areas the rules number carry their names
+// (5.1, 3.22), and that every place the scenarios and examples of play name
+// is an area of the map.
+func (c *checker) checkNamedAreas(m *Map) {
 	for _, n := range slices.Sorted(maps.Keys(NamedAreas)) {
 		name := NamedAreas[n]
 		if a := m.Area(n); a == nil || !strings.EqualFold(a.Name, name) {
-			c.add(line(n), "the rulebook numbers %s %d (5.1, 3.22): area %d must be named %q", name, n, n, name)
+			c.add(areaLine(m, n), "the rulebook numbers %s %d (5.1, 3.22): area %d must be named %q", name, n, n, name)
 		}
 	}
 	for _, name := range NamedPlaces {
@@ -77,15 +100,18 @@ func checkMapFacts(m *Map, loc *locator) Problems {
 			c.add(0, "the scenarios and examples of play name %s: the map needs an area of that name", name)
 		}
 	}
+}
 
-	// 5.1: these bridges, and no others, are blown at start on the map.
+// checkBlownAtStart checks 5.1: the bridges BlownAtStart, and no others,
+// are blown at start on the map.
+func (c *checker) checkBlownAtStart(m *Map) {
 	must := map[string]bool{}
 	for _, b := range BlownAtStart {
 		must[BridgeID(b[0], b[1])] = true
 		r := m.Road(b[0], b[1])
 		switch {
 		case r == nil:
-			c.add(line(b[0]), "5.1: areas %d and %d must be joined by a road with a bridge blown at start; add [[road]] a = %d, b = %d, bridge = true, blown = true", b[0], b[1], b[0], b[1])
+			c.add(areaLine(m, b[0]), "5.1: areas %d and %d must be joined by a road with a bridge blown at start; add [[road]] a = %d, b = %d, bridge = true, blown = true", b[0], b[1], b[0], b[1])
 		case !r.Bridge || !r.Blown:
 			c.add(r.line, "5.1: the bridge %s is blown at start: set bridge = true and blown = true", r.ID())
 		}
@@ -95,54 +121,69 @@ func checkMapFacts(m *Map, loc *locator) Problems {
 			c.add(r.line, "bridge %s is marked blown, but 5.1 blows only 40-41, 51-70, 55-69, 19-20 and 10-11 at start; a scenario that blows more lists them in its own blown = [...]", r.ID())
 		}
 	}
+}
 
-	bridgeBetween := func(rule, x, y string) *Road {
-		a, b := m.AreaNamed(x), m.AreaNamed(y)
-		if a == nil || b == nil {
-			return nil // reported as a missing place
-		}
-		r := m.Road(a.ID, b.ID)
-		if r == nil || !r.Bridge {
-			c.add(a.line, "%s: %s and %s must be joined by a road with a bridge", rule, a.Label(), b.Label())
-			return nil
-		}
-		return r
-	}
-	bridgeBetween("5th Panzer scenario", "Diekirch", "Ettelbruck")
-	bridgeBetween("examples of play (bridge demolition)", "Waimes", "Malmedy")
+// checkExampleBridges checks the bridges the 5th Panzer scenario and the
+// examples of play blow or cross: Diekirch - Ettelbruck, Waimes - Malmedy,
+// and 58-59 on the road Mersch - Ettelbruck - Eschdorf - Rambrouch.
+func (c *checker) checkExampleBridges(m *Map) {
+	c.bridgeBetween(m, "5th Panzer scenario", "Diekirch", "Ettelbruck")
+	c.bridgeBetween(m, "examples of play (bridge demolition)", "Waimes", "Malmedy")
 	if r := m.Road(58, 59); r == nil || !r.Bridge {
-		c.add(line(58), "examples of play (movement): areas 58 and 59 must be joined by a road with a bridge, on the road Mersch - Ettelbruck - Eschdorf - Rambrouch")
+		c.add(areaLine(m, 58), "examples of play (movement): areas 58 and 59 must be joined by a road with a bridge, on the road Mersch - Ettelbruck - Eschdorf - Rambrouch")
 	}
+}
 
-	// Examples of play, movement: armour in Mersch reaches Rambrouch through
-	// Ettelbruck and Eschdorf for 5 MP; with 58-59 blown the road through
-	// Sael costs 9 MP, out of reach of armour's 8 MP (8.31).
+// bridgeBetween checks that the areas named x and y are joined by a road
+// with a bridge, as rule needs. An area missing is reported by
+// checkNamedAreas, not here.
+func (c *checker) bridgeBetween(m *Map, rule, x, y string) {
+	a, b := m.AreaNamed(x), m.AreaNamed(y)
+	if a == nil || b == nil {
+		return
+	}
+	if r := m.Road(a.ID, b.ID); r == nil || !r.Bridge {
+		c.add(a.line, "%s: %s and %s must be joined by a road with a bridge", rule, a.Label(), b.Label())
+	}
+}
+
+// checkMovementExample checks the examples of play, movement: armour in
+// Mersch reaches Rambrouch through Ettelbruck and Eschdorf for 5 MP; with
+// 58-59 blown the road through Sael costs 9 MP, out of reach of armour's
+// 8 MP (8.31).
+func (c *checker) checkMovementExample(m *Map) {
 	mersch, ramb := m.AreaNamed("Mersch"), m.AreaNamed("Rambrouch")
-	if mersch != nil && ramb != nil {
-		areasOnly := func(_ Place, l Link) bool { return !l.To.IsZone() }
-		cost, path, ok := m.CheapestPath(AreaPlace(mersch.ID), AreaPlace(ramb.ID), areasOnly)
-		if !ok || cost != 5 || !m.pathThrough(path, "Ettelbruck", "Eschdorf") {
-			c.add(mersch.line, "examples of play (movement): the cheapest road from Mersch to Rambrouch must cost 5 MP through Ettelbruck and Eschdorf; the map gives %s", m.describePath(cost, path, ok))
-		}
-		noBridge := func(from Place, l Link) bool {
-			return areasOnly(from, l) && !(l.Road != nil && l.Road.ID() == "58-59")
-		}
-		cost, path, ok = m.CheapestPath(AreaPlace(mersch.ID), AreaPlace(ramb.ID), noBridge)
-		if !ok || cost != 9 || !m.pathThrough(path, "Sael") {
-			c.add(mersch.line, "examples of play (movement): with bridge 58-59 blown the cheapest road from Mersch to Rambrouch must cost 9 MP through Sael; the map gives %s", m.describePath(cost, path, ok))
-		}
+	if mersch == nil || ramb == nil {
+		return
 	}
+	areasOnly := func(_ Place, l Link) bool { return !l.To.IsZone() }
+	cost, path, ok := m.CheapestPath(AreaPlace(mersch.ID), AreaPlace(ramb.ID), areasOnly)
+	if !ok || cost != 5 || !m.pathThrough(path, "Ettelbruck", "Eschdorf") {
+		c.add(mersch.line, "examples of play (movement): the cheapest road from Mersch to Rambrouch must cost 5 MP through Ettelbruck and Eschdorf; the map gives %s", m.describePath(cost, path, ok))
+	}
+	noBridge := func(from Place, l Link) bool {
+		return areasOnly(from, l) && !(l.Road != nil && l.Road.ID() == "58-59")
+	}
+	cost, path, ok = m.CheapestPath(AreaPlace(mersch.ID), AreaPlace(ramb.ID), noBridge)
+	if !ok || cost != 9 || !m.pathThrough(path, "Sael") {
+		c.add(mersch.line, "examples of play (movement): with bridge 58-59 blown the cheapest road from Mersch to Rambrouch must cost 9 MP through Sael; the map gives %s", m.describePath(cost, path, ok))
+	}
+}
 
-	// Examples of play, supply: Bastogne - Sprimont - Moircy on one road
-	// line, and Nives joined to Moircy.
+// checkSupplyExample checks the examples of play, supply: Bastogne -
+// Sprimont - Moircy on one road line, and Nives joined to Moircy.
+func (c *checker) checkSupplyExample(m *Map) {
 	for _, pair := range [][2]string{{"Bastogne", "Sprimont"}, {"Sprimont", "Moircy"}, {"Nives", "Moircy"}} {
 		a, b := m.AreaNamed(pair[0]), m.AreaNamed(pair[1])
 		if a != nil && b != nil && m.Road(a.ID, b.ID) == nil {
 			c.add(a.line, "examples of play (supply): %s and %s must be joined by a road", a.Label(), b.Label())
 		}
 	}
+}
 
-	// 3.21, 11.22, 11.23: the zones and who may enter them.
+// checkGermanZones checks 3.21 and 11.23: zones A to C are German and
+// closed to the Allies.
+func (c *checker) checkGermanZones(m *Map) {
 	for _, id := range []string{"A", "B", "C"} {
 		z := m.Zone(id)
 		if z == nil {
@@ -151,6 +192,11 @@ func checkMapFacts(m *Map, loc *locator) Problems {
 			c.add(z.line, "3.21, 11.23: zone %s is German and closed to the Allies: side = \"german\", closed_to = \"allied\"", id)
 		}
 	}
+}
+
+// checkAlliedZones checks 3.21 and 11.22: zones D to P are Allied, and of
+// them only L, M, N and P are closed, to the Germans.
+func (c *checker) checkAlliedZones(m *Map) {
 	for id := 'D'; id <= 'P'; id++ {
 		z := m.Zone(string(id))
 		if z == nil {
@@ -167,11 +213,22 @@ func checkMapFacts(m *Map, loc *locator) Problems {
 			c.add(z.line, "zone %s: only A-C (11.23) and L, M, N, P (11.22) are closed; remove closed_to", z.ID)
 		}
 	}
+}
+
+// checkNamedZones checks that the map has the zones the scenarios name:
+// 5th Panzer's supply zones G to K, and L, M, N, P of 11.22.
+func (c *checker) checkNamedZones(m *Map) {
 	for _, id := range []string{"G", "H", "I", "J", "K", "L", "M", "N", "P"} {
 		if m.Zone(id) == nil {
 			c.add(0, "the scenarios name zone %s (5th Panzer supply G-K, 11.22 L, M, N, P): the map needs it", id)
 		}
 	}
+}
+
+// checkMarkedAreas checks that the map marks what the rulebook's map
+// prints somewhere: VP areas (3.26), the Allied front line (3.25), the
+// panzer-reserve release areas (3.27) and Allied VP zones (3.28).
+func (c *checker) checkMarkedAreas(m *Map) {
 	var vp, front, release, mult int
 	for _, a := range m.Areas {
 		if a.VP > 0 {
@@ -197,7 +254,6 @@ func checkMapFacts(m *Map, loc *locator) Problems {
 			c.add(0, "the map marks no %s", f.what)
 		}
 	}
-	return c.ps
 }
 
 func (m *Map) pathThrough(path []Place, names ...string) bool {
@@ -241,19 +297,28 @@ var scenarioTerms = map[string]struct {
 }
 
 // checkScenarioFacts checks a shipped scenario's terms when it runs on the
-// game's map.
+// game's map: what its scenario card fixes.
 func checkScenarioFacts(c *checker, s *Scenario, loc *locator) {
 	t, ok := scenarioTerms[s.Name]
 	if !ok || !s.Map.Rulebook {
 		return
 	}
 	top := func(k string) int { return loc.key("", 0, k) }
+	// 5.31: every scenario starts with the German impulse of 16 December.
 	if s.Start != "G16-1" {
 		c.add(top("start"), "5.31: every scenario starts with G16-1")
 	}
 	if s.End != t.end {
 		c.add(top("end"), "the scenario card ends %s after %s: end = %q", s.Name, t.end, t.end)
 	}
+	c.checkCardSupply(s, loc, t.german, t.allied)
+	c.checkCardBlown(s, loc, t.blown)
+	c.checkCardVictory(s, loc, t.holesFrom, t.holesTo, t.towns)
+}
+
+// checkCardSupply checks the scenario's supply sources (13.11) against the
+// card's: german and allied list zones by letter and areas by name.
+func (c *checker) checkCardSupply(s *Scenario, loc *locator, german, allied string) {
 	places := func(ps []Place) string {
 		var out []string
 		for _, p := range ps {
@@ -266,36 +331,49 @@ func checkScenarioFacts(c *checker, s *Scenario, loc *locator) {
 		return strings.Join(out, " ")
 	}
 	for _, side := range []Side{German, Allied} {
-		want := t.german
+		want := german
 		if side == Allied {
-			want = t.allied
+			want = allied
 		}
 		if got := places(s.Supply.Sources(side)); got != want {
 			c.add(loc.key("supply", 0, string(side)), "the scenario card gives the %s supply sources %s (13.11); the file has %q", side, want, got)
 		}
 	}
+}
+
+// checkCardBlown checks the bridges the scenario blows at start besides
+// those of 5.1 against the card's, want, as "Diekirch-Ettelbruck" (either
+// way round).
+func (c *checker) checkCardBlown(s *Scenario, loc *locator, want string) {
 	var blown []string
 	for _, b := range s.Blown {
 		if x, y, ok := parseBridge(b); ok && s.Map.Area(x) != nil && s.Map.Area(y) != nil {
 			blown = append(blown, s.Map.Area(x).Name+"-"+s.Map.Area(y).Name)
 		}
 	}
-	if got := strings.Join(blown, " "); got != t.blown && !(t.blown != "" && got == reversed(t.blown)) {
-		c.add(top("blown"), "the scenario card blows at start, besides 5.1: %q; the file has %q", t.blown, got)
+	if got := strings.Join(blown, " "); got != want && !(want != "" && got == reversed(want)) {
+		c.add(loc.key("", 0, "blown"), "the scenario card blows at start, besides 5.1: %q; the file has %q", want, got)
 	}
-	if strings.Join(s.Victory.HolesFrom, " ") != t.holesFrom || strings.Join(s.Victory.HolesTo, " ") != t.holesTo {
-		c.add(loc.item("victory", 0), "the scenario card counts holes from %q to %q", t.holesFrom, t.holesTo)
+}
+
+// checkCardVictory checks the scenario's victory conditions against the
+// card's: the zones holes are counted from and to, and the VP towns (towns,
+// comma-separated, in order; none if empty).
+func (c *checker) checkCardVictory(s *Scenario, loc *locator, holesFrom, holesTo, towns string) {
+	if strings.Join(s.Victory.HolesFrom, " ") != holesFrom || strings.Join(s.Victory.HolesTo, " ") != holesTo {
+		c.add(loc.item("victory", 0), "the scenario card counts holes from %q to %q", holesFrom, holesTo)
 	}
-	if t.towns != "" {
-		var got []string
-		for _, n := range s.Victory.Areas {
-			if a := s.Map.Area(n); a != nil {
-				got = append(got, a.Name)
-			}
+	if towns == "" {
+		return
+	}
+	var got []string
+	for _, n := range s.Victory.Areas {
+		if a := s.Map.Area(n); a != nil {
+			got = append(got, a.Name)
 		}
-		if strings.Join(got, ",") != t.towns {
-			c.add(loc.key("victory", 0, "areas"), "the scenario card's VP towns are %s, in that order", t.towns)
-		}
+	}
+	if strings.Join(got, ",") != towns {
+		c.add(loc.key("victory", 0, "areas"), "the scenario card's VP towns are %s, in that order", towns)
 	}
 }
 

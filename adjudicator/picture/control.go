@@ -23,15 +23,14 @@ const tintRadius = 5.5 // km
 // only their tints: the cells are worked out once for the scenario (see
 // ground).
 func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
-	type site struct{ at vec }
-	var sites []site
+	var sites []vec // the towns of the areas drawn
 	for _, a := range p.s.Map.Areas {
 		at, used := p.anchor[rules.AreaPlace(a.ID)]
 		if !used {
 			continue
 		}
 		ids = append(ids, a.ID)
-		sites = append(sites, site{at})
+		sites = append(sites, at)
 	}
 	r = p.Map.Inset(1)
 	own = make([]int16, r.Dx()*r.Dy())
@@ -44,107 +43,171 @@ func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
 	if len(sites) > math.MaxInt16 {
 		panic("picture: more areas than a tint cell can tell apart")
 	}
-	fill := func(b image.Rectangle, n int) {
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			row := own[(y-r.Min.Y)*r.Dx():]
-			for x := b.Min.X; x < b.Max.X; x++ {
-				row[x-r.Min.X] = int16(n)
-			}
-		}
-	}
 	R := tintRadius * p.proj.k / 111.2 // pixels
-	R2 := R * R
-	// Only a town within R can tint a pixel, and the nearest town within R
-	// is the nearest of all: the towns are sorted into buckets R wide, and
-	// a pixel looks only at its bucket and the eight round it.
-	bw := int(math.Ceil(R))
-	bcols, brows := p.Width/bw+1, p.Height/bw+1
-	buckets := make([][]int, bcols*brows)
-	for i, s := range sites {
-		bx, by := int(s.at.X)/bw, int(s.at.Y)/bw
-		if bx >= 0 && by >= 0 && bx < bcols && by < brows {
-			buckets[by*bcols+bx] = append(buckets[by*bcols+bx], i)
-		}
-	}
-	nearestSite := func(x, y float64) (int, float64) {
-		best, bd := -1, math.Inf(1)
-		bx, by := int(x)/bw, int(y)/bw
-		for j := max(by-1, 0); j <= min(by+1, brows-1); j++ {
-			for i := max(bx-1, 0); i <= min(bx+1, bcols-1); i++ {
-				for _, n := range buckets[j*bcols+i] {
-					dx, dy := sites[n].at.X-x, sites[n].at.Y-y
-					if d := dx*dx + dy*dy; d < bd {
-						best, bd = n, d
-					}
-				}
-			}
-		}
-		return best, bd
-	}
-	// The nearest town at the corners of a grid of blocks. A Voronoi cell
-	// cut to a disc is convex: a block whose four corners fall in the same
-	// cut cell lies wholly in it and is filled at once; only blocks on a
-	// border are worked out pixel by pixel.
-	const B = 8
-	cols, rows := (r.Dx()+B-1)/B+1, (r.Dy()+B-1)/B+1
-	owner := make([]int, cols*rows)
-	dist := make([]float64, cols*rows)
-	for j := range rows {
-		for i := range cols {
-			owner[j*cols+i], dist[j*cols+i] = nearestSite(float64(r.Min.X+i*B)+0.5, float64(r.Min.Y+j*B)+0.5)
-		}
-	}
-	var cands []int
-	for j := 0; j+1 < rows; j++ {
-		for i := 0; i+1 < cols; i++ {
-			blk := image.Rect(r.Min.X+i*B, r.Min.Y+j*B, r.Min.X+(i+1)*B, r.Min.Y+(j+1)*B).Intersect(r)
-			k := [4]int{j*cols + i, j*cols + i + 1, (j+1)*cols + i, (j+1)*cols + i + 1}
-			o := owner[k[0]]
-			same, inside, outside := true, true, true
-			for _, n := range k {
-				same = same && owner[n] == o
-				inside = inside && dist[n] <= R2
-				// Every pixel of the block is within 0.71 B of a corner.
-				outside = outside && dist[n] > (R+B)*(R+B)
-			}
-			switch {
-			case outside:
-				continue
-			case same && inside:
-				fill(blk, o)
-				continue
-			}
-			// A border block: only the towns near enough to its middle can
-			// own one of its pixels.
-			cx, cy := float64(blk.Min.X)+B/2, float64(blk.Min.Y)+B/2
-			_, dc := nearestSite(cx, cy)
-			lim := math.Sqrt(dc) + 1.5*B
-			cands = cands[:0]
-			bx, by := int(cx)/bw, int(cy)/bw
-			for y := max(by-1, 0); y <= min(by+1, brows-1); y++ {
-				for x := max(bx-1, 0); x <= min(bx+1, bcols-1); x++ {
-					for _, n := range buckets[y*bcols+x] {
-						if dx, dy := sites[n].at.X-cx, sites[n].at.Y-cy; dx*dx+dy*dy <= lim*lim {
-							cands = append(cands, n)
-						}
-					}
-				}
-			}
-			for y := blk.Min.Y; y < blk.Max.Y; y++ {
-				for x := blk.Min.X; x < blk.Max.X; x++ {
-					n, d := -1, math.Inf(1)
-					for _, m := range cands {
-						dx, dy := sites[m].at.X-float64(x)-0.5, sites[m].at.Y-float64(y)-0.5
-						if dd := dx*dx + dy*dy; dd < d {
-							n, d = m, dd
-						}
-					}
-					if n >= 0 && d <= R2 {
-						own[(y-r.Min.Y)*r.Dx()+x-r.Min.X] = int16(n)
-					}
-				}
-			}
-		}
-	}
+	tc := &tinter{towns: newTowns(sites, R, p.Width, p.Height), r: r, own: own, R: R, R2: R * R}
+	tc.fillBlocks()
 	return ids, r, own
+}
+
+// towns finds the town nearest to a point. Only a town within R can tint a
+// pixel, and the nearest town within R is the nearest of all: the towns are
+// sorted into buckets R wide, and a point looks only at its bucket and the
+// eight round it.
+type towns struct {
+	at           []vec
+	bw           int // a bucket's width and height
+	bcols, brows int
+	buckets      [][]int // the towns of each bucket, by index into at, row by row
+}
+
+// newTowns sorts the towns at into buckets of width R over a picture of
+// w x h pixels.
+func newTowns(at []vec, R float64, w, h int) *towns {
+	t := &towns{at: at, bw: int(math.Ceil(R))}
+	t.bcols, t.brows = w/t.bw+1, h/t.bw+1
+	t.buckets = make([][]int, t.bcols*t.brows)
+	for i, s := range at {
+		bx, by := int(s.X)/t.bw, int(s.Y)/t.bw
+		if bx >= 0 && by >= 0 && bx < t.bcols && by < t.brows {
+			t.buckets[by*t.bcols+bx] = append(t.buckets[by*t.bcols+bx], i)
+		}
+	}
+	return t
+}
+
+// nearest returns the town nearest to x, y among those of its bucket and
+// the eight round it, and the square of its distance; -1 and +Inf if there
+// is none.
+func (t *towns) nearest(x, y float64) (int, float64) {
+	best, bd := -1, math.Inf(1)
+	bx, by := int(x)/t.bw, int(y)/t.bw
+	for j := max(by-1, 0); j <= min(by+1, t.brows-1); j++ {
+		for i := max(bx-1, 0); i <= min(bx+1, t.bcols-1); i++ {
+			for _, n := range t.buckets[j*t.bcols+i] {
+				dx, dy := t.at[n].X-x, t.at[n].Y-y
+				if d := dx*dx + dy*dy; d < bd {
+					best, bd = n, d
+				}
+			}
+		}
+	}
+	return best, bd
+}
+
+// within appends to out the towns within lim of x, y among those of its
+// bucket and the eight round it, bucket by bucket, and returns it.
+func (t *towns) within(x, y, lim float64, out []int) []int {
+	bx, by := int(x)/t.bw, int(y)/t.bw
+	for j := max(by-1, 0); j <= min(by+1, t.brows-1); j++ {
+		for i := max(bx-1, 0); i <= min(bx+1, t.bcols-1); i++ {
+			for _, n := range t.buckets[j*t.bcols+i] {
+				if dx, dy := t.at[n].X-x, t.at[n].Y-y; dx*dx+dy*dy <= lim*lim {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// tintBlock is the side in pixels of the blocks tinter works in.
+const tintBlock = 8
+
+// tinter works out which town's ground each pixel of r is, into own (see
+// tintCells). It finds the nearest town at the corners of a grid of
+// blocks. A Voronoi cell cut to a disc is convex: a block whose four
+// corners fall in the same cut cell lies wholly in it and is filled at
+// once; only blocks on a border are worked out pixel by pixel.
+type tinter struct {
+	towns *towns
+	r     image.Rectangle
+	own   []int16
+	R, R2 float64 // tintRadius in pixels, and its square
+
+	cols, rows int       // the grid of block corners
+	owner      []int     // the nearest town at each corner, row by row
+	dist       []float64 // the square of its distance
+	cands      []int     // scratch: the towns that may own a border block's pixels
+}
+
+// fillBlocks works out the nearest towns at the corners of the blocks, then
+// fills each block.
+func (tc *tinter) fillBlocks() {
+	const B = tintBlock
+	r := tc.r
+	tc.cols, tc.rows = (r.Dx()+B-1)/B+1, (r.Dy()+B-1)/B+1
+	tc.owner = make([]int, tc.cols*tc.rows)
+	tc.dist = make([]float64, tc.cols*tc.rows)
+	for j := range tc.rows {
+		for i := range tc.cols {
+			tc.owner[j*tc.cols+i], tc.dist[j*tc.cols+i] = tc.towns.nearest(float64(r.Min.X+i*B)+0.5, float64(r.Min.Y+j*B)+0.5)
+		}
+	}
+	for j := 0; j+1 < tc.rows; j++ {
+		for i := 0; i+1 < tc.cols; i++ {
+			tc.block(i, j)
+		}
+	}
+}
+
+// block fills the block of the grid at column i, row j: at once if it lies
+// wholly in one town's cut cell, not at all if wholly beyond tintRadius of
+// every town, else pixel by pixel.
+func (tc *tinter) block(i, j int) {
+	const B = tintBlock
+	r, cols, R := tc.r, tc.cols, tc.R
+	blk := image.Rect(r.Min.X+i*B, r.Min.Y+j*B, r.Min.X+(i+1)*B, r.Min.Y+(j+1)*B).Intersect(r)
+	k := [4]int{j*cols + i, j*cols + i + 1, (j+1)*cols + i, (j+1)*cols + i + 1}
+	o := tc.owner[k[0]]
+	same, inside, outside := true, true, true
+	for _, n := range k {
+		same = same && tc.owner[n] == o
+		inside = inside && tc.dist[n] <= tc.R2
+		// Every pixel of the block is within 0.71 B of a corner.
+		outside = outside && tc.dist[n] > (R+B)*(R+B)
+	}
+	switch {
+	case outside:
+		return
+	case same && inside:
+		tc.fill(blk, o)
+		return
+	}
+	tc.border(blk)
+}
+
+// fill gives every pixel of b to town n.
+func (tc *tinter) fill(b image.Rectangle, n int) {
+	r, own := tc.r, tc.own
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := own[(y-r.Min.Y)*r.Dx():]
+		for x := b.Min.X; x < b.Max.X; x++ {
+			row[x-r.Min.X] = int16(n)
+		}
+	}
+}
+
+// border works out a block on a border pixel by pixel. Only the towns near
+// enough to its middle can own one of its pixels.
+func (tc *tinter) border(blk image.Rectangle) {
+	const B = tintBlock
+	cx, cy := float64(blk.Min.X)+B/2, float64(blk.Min.Y)+B/2
+	_, dc := tc.towns.nearest(cx, cy)
+	lim := math.Sqrt(dc) + 1.5*B
+	tc.cands = tc.towns.within(cx, cy, lim, tc.cands[:0])
+	r, own, cands, at, R2 := tc.r, tc.own, tc.cands, tc.towns.at, tc.R2
+	for y := blk.Min.Y; y < blk.Max.Y; y++ {
+		for x := blk.Min.X; x < blk.Max.X; x++ {
+			n, d := -1, math.Inf(1)
+			for _, m := range cands {
+				dx, dy := at[m].X-float64(x)-0.5, at[m].Y-float64(y)-0.5
+				if dd := dx*dx + dy*dy; dd < d {
+					n, d = m, dd
+				}
+			}
+			if n >= 0 && d <= R2 {
+				own[(y-r.Min.Y)*r.Dx()+x-r.Min.X] = int16(n)
+			}
+		}
+	}
 }

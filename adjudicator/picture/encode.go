@@ -71,6 +71,14 @@ func (e *encoder) encode(img *image.RGBA) ([]byte, error) {
 	for i, c := range pal {
 		*e.index.at(key(c.(color.RGBA))) = int32(i) + 1
 	}
+	nb := e.compress(img, pal)
+	return e.png(w, h, pal, nb), nil
+}
+
+// compress palettes and compresses the picture's bands of zRows rows, in
+// parallel, into e.bands, and returns how many there are.
+func (e *encoder) compress(img *image.RGBA, pal color.Palette) int {
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
 	rows := zRows(w)
 	nb := (h + rows - 1) / rows
 	k := workers(nb)
@@ -106,8 +114,13 @@ func (e *encoder) encode(img *image.RGBA) ([]byte, error) {
 			zw.Flush()
 		}
 	})
+	return nb
+}
 
-	// The PNG: signature, header, palette, the zlib stream in one IDAT.
+// png returns the PNG of a picture of w x h pixels with the palette and
+// the first nb bands of e.bands: signature, header, palette, the bands'
+// zlib stream in one IDAT.
+func (e *encoder) png(w, h int, pal color.Palette, nb int) []byte {
 	e.out.Reset()
 	e.out.WriteString("\x89PNG\r\n\x1a\n")
 	var hdr [13]byte
@@ -138,7 +151,7 @@ func (e *encoder) encode(img *image.RGBA) ([]byte, error) {
 	e.out.Write(binary.BigEndian.AppendUint32(nil, adler))
 	e.out.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(e.out.Bytes()[start+4:])))
 	e.chunk("IEND", nil)
-	return bytes.Clone(e.out.Bytes()), nil
+	return bytes.Clone(e.out.Bytes())
 }
 
 // grow makes room for k goroutines' scratch space.
@@ -251,44 +264,29 @@ var stylePalette, styleKeys = func() (color.Palette, *table) {
 // other colours of the picture.
 func (e *encoder) palette(img *image.RGBA) color.Palette {
 	pal := append(make(color.Palette, 0, 256), stylePalette...)
-	// Count the other colours, a run of equal pixels at a time, in every
-	// other row: the commonest colours are as common there, in half the
-	// time. Each goroutine counts bands of its own; a count is a sum, the
-	// same however the rows are shared out.
-	b := img.Bounds()
-	nb := (b.Dy() + bandRows - 1) / bandRows
+	e.others = commonest(e.countColours(img), 256-len(pal), e.others[:0])
+	for _, o := range e.others {
+		if len(pal) == 256 {
+			break
+		}
+		pal = append(pal, color.RGBA{uint8(o.k), uint8(o.k >> 8), uint8(o.k >> 16), 0xff})
+	}
+	return pal
+}
+
+// countColours counts the colours of the picture but those of style.go, a
+// run of equal pixels at a time, in every other row: the commonest colours
+// are as common there, in half the time. Each goroutine counts bands of its
+// own; a count is a sum, the same however the rows are shared out. It
+// returns the counts.
+func (e *encoder) countColours(img *image.RGBA) *table {
+	nb := (img.Bounds().Dy() + bandRows - 1) / bandRows
 	k := workers(nb)
 	e.grow(k)
 	for _, t := range e.counts[:k] {
 		t.reset()
 	}
-	parallel(k, nb, func(wk, i int) {
-		count := e.counts[wk]
-		last, run := pixel(img.Pix, i*bandRows*img.Stride), int32(0)
-		flush := func() {
-			if run > 0 && styleKeys.get(last) == 0 {
-				*count.at(last) += run
-			}
-		}
-		for y := i * bandRows; y < min(b.Dy(), (i+1)*bandRows); y += 2 {
-			row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-			for i := 0; i < len(row); i += 4 {
-				if i+8 <= len(row) && binary.LittleEndian.Uint64(row[i:]) == uint64(last|0xff000000)*(1<<32+1) {
-					run += 2
-					i += 4
-					continue
-				}
-				k := pixel(row, i)
-				if k == last {
-					run++
-					continue
-				}
-				flush()
-				last, run = k, 1
-			}
-		}
-		flush()
-	})
+	parallel(k, nb, func(wk, i int) { countBand(e.counts[wk], img, i) })
 	for _, t := range e.counts[1:k] {
 		for i, c := range t.keys {
 			if c != 0 {
@@ -296,11 +294,44 @@ func (e *encoder) palette(img *image.RGBA) color.Palette {
 			}
 		}
 	}
-	// Only the commonest m colours are wanted, out of tens of thousands:
-	// those counted at least t times, t the greatest count that leaves m,
-	// are sorted, the rest passed over.
-	count := e.counts[0]
-	m := 256 - len(pal)
+	return e.counts[0]
+}
+
+// countBand adds to count the colours of every other row of the i-th band
+// of bandRows rows, but those of style.go.
+func countBand(count *table, img *image.RGBA, i int) {
+	b := img.Bounds()
+	last, run := pixel(img.Pix, i*bandRows*img.Stride), int32(0)
+	flush := func() {
+		if run > 0 && styleKeys.get(last) == 0 {
+			*count.at(last) += run
+		}
+	}
+	for y := i * bandRows; y < min(b.Dy(), (i+1)*bandRows); y += 2 {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
+		for i := 0; i < len(row); i += 4 {
+			if i+8 <= len(row) && binary.LittleEndian.Uint64(row[i:]) == uint64(last|0xff000000)*(1<<32+1) {
+				run += 2
+				i += 4
+				continue
+			}
+			k := pixel(row, i)
+			if k == last {
+				run++
+				continue
+			}
+			flush()
+			last, run = k, 1
+		}
+	}
+	flush()
+}
+
+// commonest appends to out the m commonest colours counted, or more where
+// counts tie, commonest first, and returns it. Only the commonest m colours
+// are wanted, out of tens of thousands: those counted at least t times, t
+// the greatest count that leaves m, are sorted, the rest passed over.
+func commonest(count *table, m int, out []colourCount) []colourCount {
 	var hist [1 << 10]int32 // how many colours were counted n times, n capped
 	for i, k := range count.keys {
 		if k != 0 && count.vals[i] > 0 {
@@ -313,27 +344,19 @@ func (e *encoder) palette(img *image.RGBA) color.Palette {
 			break
 		}
 	}
-	others := e.others[:0]
 	for i, k := range count.keys {
 		if k != 0 && count.vals[i] >= max(t, 1) {
-			others = append(others, colourCount{k - 1, count.vals[i]})
+			out = append(out, colourCount{k - 1, count.vals[i]})
 		}
 	}
 	// By count, then by colour: an order the table's layout plays no part in.
-	slices.SortFunc(others, func(a, b colourCount) int {
+	slices.SortFunc(out, func(a, b colourCount) int {
 		if c := cmp.Compare(b.n, a.n); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.k, b.k)
 	})
-	e.others = others
-	for _, o := range others {
-		if len(pal) == 256 {
-			break
-		}
-		pal = append(pal, color.RGBA{uint8(o.k), uint8(o.k >> 8), uint8(o.k >> 16), 0xff})
-	}
-	return pal
+	return out
 }
 
 // nearestIndex returns the palette entry nearest to colour k, weighting the

@@ -108,75 +108,131 @@ func Layout(s *rules.Scenario, st *rules.State) *Plan {
 	return layout(s, st, fs)
 }
 
+// layout computes the plan: the frame and the projection, then the boxes
+// that are fixed (towns, bridges, zones), then the labels and stacks set
+// where there is room, then the rivers' names.
 func layout(s *rules.Scenario, st *rules.State, fs *faces) *Plan {
-	m := s.Map
 	p := &Plan{s: s, st: st, anchor: map[rules.Place]vec{}}
+	units := unitsByPlace(s, st)
+	areas, zones := shownPlaces(s, units)
+	p.frame(fs, areas, zones)
+	free := p.fixedBoxes(fs, areas, zones)
+	pl := &placer{
+		p:      p,
+		free:   free,
+		units:  units,
+		items:  p.placingOrder(fs, areas, zones, units),
+		labels: map[int]Box{},
+		stacks: map[rules.Place]Box{},
+	}
+	pl.place()
+	free.owner = rules.Place{}
+	p.placeRiverNames(free, fs)
+	p.collect(areas, zones, pl.labels, pl.stacks)
+	return p
+}
 
-	// The units in each place (4.1): on the map or in a zone. A unit of a
-	// position made by hand may stand in a place the scenario leaves out,
-	// or be none of the scenario's: the first is drawn, the second cannot be.
+// unitsByPlace returns the units in each place (4.1): on the map or in a
+// zone. A unit of a position made by hand may stand in a place the
+// scenario leaves out, or be none of the scenario's: the first is drawn,
+// the second cannot be.
+func unitsByPlace(s *rules.Scenario, st *rules.State) map[rules.Place][]string {
 	units := map[rules.Place][]string{}
 	for _, u := range st.Units {
-		if u.OnMap() && s.OOB.Unit(u.ID) != nil && m.Has(u.Place) {
+		if u.OnMap() && s.OOB.Unit(u.ID) != nil && s.Map.Has(u.Place) {
 			units[u.Place] = append(units[u.Place], u.ID)
 		}
 	}
+	return units
+}
 
-	// 3.21, 3.22: the areas and zones the scenario uses, at their towns.
-	var areas []*rules.Area
-	var zones []*rules.Zone
-	minLat, maxLat, minLon, maxLon := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	extend := func(lat, lon float64) {
-		minLat, maxLat = math.Min(minLat, lat), math.Max(maxLat, lat)
-		minLon, maxLon = math.Min(minLon, lon), math.Max(maxLon, lon)
-	}
-	for _, a := range m.Areas {
+// shownPlaces returns the areas and zones drawn, in the map's order: those
+// the scenario uses (3.21, 3.22) and those with units in them.
+func shownPlaces(s *rules.Scenario, units map[rules.Place][]string) (areas []*rules.Area, zones []*rules.Zone) {
+	for _, a := range s.Map.Areas {
 		if pl := rules.AreaPlace(a.ID); s.Uses(pl) || units[pl] != nil {
 			areas = append(areas, a)
-			extend(a.Lat, a.Lon)
 		}
 	}
-	for _, z := range m.Zones {
+	for _, z := range s.Map.Zones {
 		if pl := rules.ZonePlace(z.ID); s.Uses(pl) || units[pl] != nil {
 			zones = append(zones, z)
-			extend(z.Lat, z.Lon)
 		}
 	}
-	if len(areas)+len(zones) == 0 {
-		extend(0, 0)
+	return areas, zones
+}
+
+// extent is the span of latitude and longitude of the places drawn.
+type extent struct {
+	minLat, maxLat, minLon, maxLon float64
+}
+
+// extentOf returns the extent of the areas' and zones' towns; of the point
+// 0, 0 if there are none.
+func extentOf(areas []*rules.Area, zones []*rules.Zone) extent {
+	e := extent{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
+	for _, a := range areas {
+		e.extend(a.Lat, a.Lon)
 	}
-	cos := math.Cos((minLat + maxLat) / 2 * math.Pi / 180)
-	extW, extH := math.Max((maxLon-minLon)*cos, 1e-3), math.Max(maxLat-minLat, 1e-3)
+	for _, z := range zones {
+		e.extend(z.Lat, z.Lon)
+	}
+	if len(areas)+len(zones) == 0 {
+		e.extend(0, 0)
+	}
+	return e
+}
+
+func (e *extent) extend(lat, lon float64) {
+	e.minLat, e.maxLat = math.Min(e.minLat, lat), math.Max(e.maxLat, lat)
+	e.minLon, e.maxLon = math.Min(e.minLon, lon), math.Max(e.maxLon, lon)
+}
+
+// frame sets the picture's size and frames (title, map and legend), the
+// counters' width and the projection that fits the places drawn into the
+// map's frame, and the anchors of the places at their towns.
+func (p *Plan) frame(fs *faces, areas []*rules.Area, zones []*rules.Zone) {
+	e := extentOf(areas, zones)
+	cos := math.Cos((e.minLat + e.maxLat) / 2 * math.Pi / 180)
+	extW, extH := math.Max((e.maxLon-e.minLon)*cos, 1e-3), math.Max(e.maxLat-e.minLat, 1e-3)
 	k := math.Min(math.Min((maxMapW-2*mapMargin)/extW, (maxMapH-2*mapMargin)/extH), maxScale)
 	mapW, mapH := int(math.Ceil(extW*k))+2*mapMargin, int(math.Ceil(extH*k))+2*mapMargin
-	// The counters are as wide as the longest id of the scenario's units.
-	idW := 0
-	for _, u := range s.Units {
-		idW = max(idW, fs.unit.width(u.ID))
-	}
-	p.counterW = movedW + 3 + idW + 4 + strengthW + 1
+	p.counterW = counterWidth(fs, p.s.Units)
 	p.Title = image.Rect(0, 0, mapW+legendW, titleH)
 	p.Map = image.Rect(0, titleH, mapW, titleH+mapH)
 	p.Legend = image.Rect(mapW, titleH, mapW+legendW, titleH+max(mapH, p.legend(nil, fs, image.Point{})))
 	p.Width, p.Height = p.Legend.Max.X, p.Legend.Max.Y
-	p.proj = projection{lat0: maxLat, lon0: minLon, cos: cos, k: k, off: vec{float64(mapMargin), float64(titleH + mapMargin)}}
+	p.proj = projection{lat0: e.maxLat, lon0: e.minLon, cos: cos, k: k, off: vec{float64(mapMargin), float64(titleH + mapMargin)}}
 	for _, a := range areas {
 		p.anchor[rules.AreaPlace(a.ID)] = p.proj.at(a.Lat, a.Lon)
 	}
 	for _, z := range zones {
 		p.anchor[rules.ZonePlace(z.ID)] = p.proj.at(z.Lat, z.Lon)
 	}
+}
 
+// counterWidth is the width of a counter: as wide as the longest id of the
+// scenario's units.
+func counterWidth(fs *faces, units []*rules.Unit) int {
+	idW := 0
+	for _, u := range units {
+		idW = max(idW, fs.unit.width(u.ID))
+	}
+	return movedW + 3 + idW + 4 + strengthW + 1
+}
+
+// fixedBoxes returns the index of free room with what is fixed in it, which
+// nothing may cover: the towns' dots, the bridges, as a blown one must show
+// (5.1), and the zones' markers, which it records in p.Zones.
+func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone) *index {
 	free := newIndex(p.Map.Inset(3))
-	// The towns' dots and the zones' markers are fixed: nothing may cover them.
 	for _, a := range areas {
 		free.owner = rules.AreaPlace(a.ID)
 		at := p.anchor[free.owner].pt()
 		free.add(image.Rectangle{Min: at, Max: at}.Inset(-dotR-1), kindDot)
 	}
 	free.owner = rules.Place{}
-	// Bridges too: a blown one must show (5.1).
-	for _, r := range m.Roads {
+	for _, r := range p.s.Map.Roads {
 		a, okA := p.anchor[rules.AreaPlace(r.A)]
 		b, okB := p.anchor[rules.AreaPlace(r.B)]
 		if okA && okB && (r.Bridge || r.River != "") {
@@ -187,29 +243,42 @@ func layout(s *rules.Scenario, st *rules.State, fs *faces) *Plan {
 	for _, z := range zones {
 		pl := rules.ZonePlace(z.ID)
 		at := p.anchor[pl]
-		w := fs.smallBold.width(zoneName(z)) + 6
-		r := image.Rect(int(at.X)-zoneR, int(at.Y)-zoneR, int(at.X)+zoneR+w, int(at.Y)+zoneR)
-		if at.X > float64(p.Map.Min.X+p.Map.Dx()/2) {
-			// In the east, the name goes to the left of the disc.
-			r = image.Rect(int(at.X)-zoneR-w, int(at.Y)-zoneR, int(at.X)+zoneR, int(at.Y)+zoneR)
-		}
-		r = shiftInto(r, p.Map.Inset(3))
+		r := p.zoneMarker(fs, z, at)
 		free.owner = pl
 		free.add(r, kindLabel)
 		p.Zones = append(p.Zones, Box{Place: pl, Rect: r, Anchor: at.pt()})
 	}
+	return free
+}
 
-	// What is placed, and in which order: the zones' stacks, which are the
-	// largest, then the areas from the most crowded part of the map out, so
-	// that where room is scarce the first come nearest their towns. The
-	// order is fixed by the data alone: the same position, the same picture.
-	type item struct {
-		place   rules.Place
-		label   image.Point // size, zero for a zone
-		stack   image.Point // size, zero when empty
-		columns [][]string
-		crowd   int
+// zoneMarker returns the box of a zone's marker at at: its disc, with its
+// name to the right, or in the east of the map to the left, kept inside the
+// map.
+func (p *Plan) zoneMarker(fs *faces, z *rules.Zone, at vec) image.Rectangle {
+	w := fs.smallBold.width(zoneName(z)) + 6
+	r := image.Rect(int(at.X)-zoneR, int(at.Y)-zoneR, int(at.X)+zoneR+w, int(at.Y)+zoneR)
+	if at.X > float64(p.Map.Min.X+p.Map.Dx()/2) {
+		r = image.Rect(int(at.X)-zoneR-w, int(at.Y)-zoneR, int(at.X)+zoneR, int(at.Y)+zoneR)
 	}
+	return shiftInto(r, p.Map.Inset(3))
+}
+
+// item is what is placed for a place: an area's label, with its stack if
+// it has units, or a zone's stack.
+type item struct {
+	place   rules.Place
+	label   image.Point // size, zero for a zone
+	stack   image.Point // size, zero when empty
+	columns [][]string
+	crowd   int // how many other towns are near: the order of placing
+}
+
+// placingOrder returns what is placed, and in which order: the zones'
+// stacks, which are the largest, then the areas from the most crowded part
+// of the map out, so that where room is scarce the first come nearest their
+// towns. The order is fixed by the data alone: the same position, the same
+// picture.
+func (p *Plan) placingOrder(fs *faces, areas []*rules.Area, zones []*rules.Zone, units map[rules.Place][]string) []item {
 	var items []item
 	for _, z := range zones {
 		pl := rules.ZonePlace(z.ID)
@@ -234,103 +303,157 @@ func layout(s *rules.Scenario, st *rules.State, fs *faces) *Plan {
 		items = append(items, it)
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].crowd > items[j].crowd })
+	return items
+}
 
-	// Four rounds, each for what the rounds before left without room:
-	// 1. an area's label and stack together against its town;
-	// 2. the label alone against its town, or near it;
-	// 3. the stack against its label, or on rings round the town;
-	// 4. the label on rings round the town.
-	// So every town keeps its name by it wherever room can be found, before
-	// any stack is set away from it.
-	labels := map[int]Box{}
-	stacks := map[rules.Place]Box{}
-	placed := make([]bool, len(items))      // the label (or the zone's stack)
-	stackPlaced := make([]bool, len(items)) // the stack
-	setLabel := func(i int, r image.Rectangle) {
-		free.owner = items[i].place
-		free.add(r, kindLabel)
-		labels[items[i].place.Area] = Box{Place: items[i].place, Rect: r, Anchor: p.anchor[items[i].place].pt()}
-		placed[i] = true
-	}
-	setStack := func(i int, r image.Rectangle) {
-		it := items[i]
-		free.owner = it.place
-		free.add(r, kindStack)
-		stacks[it.place] = Box{Place: it.place, Rect: r, Anchor: p.anchor[it.place].pt(), Units: units[it.place], columns: it.columns}
-		stackPlaced[i] = true
-	}
-	for i, it := range items {
-		free.owner = it.place
+// placer sets the items' labels and stacks where there is room.
+type placer struct {
+	p      *Plan
+	free   *index
+	units  map[rules.Place][]string
+	items  []item
+	labels map[int]Box         // by area number
+	stacks map[rules.Place]Box // by place
+
+	// Which items are placed: placed the label (or the zone's stack),
+	// stackPlaced the stack.
+	placed, stackPlaced []bool
+}
+
+// place places the items in four rounds, each for what the rounds before
+// left without room:
+//  1. an area's label and stack together against its town;
+//  2. the label alone against its town, or near it;
+//  3. the stack against its label, or on rings round the town;
+//  4. the label on rings round the town.
+//
+// So every town keeps its name by it wherever room can be found, before
+// any stack is set away from it.
+func (pl *placer) place() {
+	pl.placed = make([]bool, len(pl.items))
+	pl.stackPlaced = make([]bool, len(pl.items))
+	pl.placeTogether()
+	pl.placeLabelsNear()
+	pl.placeStacks()
+	pl.placeLabelsAround()
+}
+
+func (pl *placer) setLabel(i int, r image.Rectangle) {
+	it := pl.items[i]
+	pl.free.owner = it.place
+	pl.free.add(r, kindLabel)
+	pl.labels[it.place.Area] = Box{Place: it.place, Rect: r, Anchor: pl.p.anchor[it.place].pt()}
+	pl.placed[i] = true
+}
+
+func (pl *placer) setStack(i int, r image.Rectangle) {
+	it := pl.items[i]
+	pl.free.owner = it.place
+	pl.free.add(r, kindStack)
+	pl.stacks[it.place] = Box{Place: it.place, Rect: r, Anchor: pl.p.anchor[it.place].pt(), Units: pl.units[it.place], columns: it.columns}
+	pl.stackPlaced[i] = true
+}
+
+// placeTogether is the first round: each zone's stack against its marker,
+// or near it; each area's label with its stack against its town.
+func (pl *placer) placeTogether() {
+	p := pl.p
+	for i, it := range pl.items {
+		pl.free.owner = it.place
 		if it.place.IsZone() {
-			var zr image.Rectangle
-			for _, z := range p.Zones {
-				if z.Place == it.place {
-					zr = z.Rect
-				}
-			}
-			r, ok := p.placeBeside(free, zr, it.stack)
-			if !ok {
-				if r, ok = p.placeAround(free, p.anchor[it.place], it.stack, searchMax); !ok {
-					p.Overlaps++
-				}
-			}
-			setStack(i, r)
-			placed[i] = true
+			pl.placeZoneStack(i)
 			continue
 		}
-		if lr, sr, ok := p.placeNear(free, p.anchor[it.place], it.label, it.stack); ok {
-			setLabel(i, lr)
+		if lr, sr, ok := p.placeNear(pl.free, p.anchor[it.place], it.label, it.stack); ok {
+			pl.setLabel(i, lr)
 			if it.stack != (image.Point{}) {
-				setStack(i, sr)
+				pl.setStack(i, sr)
 			}
 		}
 	}
-	for i, it := range items {
-		if placed[i] {
-			continue
-		}
-		free.owner = it.place
-		if lr, _, ok := p.placeNear(free, p.anchor[it.place], it.label, image.Point{}); ok {
-			setLabel(i, lr)
-		} else if lr, ok := p.around(free, p.anchor[it.place], it.label, nearLabel, true); ok {
-			setLabel(i, lr)
+}
+
+// placeZoneStack places the stack of the i-th item, a zone's, against the
+// zone's marker, or else on rings round it.
+func (pl *placer) placeZoneStack(i int) {
+	p, it := pl.p, pl.items[i]
+	var zr image.Rectangle
+	for _, z := range p.Zones {
+		if z.Place == it.place {
+			zr = z.Rect
 		}
 	}
-	for i, it := range items {
-		if stackPlaced[i] || it.stack == (image.Point{}) {
+	r, ok := p.placeBeside(pl.free, zr, it.stack)
+	if !ok {
+		if r, ok = p.placeAround(pl.free, p.anchor[it.place], it.stack, searchMax); !ok {
+			p.Overlaps++
+		}
+	}
+	pl.setStack(i, r)
+	pl.placed[i] = true
+}
+
+// placeLabelsNear is the second round: the labels left, alone against
+// their towns or near them.
+func (pl *placer) placeLabelsNear() {
+	p := pl.p
+	for i, it := range pl.items {
+		if pl.placed[i] {
 			continue
 		}
-		free.owner = it.place
+		pl.free.owner = it.place
+		if lr, _, ok := p.placeNear(pl.free, p.anchor[it.place], it.label, image.Point{}); ok {
+			pl.setLabel(i, lr)
+		} else if lr, ok := p.around(pl.free, p.anchor[it.place], it.label, nearLabel, true); ok {
+			pl.setLabel(i, lr)
+		}
+	}
+}
+
+// placeStacks is the third round: the stacks left, against their labels or
+// on rings round their towns.
+func (pl *placer) placeStacks() {
+	p := pl.p
+	for i, it := range pl.items {
+		if pl.stackPlaced[i] || it.stack == (image.Point{}) {
+			continue
+		}
+		pl.free.owner = it.place
 		var r image.Rectangle
 		ok := false
-		if placed[i] {
-			r, ok = p.placeBeside(free, labels[it.place.Area].Rect, it.stack)
+		if pl.placed[i] {
+			r, ok = p.placeBeside(pl.free, pl.labels[it.place.Area].Rect, it.stack)
 		}
 		if !ok {
-			r, ok = p.placeAround(free, p.anchor[it.place], it.stack, 2*searchMax)
+			r, ok = p.placeAround(pl.free, p.anchor[it.place], it.stack, 2*searchMax)
 		}
 		if !ok {
 			p.Overlaps++
 		}
-		setStack(i, r)
+		pl.setStack(i, r)
 	}
-	for i, it := range items {
-		if placed[i] {
+}
+
+// placeLabelsAround is the last round: the labels left, on rings round
+// their towns, or over something if there is no room.
+func (pl *placer) placeLabelsAround() {
+	p := pl.p
+	for i, it := range pl.items {
+		if pl.placed[i] {
 			continue
 		}
-		free.owner = it.place
-		lr, ok := p.placeAround(free, p.anchor[it.place], it.label, searchMax)
+		pl.free.owner = it.place
+		lr, ok := p.placeAround(pl.free, p.anchor[it.place], it.label, searchMax)
 		if !ok {
 			p.Overlaps++
 		}
-		setLabel(i, lr)
+		pl.setLabel(i, lr)
 	}
+}
 
-	free.owner = rules.Place{}
-	p.placeRiverNames(free, fs)
-
-	// The boxes in the map's order, and the leader lines of those set away
-	// from their towns.
+// collect records the boxes placed in the map's order, areas then zones,
+// and the leader lines of those set away from their towns.
+func (p *Plan) collect(areas []*rules.Area, zones []*rules.Zone, labels map[int]Box, stacks map[rules.Place]Box) {
 	for _, a := range areas {
 		b := labels[a.ID]
 		p.Labels = append(p.Labels, b)
@@ -359,7 +482,6 @@ func layout(s *rules.Scenario, st *rules.State, fs *faces) *Plan {
 			p.leader(b.Anchor, b.Rect, dotR+gap+2)
 		}
 	}
-	return p
 }
 
 // zoneName is a zone's name as its marker shows it: "Liège" or "Huy VP×2"

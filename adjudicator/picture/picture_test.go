@@ -205,6 +205,16 @@ func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *P
 	var labels []Box
 	labels = append(labels, p.Labels...)
 	labels = append(labels, p.Zones...)
+	checkLabels(t, name, p, labels)
+	checkStacks(t, name, p, labels)
+	checkUnitsDrawn(t, name, p, st)
+	return p
+}
+
+// checkLabels checks that the labels, the areas' and the zones', lie inside
+// the map and that no two overlap.
+func checkLabels(t *testing.T, name string, p *Plan, labels []Box) {
+	t.Helper()
 	for i, a := range labels {
 		if !a.Rect.In(p.Map) {
 			t.Errorf("%s: the label of %s, %v, is not inside the map %v", name, a.Place, a.Rect, p.Map)
@@ -215,6 +225,12 @@ func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *P
 			}
 		}
 	}
+}
+
+// checkStacks checks that the stacks lie inside the map, over no other
+// place's label and no other stack.
+func checkStacks(t *testing.T, name string, p *Plan, labels []Box) {
+	t.Helper()
 	for i, sb := range p.Stacks {
 		if !sb.Rect.In(p.Map) {
 			t.Errorf("%s: the stack in %s, %v, is not inside the map", name, sb.Place, sb.Rect)
@@ -230,7 +246,12 @@ func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *P
 			}
 		}
 	}
-	// 4.1: every unit on the map or in a zone in the stack of its place.
+}
+
+// checkUnitsDrawn checks 4.1: every unit on the map or in a zone is in the
+// stack of its place, and no other unit is in a stack.
+func checkUnitsDrawn(t *testing.T, name string, p *Plan, st *rules.State) {
+	t.Helper()
 	inStack := map[string]rules.Place{}
 	for _, sb := range p.Stacks {
 		for _, id := range sb.Units {
@@ -242,7 +263,6 @@ func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *P
 			t.Errorf("%s: unit %s in %v (on the map: %v) is drawn in %v", name, u.ID, u.Place, u.OnMap(), pl)
 		}
 	}
-	return p
 }
 
 func TestLayout(t *testing.T) {
@@ -369,9 +389,23 @@ func counterRect(t *testing.T, p *Plan, id string) image.Rectangle {
 func TestWhatIsShown(t *testing.T) {
 	s := load(t, "campaign")
 	st := rules.NewState(s)
+	moved, dug, cut := markUnits(st)
+	// 5.1: bridge 40-41 is blown at the start; repair 51-70 (10.1).
+	st.Bridge(51, 70).Blown = false
+	// 12.22: Bastogne German.
+	st.Control[88] = rules.German
 
-	// A unit moved (8.25), one entrenched (8.5), one out of supply (13.1).
-	var moved, dug, cut *rules.UnitState
+	img := decode(t, render(t, s, st, nil))
+	p := Layout(s, st)
+	checkCountersShown(t, img, p, s, moved, dug, cut)
+	checkControlShown(t, img, p, s)
+	checkVPShown(t, img, p, s)
+	checkBridgesShown(t, img, p, s)
+}
+
+// markUnits marks three units of the position in areas of their own: one
+// moved (8.25), one entrenched (8.5), one out of supply (13.1).
+func markUnits(st *rules.State) (moved, dug, cut *rules.UnitState) {
 	for _, u := range st.Units {
 		if !u.OnMap() || u.Place.IsZone() {
 			continue
@@ -385,14 +419,15 @@ func TestWhatIsShown(t *testing.T) {
 			cut, u.InSupply = u, false
 		}
 	}
-	// 5.1: bridge 40-41 is blown at the start; repair 51-70 (10.1).
-	st.Bridge(51, 70).Blown = false
-	// 12.22: Bastogne German.
-	st.Control[88] = rules.German
+	return moved, dug, cut
+}
 
-	img := decode(t, render(t, s, st, nil))
-	p := Layout(s, st)
-
+// checkCountersShown checks the counters of the units markUnits marked:
+// the moved unit's yellow edge (8.25), the entrenched unit's brown frame
+// (8.5), the red strength of the unit out of supply (13.1), and the
+// service's colour (4.12).
+func checkCountersShown(t *testing.T, img image.Image, p *Plan, s *rules.Scenario, moved, dug, cut *rules.UnitState) {
+	t.Helper()
 	if r := counterRect(t, p, moved.ID); at(img, image.Pt(r.Min.X+1, r.Min.Y+8)) != movedMark {
 		t.Errorf("8.25: moved %s has no yellow edge", moved.ID)
 	}
@@ -406,7 +441,12 @@ func TestWhatIsShown(t *testing.T) {
 	if r := counterRect(t, p, moved.ID); at(img, image.Pt(r.Min.X+movedW+1, r.Min.Y+1)) != styleOf(u).bg {
 		t.Errorf("4.12: %s (%s) is not in its service's colour", moved.ID, u.Service)
 	}
+}
 
+// checkControlShown checks the towns' dots of German Bastogne and Allied
+// Luxembourg (12.22), and the zones' discs in their sides' colours (3.21).
+func checkControlShown(t *testing.T, img image.Image, p *Plan, s *rules.Scenario) {
+	t.Helper()
 	anchor := func(pl rules.Place) image.Point { return p.anchor[pl].pt() }
 	if c := at(img, anchor(rules.AreaPlace(88))); c != germanDot {
 		t.Errorf("12.22: German Bastogne's town is %v, want %v", c, germanDot)
@@ -423,16 +463,23 @@ func TestWhatIsShown(t *testing.T) {
 			t.Errorf("3.21: zone %s's disc is %v, want %v", z.Place.Zone, c, want)
 		}
 	}
+}
 
-	// 3.26: a VP area's label ends in its VP, in gold.
+// checkVPShown checks 3.26: a VP area's label ends in its VP, in gold.
+func checkVPShown(t *testing.T, img image.Image, p *Plan, s *rules.Scenario) {
+	t.Helper()
 	for _, l := range p.Labels {
 		a := s.Map.Area(l.Place.Area)
 		if got := at(img, image.Pt(l.Rect.Max.X-3, l.Rect.Min.Y+3)) == vpGold; got != (a.VP > 0) {
 			t.Errorf("3.26: %s (VP %d): gold badge %v", a.Label(), a.VP, got)
 		}
 	}
+}
 
-	// 5.1: a blown bridge is crossed in red; a repaired one is not.
+// checkBridgesShown checks 5.1: a blown bridge, 40-41, is crossed in red;
+// a repaired one, 51-70, is not (10.1).
+func checkBridgesShown(t *testing.T, img image.Image, p *Plan, s *rules.Scenario) {
+	t.Helper()
 	red := func(a, b int) bool {
 		r := s.Map.Road(a, b)
 		x := p.crossing(r, p.anchor[rules.AreaPlace(a)], p.anchor[rules.AreaPlace(b)]).pt()
