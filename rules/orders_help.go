@@ -86,9 +86,24 @@ type examples struct {
 
 func newExamples(s *Scenario, side Side) *examples {
 	ex := &examples{s: s, side: side}
+	ex.pickUnits()
+	for _, r := range s.Map.Roads {
+		if r.Bridge && s.Uses(AreaPlace(r.A)) && s.Uses(AreaPlace(r.B)) {
+			ex.bridge = r
+			break
+		}
+	}
+	ex.pickSFArea()
+	return ex
+}
+
+// pickUnits chooses the units of the examples: the side's first on the
+// map and another in its area, one that may move on foot (8.34), one that
+// may entrench (8.5), an engineer, and two of the enemy.
+func (ex *examples) pickUnits() {
 	byArea := map[int][]*Unit{}
-	for _, u := range s.Units {
-		if u.Side != side {
+	for _, u := range ex.s.Units {
+		if u.Side != ex.side {
 			if len(ex.enemy) < 2 {
 				ex.enemy = append(ex.enemy, u)
 			}
@@ -116,25 +131,21 @@ func newExamples(s *Scenario, side Side) *examples {
 		}
 		ex.path = ex.walk(ex.unit.Setup, 2)
 	}
-	for _, r := range s.Map.Roads {
-		if r.Bridge && s.Uses(AreaPlace(r.A)) && s.Uses(AreaPlace(r.B)) {
-			ex.bridge = r
-			break
-		}
-	}
-	// Special forces near the example's units if possible (14.12: not in a
-	// VP area).
+}
+
+// pickSFArea places the special forces of the example near the example's
+// units if possible, never in a VP area (14.12).
+func (ex *examples) pickSFArea() {
 	areas := append([]Place(nil), ex.path...)
-	for _, a := range s.Map.Areas {
+	for _, a := range ex.s.Map.Areas {
 		areas = append(areas, AreaPlace(a.ID))
 	}
 	for _, p := range areas {
-		if a := s.Map.Area(p.Area); a != nil && a.VP == 0 && s.Uses(p) {
+		if a := ex.s.Map.Area(p.Area); a != nil && a.VP == 0 && ex.s.Uses(p) {
 			ex.sf = a.ID
-			break
+			return
 		}
 	}
-	return ex
 }
 
 // walk returns a path of up to n steps along roads between the scenario's
