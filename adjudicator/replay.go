@@ -95,16 +95,16 @@ type Replayed struct {
 // A Discrepancy is where a log and its replay part: the record, and what
 // differs.
 type Discrepancy struct {
-	Seq    int
-	Kind   string
-	Impuls string
-	What   string
+	Seq     int
+	Kind    string
+	Impulse string
+	What    string
 }
 
 func (d *Discrepancy) Error() string {
 	where := fmt.Sprintf("record %d (%s", d.Seq, d.Kind)
-	if d.Impuls != "" {
-		where += " " + d.Impuls
+	if d.Impulse != "" {
+		where += " " + d.Impulse
 	}
 	return where + "): " + d.What
 }
@@ -204,14 +204,14 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 		case KindDrawAgreed:
 			recs, err = g.Draw(e.Side, true, e.Time)
 		default:
-			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "no record of this kind is made here by itself"}
+			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "no record of this kind is made here by itself"}
 		}
 		if err != nil {
-			return nil, engineNote(c.Engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "replaying it fails: " + err.Error()})
+			return nil, engineNote(c.Engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "replaying it fails: " + err.Error()})
 		}
 		for _, r := range recs {
 			if i >= len(log) {
-				return nil, engineNote(c.Engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impuls: r.Impulse, What: "the replay makes this record, but the log ends before it"})
+				return nil, engineNote(c.Engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impulse: r.Impulse, What: "the replay makes this record, but the log ends before it"})
 			}
 			if err := compare(log[i], r); err != nil {
 				return nil, engineNote(c.Engine, err)
@@ -236,7 +236,7 @@ func engineNote(engine int, err error) error {
 // compare names the first difference between a logged record and the
 // record the replay made.
 func compare(e, r Record) error {
-	d := &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse}
+	d := &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse}
 	fail := func(format string, args ...any) error { d.What = fmt.Sprintf(format, args...); return d }
 	str := func(field, logged, replayed string) error {
 		return fail("%s is %q in the log, but the replay gives %q", field, logged, replayed)
