@@ -78,9 +78,8 @@ func playOut(t testing.TB, g *Game, log []Record) []Record {
 	return log
 }
 
-// A game's life (ARCHITECTURE.md): forming until both JOIN, playing, then
-// finished with the seed revealed (B10); every record chained to the one
-// before.
+// A game's life: forming until both JOIN, playing, then finished with the
+// seed revealed (B10); every record chained to the one before.
 func TestGameLife(t *testing.T) {
 	g, log := formingGame(t, "intro", "intro-1", testSecret, 48*time.Hour)
 	if g.Status != Forming || g.ToMove() != "" {

@@ -7,10 +7,11 @@ import (
 	"strings"
 )
 
-// The facts the rulebook fixes about the map (design/MAP.md). A map or order
-// of battle with rulebook = true claims to be the game's and must agree with
-// every one of them; the shipped reconstruction does, and so must an exact
-// copy of the published map.
+// The facts the rulebook fixes about the map: the areas the rules name, the
+// bridges blown at start (5.1), the examples of play and the zones (3.21,
+// 11.22, 11.23). A map or order of battle with rulebook = true claims to be
+// the game's and must agree with every one of them; the shipped
+// reconstruction does, and so must an exact copy of the published map.
 
 // NamedAreas are the area numbers the rules name (5.1 and the examples).
 var NamedAreas = map[int]string{

@@ -8,10 +8,12 @@ import (
 	"strings"
 )
 
-// An Order is one line of an order mail, typed (design/ORDERS.md): an order
-// for the player's own impulse, a standing order, a request, or a header line.
-// Each kind is a type of its own in orders_*.go; String writes the canonical
-// text of the line, which ParseOrders reads back to an equal Order.
+// An Order is one line of an order mail, typed: an order for the player's
+// own impulse, a standing order, a request, or a header line. The order
+// language is stated once, in the kind table of orders_kinds.go, which HELP
+// shows the players. Each kind is a type of its own in orders_*.go; String
+// writes the canonical text of the line, which ParseOrders reads back to an
+// equal Order.
 type Order interface {
 	Keyword() string
 	String() string
@@ -376,8 +378,7 @@ func (lp *lineParser) word(w string) bool {
 }
 
 // tokenKind classifies a token as orders read it: numbers are areas, single
-// letters zones, a-b bridges, x>y fire pairs, anything else a unit (ORDERS.md,
-// Names).
+// letters zones, a-b bridges, x>y fire pairs, anything else a unit.
 type tokenKind int
 
 const (
