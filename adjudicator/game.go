@@ -15,7 +15,7 @@ import (
 	"titm/rules"
 )
 
-// Status is where a game is in its life (ARCHITECTURE.md, A game's life).
+// Status is where a game is in its life: forming, playing, then finished.
 type Status string
 
 // The statuses of a game.

@@ -97,14 +97,14 @@ type Replayed struct {
 type Discrepancy struct {
 	Seq    int
 	Kind   string
-	Impuls string
+	Impulse string
 	What   string
 }
 
 func (d *Discrepancy) Error() string {
 	where := fmt.Sprintf("record %d (%s", d.Seq, d.Kind)
-	if d.Impuls != "" {
-		where += " " + d.Impuls
+	if d.Impulse != "" {
+		where += " " + d.Impulse
 	}
 	return where + "): " + d.What
 }
@@ -127,9 +127,9 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 		recs, err := out.apply(e, secret)
 		switch {
 		case err == errNotByItself:
-			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "no record of this kind is made here by itself"}
+			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "no record of this kind is made here by itself"}
 		case err != nil:
-			return nil, engineNote(engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: "replaying it fails: " + err.Error()})
+			return nil, engineNote(engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "replaying it fails: " + err.Error()})
 		}
 		if i, err = matchLogged(log, i, recs, engine); err != nil {
 			return nil, err
@@ -272,7 +272,7 @@ func (out *Replayed) applyImpulse(e Record, secret []byte) ([]Record, error) {
 func matchLogged(log []Record, i int, recs []Record, engine int) (int, error) {
 	for _, r := range recs {
 		if i >= len(log) {
-			return i, engineNote(engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impuls: r.Impulse, What: "the replay makes this record, but the log ends before it"})
+			return i, engineNote(engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impulse: r.Impulse, What: "the replay makes this record, but the log ends before it"})
 		}
 		if err := compare(log[i], r); err != nil {
 			return i, engineNote(engine, err)
@@ -299,7 +299,7 @@ func engineNote(engine int, err error) error {
 func compare(e, r Record) error {
 	for _, differ := range []func(e, r Record) string{differsInAct, differsInDice, differsInEvents, differsInOutcome} {
 		if what := differ(e, r); what != "" {
-			return &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impuls: e.Impulse, What: what}
+			return &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: what}
 		}
 	}
 	return nil

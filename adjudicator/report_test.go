@@ -1,36 +1,22 @@
 package adjudicator
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"titm/internal/golden"
 	"titm/internal/playtest"
 	"titm/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// golden compares text with a golden file, or rewrites it with -update.
-func golden(t *testing.T, name, text string) {
+// goldenReport compares text with a golden file (see internal/golden) and checks
+// that its lines fit the report's width.
+func goldenReport(t *testing.T, name, text string) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != text {
-		t.Errorf("%s differs; run go test ./adjudicator -run %s -update and read the diff\n%s", path, t.Name(), text)
-	}
+	golden.Check(t, filepath.Join("..", "testdata", "golden", name), text)
 	for i, l := range strings.Split(text, "\n") {
 		if len([]rune(l)) > ReportWidth {
 			t.Errorf("%s:%d is %d columns wide: %q", name, i+1, len([]rune(l)), l)
@@ -63,7 +49,7 @@ func TestReportMovement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report-movement.txt", r)
+	goldenReport(t, "report-movement.txt", r)
 }
 
 // The report of an impulse with a battle, a bridge demolition and a
@@ -110,7 +96,7 @@ func TestReportBattles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report-battles.txt", r)
+	goldenReport(t, "report-battles.txt", r)
 }
 
 // The report of a scenario's last impulse: the result and the revealed
@@ -134,7 +120,7 @@ func TestReportFinal(t *testing.T) {
 			if !strings.Contains(r, "THE GAME IS OVER") || !strings.Contains(r, g.Seed) {
 				t.Errorf("the last report lacks the result or the seed")
 			}
-			golden(t, "report-final.txt", r)
+			goldenReport(t, "report-final.txt", r)
 			return
 		}
 	}

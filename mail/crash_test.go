@@ -112,6 +112,8 @@ func impulses(log []adjudicator.Record) int {
 	return n
 }
 
+// folderSize counts the mails in one of the referee's folders with STATUS,
+// which reads no mail and so is safe while the daemon moves them.
 func (w *world) folderSize(addr, folder string) int {
 	w.t.Helper()
 	c, err := imapclient.DialInsecure(w.srv.IMAPAddr(), nil)

@@ -66,9 +66,23 @@ retry_min = "1s"
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.start()
-	w.waitMail(german, 1)              // the welcome: the daemon runs
-	time.Sleep(200 * time.Millisecond) // let it enter IDLE; IDLE is what is tested, not timing
+	// IDLE is what is tested: the orders are delivered once the daemon
+	// waits in it, so that only IDLE can bring them.
+	idling := make(chan struct{}, 1)
+	w.start(func(d *mail.Daemon) {
+		d.Inbox.SetIdling(func() {
+			select {
+			case idling <- struct{}{}:
+			default:
+			}
+		})
+	})
+	w.waitMail(german, 1) // the welcome: the daemon runs
+	select {
+	case <-idling:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the daemon did not enter IDLE in 15 s")
+	}
 
 	orders := func(impulse, from string) {
 		raw, _ := message(from, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE %s\n", w.game, w.tokens[from], impulse))

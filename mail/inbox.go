@@ -32,6 +32,10 @@ type Inbox struct {
 	// AfterCommit, when set, is called between a message's commit and its
 	// move: the crash tests kill the process there.
 	AfterCommit func(uid uint32)
+
+	// idling, when set, is called each time the server has accepted IDLE,
+	// so that a test of IDLE can deliver mail once the inbox waits in it.
+	idling func()
 }
 
 // NewInbox returns the reader of the configured folder.
@@ -148,6 +152,9 @@ func (ib *Inbox) wait(ctx context.Context, c *imapclient.Client, idle bool, news
 	cmd, err := c.Idle()
 	if err != nil {
 		return fmt.Errorf("imap: IDLE: %w", err)
+	}
+	if ib.idling != nil {
+		ib.idling()
 	}
 	select {
 	case <-ctx.Done():

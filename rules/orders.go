@@ -8,10 +8,12 @@ import (
 	"strings"
 )
 
-// An Order is one line of an order mail, typed: an order
-// for the player's own impulse, a standing order, a request, or a header line.
-// Each kind is a type of its own in orders_*.go; String writes the canonical
-// text of the line, which ParseOrders reads back to an equal Order.
+// An Order is one line of an order mail, typed: an order for the player's
+// own impulse, a standing order, a request, or a header line. The game's
+// order language is stated once, in the kind table of orders_kinds.go, which
+// HELP shows the players; a caller adds its own lines (Keyword) beside it.
+// Each kind is a type of its own; String writes the canonical text of the
+// line, which ParseOrders reads back to an equal Order.
 type Order interface {
 	Keyword() string
 	String() string

@@ -739,7 +739,8 @@ func placesString(ps []Place) string {
 	return strings.TrimSpace(b.String())
 }
 
-// A Class says when an order may be given.
+// A Class says when an order may be given: it is the section of HELP that
+// lists the order.
 type Class int
 
 // The classes of orders.

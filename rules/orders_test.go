@@ -2,8 +2,6 @@ package rules_test
 
 import (
 	"errors"
-	"flag"
-	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -11,11 +9,10 @@ import (
 
 	"titm/adjudicator"
 	"titm/adjudicator/referee"
+	"titm/internal/golden"
 	"titm/rules"
 	"titm/rules/scenarios"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 var (
 	loadOnce sync.Once
@@ -345,19 +342,7 @@ func TestHelpGolden(t *testing.T) {
 	}{{"campaign", rules.German}, {"campaign", rules.Allied}, {"intro", rules.German}} {
 		s := scenario(t, c.scen)
 		got := referee.Help(s, c.side)
-		golden := "../testdata/golden/help-" + c.scen + "-" + string(c.side) + ".txt"
-		if *update {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test ./rules -update to write it)", err)
-		}
-		if got != string(want) {
-			t.Errorf("HELP for %s %s differs from %s; run go test ./rules -run TestHelpGolden -update and read the diff", c.scen, c.side, golden)
-		}
+		golden.Check(t, "../testdata/golden/help-"+c.scen+"-"+string(c.side)+".txt", got)
 		for _, line := range strings.Split(got, "\n") {
 			if len(line) > 80 {
 				t.Errorf("line longer than 80 columns: %q", line)

@@ -35,8 +35,6 @@ type Scenario struct {
 type Supply struct {
 	German []Place `toml:"german"`
 	Allied []Place `toml:"allied"`
-
-	line int
 }
 
 // Sources returns the supply sources of a side.
@@ -53,8 +51,6 @@ type Selector struct {
 	At        Place  `toml:"at"`
 	Arrives   string `toml:"arrives"`
 	ID        string `toml:"id"`
-
-	line int
 }
 
 // Victory holds a scenario's victory conditions (12.0 and the scenarios).
@@ -70,8 +66,6 @@ type Victory struct {
 	HoleVP       int       `toml:"hole_vp"`
 	Levels       []Level   `toml:"level"`
 	Outcomes     []Outcome `toml:"outcome"`
-
-	line int
 }
 
 // The kinds of victory condition.
@@ -85,8 +79,6 @@ type Level struct {
 	Min    *int   `toml:"min"`
 	Max    *int   `toml:"max"`
 	Result string `toml:"result"`
-
-	line int
 }
 
 // Includes reports whether the total falls in the level.
@@ -101,8 +93,6 @@ type Outcome struct {
 	Contested int    `toml:"contested"`
 	Allied    int    `toml:"allied"`
 	Result    string `toml:"result"`
-
-	line int
 }
 
 // InPlay reports whether the unit takes part in the scenario.

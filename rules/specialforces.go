@@ -30,7 +30,7 @@ func (g *game) placeSF(line int, o SpecialForces) {
 		st.SF = &SFCounter{Area: o.Area, Effect: o.Effect, Battle: o.Battle, Placed: g.imp}
 		st.SFUsed = append(st.SFUsed, o.Effect)
 		st.SFDays = append(st.SFDays, g.imp.Day)
-		g.event(SFPlaced{Area: o.Area, Effect: o.Effect, Battle: o.Battle})
+		g.event(SFPlaced(o))
 	}
 }
 

@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"titm/internal/golden"
 )
 
 func runT(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -241,8 +242,6 @@ func TestOrders(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
 // TestAdjudicateIntro plays the introductory scenario through all its
 // impulses with fixed orders and dice and compares what happened and the
 // final position with the golden files: once without a battle, once with
@@ -294,19 +293,7 @@ func TestAdjudicateIntro(t *testing.T) {
 		if (battles > 0) != (c.dir == "intro-battles") {
 			t.Errorf("%s: %d battles", c.dir, battles)
 		}
-		golden := "../../testdata/golden/adjudicate-" + c.dir + ".json"
-		if *update {
-			if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (go test ./cmd/titm -update writes it)", err)
-		}
-		if out != string(want) {
-			t.Errorf("%s differs from %s; run go test ./cmd/titm -run TestAdjudicateIntro -update and read the diff", c.dir, golden)
-		}
+		golden.Check(t, "../../testdata/golden/adjudicate-"+c.dir+".json", out)
 	}
 }
 
