@@ -95,10 +95,10 @@ type Replayed struct {
 // A Discrepancy is where a log and its replay part: the record, and what
 // differs.
 type Discrepancy struct {
-	Seq    int
-	Kind   string
+	Seq     int
+	Kind    string
 	Impulse string
-	What   string
+	What    string
 }
 
 func (d *Discrepancy) Error() string {
