@@ -100,11 +100,20 @@ retry_min = "1s"
 	if g := w.gameNow(); g.Next.String() != "G16-2" {
 		t.Errorf("after two impulses the game is at %s", g.Next)
 	}
+	// The report is sent once the mail's handling is committed, before the
+	// daemon moves the mail: wait for the move.
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		n := dovecotCount(t, dc.Addr, "INBOX")
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Dovecot's INBOX still has %d mails after 15 s", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if n := dovecotCount(t, dc.Addr, "processed"); n != 2 {
 		t.Errorf("Dovecot's processed folder has %d mails, want 2", n)
-	}
-	if n := dovecotCount(t, dc.Addr, "INBOX"); n != 0 {
-		t.Errorf("Dovecot's INBOX still has %d mails", n)
 	}
 	w.cancel()
 	<-w.done
