@@ -124,14 +124,7 @@ func TestBridge_10_1_Repair(t *testing.T) {
 // In the rulebook Marnach holds Allied units and a battle follows; here a
 // German unit stands there instead, to isolate the movement and repair.
 func TestExample_Bridging(t *testing.T) {
-	s := scenario(t, "campaign")
-	st := rules.NewState(s)
-	st.Next, _ = rules.ParseImpulse("G17-1")
-	for _, u := range st.Units {
-		if s.OOB.Unit(u.ID).Side == rules.Allied {
-			u.Eliminated, u.Place = true, rules.Place{}
-		}
-	}
+	s, st := germansAlone(t)
 	place(st, "116/60", rules.AreaPlace(70))
 	next, ev, err := playDice(t, s, st, "FOOT 2/304 51 70\nREPAIR 51-70 BY 600E", 3)
 	if err != nil {

@@ -192,6 +192,21 @@ func place(st *rules.State, id string, p rules.Place) {
 	u.Place, u.TurnStart, u.Arrived = p, p, true
 }
 
+// germansAlone returns the campaign at G17-1 with every Allied unit gone,
+// for the rulebook's examples that isolate a German move.
+func germansAlone(t *testing.T) (*rules.Scenario, *rules.State) {
+	t.Helper()
+	s := scenario(t, "campaign")
+	st := rules.NewState(s)
+	st.Next, _ = rules.ParseImpulse("G17-1")
+	for _, u := range st.Units {
+		if s.OOB.Unit(u.ID).Side == rules.Allied {
+			u.Eliminated, u.Place = true, rules.Place{}
+		}
+	}
+	return s, st
+}
+
 // playDice plays the orders with scripted dice.
 func playDice(t *testing.T, s *rules.Scenario, st *rules.State, body string, dice ...int) (*rules.State, []rules.Event, error) {
 	t.Helper()

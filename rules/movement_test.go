@@ -208,14 +208,7 @@ func TestMove_8_28_NotIntoOutOfSupply(t *testing.T) {
 // bridge 58-59 blown the road through Sael costs 9 MP, beyond its 8 (8.31,
 // 8.33, 8.38).
 func TestExample_Movement(t *testing.T) {
-	s := scenario(t, "campaign")
-	st := rules.NewState(s)
-	st.Next, _ = rules.ParseImpulse("G17-1")
-	for _, u := range st.Units {
-		if s.OOB.Unit(u.ID).Side == rules.Allied {
-			u.Eliminated, u.Place = true, rules.Place{}
-		}
-	}
+	s, st := germansAlone(t)
 	place(st, "1SS/1", rules.AreaPlace(59))
 	_, ev := mustPlay(t, s, st, "MOVE 1SS/1 59 58 63 64")
 	oneMove(t, ev, 5, "")
