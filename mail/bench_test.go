@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	acts "titm/adjudicator/referee"
 
 	gomail "github.com/emersion/go-message/mail"
 
@@ -57,8 +58,8 @@ func benchOrderToReports(b *testing.B, extra string) {
 		if g.Status != adjudicator.Playing {
 			// The game is over: the next rounds play a new one.
 			err := w.st.Update(func(tx *store.Tx) error {
-				id, tokens, err := mail.NewGame(tx, gomail.Address{}, mail.NewGameOptions{Scenario: "intro",
-					German: german, Allied: allied, Deadline: 48 * time.Hour, Now: time.Now()})
+				id, tokens, err := mail.NewGame(tx, gomail.Address{}, acts.NewGame{Scenario: "intro",
+					German: german, Allied: allied, Deadline: 48 * time.Hour}, time.Now())
 				if err != nil {
 					return err
 				}

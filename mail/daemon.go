@@ -144,11 +144,13 @@ type storedReferee struct {
 // StoredReferee returns the referee's settings and address as the last
 // daemon on the store ran with them. Where none has run, the address is
 // empty: nobody is known to send mail from.
-func StoredReferee(tx *store.Tx) (*referee.Options, gomail.Address) {
+func StoredReferee(tx *store.Tx) (*referee.Options, gomail.Address, error) {
 	var sr storedReferee
 	sr.Options.Address = tx.Meta("referee")
 	if data := tx.Meta("referee.settings"); data != "" {
-		json.Unmarshal([]byte(data), &sr)
+		if err := json.Unmarshal([]byte(data), &sr); err != nil {
+			return nil, gomail.Address{}, fmt.Errorf("the referee's settings kept in the store cannot be read (%v): start titm serve once to keep them again", err)
+		}
 	}
-	return &sr.Options, gomail.Address{Name: sr.Name, Address: sr.Options.Address}
+	return &sr.Options, gomail.Address{Name: sr.Name, Address: sr.Options.Address}, nil
 }

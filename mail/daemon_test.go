@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	acts "titm/adjudicator/referee"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -91,8 +92,8 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	}
 	t.Cleanup(func() { w.st.Close() })
 	w.st.Update(func(tx *store.Tx) error {
-		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, mail.NewGameOptions{Scenario: "intro",
-			German: german, Allied: allied, Observers: []string{observer}, Deadline: 48 * time.Hour, Now: time.Now()})
+		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
+			German: german, Allied: allied, Observers: []string{observer}, Deadline: 48 * time.Hour}, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}

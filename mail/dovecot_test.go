@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+	acts "titm/adjudicator/referee"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -55,8 +56,8 @@ retry_min = "1s"
 	}
 	defer w.st.Close()
 	err = w.st.Update(func(tx *store.Tx) error {
-		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, mail.NewGameOptions{Scenario: "intro",
-			German: german, Allied: allied, Deadline: 48 * time.Hour, Now: time.Now()})
+		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
+			German: german, Allied: allied, Deadline: 48 * time.Hour}, time.Now())
 		if err != nil {
 			return err
 		}

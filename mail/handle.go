@@ -87,12 +87,7 @@ func (w *work) send(m referee.Mail) { w.mails = append(w.mails, pending{Mail: m}
 // result takes what a referee's act did: its mails, and its reply to the
 // mail's sender.
 func (w *work) result(res *referee.Result) {
-	if res.Game != nil {
-		w.game = res.Game.ID
-	}
-	for _, m := range res.Mails {
-		w.send(m)
-	}
+	w.collect(res)
 	if res.Reply != "" {
 		w.replyMap(w.game, res.Reply, res.ReplyMap)
 	}

@@ -37,9 +37,8 @@ type request struct {
 	To     string        `json:"to,omitempty"`     // rollback: the impulse
 	// Impulse names an impulse of a stored game (report, render), "" for
 	// the last played.
-	Impulse string            `json:"impulse,omitempty"`
-	New     *referee.NewGame  `json:"new,omitempty"`
-	Extra   map[string]string `json:"extra,omitempty"` // reserved for later acts
+	Impulse string           `json:"impulse,omitempty"`
+	New     *referee.NewGame `json:"new,omitempty"`
 }
 
 // response is what serving a request gave: the fields of its act.
@@ -87,9 +86,9 @@ type host struct {
 func localHost(st *store.Store, now func() time.Time) (*host, error) {
 	h := &host{st: st, now: now}
 	err := st.View(func(tx *store.Tx) error {
-		opt, from := mail.StoredReferee(tx)
+		opt, from, err := mail.StoredReferee(tx)
 		h.ref, h.from = referee.New(opt), from
-		return nil
+		return err
 	})
 	return h, err
 }
@@ -206,9 +205,18 @@ func actPlay(h *host, tx *store.Tx, req request, now time.Time) (*referee.Result
 	if err != nil {
 		return nil, nil, err
 	}
-	// A TOKEN line, where there is one, must be the player's.
-	if t := tokenLine(req.Text); t != "" && !g.Authentic(req.Side, t) {
-		return nil, nil, fmt.Errorf("the TOKEN line is not the %s player's token", req.Side)
+	// A TOKEN line, where there is one, must be the player's. Orders
+	// that do not read are refused with their errors by the act.
+	s, err := tx.Scenario(req.Game)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o, err := referee.ParseOrders(req.Text, s, req.Side); err == nil {
+		for _, ord := range o.List {
+			if t, ok := ord.(adjudicator.TokenLine); ok && !g.Authentic(req.Side, t.Secret) {
+				return nil, nil, fmt.Errorf("the TOKEN line is not the %s player's token", req.Side)
+			}
+		}
 	}
 	res, err := h.ref.Orders(tx, req.Game, req.Side, req.Text, now)
 	return res, nil, err

@@ -20,6 +20,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
 
+	ref "titm/adjudicator/referee"
 	"titm/internal/playtest"
 	"titm/mail"
 	"titm/rules"
@@ -90,7 +91,7 @@ level = %q
 			err = withStore(path, func(tx *store.Tx) error {
 				var err error
 				id, _, err = mail.NewGame(tx, gomail.Address{Name: cfg.Referee.Name, Address: cfg.Referee.Address},
-					mail.NewGameOptions{Scenario: *scenario, German: *german, Allied: *allied, Deadline: cfg.Referee.Deadline, Now: c.now()})
+					ref.NewGame{Scenario: *scenario, German: *german, Allied: *allied, Deadline: cfg.Referee.Deadline}, c.now())
 				return err
 			})
 			if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 	"titm/rules"
 )
 
-// sideFlag reads --side of a player's command.
+// parseSide reads --side of a player's command.
 func parseSide(s string) (rules.Side, error) {
 	switch strings.ToLower(s) {
 	case "german":
@@ -149,16 +148,6 @@ func printPlayed(out io.Writer, file string, side rules.Side, resp *response) er
 	mailed(out, resp)
 	return nil
 }
-
-// tokenLine finds the TOKEN line of an order file.
-func tokenLine(text string) string {
-	if m := tokenRE.FindStringSubmatch(text); m != nil {
-		return m[1]
-	}
-	return ""
-}
-
-var tokenRE = regexp.MustCompile(`(?im)^[ \t]*TOKEN[ \t]+(\S+)`)
 
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
