@@ -251,7 +251,13 @@ func TestGameCommandErrors(t *testing.T) {
 			t.Errorf("titm %s: exit %d, %s%s; want %q", strings.Join(tc.args, " "), code, out, errs, tc.want)
 		}
 	}
-	newGame(t, db, "intro")
+	_, tokens := newGame(t, db, "intro")
+	// Orders given with a TOKEN line must carry the side's own token.
+	orders := filepath.Join(t.TempDir(), "orders.txt")
+	os.WriteFile(orders, []byte("GAME intro-1\nTOKEN "+tokens["allied"]+"\nBLOW NONE\n"), 0o600)
+	if code, out, errs := runT(t, "play", "intro-1", "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(out+errs, "the TOKEN line is not the german player's token") {
+		t.Errorf("play with the other side's token: exit %d, %s%s", code, out, errs)
+	}
 	if code, _, errs := runT(t, "show", "intro-9", "--db", db); code != exitProblems || !strings.Contains(errs, "no such game") || !strings.Contains(errs, "titm games lists the games") {
 		t.Errorf("show of a missing game: %d %s", code, errs)
 	}
