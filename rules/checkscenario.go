@@ -24,6 +24,10 @@ func checkScenario(s *Scenario, loc *locator) Problems {
 	c.checkOutsiders(s)
 	checkVictory(c, s, loc)
 	checkScenarioFacts(c, s, loc)
+	if s.Position != nil && len(c.ps) == 0 {
+		_, ps := s.Position.state(s, s.File, loc, "position")
+		c.ps = append(c.ps, ps...)
+	}
 	return c.ps
 }
 

@@ -19,6 +19,9 @@ type Scenario struct {
 	Supply                    Supply     `toml:"supply"`
 	Select                    []Selector `toml:"units"`
 	Victory                   Victory    `toml:"victory"`
+	// Position, if given, is where the scenario starts instead of its
+	// set-up: a test position, or a game taken up where it stands.
+	Position *Position `toml:"position"`
 
 	// Resolved by LoadScenario.
 	Map          *Map    `toml:"-"`

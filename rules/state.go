@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 )
 
@@ -81,8 +84,19 @@ type Standing struct {
 
 // NewState returns the position at the start of the scenario: units set up
 // (5.2), bridges blown (5.1 and the scenario's), VP zero (5.3), and control
-// of each area held by one side alone.
+// of each area held by one side alone; or, for a scenario that starts from a
+// written position, that position (checked when the scenario was loaded).
 func NewState(s *Scenario) *State {
+	if s.Position != nil {
+		if st, ps := s.Position.state(s, s.File, nil, "position"); len(ps) == 0 {
+			return st
+		}
+	}
+	return newState(s)
+}
+
+// newState returns the position the scenario's set-up makes.
+func newState(s *Scenario) *State {
 	st := &State{
 		Scenario: s.Name,
 		Next:     s.StartImpulse,
@@ -200,25 +214,73 @@ func (st *State) Clone() *State {
 }
 
 // LoadState reads a state saved as JSON and checks it against the scenario:
-// the same scenario, every unit known.
+// the same scenario, every unit known, nothing no game could reach
+// (checkState).
 func LoadState(s *Scenario, data []byte) (*State, error) {
+	st, ps := loadState(s, "the saved state", data)
+	if len(ps) > 0 {
+		return nil, ps.sorted()
+	}
+	return st, nil
+}
+
+// ReadState reads a position from the file name: the JSON a game saves
+// (`titm adjudicate --out`) or a position written by hand in TOML (Position
+// at the top level of the file). Every problem is returned together, with its
+// line, as Problems.
+func ReadState(s *Scenario, name string, data []byte) (*State, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		st, ps := loadState(s, name, data)
+		if len(ps) > 0 {
+			return nil, ps.sorted()
+		}
+		return st, nil
+	}
+	var p Position
+	loc, ps := decode(func(string) ([]byte, error) { return data, nil }, name, &p)
+	if loc == nil {
+		return nil, ps.sorted()
+	}
+	st, pps := p.state(s, name, loc, "")
+	if ps = append(ps, pps...); len(ps) > 0 {
+		return nil, ps.sorted()
+	}
+	return st, nil
+}
+
+// loadState decodes and checks a JSON state; problems name the line of the
+// unit they concern where it can be found.
+func loadState(s *Scenario, name string, data []byte) (*State, Problems) {
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("reading the saved state: %w", err)
+		line := 0
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line = lineAt(data, se.Offset)
+		case errors.As(err, &te):
+			line = lineAt(data, te.Offset)
+		}
+		return nil, Problems{{name, line, fmt.Sprintf("not a saved state: %v", err)}}
 	}
 	if st.Scenario != s.Name {
-		return nil, fmt.Errorf("the saved state is of scenario %q, not %q", st.Scenario, s.Name)
+		return nil, Problems{{name, jsonKeyLine(data, "scenario", st.Scenario), fmt.Sprintf("the saved state is of scenario %q, not %q", st.Scenario, s.Name)}}
+	}
+	var ps Problems
+	add := func(id, format string, args ...any) {
+		ps = append(ps, Problem{name, jsonKeyLine(data, "id", id), fmt.Sprintf(format, args...)})
 	}
 	if len(st.Units) != len(s.Units) {
-		return nil, fmt.Errorf("the saved state has %d units; scenario %s has %d", len(st.Units), s.Name, len(s.Units))
+		ps = append(ps, Problem{name, jsonKeyLine(data, "units", ""), fmt.Sprintf("the saved state has %d units; scenario %s has %d", len(st.Units), s.Name, len(s.Units))})
 	}
 	for i, u := range st.Units {
-		if u.ID != s.Units[i].ID {
-			return nil, fmt.Errorf("the saved state's unit %d is %q; the scenario's is %q", i+1, u.ID, s.Units[i].ID)
+		if i < len(s.Units) && u.ID != s.Units[i].ID {
+			add(u.ID, "the saved state's unit %d is %q; the scenario's is %q", i+1, u.ID, s.Units[i].ID)
 		}
-		if !u.Place.IsZero() && !s.Map.Has(u.Place) {
-			return nil, fmt.Errorf("the saved state puts %s in %s, which is not on the map", u.ID, u.Place)
-		}
+	}
+	if len(ps) > 0 {
+		return nil, ps
 	}
 	if st.Control == nil {
 		st.Control = map[int]Side{}
@@ -232,7 +294,34 @@ func LoadState(s *Scenario, data []byte) (*State, error) {
 		}
 	}
 	st.index()
-	return &st, nil
+	for _, p := range checkState(s, &st) {
+		add(p.unit, "%s", p.msg)
+	}
+	return &st, ps
+}
+
+// lineAt returns the 1-based line of the byte offset in data.
+func lineAt(data []byte, off int64) int {
+	off = min(max(off, 0), int64(len(data)))
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// jsonKeyLine returns the line where key is first given value (any value if
+// value is ""), or 0: enough to point at a unit by its id, since ids are
+// unique.
+func jsonKeyLine(data []byte, key, value string) int {
+	v := ""
+	if value != "" {
+		v = regexp.QuoteMeta(strconv.Quote(value))
+	}
+	re, err := regexp.Compile(`"` + regexp.QuoteMeta(key) + `"\s*:\s*` + v)
+	if err != nil {
+		return 0
+	}
+	if loc := re.FindIndex(data); loc != nil {
+		return lineAt(data, int64(loc[0]))
+	}
+	return 0
 }
 
 // MarshalText writes the impulse as G16-1.

@@ -82,8 +82,8 @@ var adjudicateCmd = &command{
 				if err != nil {
 					return fmt.Errorf("reading the state: %w", err)
 				}
-				if st, err = rules.LoadState(s, data); err != nil {
-					return fmt.Errorf("%s: %w", *stateFile, err)
+				if st, err = rules.ReadState(s, *stateFile, data); err != nil {
+					return err
 				}
 			}
 			type jsonEvent struct {

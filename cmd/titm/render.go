@@ -78,8 +78,8 @@ func renderSource(scenario, stateFile string) (*rules.Scenario, *rules.State, *p
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("reading the state: %w", err)
 		}
-		if st, err = rules.LoadState(s, data); err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", stateFile, err)
+		if st, err = rules.ReadState(s, stateFile, data); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	return s, st, &picture.Options{}, nil
