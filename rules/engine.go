@@ -103,6 +103,7 @@ type game struct {
 	fire        map[int][]FirePair
 	arty        map[int][]string
 	crossed     map[string]bool // the unit's last step crossed a river
+	foot        map[string]bool // units that moved as infantry this impulse (8.34)
 	fought      map[int]bool    // areas with a battle this impulse (10.14)
 	choiceLines []choiceLine    // the FIRE and ARTY lines, checked once the battles are known
 
@@ -150,6 +151,7 @@ func (g *game) startImpulse() {
 	g.fire = map[int][]FirePair{}
 	g.arty = map[int][]string{}
 	g.crossed = map[string]bool{}
+	g.foot = map[string]bool{}
 	g.fought = map[int]bool{}
 	g.tries = map[string]int{}
 	g.startHeld = map[Place]bool{}

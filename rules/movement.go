@@ -10,7 +10,8 @@ import (
 // carried out at once.
 
 // mpOf returns the MP a unit may spend this turn: 8 or 5 by type (8.31,
-// 8.32), 5 when moving as infantry (8.34) or dismounted (8.35).
+// 8.32), 5 when moving as infantry this turn (8.34) or dismounted since it
+// crossed a blown bridge (8.35).
 func (g *game) mpOf(u *UnitState, foot bool) int {
 	v, _ := g.info(u.ID).Type.Values()
 	if foot || u.Dismounted {
@@ -110,6 +111,20 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 		g.refuse(line, o, "the path leads nowhere: after the start area, name the areas to move through")
 		return nil, false
 	}
+	// 3.21, 8.26, 11.13, 12.25: a move may end in a zone but never goes on
+	// from one it entered, by its path or an ELSE path (which starts where
+	// the stack stands). Leaving the zone it starts in, or shifting zone
+	// first (11.14), is no passing through.
+	paths := [][]Place{p.path}
+	for _, e := range o.Else {
+		if len(e) > 1 {
+			paths = append(paths, e[1:])
+		}
+	}
+	if why := g.throughZone(paths); why != "" {
+		g.refuse(line, o, "%s", why)
+		return nil, false
+	}
 	p.mp = g.mpOf(first, o.Foot)
 	for _, u := range p.units[1:] {
 		p.mp = min(p.mp, g.mpOf(u, o.Foot))
@@ -123,6 +138,33 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 		}
 	}
 	return p, true
+}
+
+// throughZone returns why one of the paths (the places to enter, in order)
+// passes through a zone, or "": only the last place of a path may be one.
+func (g *game) throughZone(paths [][]Place) string {
+	for _, path := range paths {
+		for _, pl := range path[:len(path)-1] {
+			if !pl.IsZone() {
+				continue
+			}
+			if enemyVPZone(g.s.Map, pl, g.side()) {
+				return fmt.Sprintf("the path passes through zone %s, an Allied VP zone: a German unit that enters one never returns to the map (12.25)", pl.Zone)
+			}
+			return fmt.Sprintf("the path passes through zone %s: a zone ends a move and is never passed through (3.21, 8.26, 11.13)", pl.Zone)
+		}
+	}
+	return ""
+}
+
+// enemyVPZone reports whether the place is a VP zone of the enemy of side:
+// a German unit that enters an Allied one never returns to the map (12.25).
+func enemyVPZone(m *Map, p Place, side Side) bool {
+	if !p.IsZone() {
+		return false
+	}
+	z := m.Zone(p.Zone)
+	return z != nil && z.Side != side && z.VPMultiplier > 0
 }
 
 // mayMove returns the unit if it may move in this impulse, or why not.
@@ -163,11 +205,12 @@ func (g *game) mayMove(id string, foot bool) (*UnitState, string) {
 
 // A walk is how far a move got along its path.
 type walk struct {
-	at      Place   // where the units are now
-	walked  []Place // the places passed, the start first
-	spent   int     // MP spent, the zone shift included
-	exited  bool    // entered an Allied VP zone (12.25)
-	crossed bool    // the last step crossed a river (9.71)
+	at        Place   // where the units are now
+	walked    []Place // the places passed, the start first
+	spent     int     // MP spent, the zone shift included
+	exited    bool    // entered an Allied VP zone (12.25)
+	crossed   bool    // the last step crossed a river (9.71)
+	overBlown bool    // crossed a blown bridge (8.35)
 	// forced: the move ended early: a bridge blown under it (8.42), or, when
 	// carried out, a step no longer possible.
 	forced bool
@@ -185,6 +228,15 @@ func (g *game) walk(p *movePlan) (w walk, ok bool) {
 	steps := p.path
 	for i := 0; i < len(steps); i++ {
 		to := steps[i]
+		// 12.25: a unit that entered an Allied VP zone, in an earlier order
+		// or by the step before, never returns to the map.
+		if w.at.IsZone() {
+			if id := exitedUnit(p.units, w.exited); id != "" {
+				g.refuse(p.line, p.o, "%s entered an Allied VP zone and may never return to the map (12.25)", id)
+				w.forced = true
+				return w, g.exec
+			}
+		}
 		cost, blown, ok := g.stepCost(p.line, p.o, p.units, w.at, to)
 		if !ok {
 			w.forced = true
@@ -209,6 +261,9 @@ func (g *game) walk(p *movePlan) (w walk, ok bool) {
 			w.forced = true
 			return w, g.exec
 		}
+		if l := g.link(w.at, to); l != nil && g.bridgeBlown(l.Road) {
+			w.overBlown = true // 8.35
+		}
 		w.step(g.s.Map, side, to, cost)
 		// 8.22: a unit entering an area with enemy units stops there.
 		if !to.IsZone() && g.hasEnemy(to, side) {
@@ -226,14 +281,27 @@ func (g *game) walk(p *movePlan) (w walk, ok bool) {
 // step records a step into to that cost cost MP.
 func (w *walk) step(m *Map, side Side, to Place, cost int) {
 	w.spent += cost
-	if to.IsZone() {
-		if z := m.Zone(to.Zone); z != nil && z.Side != side && z.VPMultiplier > 0 {
-			w.exited = true // 12.25
-		}
+	if enemyVPZone(m, to, side) {
+		w.exited = true // 12.25: from this step on
 	}
 	w.crossed = stepRiver(m, w.at, to) // 9.71
 	w.at = to
 	w.walked = append(w.walked, to)
+}
+
+// exitedUnit returns a unit that entered an Allied VP zone (12.25): the
+// first of the units if the walk just did, else one marked so by an earlier
+// move, or "".
+func exitedUnit(units []*UnitState, walked bool) string {
+	if walked {
+		return units[0].ID
+	}
+	for _, u := range units {
+		if u.Exited {
+			return u.ID
+		}
+	}
+	return ""
 }
 
 // elsePath returns the rest of the move's ELSE path that starts where the
@@ -260,8 +328,15 @@ func (g *game) applyMove(p *movePlan, w walk) []unitSave {
 		if w.at != p.from {
 			u.Entrenched = false // 8.58: a unit leaving its entrenchment loses it
 		}
-		if p.o.Foot && g.info(u.ID).Type != Infantry {
-			u.Dismounted = true // 8.35
+		if p.o.Foot {
+			g.foot[u.ID] = true // 8.34: 5 MP for the rest of the turn
+		}
+		// 8.35: a mech, mot or engineer unit that crossed a blown bridge
+		// (on foot, or already dismounted) stays at 5 MP until it traces
+		// supply without one (JudgeSupply); moving as infantry without
+		// crossing one is for the turn only (8.34).
+		if w.overBlown && g.info(u.ID).Type != Infantry {
+			u.Dismounted = true
 		}
 		if w.exited {
 			u.Exited = true // 12.25
@@ -299,9 +374,9 @@ type unitSave struct {
 	was UnitState // the whole unit: place, Moved, Entrenched, Dismounted, Exited ...
 
 	// The impulse's records of the unit, each with whether it had one.
-	mpUsed                        int
-	entered, crossed              bool
-	hadMP, hadEntered, hadCrossed bool
+	mpUsed                                 int
+	entered, crossed, foot                 bool
+	hadMP, hadEntered, hadCrossed, hadFoot bool
 }
 
 // saveUnit saves a unit before a move.
@@ -310,6 +385,7 @@ func (g *game) saveUnit(u *UnitState) unitSave {
 	s.mpUsed, s.hadMP = g.mpUsed[u.ID]
 	s.entered, s.hadEntered = g.entered[u.ID]
 	s.crossed, s.hadCrossed = g.crossed[u.ID]
+	s.foot, s.hadFoot = g.foot[u.ID]
 	return s
 }
 
@@ -321,6 +397,7 @@ func (g *game) undoMove(saved []unitSave) {
 		restore(g.mpUsed, s.u.ID, s.mpUsed, s.hadMP)
 		restore(g.entered, s.u.ID, s.entered, s.hadEntered)
 		restore(g.crossed, s.u.ID, s.crossed, s.hadCrossed)
+		restore(g.foot, s.u.ID, s.foot, s.hadFoot)
 	}
 }
 
@@ -346,13 +423,13 @@ func hasHave(n int) string {
 // the bridge as the stack crossed (10.2): the step is not taken.
 func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (cost int, blown, ok bool) {
 	link := g.link(from, to)
-	if why := g.stepForbidden(units, link, from, to); why != "" {
+	if why := g.stepForbidden(link, from, to); why != "" {
 		g.refuse(line, o, "%s", why)
 		return 0, false, false
 	}
 	cost = link.Class().Cost() // 8.33; 8.26, 11.13: a zone costs the primary road only
 	if r := link.Road; r != nil && r.Bridge {
-		if b := g.st.Bridge(r.A, r.B); b != nil && b.Blown {
+		if g.bridgeBlown(r) {
 			// 8.34, 8.35: only units moving as infantry cross a blown
 			// bridge, for 3 MP flat.
 			if why := g.blownBridgeBars(units, o.Foot, r); why != "" {
@@ -365,6 +442,15 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (c
 		}
 	}
 	return cost + g.extraCost(from, to), false, true
+}
+
+// bridgeBlown reports whether road r crosses a river by a blown bridge.
+func (g *game) bridgeBlown(r *Road) bool {
+	if r == nil || !r.Bridge {
+		return false
+	}
+	b := g.st.Bridge(r.A, r.B)
+	return b != nil && b.Blown
 }
 
 // link returns the link from one place to the next, or nil if no road
@@ -380,9 +466,10 @@ func (g *game) link(from, to Place) *Link {
 	return link
 }
 
-// stepForbidden returns why the units may not step from one place to the
-// next along link (nil: no road), whatever their MP, or "".
-func (g *game) stepForbidden(units []*UnitState, link *Link, from, to Place) string {
+// stepForbidden returns why units of the side to move may not step from
+// one place to the next along link (nil: no road), whatever their MP, or
+// "".
+func (g *game) stepForbidden(link *Link, from, to Place) string {
 	side := g.side()
 	name := g.s.Map.PlaceName
 	switch {
@@ -402,8 +489,6 @@ func (g *game) stepForbidden(units []*UnitState, link *Link, from, to Place) str
 		return fmt.Sprintf("zone %s holds German units (11.21)", to.Zone)
 	case from.IsZone() && !to.IsZone() && side == Allied && g.hasEnemy(from, side):
 		return fmt.Sprintf("zone %s holds German units: Allied reinforcements cannot enter from it (11.21)", from.Zone)
-	case from.IsZone() && !to.IsZone() && units[0].Exited:
-		return fmt.Sprintf("%s entered an Allied VP zone and may never return to the map (12.25)", units[0].ID)
 	// 8.27: never straight from one enemy-held area to another.
 	case !from.IsZone() && !to.IsZone() && g.hasEnemy(from, side) && g.hasEnemy(to, side):
 		return fmt.Sprintf("%s and %s both hold enemy units: no unit moves directly from one to the other (8.27)", name(from), name(to))
@@ -475,11 +560,11 @@ func (g *game) entrench(line int, o Entrench) {
 			g.refuse(line, o, "%s moved in an earlier impulse this turn (8.25)", id)
 			continue
 		}
-		used := g.mpUsed[id]
+		used, mp := g.mpUsed[id], g.mpOf(u, g.foot[id]) // 8.34: on foot, 5 MP
 		if info.Type == Engineer {
 			// 8.52: an engineer entrenches for 4 MP, after moving up to 4.
-			if used > g.mpOf(u, false)-4 {
-				g.refuse(line, o, "%s has spent %d MP: an engineer entrenches for 4 MP, after at most %d MP of movement (8.52)", id, used, g.mpOf(u, false)-4)
+			if used > mp-4 {
+				g.refuse(line, o, "%s has spent %d MP: an engineer entrenches for 4 MP, after at most %d MP of movement (8.52)", id, used, mp-4)
 				continue
 			}
 		} else if used > 0 {
@@ -491,7 +576,7 @@ func (g *game) entrench(line int, o Entrench) {
 		// 5.23: on 16-1 every Allied unit may entrench, triangle or not.
 		u.Entrenched = true
 		u.Moved = true
-		g.mpUsed[id] = g.mpOf(u, false)
+		g.mpUsed[id] = mp
 		g.event(Entrenched{id})
 	}
 }

@@ -226,37 +226,60 @@ func TestMove_8_26_ZoneCostsRoadOnly(t *testing.T) {
 	oneMove(t, ev, 1, "")
 }
 
+// 8.34, 8.35: with every line home across a blown bridge, a mech unit that
+// moved on foot without crossing one has its 8 MP next turn; one that
+// crossed one stays at 5 MP until it traces supply without a blown bridge.
 func TestMove_8_35_DismountedNextTurn(t *testing.T) {
-	s, err := rules.LoadScenario(readOS, "../testdata/move/sf.toml") // plays on to 19 December
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := toTurn17(t, s, rules.NewState(s))
-	for _, id := range []string{"U/IN", "U/MX", "U/AR"} {
-		u := st.Unit(id)
-		u.Eliminated, u.Place = true, rules.Place{}
-	}
-	// Both bridges blown: every line from the west bank home to zone A
-	// crosses one of them.
-	st.Bridge(3, 4).Blown = true
-	st.Bridge(5, 6).Blown = true
-	st, _ = mustPlay(t, s, st, "FOOT G/MX 4 3")
-	for st.Next.String() != "G18-1" {
-		st, _ = mustPlay(t, s, st, "")
-	}
-	// 8.35: still unable to trace supply without a blown bridge, G/MX has
-	// 5 MP a turn, not 8: 3-2 (1), 2-6 (2), back 6-2 (2) and 2-1 (1) is 6.
-	if !st.Unit("G/MX").Dismounted {
-		t.Fatal("G/MX no longer dismounted")
-	}
-	refused(t, s, st, "MOVE G/MX 3 2 6 2 1", "entering West (1) needs 1 MP, but G/MX has only 0 left (8.38)")
-	// Once the bridge is repaired it traces supply without a blown bridge
-	// and has its 8 MP again.
-	st.Bridge(3, 4).Blown = false
-	next, _ := mustPlay(t, s, st, "")
-	next, _ = mustPlay(t, s, next, "")
-	if next.Unit("G/MX").Dismounted {
-		t.Errorf("G/MX still dismounted with an intact bridge home (8.35)")
+	for _, c := range []struct {
+		name, foot string
+		from       int
+		dismounted bool
+	}{
+		// 8.34: moving as infantry is for the turn only.
+		{"on foot on the west bank, no blown bridge crossed (8.34)", "FOOT G/MX 2 3", 2, false},
+		// 8.35: crossing a blown bridge keeps it at 5 MP.
+		{"on foot across the blown bridge 3-4 (8.35)", "FOOT G/MX 4 3", 4, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := rules.LoadScenario(readOS, "../testdata/move/sf.toml") // plays on to 19 December
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := toTurn17(t, s, rules.NewState(s))
+			for _, id := range []string{"U/IN", "U/MX", "U/AR"} {
+				u := st.Unit(id)
+				u.Eliminated, u.Place = true, rules.Place{}
+			}
+			// Both bridges blown: every line from the west bank home to
+			// zone A crosses one of them.
+			st.Bridge(3, 4).Blown = true
+			st.Bridge(5, 6).Blown = true
+			place(st, "G/MX", rules.AreaPlace(c.from))
+			st, _ = mustPlay(t, s, st, c.foot)
+			for st.Next.String() != "G18-1" {
+				st, _ = mustPlay(t, s, st, "")
+			}
+			if got := st.Unit("G/MX").Dismounted; got != c.dismounted {
+				t.Fatalf("G/MX dismounted %v, want %v", got, c.dismounted)
+			}
+			// 3-2 (1), 2-6 (2), back 6-2 (2) and 2-1 (1) is 6 MP.
+			const long = "MOVE G/MX 3 2 6 2 1"
+			if !c.dismounted {
+				mustPlay(t, s, st, long) // its 8 MP (8.31)
+				return
+			}
+			// 8.35: still unable to trace supply without a blown bridge,
+			// G/MX has 5 MP a turn, not 8.
+			refused(t, s, st, long, "entering West (1) needs 1 MP, but G/MX has only 0 left (8.38)")
+			// Once the bridge is repaired it traces supply without a blown
+			// bridge and has its 8 MP again.
+			st.Bridge(3, 4).Blown = false
+			next, _ := mustPlay(t, s, st, "")
+			next, _ = mustPlay(t, s, next, "")
+			if next.Unit("G/MX").Dismounted {
+				t.Errorf("G/MX still dismounted with an intact bridge home (8.35)")
+			}
+		})
 	}
 }
 
@@ -303,5 +326,84 @@ func TestMove_8_28_UndoneMoveRestoresUnit(t *testing.T) {
 				t.Errorf("after the undone move %s is\n%+v\nwant, as before it,\n%+v", c.unit, after, before)
 			}
 		})
+	}
+}
+
+// Zones are ends of moves, never passed through (3.21, 8.26, 11.13): a move
+// may end in a zone, and a reinforcement waiting in one leaves it (11.12,
+// 11.15), by a shifted zone too (11.14), but no path, ELSE path included,
+// runs area - zone - area. Refused when the orders are checked, before any
+// die.
+func TestMove_8_26_ZonesNotPassedThrough(t *testing.T) {
+	const through = "a zone ends a move and is never passed through (3.21, 8.26, 11.13)"
+	for _, c := range []struct {
+		name, impulse, order, refusal string
+	}{
+		{"area - zone - area", "G16-1", "MOVE G/MX 4 A 5", "the path passes through zone A: " + through},
+		{"without the start area", "G16-1", "MOVE G/MX A 5", "the path passes through zone A: " + through},
+		{"an ELSE path", "G16-1", "MOVE G/MX 4 3 ELSE 4 A 5", "the path passes through zone A: " + through},
+		{"back through its own zone", "G16-2", "MOVE G/RF A 4 A 5", "the path passes through zone A: " + through},
+		{"ending in a zone", "G16-1", "MOVE G/MX 4 A", ""},
+		{"a reinforcement leaving its zone", "G16-2", "MOVE G/RF A 4", ""},
+		{"a reinforcement leaving by a shifted zone", "G16-3", "MOVE G/RF B 5", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, st := moveGame(t)
+			for st.Next.String() != c.impulse {
+				st, _ = mustPlay(t, s, st, "")
+			}
+			if c.refusal != "" {
+				refused(t, s, st, c.order, c.refusal)
+				return
+			}
+			mustPlay(t, s, st, c.order)
+		})
+	}
+}
+
+// The campaign's zone A joins Losheim (33) and Hollerath (39): the way
+// between them runs by road, not through the zone (8.26, 11.13).
+func TestMove_8_26_CampaignZoneNotAShortcut(t *testing.T) {
+	s, st := germansAlone(t)
+	refused(t, s, st, "MOVE 3FJ/5 33 A 39", "the path passes through zone A: a zone ends a move and is never passed through (3.21, 8.26, 11.13)")
+}
+
+// 12.25: a German unit that enters an Allied VP zone never returns to the
+// map, not even in the move that took it there: zone G (Huy) joins 95 and
+// 96, and a path through it is refused with 12.25.
+func TestZones_12_25_NotThroughVPZone(t *testing.T) {
+	s, st := germansAlone(t)
+	place(st, "3FJ/5", rules.AreaPlace(95))
+	refused(t, s, st, "MOVE 3FJ/5 95 G 96", "the path passes through zone G, an Allied VP zone: a German unit that enters one never returns to the map (12.25)")
+	next, _ := mustPlay(t, s, st, "MOVE 3FJ/5 95 G")
+	if !next.Unit("3FJ/5").Exited {
+		t.Errorf("3FJ/5 in zone G is not marked (12.25)")
+	}
+}
+
+// 8.34: a mech, mot or engineer unit moving as infantry has 5 MP for that
+// turn only; it keeps 5 MP on later turns (8.35) only if it crossed a blown
+// bridge. G/MX walks over the intact bridge 3-4 and is not marked.
+func TestMove_8_34_FootForOneTurn(t *testing.T) {
+	s, st := moveGame(t)
+	// On foot it has 5 MP this turn: 4-5 (2, +1 for the units in 5, 8.37)
+	// and 5-6 (2, +1 for U/MX) is 6.
+	refused(t, s, st, "FOOT G/MX 4 5 6", "entering South (6) needs 3 MP, but G/MX has only 2 left (8.38)")
+	st, ev := mustPlay(t, s, st, "FOOT G/MX 4 3")
+	oneMove(t, ev, 1, "")
+	if st.Unit("G/MX").Dismounted {
+		t.Fatalf("G/MX left at 5 MP after moving on foot over an intact bridge (8.34, 8.35)")
+	}
+}
+
+// 8.34, 8.52: an engineer moving as infantry has 5 MP for the turn; in the
+// impulse of its move it entrenches (4 MP) only after at most 1 MP on foot.
+func TestEntrench_8_52_AfterFoot(t *testing.T) {
+	s, st := moveGame(t)
+	// 5-4: secondary road 2, +1 for the units in 4 (8.37).
+	refused(t, s, st, "FOOT G/EN 5 4\nENTRENCH G/EN", "G/EN has spent 3 MP: an engineer entrenches for 4 MP, after at most 1 MP of movement (8.52)")
+	next, _ := mustPlay(t, s, st, "MOVE G/EN 5 4\nENTRENCH G/EN")
+	if !next.Unit("G/EN").Entrenched {
+		t.Errorf("G/EN did not entrench after 3 MP of its 8 (8.52)")
 	}
 }
