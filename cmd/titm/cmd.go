@@ -37,6 +37,7 @@ var commands = []*command{
 	mapCmd,
 	unitsCmd,
 	validateCmd,
+	conformanceCmd,
 	ordersCmd,
 	adjudicateCmd,
 	newCmd,
