@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"encoding/json"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -213,5 +214,27 @@ at = 3
 	files["s.toml"] += "strength = 9\n"
 	if _, err := rules.LoadScenario(read, "s.toml"); err == nil || !strings.Contains(err.Error(), "s.toml:22: 1/10 has 9 SP") {
 		t.Errorf("bad position: %v", err)
+	}
+}
+
+// TestPosition_DocKeys: the written position in docs/data-format.md uses
+// only keys a position has, so the page and the reader never drift apart;
+// what it shows is refused only for the one unit given both a place and
+// elimination, as the page says.
+func TestPosition_DocKeys(t *testing.T) {
+	doc, err := os.ReadFile("../docs/data-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "## Positions")
+	_, rest, ok2 := strings.Cut(rest, "```toml\n")
+	block, _, ok3 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/data-format.md has no position block")
+	}
+	_, err = rules.ReadState(scenario(t, "campaign"), "doc.toml", []byte(block))
+	ps, _ := err.(rules.Problems)
+	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "2ID/9 is eliminated and at 38") {
+		t.Errorf("the page's position: %v", err)
 	}
 }

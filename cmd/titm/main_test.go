@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -345,5 +346,51 @@ func TestAdjudicateReport(t *testing.T) {
 	}
 	if code, _, _ := runT(t, "adjudicate", "--scenario", "intro", "--dice", "1", "--report", "--json"); code != exitUsage {
 		t.Errorf("--report with --json: exit %d", code)
+	}
+}
+
+// adjudicate --state reads a position written by hand, and refuses a bad one
+// with its line.
+func TestAdjudicateWrittenPosition(t *testing.T) {
+	dir := t.TempDir()
+	pos := filepath.Join(dir, "pos.toml")
+	os.WriteFile(pos, []byte("next = \"G16-2\"\n\n[[unit]]\nid = \"G/AR\"\nat = 3\nturn_start = 4\nmoved = true\n"), 0o644)
+	orders := filepath.Join(dir, "o.txt")
+	os.WriteFile(orders, []byte("MOVE G/AR 2\n"), 0o644)
+	scen := "../../testdata/move/scenario.toml"
+	code, out, errs := runT(t, "adjudicate", "--scenario", scen, "--state", pos, "--orders", orders, "--dice", "1")
+	if code != exitProblems || !strings.Contains(out, "8.25") {
+		t.Errorf("a unit written as moved moved again: exit %d\n%s%s", code, out, errs)
+	}
+	os.WriteFile(pos, []byte("next = \"G16-2\"\n\n[[unit]]\nid = \"G/AR\"\nstrength = 7\n"), 0o644)
+	code, out, errs = runT(t, "adjudicate", "--scenario", scen, "--state", pos, "--orders", orders, "--dice", "1")
+	if code != exitProblems || !strings.Contains(out+errs, "pos.toml:3: G/AR has 7 SP: its full strength is 4") {
+		t.Errorf("a strength above full: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// titm conformance plays case files: ok for a case that holds, each
+// difference and exit 1 for one that does not.
+func TestConformanceCommand(t *testing.T) {
+	good := "../../testdata/conformance/8-movement/8.37-entering-occupied-area.toml"
+	code, out, errs := runT(t, "conformance", good)
+	if code != exitOK || !strings.Contains(out, "ok   "+good) || !strings.Contains(out, "1 case(s) passed") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	scen, err := filepath.Abs("../../testdata/move/scenario.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "(3 MP)", "(2 MP)", 1)
+	text = strings.Replace(text, `"../../move/scenario.toml"`, strconv.Quote(scen), 1)
+	os.WriteFile(bad, []byte(text), 0o644)
+	code, out, _ = runT(t, "conformance", good, bad)
+	if code != exitProblems || !strings.Contains(out, "FAIL "+bad) || !strings.Contains(out, `no event "G/AR moves 4-5 (2 MP)"`) || !strings.Contains(out, "1 of 2 case(s) failed") {
+		t.Errorf("a wrong case: exit %d\n%s", code, out)
 	}
 }

@@ -162,7 +162,7 @@ type Loader struct {
 
 func (l *Loader) load(c *Case) (*rules.Scenario, error) {
 	name := c.Scenario
-	if !scenarios.Shipped(name) {
+	if !scenarios.Shipped(name) && !filepath.IsAbs(name) {
 		name = filepath.Join(filepath.Dir(c.File), filepath.FromSlash(name))
 	}
 	if s := l.cache[name]; s != nil {
