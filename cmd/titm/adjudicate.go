@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -86,15 +85,11 @@ var adjudicateCmd = &command{
 					return err
 				}
 			}
-			type jsonEvent struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			}
 			type jsonImpulse struct {
-				Impulse string             `json:"impulse"`
-				Side    string             `json:"side"`
-				Events  []jsonEvent        `json:"events"`
-				Dice    []adjudicator.Roll `json:"dice"`
+				Impulse string                    `json:"impulse"`
+				Side    string                    `json:"side"`
+				Events  []adjudicator.EventRecord `json:"events"`
+				Dice    []adjudicator.Roll        `json:"dice"`
 			}
 			var played []jsonImpulse
 			for _, f := range orders {
@@ -116,9 +111,9 @@ var adjudicateCmd = &command{
 					}
 					return fmt.Errorf("%s: %w", f, err)
 				}
-				ji := jsonImpulse{Impulse: fmt.Sprintf("%d-%d", imp.Day, imp.N), Side: string(imp.Side), Events: []jsonEvent{}, Dice: []adjudicator.Roll{}}
+				ji := jsonImpulse{Impulse: fmt.Sprintf("%d-%d", imp.Day, imp.N), Side: string(imp.Side), Events: []adjudicator.EventRecord{}, Dice: []adjudicator.Roll{}}
 				for _, e := range ev {
-					ji.Events = append(ji.Events, jsonEvent{reflect.TypeOf(e).Name(), e.String()})
+					ji.Events = append(ji.Events, adjudicator.EventOf(e))
 				}
 				ji.Dice = append(ji.Dice, dice.rolls()[before:]...)
 				played = append(played, ji)
@@ -197,29 +192,41 @@ func makeDice(list, file, seed string) (recorder, error) {
 	return scriptDice{&adjudicator.Scripted{Dice: dice}}, nil
 }
 
-// stateJSON is the position as titm adjudicate --json prints it.
+// stateJSON is the position as titm adjudicate --json prints it: all that
+// the --out file holds, with each unit's side and place written plainly.
 func stateJSON(s *rules.Scenario, st *rules.State) map[string]any {
 	type unit struct {
 		ID         string `json:"id"`
 		Side       string `json:"side"`
 		Area       any    `json:"area"`
 		Strength   int    `json:"strength"`
+		Arrived    bool   `json:"arrived"`
+		Eliminated bool   `json:"eliminated"`
 		Entrenched bool   `json:"entrenched"`
 		Moved      bool   `json:"moved"`
 		Attacked   bool   `json:"attacked"`
 		InSupply   bool   `json:"in_supply"`
 		Dismounted bool   `json:"dismounted"`
+		Exited     bool   `json:"exited"`
+		Bridging   bool   `json:"bridging"`
+		TurnStart  any    `json:"turn_start"`
+	}
+	place := func(p rules.Place) any {
+		switch {
+		case p.IsZero():
+			return nil
+		case p.IsZone():
+			return p.Zone
+		}
+		return p.Area
 	}
 	units := []unit{}
 	for _, u := range st.Units {
-		ju := unit{ID: u.ID, Side: string(s.OOB.Unit(u.ID).Side), Strength: u.Strength, Entrenched: u.Entrenched,
-			Moved: u.Moved, Attacked: u.Attacked, InSupply: u.InSupply, Dismounted: u.Dismounted}
-		switch {
-		case !u.OnMap():
-		case u.Place.IsZone():
-			ju.Area = u.Place.Zone
-		default:
-			ju.Area = u.Place.Area
+		ju := unit{ID: u.ID, Side: string(s.OOB.Unit(u.ID).Side), Strength: u.Strength, Arrived: u.Arrived, Eliminated: u.Eliminated,
+			Entrenched: u.Entrenched, Moved: u.Moved, Attacked: u.Attacked, InSupply: u.InSupply, Dismounted: u.Dismounted,
+			Exited: u.Exited, Bridging: u.Bridging, TurnStart: place(u.TurnStart)}
+		if u.OnMap() {
+			ju.Area = place(u.Place)
 		}
 		units = append(units, ju)
 	}
@@ -231,15 +238,24 @@ func stateJSON(s *rules.Scenario, st *rules.State) map[string]any {
 	if st.Result != "" {
 		result = st.Result
 	}
+	standing := map[string]any{}
+	for side, sd := range st.Standing {
+		standing[string(side)] = sd
+	}
 	return map[string]any{
-		"impulse":  fmt.Sprintf("%d-%d", st.Next.Day, st.Next.N),
-		"to_move":  string(st.Next.Side),
-		"over":     st.Over,
-		"units":    units,
-		"bridges":  st.Bridges,
-		"control":  control,
-		"vp":       st.VP,
-		"result":   result,
-		"scenario": s.Name,
+		"impulse":        fmt.Sprintf("%d-%d", st.Next.Day, st.Next.N),
+		"to_move":        string(st.Next.Side),
+		"over":           st.Over,
+		"units":          units,
+		"bridges":        st.Bridges,
+		"control":        control,
+		"vp":             st.VP,
+		"result":         result,
+		"scenario":       s.Name,
+		"released":       append([]string{}, st.Released...),
+		"special_forces": st.SF,
+		"sf_used":        append([]string{}, st.SFUsed...),
+		"sf_days":        append([]int{}, st.SFDays...),
+		"standing":       standing,
 	}
 }
