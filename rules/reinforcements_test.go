@@ -267,3 +267,15 @@ func TestReserve_11_14_ReleasedUnits(t *testing.T) {
 	_, ev = mustPlay(t, s, st, "MOVE FGB/Gr A 39")
 	oneMove(t, ev, 4, " (2 for the shift, 11.14)")
 }
+
+// TestReinforcements_11_14_EveryUnitOfTheStack: a stack shifts zone only if
+// each of its units may (11.14): 7AD/87, in zone D since 17-1, may enter by
+// F (one zone from its E) on 17-2, but 7AD/CCB, arrived in D on 17-2, may
+// not yet.
+func TestReinforcements_11_14_EveryUnitOfTheStack(t *testing.T) {
+	s := scenario(t, "campaign")
+	st := passTo(t, s, rules.NewState(s), "A17-2")
+	refused(t, s, st, "MOVE 7AD/87 7AD/CCB F 80", "7AD/CCB cannot enter by zone F: a reinforcement may enter by a zone next to its own one impulse later, for 2 MP a zone (11.14)")
+	_, ev := mustPlay(t, s, st, "MOVE 7AD/87 F 80")
+	oneMove(t, ev, 3, " (2 for the shift, 11.14, and 1 for the road from F)")
+}
