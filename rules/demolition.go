@@ -96,6 +96,12 @@ func (g *game) repair() {
 // side crosses it (10.2, 8.41), as its standing orders say (B1), and reports
 // whether it was blown. It rolls a die only when a try is allowed.
 func (g *game) demolish(r *Road, mover Side) bool {
+	b := g.st.Bridge(r.A, r.B)
+	if b == nil {
+		// A state saved before it kept the bridges on the edge of the 5th
+		// Panzer scenario's map (NewState) has nothing to mark blown.
+		return false
+	}
 	enemy := mover.Enemy()
 	named, ok := g.blowOrdered(r, enemy)
 	if !ok {
@@ -115,7 +121,7 @@ func (g *game) demolish(r *Road, mover Side) bool {
 	blown := roll <= need
 	g.event(DemolitionTried{Bridge: r.ID(), Unit: u.ID, Roll: roll, Need: need, Blown: blown})
 	if blown {
-		g.st.Bridge(r.A, r.B).Blown = true
+		b.Blown = true
 	}
 	return blown
 }

@@ -274,9 +274,13 @@ func NextImpulse(i Impulse) Impulse {
 }
 
 // removeOutsiders applies the 5th Panzer scenario's rule at the end of a
-// turn: units that set up outside the scenario's map (on 16 December) or
-// arrived outside it this turn are removed unless they are now inside it and
-// in supply.
+// turn ("指定マップ範囲外に初期配置されたり、増援として配置されるユニットは、
+// 登場したターンの終了時に指定マップ範囲内で補給下の状態にないと除去されます"):
+// units that set up (on the scenario's first day) or were placed as
+// reinforcements this turn outside the scenario's map (StartsOutside) are
+// removed unless they are now inside it and in supply. A unit in a zone or
+// area outside the map, as one waiting in its entry zone there, is not
+// inside it.
 func (g *game) removeOutsiders(day int) {
 	g.st.JudgeSupply(g.s)
 	for _, info := range g.s.Units {
@@ -284,14 +288,14 @@ func (g *game) removeOutsiders(day int) {
 		if !u.OnMap() {
 			continue
 		}
-		outsider := day == FirstDay && !info.Setup.IsZero() && !g.s.Uses(info.Setup)
-		if info.Arrival.Day == day && len(info.Zones) > 0 {
-			in := false
-			for _, z := range info.Zones {
-				in = in || g.s.Uses(ZonePlace(z))
-			}
-			outsider = outsider || !in
+		placed := info.Arrival.Day // the day it set up or was placed
+		switch {
+		case !info.Setup.IsZero():
+			placed = g.s.StartImpulse.Day
+		case info.Group != "":
+			placed = g.st.ReleasedAt[info.Group].Day
 		}
+		outsider := !g.s.Uses(u.Place) || placed == day && g.s.StartsOutside(info)
 		if outsider && !(g.s.Uses(u.Place) && u.InSupply) {
 			u.Eliminated, u.Place = true, Place{}
 			g.event(OutsiderRemoved{Unit: info.ID})
@@ -313,4 +317,4 @@ func (e OutsiderRemoved) String() string {
 // rules engine could make the same state, orders and dice give another
 // result. A game's log records the version it was played with, so that a
 // replay by another version that comes out differently says why.
-const Version = 1
+const Version = 2

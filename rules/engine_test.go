@@ -304,3 +304,147 @@ func TestStoppedNamesTheOrderNotItsLine(t *testing.T) {
 		t.Errorf("%q and %q", a, b)
 	}
 }
+
+// passTo plays empty impulses until the impulse to play is next.
+func passTo(t *testing.T, s *rules.Scenario, st *rules.State, next string) *rules.State {
+	t.Helper()
+	for st.Next.String() != next {
+		st, _ = mustPlay(t, s, st, "")
+	}
+	return st
+}
+
+// The 5th Panzer scenario's rule on the shipped data: reinforcements placed
+// outside its map (70T in P on 16-2; the 7th Armored in D and F on 17
+// December) may move through areas outside it to enter it; at the end of
+// the turn they stay if inside and in supply, and are removed if they
+// stayed outside. A unit with one of its zones on the scenario's map waits
+// there (705TD: F or G, placed in G), and is no outsider. Inside, the
+// ordinary rules hold: no move into Ettelbruck, whose one road on the map
+// crosses the bridge blown at start, leaves armour in supply (8.28, 13.14).
+func TestFifthPanzer_OutsidersMoveIn(t *testing.T) {
+	cases := []struct {
+		name, at, orders, unit, end string
+		want                        rules.Place // zero: removed
+	}{
+		{"70T by Luxembourg and Arlon to Martelange", "A16-2", "MOVE 70T P 4 116 115 107", "70T", "G17-1", a(107)},
+		{"70T waits in P", "A16-2", "", "70T", "G17-1", rules.Place{}},
+		{"7AD/87 from D by Malmedy and Stavelot to Vielsalm", "A17-1", "MOVE 7AD/87 D 42 44 77 76 75", "7AD/87", "G18-1", a(75)},
+		{"7AD/CCA from F by Aywaille to Werbomont", "A17-3", "MOVE 7AD/CCA F 80 81", "7AD/CCA", "G18-1", a(81)},
+		{"7AD/CCA waits in F", "A17-3", "", "7AD/CCA", "G18-1", rules.Place{}},
+		{"705TD waits in G, the scenario's zone of its two", "A19-1", "", "705TD", "G20-1", rules.ZonePlace("G")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := scenario(t, "fifth-panzer")
+			st := passTo(t, s, rules.NewState(s), c.at)
+			var removed bool
+			for orders := c.orders; st.Next.String() != c.end; orders = "" {
+				var ev []rules.Event
+				st, ev = mustPlay(t, s, st, orders)
+				for _, e := range eventsOf[rules.OutsiderRemoved](ev) {
+					removed = removed || e.Unit == c.unit
+				}
+			}
+			u := st.Unit(c.unit)
+			if c.want.IsZero() {
+				if !u.Eliminated || !removed {
+					t.Errorf("%s at %v, eliminated %v, removed event %v; want removed at the end of the turn", c.unit, u.Place, u.Eliminated, removed)
+				}
+				return
+			}
+			if u.Eliminated || u.Place != c.want {
+				t.Errorf("%s at %v, eliminated %v; want it in %v", c.unit, u.Place, u.Eliminated, c.want)
+			}
+		})
+	}
+	s := scenario(t, "fifth-panzer")
+	st := passTo(t, s, rules.NewState(s), "A16-2")
+	refused(t, s, st, "MOVE 70T P 4 59 58", "70T would be out of supply in Ettelbruck (58)")
+}
+
+// The 5th Panzer scenario's rule on a small map (testdata/supply/part.toml:
+// areas 1-6 and zones A, D; G/OUT sets up in 8 and G/RE arrives on 16-2 in
+// zone B, both outside): a unit outside may pass through areas outside the
+// map only to enter it, and no unit steps out of it; the units that are not
+// outsiders keep to the map.
+func TestFifthPanzer_OutsidersOnTheirWayIn(t *testing.T) {
+	cases := []struct {
+		name, at, orders string
+		refusal          string      // "": played
+		unit             string      // the unit checked at the end of 16 December
+		want             rules.Place // zero: removed
+	}{
+		{"G/OUT from its set-up straight in", "G16-1", "MOVE G/OUT 8 4", "", "G/OUT", a(4)},
+		{"G/OUT through 7, outside, in to 5", "G16-1", "MOVE G/OUT 8 7 5", "", "G/OUT", a(5)},
+		{"G/OUT stays outside", "G16-1", "", "", "G/OUT", rules.Place{}},
+		{"G/RE from zone B through 7 to 5", "G16-2", "MOVE G/RE B 7 5", "", "G/RE", a(5)},
+		{"G/RE waits in zone B", "G16-2", "", "", "G/RE", rules.Place{}},
+		{"a move that ends outside", "G16-1", "MOVE G/OUT 8 7", "Suedost (7) is outside the map of Supply tests on part of the map: a unit outside it may pass through areas outside it only on its way in", "", rules.Place{}},
+		{"in, then out again", "G16-2", "MOVE G/RE B 7 5 7 6", "Suedost (7) is outside the map of Supply tests on part of the map", "", rules.Place{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, st := loadGame(t, "../testdata/supply/part.toml")
+			st = passTo(t, s, st, c.at)
+			if c.refusal != "" {
+				refused(t, s, st, c.orders, c.refusal)
+				return
+			}
+			st, _ = mustPlay(t, s, st, c.orders)
+			st = passTo(t, s, st, "G17-1")
+			u := st.Unit(c.unit)
+			if c.want.IsZero() != u.Eliminated || u.Place != c.want {
+				t.Errorf("%s at %v, eliminated %v after 16 December; want %v (zero: removed)", c.unit, u.Place, u.Eliminated, c.want)
+			}
+		})
+	}
+	// Only the units that set up or arrive outside may be ordered there.
+	s, _ := loadGame(t, "../testdata/supply/part.toml")
+	_, err := rules.ParseOrders("MOVE G/IN 6 7", s, mailOpts(rules.German))
+	if err == nil || !strings.Contains(err.Error(), "Suedost (7) is outside the map of Supply tests on part of the map") {
+		t.Errorf("G/IN, inside, ordered out of the map: %v", err)
+	}
+}
+
+// 10.2 on the edge of a partial map: a unit on its way in crosses a bridge
+// with one end outside the scenario's map, and the enemy at the other end
+// may blow it as it crosses (10.29); the state keeps that bridge.
+func TestFifthPanzer_BridgeOnTheEdge(t *testing.T) {
+	s, st := loadGame(t, "../testdata/supply/part.toml")
+	st.Next, _ = rules.ParseImpulse("G17-1") // 10.26: the Allies never try on 16 December
+	place(st, "U/IN", a(3))
+	next, ev, err := playDice(t, s, st, "MOVE G/OUT 8 3", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := eventsOf[rules.DemolitionTried](ev); len(d) != 1 || d[0].Bridge != "3-8" || !d[0].Blown {
+		t.Errorf("demolition %v, want U/IN to blow 3-8", d)
+	}
+	if b := next.Bridge(3, 8); b == nil || !b.Blown {
+		t.Errorf("bridge 3-8 in the state: %+v, want blown", b)
+	}
+	if p := next.Unit("G/OUT").Place; p != a(8) {
+		t.Errorf("G/OUT at %v, want stopped in 8 (8.42)", p)
+	}
+	// A state saved before the state kept the edge's bridges: the bridge is
+	// not tried, and the move goes on.
+	var kept []rules.BridgeState
+	for _, b := range st.Bridges {
+		if b != (rules.BridgeState{A: 3, B: 8}) {
+			kept = append(kept, b)
+		}
+	}
+	st.Bridges = kept
+	o, err := rules.ParseOrders("MOVE G/OUT 8 3", s, mailOpts(rules.German))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &recorder{roll: 10}
+	if next, _, err = rules.Play(s, st, o, d); err != nil {
+		t.Fatal(err)
+	}
+	if d.rolled("demolition") || next.Unit("G/OUT").Place != a(3) {
+		t.Errorf("without 3-8 in the state: rolls %v, G/OUT at %v; want no try and G/OUT in 3", d.purposes, next.Unit("G/OUT").Place)
+	}
+}

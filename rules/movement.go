@@ -101,7 +101,7 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 	// B7, 11.12, 11.14: a reinforcement in its zone may leave by another of
 	// its zones in its arrival impulse, or by a shifted zone later.
 	if p.from.IsZone() && len(p.path) > 0 && p.path[0].IsZone() && p.path[0] != p.from {
-		mp, ok := g.entryShift(line, o, p.units, p.path[0])
+		mp, ok := g.entryShift(line, o, p.units, p.from, p.path[0])
 		if !ok {
 			return nil, false
 		}
@@ -124,6 +124,17 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 	if why := g.throughZone(paths); why != "" {
 		g.refuse(line, o, "%s", why)
 		return nil, false
+	}
+	// The 5th Panzer scenario: a unit outside its map passes through areas
+	// outside it only on its way in ("上記のマップ範囲外へユニットを移動させる
+	// ことはできません"): its move, and each ELSE path, ends inside.
+	if g.s.RemoveUnsuppliedOutsiders && !g.s.Uses(p.from) {
+		for _, path := range append([][]Place{p.path}, o.Else...) {
+			if len(path) > 0 && !g.s.Uses(path[len(path)-1]) {
+				g.refuse(line, o, "%s is outside the map of %s: a unit outside it may pass through areas outside it only on its way in", g.s.Map.PlaceName(path[len(path)-1]), g.s.Title)
+				return nil, false
+			}
+		}
 	}
 	p.mp = g.mpOf(first, o.Foot)
 	for _, u := range p.units[1:] {
@@ -475,11 +486,7 @@ func (g *game) stepForbidden(link *Link, from, to Place) string {
 	switch {
 	case link == nil:
 		return fmt.Sprintf("no road joins %s and %s (3.22)", name(from), name(to))
-	// The partial-map scenarios: no unit moves off the scenario's map. In
-	// the 5th Panzer scenario units that set up or arrive outside it may
-	// move towards it (they are removed at the end of the turn unless
-	// inside and in supply), but nobody leaves it.
-	case !g.s.Uses(to) && (g.s.Uses(from) || !g.s.RemoveUnsuppliedOutsiders):
+	case g.leavesMap(from, to):
 		return fmt.Sprintf("%s is outside the map of %s", name(to), g.s.Title)
 	case to.IsZone() && g.s.Map.Zone(to.Zone).ClosedTo == side:
 		return fmt.Sprintf("zone %s is closed to %s units (11.22, 11.23)", to.Zone, side.Title())
@@ -494,6 +501,16 @@ func (g *game) stepForbidden(link *Link, from, to Place) string {
 		return fmt.Sprintf("%s and %s both hold enemy units: no unit moves directly from one to the other (8.27)", name(from), name(to))
 	}
 	return ""
+}
+
+// leavesMap reports whether a step (or a reinforcement's change of zone,
+// 11.14) from one place to the next goes off the scenario's map where no
+// unit may. In the partial-map scenarios no unit moves off the map. In the
+// 5th Panzer scenario a unit that set up or arrived outside it may pass
+// through places outside it on its way in (it is removed at the end of the
+// turn unless inside and in supply), but once inside, no unit steps out.
+func (g *game) leavesMap(from, to Place) bool {
+	return !g.s.Uses(to) && (g.s.Uses(from) || !g.s.RemoveUnsuppliedOutsiders)
 }
 
 // blownBridgeBars returns why one of the units cannot cross the blown

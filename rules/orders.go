@@ -325,6 +325,10 @@ type lineParser struct {
 	i     int
 	nerrs int
 	seen  []*Unit // the units this line named, for the checks after parsing
+	// outside: the line moves units that set up or arrive outside the
+	// scenario's map (Scenario.StartsOutside), whose path may name places
+	// of the whole map.
+	outside bool
 }
 
 func (p *parser) line(n int, text string) {
@@ -590,9 +594,26 @@ func (lp *lineParser) onMap(p Place, t string) bool {
 		lp.fail("there is no %s %s on the map%s", what, t, lp.suggestArea(t))
 		return false
 	}
-	if !s.WholeMap && !s.Uses(p) {
+	if !s.WholeMap && !s.Uses(p) && !lp.outside {
 		lp.fail("%s is outside the map of %s", s.Map.PlaceName(p), s.Title)
 		return false
+	}
+	return true
+}
+
+// startOutside reports whether every unit named is one that sets up or
+// arrives outside the scenario's map (the 5th Panzer scenario): its moves may
+// pass through areas and zones outside the map on the way in, which the
+// engine checks against where it stands.
+func (lp *lineParser) startOutside(ids []string) bool {
+	s := lp.p.s
+	if s == nil || !s.RemoveUnsuppliedOutsiders || len(ids) == 0 {
+		return false
+	}
+	for _, id := range ids {
+		if u := lp.unitOf(id); u == nil || !s.StartsOutside(u) {
+			return false
+		}
 	}
 	return true
 }

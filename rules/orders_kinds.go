@@ -176,6 +176,7 @@ func parseMove(foot bool) func(lp *lineParser) Order {
 	return func(lp *lineParser) Order {
 		m := Move{Foot: foot}
 		m.Units = lp.units("name the units to move, then the areas of their path")
+		lp.outside = lp.startOutside(m.Units)
 		m.Path = lp.path()
 		if len(m.Path) == 0 && lp.nerrs == 0 {
 			lp.fail("the path is missing: after the units, the area numbers they move through, as %s %s 62 70", m.Keyword(), strings.Join(m.Units, " "))
@@ -251,7 +252,7 @@ func (lp *lineParser) roads(path []Place, side Side) {
 		if !joined {
 			var next []string
 			for _, l := range s.Map.Links(prev) {
-				if s.Uses(l.To) {
+				if s.Uses(l.To) || lp.outside {
 					next = append(next, l.To.String())
 				}
 			}

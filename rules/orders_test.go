@@ -205,6 +205,11 @@ func TestParseInvalid(t *testing.T) {
 		{"campaign", rules.Allied, "SF 52 DELAY", 1, []string{"special forces are German (14.0)"}},
 		{"intro", rules.German, "SF 12 DELAY", 1, []string{"The 7th Army Attacks has no special forces (14.0)"}},
 		{"intro", rules.German, "MOVE 212/316 18 88", 1, []string{"Bastogne (88) is outside the map of The 7th Army Attacks"}},
+		// The 5th Panzer scenario: only units that set up or arrive outside
+		// its map may be ordered through areas outside it (70T, 7 Arm ...);
+		// 2SS Pz waits in B, the one of its zones on the map.
+		{"fifth-panzer", rules.Allied, "MOVE 1107E 58 59", 1, []string{"Mersch (59) is outside the map of The 5th Panzer Army vs VIII Corps"}},
+		{"fifth-panzer", rules.German, "MOVE 2SS/2 A 33", 1, []string{"zone A is outside the map of The 5th Panzer Army vs VIII Corps"}},
 		{"intro", rules.German, "MOVE 116/60 50", 1, []string{"unit 116/60 does not take part in The 7th Army Attacks"}},
 		{"campaign", rules.Allied, "BLOW 51-70 BY 28/707", 1, []string{"28/707 is armour, which cannot blow bridges (10.22)"}},
 		{"campaign", rules.Allied, "BLOW", 1, []string{"BLOW takes ALL, NONE, or bridges as 51-70"}},

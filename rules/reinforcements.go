@@ -19,36 +19,97 @@ func (g *game) placeReinforcements() {
 		if us.Arrived || u.Arrival.Day != g.imp.Day || u.Arrival.N != g.imp.N || len(u.Zones) == 0 {
 			continue
 		}
-		// B7: a unit with several zones waits in the first listed.
-		us.Arrived, us.Place, us.TurnStart = true, ZonePlace(u.Zones[0]), ZonePlace(u.Zones[0])
+		z := g.s.EntryZone(u)
+		us.Arrived, us.Place, us.TurnStart = true, ZonePlace(z), ZonePlace(z)
 		us.InSupply = true // reinforcements are in supply when placed
-		g.event(Arrived{u.ID, u.Zones[0]})
+		g.event(Arrived{u.ID, z})
 	}
 }
 
+// EntryZone returns the zone a reinforcement is placed in (11.11): the first
+// of its zones on the scenario's map (B7: unmoved, a unit with several zones
+// waits in the first listed; a zone off a partial map is not one the
+// scenario uses), or its first zone if none is on the map (the 5th Panzer
+// scenario places such a unit outside its map, StartsOutside). It is "" for
+// a unit without zones.
+func (s *Scenario) EntryZone(u *Unit) string {
+	for _, z := range u.Zones {
+		if s.Uses(ZonePlace(z)) {
+			return z
+		}
+	}
+	if len(u.Zones) == 0 {
+		return ""
+	}
+	return u.Zones[0]
+}
+
+// StartsOutside reports whether the unit sets up, or is placed as a
+// reinforcement, outside the scenario's map, which only the 5th Panzer
+// scenario allows (RemoveUnsuppliedOutsiders): such a unit may move through
+// areas outside the map on its way in, and is removed at the end of the turn
+// it appears unless it is then inside the map and in supply.
+func (s *Scenario) StartsOutside(u *Unit) bool {
+	if !s.RemoveUnsuppliedOutsiders {
+		return false
+	}
+	if !u.Setup.IsZero() {
+		return !s.Uses(u.Setup)
+	}
+	z := s.EntryZone(u)
+	return z != "" && !s.Uses(ZonePlace(z))
+}
+
+// arrival returns the impulse a reinforcement arrives in, the first it may
+// move in (11.11, 11.12): its scheduled impulse, or for a unit of a released
+// panzer-reserve group (11.3) the German impulse after the Allied impulse at
+// whose end the group was released. It is zero for a unit that sets up and
+// for a reserve not released.
+func (st *State) arrival(u *Unit) Impulse {
+	if u.Group == "" {
+		return u.Arrival
+	}
+	r, ok := st.ReleasedAt[u.Group]
+	if !ok {
+		return Impulse{}
+	}
+	r = NextImpulse(r)
+	if r.Side != German {
+		r = NextImpulse(r)
+	}
+	return r
+}
+
 // entryShift checks a reinforcement leaving by another zone than the one it
-// waits in: one of its own zones in its arrival impulse (B7), or a zone k
-// steps along the edge from its arrival zone, k impulses later, for 2 MP a
-// step (11.14).
-func (g *game) entryShift(line int, o Move, units []*UnitState, z Place) (int, bool) {
+// waits in (from): one of its own zones in its arrival impulse (11.11, B7),
+// or a zone k steps along the edge from its zones, k impulses later, for 2
+// MP a step (11.14). A released panzer-reserve unit is a reinforcement like
+// any other, arriving in the German impulse after its release (11.3,
+// State.arrival). No unit shifts off the scenario's map (leavesMap).
+func (g *game) entryShift(line int, o Move, units []*UnitState, from, z Place) (int, bool) {
+	if g.leavesMap(from, z) {
+		g.refuse(line, o, "%s is outside the map of %s", g.s.Map.PlaceName(z), g.s.Title)
+		return 0, false
+	}
+	steps := 0
 	for _, u := range units {
 		info := g.info(u.ID)
-		if info.Arrival.Day == 0 {
+		arr := g.st.arrival(info)
+		if arr.Day == 0 {
 			g.refuse(line, o, "%s is not a reinforcement: it cannot change zones", u.ID)
 			return 0, false
 		}
-		if g.imp == info.Arrival && contains(info.Zones, z.Zone) {
+		if g.imp == arr && contains(info.Zones, z.Zone) {
 			continue
 		}
 		k := g.zoneSteps(info.Zones, z.Zone)
-		late := impulsesBetween(info.Arrival, g.imp)
-		if k < 0 || late < k {
+		if k < 0 || impulsesBetween(arr, g.imp) < k {
 			g.refuse(line, o, "%s cannot enter by zone %s: a reinforcement may enter by a zone next to its own one impulse later, for 2 MP a zone (11.14)", u.ID, z.Zone)
 			return 0, false
 		}
-		return 2 * k, true
+		steps = max(steps, k)
 	}
-	return 0, true
+	return 2 * steps, true
 }
 
 // zoneSteps returns the fewest steps along the zones' neighbours from any of
@@ -128,13 +189,16 @@ func (e Released) String() string {
 // the scenario's map do not count. Units in zones are in no area.
 //
 // A released group's units arrive as reinforcements (11.0): each is placed at
-// once in the first of its entry zones (11.11, ruling B7), in supply
+// once in its entry zone (11.11, Scenario.EntryZone), in supply
 // (reinforcements are in supply when placed), as if it had begun the turn
 // there (8.21). They have not moved (8.25), so they may move onto the map in
 // the next German impulse (11.12: reinforcements may move in the impulse
 // they arrive; the next German impulse is the first they can use), or wait
-// in the zone (11.15), or shift zone by 11.14. The group's id is appended to
-// st.Released. It returns, for each group released, a Released event
+// in the zone (11.15), or leave by another of its zones then (B7) or by a
+// zone further along the edge later (11.14), counting impulses from the
+// next German impulse. The group's id is appended to st.Released, and the
+// impulse of the release, st.Next (the Allied impulse being played), is
+// recorded in st.ReleasedAt. It returns, for each group released, a Released event
 // followed by an Arrived event for each unit placed.
 //
 // The engine calls it at the end of every Allied impulse, after its battles
@@ -171,15 +235,20 @@ func (st *State) ReleaseReserves(s *Scenario) []Event {
 			continue
 		}
 		st.Released = append(st.Released, g.ID)
+		if st.ReleasedAt == nil {
+			st.ReleasedAt = map[string]Impulse{}
+		}
+		st.ReleasedAt[g.ID] = st.Next
 		events = append(events, Released{Group: g.ID, Area: area, GermanSP: gsp, AlliedSP: asp})
 		for _, u := range units {
 			us := st.Unit(u.ID)
 			if us == nil || us.Arrived || us.Eliminated || len(u.Zones) == 0 {
 				continue
 			}
-			p := ZonePlace(u.Zones[0])
+			z := s.EntryZone(u)
+			p := ZonePlace(z)
 			us.Arrived, us.Place, us.TurnStart, us.InSupply = true, p, p, true
-			events = append(events, Arrived{Unit: u.ID, Zone: u.Zones[0]})
+			events = append(events, Arrived{Unit: u.ID, Zone: z})
 		}
 	}
 	return events

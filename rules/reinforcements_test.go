@@ -228,3 +228,54 @@ func TestReserve_11_31_ShippedGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestReserve_11_14_ReleasedUnits: a released panzer-reserve unit is a
+// reinforcement (11.3) from the impulse it is placed in: in the first German
+// impulse after its release it may leave by any of its zones (11.11, B7),
+// and one impulse later by a zone next to them, for 2 MP (11.14). The
+// campaign without Allied units: a German unit in Diekirch (57) releases
+// the OKW reserve for the 7th Army (Fuh Gren, zones C then B) at the end of
+// A17-1.
+func TestReserve_11_14_ReleasedUnits(t *testing.T) {
+	s, st := germansAlone(t)
+	place(st, "212/316", a(57))
+	st, _ = mustPlay(t, s, st, "")
+	st, ev := mustPlay(t, s, st, "")
+	if r := eventsOf[rules.Released](ev); len(r) != 1 || r[0].Group != "okw-south" {
+		t.Fatalf("released %v, want okw-south by Diekirch", r)
+	}
+	for _, id := range []string{"FGB/Pz", "FGB/Gr"} {
+		if p := st.Unit(id).Place; p != rules.ZonePlace("C") {
+			t.Fatalf("%s placed in %v, want its first zone C", id, p)
+		}
+	}
+	// The impulse of the release goes with the position when it is saved.
+	st, err := rules.LoadState(s, []byte(mustJSON(t, st)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// G17-2, its first impulse: by B, its second zone; not yet by A.
+	refused(t, s, st, "MOVE FGB/Gr A 39", "FGB/Gr cannot enter by zone A: a reinforcement may enter by a zone next to its own one impulse later, for 2 MP a zone (11.14)")
+	st, ev = mustPlay(t, s, st, "MOVE FGB/Pz B 29")
+	oneMove(t, ev, 1, " (B7: its own zone B, no shift)")
+	if p := st.Unit("FGB/Pz").Place; p != a(29) {
+		t.Errorf("FGB/Pz at %v, want 29", p)
+	}
+	// G17-3, one impulse later: by A, next to B, for 2 MP more: A -> 39
+	// costs 1 (11.13) + 1 (39 holds German units, 8.37).
+	st, _ = mustPlay(t, s, st, "")
+	_, ev = mustPlay(t, s, st, "MOVE FGB/Gr A 39")
+	oneMove(t, ev, 4, " (2 for the shift, 11.14)")
+}
+
+// TestReinforcements_11_14_EveryUnitOfTheStack: a stack shifts zone only if
+// each of its units may (11.14): 7AD/87, in zone D since 17-1, may enter by
+// F (one zone from its E) on 17-2, but 7AD/CCB, arrived in D on 17-2, may
+// not yet.
+func TestReinforcements_11_14_EveryUnitOfTheStack(t *testing.T) {
+	s := scenario(t, "campaign")
+	st := passTo(t, s, rules.NewState(s), "A17-2")
+	refused(t, s, st, "MOVE 7AD/87 7AD/CCB F 80", "7AD/CCB cannot enter by zone F: a reinforcement may enter by a zone next to its own one impulse later, for 2 MP a zone (11.14)")
+	_, ev := mustPlay(t, s, st, "MOVE 7AD/87 F 80")
+	oneMove(t, ev, 3, " (2 for the shift, 11.14, and 1 for the road from F)")
+}

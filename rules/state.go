@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 )
@@ -26,6 +27,10 @@ type State struct {
 	Control map[int]Side `json:"control"`
 	// Released lists the panzer-reserve groups released so far (11.3).
 	Released []string `json:"released,omitempty"`
+	// ReleasedAt holds, for each released group, the Allied impulse at whose
+	// end it was released (11.3): its units are reinforcements from then on
+	// (11.11, 11.14).
+	ReleasedAt map[string]Impulse `json:"released_at,omitempty"`
 	// Standing holds each side's standing orders (B1, B3).
 	Standing map[Side]*Standing `json:"standing"`
 	// SF is the German special-forces counter on the map, if any (14.0).
@@ -111,7 +116,10 @@ func newState(s *Scenario) *State {
 		st.Units = append(st.Units, us)
 	}
 	for _, r := range s.Map.Roads {
-		if r.Bridge && s.Uses(AreaPlace(r.A)) && s.Uses(AreaPlace(r.B)) {
+		a, b := s.Uses(AreaPlace(r.A)), s.Uses(AreaPlace(r.B))
+		// The 5th Panzer scenario: units on their way in cross the bridges
+		// on the edge of its map, which may be blown as they cross (10.2).
+		if r.Bridge && (a && b || s.RemoveUnsuppliedOutsiders && (a || b)) {
 			st.Bridges = append(st.Bridges, BridgeState{A: min(r.A, r.B), B: max(r.A, r.B), Blown: s.BlownAtStart(r.A, r.B)})
 		}
 	}
@@ -197,6 +205,7 @@ func (st *State) Clone() *State {
 		c.Control[k] = v
 	}
 	c.Released = append([]string(nil), st.Released...)
+	c.ReleasedAt = maps.Clone(st.ReleasedAt)
 	c.SFUsed = append([]string(nil), st.SFUsed...)
 	c.SFDays = append([]int(nil), st.SFDays...)
 	if st.SF != nil {
