@@ -189,6 +189,9 @@ func (g *game) mayMove(id string, foot bool) (*UnitState, string) {
 		return nil, fmt.Sprintf("%s is not yours to move: this is the %s impulse", id, side.Title())
 	case u.Eliminated:
 		return nil, fmt.Sprintf("%s has been eliminated", id)
+	case !u.Arrived && info.Group != "":
+		grp := g.s.OOB.Group(info.Group)
+		return nil, fmt.Sprintf("%s belongs to the %s, which has not been released: it is released when the Germans are stronger than the Allies in one of its release areas at the end of an Allied impulse (11.3, 11.33)", id, grp.Name)
 	case !u.Arrived:
 		return nil, fmt.Sprintf("%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival, strings.Join(info.Zones, "/"))
 	case u.Bridging:

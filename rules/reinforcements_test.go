@@ -279,3 +279,12 @@ func TestReinforcements_11_14_EveryUnitOfTheStack(t *testing.T) {
 	_, ev := mustPlay(t, s, st, "MOVE 7AD/87 F 80")
 	oneMove(t, ev, 3, " (2 for the shift, 11.14, and 1 for the road from F)")
 }
+
+// TestReserve_11_3_NotReleasedYet: a unit of a group not yet released is
+// refused with the rule that releases it, not an arrival impulse it has
+// none of.
+func TestReserve_11_3_NotReleasedYet(t *testing.T) {
+	s, st := germansAlone(t)
+	refused(t, s, st, "MOVE FGB/Gr C 24", "FGB/Gr belongs to the")
+	refused(t, s, st, "MOVE FGB/Gr C 24", "which has not been released: it is released when the Germans are stronger than the Allies in one of its release areas at the end of an Allied impulse (11.3, 11.33)")
+}
