@@ -272,7 +272,12 @@ func (b *battle) fixModifiers() {
 			b.river = false
 		}
 	}
-	b.confusion = g.st.SF != nil && g.st.SF.Effect == SFConfusion && g.st.SF.Battle == b.area // 14.24
+	// 14.24: CONFUSION acts on one battle, the one named ("指定された
+	// 戦闘"), fought in the impulse of the placement; the counter stays
+	// until the end of the next Allied impulse (14.3), but a battle in the
+	// same area then is another battle.
+	sf := g.st.SF
+	b.confusion = sf != nil && sf.Effect == SFConfusion && sf.Battle == b.area && sf.Placed == g.imp
 }
 
 // defenderArtilleryFires is step 9.32: the defender's strikes, hitting on
