@@ -200,11 +200,17 @@ func (b *battle) begin(g *game) {
 // determineArtillery is step 9.31: each side calls artillery once per 3 SP
 // it has in the battle, the defender at least once, counted before any fire
 // (9.42); units out of supply get none (13.22). The defender calls first.
+//
+// 9.42 "防御側は常に最低でも1回の砲撃要請を行えます" is the general rule,
+// 13.22 "補給切れのユニットも攻撃を行えますが、砲撃支援を受けられません" the
+// particular one for units out of supply, and it governs: only the SP in
+// supply count, and the minimum of one call is for a defender with some SP
+// in supply; one with none has no call.
 func (b *battle) determineArtillery() {
 	defSP, attSP := suppliedSP(b.defenders), suppliedSP(b.attackers)
 	defCalls, attCalls := defSP/3, attSP/3
 	if defCalls == 0 && defSP > 0 {
-		defCalls = 1 // 9.42: the defender always has at least one
+		defCalls = 1 // 9.42: the defender always has at least one; 13.22: if in supply
 	}
 	b.defStrikes = b.calls(b.defender, defCalls)
 	b.attStrikes = b.calls(b.attacker, attCalls)

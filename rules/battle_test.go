@@ -97,6 +97,51 @@ func TestCombat_13_22_OutOfSupplyNoArtillery(t *testing.T) {
 	}
 }
 
+// 9.42 against 13.22: "防御側は常に最低でも1回の砲撃要請を行えます" (the
+// defender can always make at least one call) is the general rule;
+// "補給切れのユニットも攻撃を行えますが、砲撃支援を受けられません" (units
+// out of supply ... receive no artillery support) the particular one for
+// units out of supply, and it governs: a defender whose units are all out of
+// supply makes no call.
+func TestCombat_9_42_13_22_DefenderOutOfSupply(t *testing.T) {
+	cases := []struct {
+		name  string
+		cut   bool // a German unit alone in Middle (2) cuts the US off from zone D
+		calls int
+	}{
+		{"in supply, 2 SP: one call all the same (9.42)", false, 1},
+		{"out of supply, 2 SP: none (13.22)", true, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, st := combatGame(t)
+			// U/AR (2 SP) defends alone: 9.42's minimum is its only call.
+			st.Unit("U/MX").Eliminated, st.Unit("U/MX").Place = true, rules.Place{}
+			if c.cut {
+				place(st, "G/I3", rules.AreaPlace(2))
+			}
+			d := &recorder{roll: 10}
+			o, _ := rules.ParseOrders("MOVE G/AR 4 3", s, nil)
+			_, ev, err := rules.Play(s, st, o, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if battleAt(ev, 3) == nil {
+				t.Fatalf("no battle at 3: %v", ev)
+			}
+			n := 0
+			for _, x := range calls(ev) {
+				if x.Side == rules.Allied {
+					n++
+				}
+			}
+			if n != c.calls {
+				t.Errorf("%d Allied calls, want %d", n, c.calls)
+			}
+		})
+	}
+}
+
 func containsMod(mods []string, m string) bool {
 	for _, x := range mods {
 		if x == m {
