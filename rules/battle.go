@@ -294,7 +294,11 @@ func (b *battle) defenderArtilleryFires() {
 
 // defenderChoosesTargets is step 9.33: the defender's targets, by its
 // standing DEFEND orders for the area and its DEFEND PREFER (B3) where the
-// rules leave the choice open (9.5).
+// rules leave the choice open (9.5). 9.53 "防御側ユニット(または移動して
+// いないユニット)は、1戦力しかない攻撃側ユニットを射撃する必要はありません"
+// names the firing units, the defender's (the side that did not move), and
+// exempts every attacking unit of 1 SP, whether it moved into the area or
+// began the impulse there and attacks (9.13).
 func (b *battle) defenderChoosesTargets() []FirePair {
 	var chosen []FirePair
 	var prefer []UnitType
