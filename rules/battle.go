@@ -200,11 +200,17 @@ func (b *battle) begin(g *game) {
 // determineArtillery is step 9.31: each side calls artillery once per 3 SP
 // it has in the battle, the defender at least once, counted before any fire
 // (9.42); units out of supply get none (13.22). The defender calls first.
+//
+// 9.42 "防御側は常に最低でも1回の砲撃要請を行えます" is the general rule,
+// 13.22 "補給切れのユニットも攻撃を行えますが、砲撃支援を受けられません" the
+// particular one for units out of supply, and it governs: only the SP in
+// supply count, and the minimum of one call is for a defender with some SP
+// in supply; one with none has no call.
 func (b *battle) determineArtillery() {
 	defSP, attSP := suppliedSP(b.defenders), suppliedSP(b.attackers)
 	defCalls, attCalls := defSP/3, attSP/3
 	if defCalls == 0 && defSP > 0 {
-		defCalls = 1 // 9.42: the defender always has at least one
+		defCalls = 1 // 9.42: the defender always has at least one; 13.22: if in supply
 	}
 	b.defStrikes = b.calls(b.defender, defCalls)
 	b.attStrikes = b.calls(b.attacker, attCalls)
@@ -272,7 +278,12 @@ func (b *battle) fixModifiers() {
 			b.river = false
 		}
 	}
-	b.confusion = g.st.SF != nil && g.st.SF.Effect == SFConfusion && g.st.SF.Battle == b.area // 14.24
+	// 14.24: CONFUSION acts on one battle, the one named ("指定された
+	// 戦闘"), fought in the impulse of the placement; the counter stays
+	// until the end of the next Allied impulse (14.3), but a battle in the
+	// same area then is another battle.
+	sf := g.st.SF
+	b.confusion = sf != nil && sf.Effect == SFConfusion && sf.Battle == b.area && sf.Placed == g.imp
 }
 
 // defenderArtilleryFires is step 9.32: the defender's strikes, hitting on
@@ -283,7 +294,11 @@ func (b *battle) defenderArtilleryFires() {
 
 // defenderChoosesTargets is step 9.33: the defender's targets, by its
 // standing DEFEND orders for the area and its DEFEND PREFER (B3) where the
-// rules leave the choice open (9.5).
+// rules leave the choice open (9.5). 9.53 "防御側ユニット(または移動して
+// いないユニット)は、1戦力しかない攻撃側ユニットを射撃する必要はありません"
+// names the firing units, the defender's (the side that did not move), and
+// exempts every attacking unit of 1 SP, whether it moved into the area or
+// began the impulse there and attacks (9.13).
 func (b *battle) defenderChoosesTargets() []FirePair {
 	var chosen []FirePair
 	var prefer []UnitType

@@ -68,6 +68,57 @@ func TestCombat_RulebookExample(t *testing.T) {
 	}
 }
 
+// 9.53: "防御側ユニット(または移動していないユニット)は、1戦力しかない攻撃側
+// ユニットを射撃する必要はありません". The parenthesis names the firing unit
+// (the defender, the side that did not move), not the target: every
+// attacking unit of 1 SP is exempt, whether it moved into the area or began
+// the impulse there and attacks (9.13). The rulebook's combat example, both
+// ways: the US mech may leave the 1-SP German mech for the 2-SP infantry,
+// where 9.57 alone would make it fire at the mech.
+func TestCombat_9_53_OneSPAttackerThatDidNotMove(t *testing.T) {
+	cases := []struct {
+		name   string
+		inside bool // the Germans begin the impulse in Bridgehead (3)
+		orders string
+	}{
+		{"moved in", false, "MOVE G/AR G/MX G/I2 4 3"},
+		{"began the impulse there", true, "ATTACK 3 WITH G/AR G/MX G/I2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, st := combatGame(t)
+			if c.inside {
+				for _, id := range []string{"G/AR", "G/MX", "G/I2"} {
+					place(st, id, rules.AreaPlace(3))
+				}
+			}
+			d := &recorder{roll: 10}
+			o, err := rules.ParseOrders(c.orders, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, ev, err := rules.Play(s, st, o, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := battleAt(ev, 3)
+			if b == nil || len(b.Attackers) != 3 {
+				t.Fatalf("battle %+v", b)
+			}
+			got := map[string]string{}
+			for _, f := range fires(ev) {
+				if f.Side == rules.Allied {
+					got[f.Unit] = f.Target
+				}
+			}
+			want := map[string]string{"U/AR": "G/AR", "U/MX": "G/I2"}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("Allied targets %v, want %v", got, want)
+			}
+		})
+	}
+}
+
 func strikes(ev []rules.Event) []rules.Strike { return eventsOf[rules.Strike](ev) }
 
 func calls(ev []rules.Event) []rules.ArtilleryCall { return eventsOf[rules.ArtilleryCall](ev) }
@@ -94,6 +145,51 @@ func TestCombat_13_22_OutOfSupplyNoArtillery(t *testing.T) {
 		if f.Side == rules.Allied && !containsMod(f.Mods, "+1 firer out of supply (9.71)") {
 			t.Errorf("Allied fire without the out-of-supply modifier: %v", f)
 		}
+	}
+}
+
+// 9.42 against 13.22: "防御側は常に最低でも1回の砲撃要請を行えます" (the
+// defender can always make at least one call) is the general rule;
+// "補給切れのユニットも攻撃を行えますが、砲撃支援を受けられません" (units
+// out of supply ... receive no artillery support) the particular one for
+// units out of supply, and it governs: a defender whose units are all out of
+// supply makes no call.
+func TestCombat_9_42_13_22_DefenderOutOfSupply(t *testing.T) {
+	cases := []struct {
+		name  string
+		cut   bool // a German unit alone in Middle (2) cuts the US off from zone D
+		calls int
+	}{
+		{"in supply, 2 SP: one call all the same (9.42)", false, 1},
+		{"out of supply, 2 SP: none (13.22)", true, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, st := combatGame(t)
+			// U/AR (2 SP) defends alone: 9.42's minimum is its only call.
+			st.Unit("U/MX").Eliminated, st.Unit("U/MX").Place = true, rules.Place{}
+			if c.cut {
+				place(st, "G/I3", rules.AreaPlace(2))
+			}
+			d := &recorder{roll: 10}
+			o, _ := rules.ParseOrders("MOVE G/AR 4 3", s, nil)
+			_, ev, err := rules.Play(s, st, o, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if battleAt(ev, 3) == nil {
+				t.Fatalf("no battle at 3: %v", ev)
+			}
+			n := 0
+			for _, x := range calls(ev) {
+				if x.Side == rules.Allied {
+					n++
+				}
+			}
+			if n != c.calls {
+				t.Errorf("%d Allied calls, want %d", n, c.calls)
+			}
+		})
 	}
 }
 

@@ -193,7 +193,8 @@ func place(st *rules.State, id string, p rules.Place) {
 }
 
 // germansAlone returns the campaign at G17-1 with every Allied unit gone,
-// for the rulebook's examples that isolate a German move.
+// and with them their control of the areas they held (12.22, 13.12), for
+// the rulebook's examples that isolate a German move.
 func germansAlone(t *testing.T) (*rules.Scenario, *rules.State) {
 	t.Helper()
 	s := scenario(t, "campaign")
@@ -202,6 +203,11 @@ func germansAlone(t *testing.T) (*rules.Scenario, *rules.State) {
 	for _, u := range st.Units {
 		if s.OOB.Unit(u.ID).Side == rules.Allied {
 			u.Eliminated, u.Place = true, rules.Place{}
+		}
+	}
+	for a, side := range st.Control {
+		if side == rules.Allied {
+			delete(st.Control, a)
 		}
 	}
 	return s, st

@@ -49,7 +49,7 @@ func (e SFPlaced) String() string {
 	what := map[string]string{
 		SFDelay:      "Allied units pay 1 MP more to enter or leave it (14.22)",
 		SFDemolition: "Allied demolitions from it succeed only on a 1 (14.23)",
-		SFConfusion:  fmt.Sprintf("all Allied fire in the battle at %d has +1 (14.24)", e.Battle),
+		SFConfusion:  fmt.Sprintf("all Allied fire in the battle at %d this impulse has +1 (14.24)", e.Battle),
 	}[e.Effect]
 	return fmt.Sprintf("German special forces in %d, %s: %s", e.Area, e.Effect, what)
 }

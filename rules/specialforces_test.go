@@ -79,3 +79,54 @@ func TestSF_14_22_NotInThirdImpulse(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// 14.24: CONFUSION acts on the one battle it names ("指定された戦闘"), fought
+// in the impulse of its placement; the counter stays until the end of the
+// Allied impulse after it (14.3), but a second battle in the same area in
+// that Allied impulse gets no +1.
+func TestSF_14_24_ConfusionOneBattle(t *testing.T) {
+	s, st := sfGame(t)
+	d := &recorder{roll: 10} // every die misses: both sides stay in South (6)
+	play := func(body string) []rules.Event {
+		t.Helper()
+		o, err := rules.ParseOrders(body, s, &rules.ParseOptions{Side: st.Next.Side})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ev []rules.Event
+		if st, ev, err = rules.Play(s, st, o, d); err != nil {
+			t.Fatal(err)
+		}
+		return ev
+	}
+	cases := []struct {
+		orders    string
+		confusion bool
+	}{
+		{"SF 6 CONFUSION 6\nMOVE G/IN 5 6", true}, // G17-1: the named battle
+		{"ATTACK 6", false},                       // A17-1: the counter is still there
+	}
+	for _, c := range cases {
+		imp := st.Next
+		ev := play(c.orders)
+		if battleAt(ev, 6) == nil {
+			t.Fatalf("%s: no battle at 6: %v", imp, ev)
+		}
+		n := 0
+		for _, f := range fires(ev) {
+			if f.Side != rules.Allied {
+				continue
+			}
+			n++
+			if got := containsMod(f.Mods, "+1 confusion (14.24)"); got != c.confusion {
+				t.Errorf("%s: Allied fire %v, confusion %v, want %v", imp, f, got, c.confusion)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no Allied fire", imp)
+		}
+	}
+	if st.SF != nil {
+		t.Errorf("special forces still on the map after A17-1 (14.3): %+v", st.SF)
+	}
+}

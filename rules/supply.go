@@ -12,14 +12,27 @@ import "fmt"
 // the rule each part comes from:
 //
 //   - 13.11: sources are the scenario's, not every zone of the side. A unit
-//     in a source (n = 0) is in supply: its own place holds the unit itself,
-//     so it is never held by the enemy alone.
-//   - 13.12: no place the line passes through (p1 .. pn-1) may be an area
-//     held only by enemy units, and the source at its end (pn, zone or area)
-//     may not be held only by enemy units. The unit's own place p0 never
-//     blocks: it holds the unit. (For a unit just moved into an enemy-held
-//     area, that area now holds both sides.)
-//   - 13.13: areas and zones holding units of both sides block nothing.
+//     in a source (n = 0) is in supply, unless the source is the enemy's
+//     (13.12): a source area the enemy controls while units of both sides
+//     are in it (12.22) is no source, and the unit needs a line to another.
+//   - 13.12: "補給線は、敵ユニットに支配されているエリアを通過できず、敵ユニット
+//     に支配されているゾーンへ引くこともできません". No area the line passes
+//     through (p1 .. pn-1) may be the enemy's, nor may a source area at its
+//     end (pn). An area is the enemy's by control (12.22: the side that last
+//     held it alone): when the enemy holds it alone; or when nobody holds it
+//     alone now (empty, or units of both sides) and State.Control gives it to
+//     the enemy, the last side to hold it alone at the end of an impulse. An
+//     area one's own side holds alone is its own, whoever had it before. The
+//     rulebook's supply example needs control and not mere occupation: empty
+//     Sprimont lets the line pass, contested Bastogne, still the Allies',
+//     stops it until the Germans clear it. Zones have no control of their
+//     own: a source zone at the end of the line may not be held by enemy
+//     units alone. The unit's own place p0 never blocks: the line starts
+//     there, it does not pass through.
+//   - 13.13: "補給線は、敵ユニットと自軍ユニットが両方存在するエリアを通過でき、
+//     そのような境界ゾーンへも引くことができます": units of both sides in an
+//     area or zone do not by themselves block; a contested area blocks only
+//     as the enemy's by control (13.12), as Bastogne in the example.
 //   - Zones are ends of lines, never passed through: a line starts in a zone
 //     (a unit waiting there) or ends in a source zone, but it does not run
 //     area - zone - area (3.21: zones lie off the map edge; they have no
@@ -256,9 +269,13 @@ func supplySlot(p Place) int {
 	return 0
 }
 
-// supplyHolding records which sides have units in each place: bit 1 German,
-// bit 2 Allied.
+// supplyHolding records which sides have units in each place, bit 1 German,
+// bit 2 Allied, and for areas the side that controls it (State.Control,
+// 12.22), the same bits shifted by supplyControlShift.
 type supplyHolding [supplySlots]uint8
+
+// supplyControlShift shifts a side's bit to its control bit.
+const supplyControlShift = 2
 
 func supplySideBit(side Side) uint8 {
 	if side == German {
@@ -267,9 +284,15 @@ func supplySideBit(side Side) uint8 {
 	return 2
 }
 
-// supplyHoldings scans the units on the map once.
+// supplyHoldings scans the units on the map and the control of the areas
+// once.
 func (st *State) supplyHoldings(s *Scenario) supplyHolding {
 	var h supplyHolding
+	for a, side := range st.Control {
+		if i := supplySlot(AreaPlace(a)); i > 0 {
+			h[i] |= supplySideBit(side) << supplyControlShift
+		}
+	}
 	for i, u := range st.Units {
 		if !u.OnMap() {
 			continue
@@ -281,10 +304,20 @@ func (st *State) supplyHoldings(s *Scenario) supplyHolding {
 	return h
 }
 
-// enemyOnly reports whether the place at slot i holds units of the enemy of
-// side and none of side (13.12; 13.13: both sides there is no block).
-func (h *supplyHolding) enemyOnly(i int, side Side) bool {
-	return h[i] == supplySideBit(side.Enemy())
+// enemyHeld reports whether the place at slot i is the enemy's for side's
+// supply lines (13.12): held by enemy units alone, or, held by neither side
+// alone, controlled by the enemy (12.22; 13.13: units of both sides do not
+// by themselves block). Zones have no control bits, so only enemy units
+// alone make a zone the enemy's.
+func (h *supplyHolding) enemyHeld(i int, side Side) bool {
+	units, enemy := h[i]&3, supplySideBit(side.Enemy())
+	switch units {
+	case enemy:
+		return true
+	case supplySideBit(side):
+		return false // held alone now: its own (12.22)
+	}
+	return h[i]>>supplyControlShift == enemy
 }
 
 // supplyNoLine marks a place without a line crossing at most one blown
@@ -316,8 +349,8 @@ func (st *State) supplyTrace(s *Scenario, side Side, h *supplyHolding) *supplyNe
 	for _, p := range s.Supply.Sources(side) {
 		i := supplySlot(p)
 		// 13.11: a source of the scenario's map; 13.12: a line may not end
-		// in a source held only by the enemy.
-		if i == 0 || !s.Map.Has(p) || !s.Uses(p) || h.enemyOnly(i, side) || source[i] {
+		// in a source that is the enemy's.
+		if i == 0 || !s.Map.Has(p) || !s.Uses(p) || h.enemyHeld(i, side) || source[i] {
 			continue
 		}
 		source[i] = true
@@ -332,9 +365,9 @@ func (st *State) supplyTrace(s *Scenario, side Side, h *supplyHolding) *supplyNe
 			if int(n.blown[qi]) < k {
 				continue // already searched from with fewer blown bridges
 			}
-			// 13.12: an area held only by the enemy is not passed through;
+			// 13.12: an area that is the enemy's is not passed through;
 			// zones are ends of lines only. Sources are the line's end.
-			if !source[qi] && (q.IsZone() || h.enemyOnly(qi, side)) {
+			if !source[qi] && (q.IsZone() || h.enemyHeld(qi, side)) {
 				continue
 			}
 			for _, l := range s.Map.Links(q) {

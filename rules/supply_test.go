@@ -43,6 +43,9 @@ func supplyScenario(t testing.TB, file string) *rules.Scenario {
 
 // supplyPosition returns a new state of s in which only the units of at are
 // on the map, where at puts them, and the bridges of blown ("3-4") are blown.
+// Each area held by one side alone is that side's, and no other area is
+// anyone's (12.22), as if the position had stood at the end of an impulse;
+// a case that needs more sets State.Control itself.
 func supplyPosition(t testing.TB, s *rules.Scenario, at map[string]rules.Place, blown ...string) *rules.State {
 	t.Helper()
 	st := rules.NewState(s)
@@ -55,6 +58,8 @@ func supplyPosition(t testing.TB, s *rules.Scenario, at map[string]rules.Place, 
 	for _, b := range blown {
 		supplyBlow(t, st, b, true)
 	}
+	st.Control = map[int]rules.Side{}
+	vicControl(s, st)
 	return st
 }
 
@@ -97,20 +102,26 @@ func runSupplyCases(t *testing.T, s *rules.Scenario, judge supplyJudge, cases []
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			st := supplyPosition(t, s, c.at, c.blown...)
-			for id, want := range c.want {
-				if got := judge(st, s, st.Unit(id)); got != want {
-					t.Errorf("%s in %s: got %v, want %v", id, c.at[id], got, want)
-				}
-			}
-			all := st.Clone()
-			all.JudgeSupply(s)
-			for _, u := range all.Units {
-				if u.OnMap() && u.InSupply != st.Supplied(s, st.Unit(u.ID)) {
-					t.Errorf("%s: JudgeSupply says %v, Supplied says %v", u.ID, u.InSupply, !u.InSupply)
-				}
-			}
+			checkSupply(t, s, judge, supplyPosition(t, s, c.at, c.blown...), c.want)
 		})
+	}
+}
+
+// checkSupply checks the units of want in st with judge, and that
+// JudgeSupply agrees with Supplied unit by unit.
+func checkSupply(t *testing.T, s *rules.Scenario, judge supplyJudge, st *rules.State, want map[string]bool) {
+	t.Helper()
+	for id, w := range want {
+		if got := judge(st, s, st.Unit(id)); got != w {
+			t.Errorf("%s in %s: got %v, want %v", id, st.Unit(id).Place, got, w)
+		}
+	}
+	all := st.Clone()
+	all.JudgeSupply(s)
+	for _, u := range all.Units {
+		if u.OnMap() && u.InSupply != st.Supplied(s, st.Unit(u.ID)) {
+			t.Errorf("%s: JudgeSupply says %v, Supplied says %v", u.ID, u.InSupply, !u.InSupply)
+		}
 	}
 }
 
@@ -176,6 +187,9 @@ func TestSupply_13_12_EnemyOnlyAreaBlocks(t *testing.T) {
 	})
 }
 
+// TestSupply_13_13_ContestedAreaPasses: units of both sides in an area do
+// not block a line (supplyPosition leaves a contested area nobody's; one the
+// enemy controls blocks, TestSupply_13_12_EnemyControlledArea).
 func TestSupply_13_13_ContestedAreaPasses(t *testing.T) {
 	s := supplyScenario(t, "scenario.toml")
 	runSupplyCases(t, s, (*rules.State).Supplied, []supplyCase{
@@ -186,6 +200,55 @@ func TestSupply_13_13_ContestedAreaPasses(t *testing.T) {
 		{"Allied line through a contested area", map[string]rules.Place{"U/IN": supA(3), "G/IN": supA(2), "U/IN2": supA(2)}, nil,
 			map[string]bool{"U/IN": true, "U/IN2": true}},
 	})
+}
+
+// TestSupply_13_12_EnemyControlledArea: 13.12 "補給線は、敵ユニットに支配されて
+// いるエリアを通過できず" speaks of control (12.22: the side that last held
+// the area alone): an area blocks a line through it when the enemy holds it
+// alone, or when nobody holds it alone (empty or contested) and the enemy was
+// the last to. 13.13: a contested area that is not the enemy's lets it pass.
+// An area held alone now is its holder's, whoever had it before.
+func TestSupply_13_12_EnemyControlledArea(t *testing.T) {
+	s := supplyScenario(t, "scenario.toml")
+	sources := supplyScenario(t, "area-source.toml")
+	G, A := rules.German, rules.Allied
+	cases := []struct {
+		name    string
+		s       *rules.Scenario
+		at      map[string]rules.Place
+		control map[int]rules.Side
+		want    map[string]bool
+	}{
+		{"empty areas nobody holds", s, map[string]rules.Place{"G/IN": supA(5)}, nil,
+			map[string]bool{"G/IN": true}},
+		{"empty areas the enemy held last", s, map[string]rules.Place{"G/IN": supA(5)}, map[int]rules.Side{6: A, 7: A},
+			map[string]bool{"G/IN": false}},
+		{"one of them is held now", s, map[string]rules.Place{"G/IN": supA(5), "G/IN2": supA(6)}, map[int]rules.Side{6: A, 7: A},
+			map[string]bool{"G/IN": true, "G/IN2": true}},
+		{"the unit's own area is the enemy's", s, map[string]rules.Place{"G/IN": supA(6), "U/IN": supA(6)}, map[int]rules.Side{6: A, 7: A},
+			map[string]bool{"G/IN": true}},
+		{"a contested area the enemy controls", s, map[string]rules.Place{"G/IN": supA(5), "G/IN2": supA(6), "U/IN": supA(6), "U/IN2": supA(7)}, map[int]rules.Side{6: A},
+			map[string]bool{"G/IN": false, "G/IN2": true}},
+		{"a contested area of one's own (13.13)", s, map[string]rules.Place{"G/IN": supA(5), "G/IN2": supA(6), "U/IN": supA(6), "U/IN2": supA(7)}, map[int]rules.Side{6: G},
+			map[string]bool{"G/IN": true, "G/IN2": true}},
+		{"Allied line through an empty German area", s, map[string]rules.Place{"U/IN": supA(3)}, map[int]rules.Side{2: G},
+			map[string]bool{"U/IN": false}},
+		{"a source area the enemy controls", sources, map[string]rules.Place{"U/IN": supA(1), "G/IN": supZ("D")}, map[int]rules.Side{2: G},
+			map[string]bool{"U/IN": false}},
+		{"a source area taken back", sources, map[string]rules.Place{"U/IN": supA(1), "U/IN2": supA(2), "G/IN": supZ("D")}, map[int]rules.Side{2: G},
+			map[string]bool{"U/IN": true, "U/IN2": true}},
+		{"in a contested source area the enemy controls", sources, map[string]rules.Place{"U/IN": supA(2), "G/IN": supA(2), "G/IN2": supZ("D")}, map[int]rules.Side{2: G},
+			map[string]bool{"U/IN": false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st := supplyPosition(t, c.s, c.at)
+			for a, side := range c.control {
+				st.Control[a] = side
+			}
+			checkSupply(t, c.s, (*rules.State).Supplied, st, c.want)
+		})
+	}
 }
 
 func TestSupply_13_12_EnemyHeldSourceZone(t *testing.T) {
@@ -431,19 +494,25 @@ func TestSupply_5thPanzer_InsideTheMap(t *testing.T) {
 // Moircy (104) on one road, Nives (108) joined to Moircy (and to Sprimont).
 // At the start of the turn the Allies hold a line from north to south; German
 // infantry is in Bastogne with Allied units left over from the last turn's
-// battle, and German armour in Nives. The Germans may not move the infantry
+// battle ("連合軍エリアの一部には、前ターンの戦闘で残ったドイツ軍ユニットが含まれて
+// います"), and German armour in Nives. The Germans may not move the infantry
 // from Bastogne to Sprimont, nor the armour from Nives to Moircy: neither
 // could trace supply there (8.28). In impulse 1 the Germans clear Bastogne;
-// if the Allies then stay out of Bastogne and Sprimont, in impulse 2 the
-// Germans trace supply through Bastogne and Sprimont to Moircy, and the
-// armour may move there.
+// "連合軍インパルスに連合軍プレイヤーが Bastogne や Sprimont へユニットを移動させ
+// なかった場合", in impulse 2 the Germans trace supply through Bastogne and
+// Sprimont to Moircy, and the armour may move there.
 //
 // The figure is not in the rulebook text. Reconstruction: Allied units in
-// Bastogne (with the German infantry), in Sprimont, and on the line
-// Hollange (106), Saint-Hubert (103), Libramont (110), Martelange (107),
-// Neufchâteau (109), which closes every way out of Sprimont, Moircy and
-// Nives but Bastogne; in impulse 2 Bastogne is German and Sprimont empty
-// (the example's line passes through it). Everything else is off the map.
+// Bastogne (with the German infantry) and on the line Hollange (106),
+// Saint-Hubert (103), Libramont (110), Martelange (107), Neufchâteau (109),
+// which closes every way out of Sprimont, Moircy and Nives but Bastogne.
+// Sprimont is empty throughout, as the text has it (the Allies need only not
+// move into it), and nobody has held it. What changes between the impulses
+// is Bastogne: contested and the Allies' in impulse 1 (12.22: they held it
+// alone last), the Germans' alone in impulse 2. So a contested area the
+// enemy controls blocks a line through it (13.12), as in impulse 1, while one
+// that is not the enemy's lets it pass (13.13), as when the Allies come back
+// into Bastogne in impulse 2.
 func TestSupply_13_1_RulebookExample(t *testing.T) {
 	s, err := scenarios.Load("campaign")
 	if err != nil {
@@ -461,42 +530,59 @@ func TestSupply_13_1_RulebookExample(t *testing.T) {
 			allied = append(allied, u.ID)
 		}
 	}
+	bastogne, sprimont, moircy, nives := supA(88), supA(105), supA(104), supA(108)
 	line := map[string]rules.Place{}
 	for i, n := range []int{106, 103, 110, 107, 109} {
 		line[allied[2+i]] = supA(n)
 	}
-	position := func(gi, ga rules.Place, bastogne, sprimont bool) map[string]rules.Place {
-		at := map[string]rules.Place{gInf: gi, gArm: ga}
-		for id, p := range line {
-			at[id] = p
-		}
-		if bastogne {
-			at[allied[0]] = supA(88)
-		}
-		if sprimont {
-			at[allied[1]] = supA(105)
-		}
-		return at
-	}
-	bastogne, sprimont, moircy, nives := supA(88), supA(105), supA(104), supA(108)
-	runSupplyCases(t, s, (*rules.State).Supplied, []supplyCase{
-		{"G1: the infantry in contested Bastogne (13.13)", position(bastogne, nives, true, true), nil,
+	// Control at the start of each German impulse (12.22): Bastogne the
+	// Allies' in impulse 1, the Germans' after they clear it; Nives the
+	// Germans'; Sprimont and Moircy nobody's.
+	g1 := map[int]rules.Side{88: rules.Allied, 108: rules.German}
+	g2 := map[int]rules.Side{88: rules.German, 108: rules.German}
+	cases := []struct {
+		name               string
+		gi, ga             rules.Place // the German infantry and armour
+		inBastogne, inSpri bool        // Allied units in Bastogne, in Sprimont
+		control            map[int]rules.Side
+		want               map[string]bool
+	}{
+		{"G1: the infantry in contested Bastogne, its own area", bastogne, nives, true, false, g1,
 			map[string]bool{gInf: true}},
-		{"G1: the infantry moved to Sprimont leaves Bastogne to the Allies (13.12)", position(sprimont, nives, true, true), nil,
+		{"G1: the infantry moved to Sprimont leaves Bastogne to the Allies (13.12)", sprimont, nives, true, false, g1,
 			map[string]bool{gInf: false}},
-		{"G1: the armour moved to Moircy: Sprimont is Allied (13.12)", position(bastogne, moircy, true, true), nil,
+		{"G1: the armour moved to Moircy: Bastogne is the Allies' (13.12, 12.22)", bastogne, moircy, true, false, g1,
 			map[string]bool{gArm: false}},
-		{"G1: the pocket of Nives is cut off", position(bastogne, nives, true, true), nil,
+		{"G1: the pocket of Nives is cut off", bastogne, nives, true, false, g1,
 			map[string]bool{gArm: false}},
-		{"G2: through Bastogne and Sprimont to Moircy", position(bastogne, moircy, false, false), nil,
+		{"G2: through Bastogne and Sprimont to Moircy", bastogne, moircy, false, false, g2,
 			map[string]bool{gArm: true, gInf: true}},
-		{"G2: the infantry moved to Sprimont", position(sprimont, nives, false, false), nil,
+		{"G2: the infantry moved to Sprimont", sprimont, nives, false, false, g2,
 			map[string]bool{gInf: true, gArm: true}},
-		{"G2, but the Allies are back in Sprimont", position(bastogne, moircy, false, true), nil,
+		{"G2, but the Allies moved into Sprimont", bastogne, moircy, false, true, g2,
 			map[string]bool{gArm: false}},
-		{"G2, the Allies are back in Bastogne: contested, the line passes (13.13)", position(bastogne, moircy, true, false), nil,
+		{"G2, the Allies are back in Bastogne, still the Germans' (13.13)", bastogne, moircy, true, false, g2,
 			map[string]bool{gArm: true}},
-	})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			at := map[string]rules.Place{gInf: c.gi, gArm: c.ga}
+			for id, p := range line {
+				at[id] = p
+			}
+			if c.inBastogne {
+				at[allied[0]] = bastogne
+			}
+			if c.inSpri {
+				at[allied[1]] = sprimont
+			}
+			st := supplyPosition(t, s, at)
+			for a, side := range c.control {
+				st.Control[a] = side
+			}
+			checkSupply(t, s, (*rules.State).Supplied, st, c.want)
+		})
+	}
 }
 
 // TestSupply_AgreesWithForwardSearch compares Supplied and
@@ -538,6 +624,21 @@ func supplyAgreesWithForwardSearch(t *testing.T, s *rules.Scenario) {
 			}
 		}
 		st := supplyPosition(t, s, at, blown...)
+		// Control as it may stand during an impulse: any area may be
+		// anyone's, whoever is in it now.
+		for _, p := range places {
+			if p.IsZone() {
+				continue
+			}
+			switch r.IntN(3) {
+			case 0:
+				delete(st.Control, p.Area)
+			case 1:
+				st.Control[p.Area] = rules.German
+			case 2:
+				st.Control[p.Area] = rules.Allied
+			}
+		}
 		for id := range at {
 			u := st.Unit(id)
 			allow := 0
@@ -545,19 +646,21 @@ func supplyAgreesWithForwardSearch(t *testing.T, s *rules.Scenario) {
 				allow = 1
 			}
 			if got, want := st.Supplied(s, u), forwardSupplied(s, st, u, allow); got != want {
-				t.Fatalf("position %d %v blown %v: %s Supplied %v, forward search %v", i, at, blown, id, got, want)
+				t.Fatalf("position %d %v control %v blown %v: %s Supplied %v, forward search %v", i, at, st.Control, blown, id, got, want)
 			}
 			if got, want := st.SuppliedWithoutBlownBridge(s, u), forwardSupplied(s, st, u, 0); got != want {
-				t.Fatalf("position %d %v blown %v: %s SuppliedWithoutBlownBridge %v, forward search %v", i, at, blown, id, got, want)
+				t.Fatalf("position %d %v control %v blown %v: %s SuppliedWithoutBlownBridge %v, forward search %v", i, at, st.Control, blown, id, got, want)
 			}
 		}
 	}
 }
 
 // forwardSupplied searches from the unit along roads towards its sources,
-// crossing at most allow blown bridges (13.14), never through an area held by
-// the enemy alone (13.12) nor through a zone, and ending in a source not held
-// by the enemy alone (13.12, 13.13).
+// crossing at most allow blown bridges (13.14), never through an area the
+// enemy controls (13.12: held by the enemy alone, or held by neither side
+// alone and last held alone by the enemy, 12.22) nor through a zone, and
+// ending in a source that is not the enemy's (a zone: not held by the enemy
+// alone; 13.12, 13.13).
 func forwardSupplied(s *rules.Scenario, st *rules.State, u *rules.UnitState, allow int) bool {
 	side := s.OOB.Unit(u.ID).Side
 	held := map[rules.Place]map[rules.Side]bool{}
@@ -569,11 +672,20 @@ func forwardSupplied(s *rules.Scenario, st *rules.State, u *rules.UnitState, all
 			held[v.Place][s.OOB.Unit(v.ID).Side] = true
 		}
 	}
-	enemyOnly := func(p rules.Place) bool { return held[p][side.Enemy()] && !held[p][side] }
+	enemys := func(p rules.Place) bool {
+		switch e, own := held[p][side.Enemy()], held[p][side]; {
+		case e && !own:
+			return true
+		case own && !e:
+			return false
+		}
+		c, ok := st.Control[p.Area]
+		return !p.IsZone() && ok && c == side.Enemy()
+	}
 	source := func(p rules.Place) bool {
 		for _, q := range s.Supply.Sources(side) {
 			if q == p {
-				return s.Uses(p) && !enemyOnly(p)
+				return s.Uses(p) && !enemys(p)
 			}
 		}
 		return false
@@ -605,7 +717,7 @@ func forwardSupplied(s *rules.Scenario, st *rules.State, u *rules.UnitState, all
 				return true
 			}
 			seen[next] = true
-			if !next.p.IsZone() && !enemyOnly(next.p) {
+			if !next.p.IsZone() && !enemys(next.p) {
 				queue = append(queue, next)
 			}
 		}

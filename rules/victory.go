@@ -347,7 +347,8 @@ func (st *State) scoreZones(s *Scenario) []Event {
 //   - It may not pass through an area that holds any Allied unit, contested
 //     or not: a hole is a gap in the Allied line, and where Allied units
 //     stand the line is not broken. (A supply line may cross a contested
-//     area, 13.13; the hole rule speaks of the Allied line, not of supply.)
+//     area the enemy does not control, 13.12, 13.13; the hole rule speaks of
+//     the Allied line, not of supply.)
 //     Zones at its ends never block it: Allied units waiting in a zone are
 //     off the map, not in the line.
 //   - Only units close it: a blown bridge does not (the rule says only

@@ -567,6 +567,11 @@ func TestVictory_FifthPanzerLevels(t *testing.T) {
 				u.Place, u.Arrived = rules.Place{}, false
 			}
 		}
+		for a, side := range st.Control { // nor the areas they held (13.12)
+			if side == rules.Allied {
+				delete(st.Control, a)
+			}
+		}
 		vicPut(t, st, map[string]rules.Place{"116/60": vZ("H")})
 		st.VP = 10
 		ev := st.Finish(s)
