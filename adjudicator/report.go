@@ -248,18 +248,19 @@ func (r *reporter) unitList(cs []rules.Combatant) string {
 
 // modified writes dice as rolled and, where modifiers apply (9.48, 9.7),
 // the modifiers and the dice they give.
-func modified(dice []int, ms []string, after []int) string {
+func modified(dice []int, ms []rules.Modifier, after []int) string {
 	if len(ms) == 0 {
 		return rolls(dice)
 	}
 	return rolls(dice) + mods(ms) + " = " + rolls(after)
 }
 
-func mods(ms []string) string {
-	if len(ms) == 0 {
-		return ""
+func mods(ms []rules.Modifier) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(" " + m.String())
 	}
-	return " " + strings.Join(ms, " ")
+	return b.String()
 }
 
 func rolls(rs []int) string {

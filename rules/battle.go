@@ -407,23 +407,23 @@ func (b *battle) fireUnit(firing Side, fp FirePair) int {
 // mods returns the DRM for a die of fire (firer set) or of a strike (firer
 // nil) by the firing side at the target (9.49, 9.71, 9.74: cumulative), and
 // their names for the report.
-func (b *battle) mods(firing Side, firer, target *UnitState) (int, []string) {
-	d, why := 0, []string(nil)
+func (b *battle) mods(firing Side, firer, target *UnitState) (int, []Modifier) {
+	d, why := 0, []Modifier(nil)
 	defending := firing == b.defender
 	if firer != nil && !firer.InSupply {
-		d, why = d+1, append(why, "+1 firer out of supply (9.71)")
+		d, why = d+1, append(why, Modifier{1, "firer out of supply", []string{"9.71"}})
 	}
 	if !defending && target.Entrenched {
-		d, why = d+1, append(why, "+1 target entrenched (8.56, 9.71)")
+		d, why = d+1, append(why, Modifier{1, "target entrenched", []string{"8.56", "9.71"}})
 	}
 	if defending && !b.combined {
-		d, why = d-1, append(why, "-1 attacker without combined arms (9.6)")
+		d, why = d-1, append(why, Modifier{-1, "attacker without combined arms", []string{"9.6"}})
 	}
 	if defending && b.river {
-		d, why = d-1, append(why, "-1 attackers crossed a river (9.71)")
+		d, why = d-1, append(why, Modifier{-1, "attackers crossed a river", []string{"9.71"}})
 	}
 	if b.confusion && firing == Allied {
-		d, why = d+1, append(why, "+1 confusion (14.24)")
+		d, why = d+1, append(why, Modifier{1, "confusion", []string{"14.24"}})
 	}
 	return d, why
 }
@@ -494,7 +494,7 @@ type Strike struct {
 	Target         string
 	Roll, Modified int
 	Need           int
-	Mods           []string
+	Mods           []Modifier
 	Hit, Lost      bool
 }
 
@@ -505,8 +505,30 @@ type FireRoll struct {
 	Unit, Target    string
 	Rolls, Modified []int
 	Need            int
-	Mods            []string
+	Mods            []Modifier
 	Hits            int
+}
+
+// A Modifier is one DRM on a die of fire or of a strike (9.49, 9.7): its
+// value, what gives it and the rules that say so.
+type Modifier struct {
+	Value int
+	Why   string
+	Rules []string
+}
+
+// String writes the modifier as the report prints it: "+1 target
+// entrenched (8.56, 9.71)".
+func (m Modifier) String() string {
+	return fmt.Sprintf("%+d %s (%s)", m.Value, m.Why, strings.Join(m.Rules, ", "))
+}
+
+func joinMods(ms []Modifier) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = m.String()
+	}
+	return strings.Join(parts, " ")
 }
 
 // Eliminated: a unit lost its last SP (9.21).
@@ -554,12 +576,12 @@ func (e Strike) String() string {
 	if e.Hit {
 		res = "hits"
 	}
-	return fmt.Sprintf("%s strike on %s: rolls %d, modified %d %s, needs %d or less: %s (9.48)", e.Side.Title(), e.Target, e.Roll, e.Modified, strings.Join(e.Mods, " "), e.Need, res)
+	return fmt.Sprintf("%s strike on %s: rolls %d, modified %d %s, needs %d or less: %s (9.48)", e.Side.Title(), e.Target, e.Roll, e.Modified, joinMods(e.Mods), e.Need, res)
 }
 
 // String writes the event as the report prints it.
 func (e FireRoll) String() string {
-	return fmt.Sprintf("%s fires at %s: rolls %v, modified %v %s, needs %d or less: %d hit(s) (9.21)", e.Unit, e.Target, e.Rolls, e.Modified, strings.Join(e.Mods, " "), e.Need, e.Hits)
+	return fmt.Sprintf("%s fires at %s: rolls %v, modified %v %s, needs %d or less: %d hit(s) (9.21)", e.Unit, e.Target, e.Rolls, e.Modified, joinMods(e.Mods), e.Need, e.Hits)
 }
 
 // String writes the event as the report prints it.

@@ -193,9 +193,9 @@ func TestCombat_9_42_13_22_DefenderOutOfSupply(t *testing.T) {
 	}
 }
 
-func containsMod(mods []string, m string) bool {
+func containsMod(mods []rules.Modifier, m string) bool {
 	for _, x := range mods {
-		if x == m {
+		if x.String() == m {
 			return true
 		}
 	}
