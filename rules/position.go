@@ -111,42 +111,7 @@ func (p *Position) state(s *Scenario, file string, lines *TOMLLines, table strin
 	if p.VP < 0 {
 		c.add(at("vp"), "vp = %d: VP start at 0 and only the Germans score (12.12, 12.13)", p.VP)
 	}
-	listed := map[string]int{}
-	for i, pu := range p.Units {
-		line := lines.item(sub("unit"), i)
-		u := s.OOB.Unit(pu.ID)
-		if u == nil || st.Unit(u.ID) == nil {
-			c.add(line, "unit %q is not in scenario %s", pu.ID, s.Name)
-			continue
-		}
-		if j, dup := listed[u.ID]; dup {
-			c.add(line, "unit %s is listed twice (first on line %d)", u.ID, lines.item(sub("unit"), j))
-			continue
-		}
-		listed[u.ID] = i
-		c.setUnit(s, st, u, pu, line)
-	}
-	for _, side := range p.Clear {
-		if side != German && side != Allied {
-			c.add(at("clear"), "clear = %q: the sides are \"german\" and \"allied\"", side)
-		}
-	}
-	for _, us := range st.Units {
-		u := s.OOB.Unit(us.ID)
-		if _, ok := listed[us.ID]; ok {
-			continue
-		}
-		switch {
-		case slices.Contains(p.Clear, u.Side):
-			us.Arrived, us.Eliminated, us.Place, us.TurnStart = false, true, Place{}, Place{}
-		case !us.Arrived && len(u.Zones) > 0 && u.Arrival.Day != 0 && u.Arrival.Before(st.Next):
-			// Due earlier and not listed: waiting in its first zone, as if
-			// the impulses before had been played without moving it (11.15,
-			// B7).
-			z := ZonePlace(u.Zones[0])
-			us.Arrived, us.Place, us.TurnStart = true, z, z
-		}
-	}
+	listed := c.placeUnits(s, st, p, lines, sub("unit"), at("clear"))
 	for i, pb := range p.Bridges {
 		line := lines.item(sub("bridge"), i)
 		b := st.Bridge(pb.A, pb.B)
@@ -174,6 +139,49 @@ func (p *Position) state(s *Scenario, file string, lines *TOMLLines, table strin
 		c.add(line, "%s", pr.msg)
 	}
 	return st, c.ps
+}
+
+// placeUnits places the units listed, takes those of a cleared side out of
+// play, and puts reinforcements due earlier in their zone. It returns the
+// index of each unit listed, by id.
+func (c *checker) placeUnits(s *Scenario, st *State, p *Position, lines *TOMLLines, table string, clearLine int) map[string]int {
+	listed := map[string]int{}
+	for i, pu := range p.Units {
+		line := lines.item(table, i)
+		u := s.OOB.Unit(pu.ID)
+		if u == nil || st.Unit(u.ID) == nil {
+			c.add(line, "unit %q is not in scenario %s", pu.ID, s.Name)
+			continue
+		}
+		if j, dup := listed[u.ID]; dup {
+			c.add(line, "unit %s is listed twice (first on line %d)", u.ID, lines.item(table, j))
+			continue
+		}
+		listed[u.ID] = i
+		c.setUnit(s, st, u, pu, line)
+	}
+	for _, side := range p.Clear {
+		if side != German && side != Allied {
+			c.add(clearLine, "clear = %q: the sides are \"german\" and \"allied\"", side)
+		}
+	}
+	for _, us := range st.Units {
+		u := s.OOB.Unit(us.ID)
+		if _, ok := listed[us.ID]; ok {
+			continue
+		}
+		switch {
+		case slices.Contains(p.Clear, u.Side):
+			us.Arrived, us.Eliminated, us.Place, us.TurnStart = false, true, Place{}, Place{}
+		case !us.Arrived && len(u.Zones) > 0 && u.Arrival.Day != 0 && u.Arrival.Before(st.Next):
+			// Due earlier and not listed: waiting in its zone, as if the
+			// impulses before had been played without moving it (11.15,
+			// B7).
+			z := ZonePlace(s.EntryZone(u))
+			us.Arrived, us.Place, us.TurnStart = true, z, z
+		}
+	}
+	return listed
 }
 
 // setUnit places one listed unit.

@@ -7,6 +7,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -347,6 +348,46 @@ func (e *Expect) compare(s *rules.Scenario, st *rules.State) []string {
 	diff := func(what string, got, want any) {
 		fails = append(fails, fmt.Sprintf("%s is %v, want %v", what, got, want))
 	}
+	e.compareGame(st, diff)
+	for _, w := range e.Units {
+		fails = append(fails, w.compare(st)...)
+	}
+	for _, w := range e.Bridges {
+		b := st.Bridge(w.A, w.B)
+		switch {
+		case b == nil:
+			fails = append(fails, fmt.Sprintf("there is no bridge %d-%d", w.A, w.B))
+		case w.Blown != nil && b.Blown != *w.Blown:
+			diff(fmt.Sprintf("bridge %d-%d blown", w.A, w.B), b.Blown, *w.Blown)
+		case w.RepairFailures != nil && b.RepairFailures != *w.RepairFailures:
+			diff(fmt.Sprintf("bridge %d-%d's repair failures", w.A, w.B), b.RepairFailures, *w.RepairFailures)
+		}
+	}
+	if sf := e.SF; sf != nil {
+		switch {
+		case sf.Absent && st.SF != nil:
+			fails = append(fails, fmt.Sprintf("a special-forces counter (%s) is still in %d", st.SF.Effect, st.SF.Area))
+		case !sf.Absent && st.SF == nil:
+			fails = append(fails, "no special-forces counter is on the map")
+		case !sf.Absent && (st.SF.Area != sf.Area || (sf.Effect != "" && st.SF.Effect != sf.Effect)):
+			diff("the special-forces counter", fmt.Sprintf("%s in %d", st.SF.Effect, st.SF.Area), fmt.Sprintf("%s in %d", sf.Effect, sf.Area))
+		}
+	}
+	for _, side := range slices.Sorted(maps.Keys(e.Standing)) {
+		got := "none"
+		if sd := st.Standing[rules.Side(side)]; sd != nil {
+			got = sd.Blow.String()
+		}
+		if got != e.Standing[side] {
+			diff(side+"'s standing BLOW", got, e.Standing[side])
+		}
+	}
+	return fails
+}
+
+// compareGame compares what concerns the whole game: the impulse, VP,
+// result, released groups and control.
+func (e *Expect) compareGame(st *rules.State, diff func(what string, got, want any)) {
 	if e.Next != "" && st.Next.String() != e.Next && !st.Over {
 		diff("the next impulse", st.Next, e.Next)
 	}
@@ -372,44 +413,6 @@ func (e *Expect) compare(s *rules.Scenario, st *rules.State) []string {
 			}
 		}
 	}
-	for _, w := range e.Units {
-		fails = append(fails, w.compare(st)...)
-	}
-	for _, w := range e.Bridges {
-		b := st.Bridge(w.A, w.B)
-		switch {
-		case b == nil:
-			fails = append(fails, fmt.Sprintf("there is no bridge %d-%d", w.A, w.B))
-		case w.Blown != nil && b.Blown != *w.Blown:
-			diff(fmt.Sprintf("bridge %d-%d blown", w.A, w.B), b.Blown, *w.Blown)
-		case w.RepairFailures != nil && b.RepairFailures != *w.RepairFailures:
-			diff(fmt.Sprintf("bridge %d-%d's repair failures", w.A, w.B), b.RepairFailures, *w.RepairFailures)
-		}
-	}
-	if sf := e.SF; sf != nil {
-		switch {
-		case sf.Absent && st.SF != nil:
-			fails = append(fails, fmt.Sprintf("a special-forces counter (%s) is still in %d", st.SF.Effect, st.SF.Area))
-		case !sf.Absent && st.SF == nil:
-			fails = append(fails, "no special-forces counter is on the map")
-		case !sf.Absent && (st.SF.Area != sf.Area || (sf.Effect != "" && st.SF.Effect != sf.Effect)):
-			diff("the special-forces counter", fmt.Sprintf("%s in %d", st.SF.Effect, st.SF.Area), fmt.Sprintf("%s in %d", sf.Effect, sf.Area))
-		}
-	}
-	sides := slices.Sorted(func(yield func(string) bool) {
-		for k := range e.Standing {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	for _, side := range sides {
-		sd := st.Standing[rules.Side(side)]
-		if sd == nil || sd.Blow.String() != e.Standing[side] {
-			diff(side+"'s standing BLOW", sd.Blow.String(), e.Standing[side])
-		}
-	}
-	return fails
 }
 
 func sideName(s rules.Side) string {
