@@ -77,6 +77,23 @@ func (es OrderErrors) Error() string {
 	return strings.Join(parts, "\n")
 }
 
+// With returns the errors of es and more in one list, in line order; on one
+// line, in the order given. Errors given twice are listed once.
+func (es OrderErrors) With(more ...OrderError) OrderErrors {
+	if len(es)+len(more) == 0 {
+		return nil
+	}
+	out := append(append(make(OrderErrors, 0, len(es)+len(more)), es...), more...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	uniq := out[:0]
+	for _, e := range out {
+		if !slices.Contains(uniq, e) {
+			uniq = append(uniq, e)
+		}
+	}
+	return uniq
+}
+
 // ParseOptions tune ParseOrders. A nil *ParseOptions is equivalent to the
 // zero value.
 type ParseOptions struct {
