@@ -1,6 +1,7 @@
 package adjudicator
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -44,28 +45,55 @@ func SplitSides(body string, first rules.Side) (map[rules.Side]string, error) {
 
 // PlayFile plays one impulse from an order file: the side to move's lines are
 // its orders (none: a pass, B8), the other side's lines its standing orders.
-// Errors are rules.OrderErrors with the file's line numbers.
+// Errors are rules.OrderErrors with the file's line numbers: every error of
+// the file at once, those of the lines that read against the position
+// included.
 func PlayFile(s *rules.Scenario, st *rules.State, body string, dice rules.Dice) (*rules.State, []rules.Event, error) {
 	mover := st.Next.Side
 	parts, err := SplitSides(body, mover)
 	if err != nil {
 		return nil, nil, err
 	}
+	var errs rules.OrderErrors
+	// collect keeps the orders' errors for the answer; any other error is
+	// returned at once.
+	collect := func(err error) error {
+		var es rules.OrderErrors
+		if errors.As(err, &es) {
+			errs = errs.With(es...)
+			return nil
+		}
+		return err
+	}
 	other := mover.Enemy()
 	if rules.HasOrders(parts[other]) {
 		o, err := ParseOrders(parts[other], s, other)
-		if err != nil {
-			return nil, nil, err
+		if err == nil {
+			var next *rules.State
+			if next, err = rules.ApplyStanding(st, other, o); err == nil {
+				st = next
+			}
 		}
-		if st, err = rules.ApplyStanding(st, other, o); err != nil {
+		if err := collect(err); err != nil {
 			return nil, nil, err
 		}
 	}
 	var o *rules.Orders
 	if rules.HasOrders(parts[mover]) {
-		if o, err = ParseOrders(parts[mover], s, mover); err != nil {
+		o, err = ParseOrders(parts[mover], s, mover)
+		if err := collect(err); err != nil {
 			return nil, nil, err
 		}
+	}
+	if len(errs) > 0 {
+		// The lines that read are checked against the position all the
+		// same.
+		if !st.Over {
+			if err := collect(rules.CheckOrders(s, st, o)); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", st.Next, err)
+			}
+		}
+		return nil, nil, errs
 	}
 	next, ev, err := rules.Play(s, st, o, dice)
 	if err != nil {

@@ -154,6 +154,17 @@ func checkOrdersInPlay(t *testing.T, g *Game, log []Record) []Record {
 	if _, _, err := g.Submit(rules.German, "GAME other-2\nIMPULSE 16-1\n", t0); err == nil || !strings.Contains(err.Error(), "not intro-1") {
 		t.Errorf("orders for another game: %v", err)
 	}
+	// Every error at once: a line that does not read, and one the
+	// position refuses; nothing is played.
+	var es rules.OrderErrors
+	logged := g.Log
+	_, _, err = g.Submit(rules.German, "IMPULSE 16-1\nMOVE 352/914 23 24\nATACK 24\nMOVE 212/316 18 10\n", t0)
+	if !errors.As(err, &es) || len(es) != 2 || es[0].Line != 3 || es[1].Line != 4 || !strings.Contains(es[1].Msg, "7.1 forbids") {
+		t.Errorf("errors of a mail: %v", err)
+	}
+	if g.Log != logged || g.State.Next.String() != "G16-1" {
+		t.Errorf("orders with errors were applied")
+	}
 	return log
 }
 

@@ -74,32 +74,28 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 	if g.Players[side] == nil {
 		return nil, nil, fmt.Errorf("no side %q: german or allied", side)
 	}
+	// Every error of the mail is listed at once: the lines that do not
+	// read, the lines that do not belong, and what the position makes
+	// illegal in the lines that read.
 	o, err := ParseOrders(text, s, side)
-	if err != nil {
+	var errs rules.OrderErrors
+	if err != nil && !errors.As(err, &errs) {
 		return nil, nil, err
 	}
-	var errs rules.OrderErrors
-	impulse := false
+	parsed := len(errs) == 0
+	impulse := isImpulse(o)
 	for i, ord := range o.List {
-		switch x := ord.(type) {
-		case GameLine:
-			if !strings.EqualFold(x.ID, g.ID) {
-				errs = append(errs, rules.OrderError{Line: o.Lines[i], Text: x.String(),
-					Msg: fmt.Sprintf("these orders are for game %s, not %s", x.ID, g.ID)})
-			}
-		case rules.ImpulseLine:
-			impulse = true
+		if x, ok := ord.(GameLine); ok && !strings.EqualFold(x.ID, g.ID) {
+			errs = append(errs, rules.OrderError{Line: o.Lines[i], Text: x.String(),
+				Msg: fmt.Sprintf("these orders are for game %s, not %s", x.ID, g.ID)})
 		}
-		switch rules.ClassOf(ord) {
-		case rules.ImpulseOrder:
-			impulse = true
-		case rules.Request:
+		if rules.ClassOf(ord) == rules.Request {
 			errs = append(errs, rules.OrderError{Line: o.Lines[i], Text: ord.String(),
 				Msg: ord.Keyword() + " is a request, answered by mail; it is not part of the orders"})
 		}
 	}
 	if len(errs) > 0 {
-		return nil, nil, errs
+		return nil, nil, errs.With(g.CheckOrders(side, o)...)
 	}
 	if !impulse {
 		if g.Status == Finished {
@@ -115,14 +111,53 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 	if err := g.mayPlay(side); err != nil {
 		return nil, nil, err
 	}
-	if _, ok := o.Impulse(); !ok {
+	if _, ok := o.Impulse(); !ok && parsed {
 		return nil, nil, rules.OrderErrors{{Line: o.Lines[0], Text: o.List[0].String(),
-			Msg: fmt.Sprintf("the orders of an impulse need an IMPULSE line, as IMPULSE %d-%d, so that they are never applied to another impulse", g.State.Next.Day, g.State.Next.N)}}
+			Msg: fmt.Sprintf("the orders of an impulse need an IMPULSE line, as IMPULSE %d-%d, so that they are never applied to another impulse", g.State.Next.Day, g.State.Next.N)}}.With(g.CheckOrders(side, o)...)
 	}
 	p := g.Players[side]
 	p.Impulses++
 	p.Taken += now.Sub(g.Began)
 	return g.play(o, "", now)
+}
+
+// isImpulse reports whether the orders are an impulse's: an IMPULSE line or
+// an order for one's own impulse.
+func isImpulse(o *rules.Orders) bool {
+	for _, ord := range o.List {
+		if _, ok := ord.(rules.ImpulseLine); ok || rules.ClassOf(ord) == rules.ImpulseOrder {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckOrders checks the lines of a side's mail that read, o, against the
+// position, as the impulse would be played, without playing it: it returns
+// the errors the position finds, in line order. It finds none when o holds
+// no order for an impulse, when the side may not play now, or when the
+// mail's GAME line names another game, for the position would then not be
+// the one the orders were written for. The game is not changed.
+//
+// A mail some of whose lines do not read is refused for them; CheckOrders
+// adds the errors of the other lines, so that the player learns of them in
+// the same answer and not one mail later.
+func (g *Game) CheckOrders(side rules.Side, o *rules.Orders) rules.OrderErrors {
+	if o == nil || !isImpulse(o) || g.mayPlay(side) != nil {
+		return nil
+	}
+	for _, ord := range o.List {
+		if x, ok := ord.(GameLine); ok && !strings.EqualFold(x.ID, g.ID) {
+			return nil
+		}
+	}
+	s, err := g.Rules()
+	if err != nil {
+		return nil
+	}
+	var es rules.OrderErrors
+	errors.As(rules.CheckOrders(s, g.State, o), &es)
+	return es
 }
 
 // mayPlay says why side may not play the impulse in play, if it may not.

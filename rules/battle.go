@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -49,12 +50,16 @@ func (g *game) attack(line int, o Attack) {
 			g.refuse(line, o, "%s attacked earlier this turn: once a turn (9.11)", id)
 			return
 		case u.Moved && !g.entered[id]:
+			if why := g.mayHaveStayed(u, id, "attack"); why != "" {
+				g.refuse(line, o, "%s", why)
+				return
+			}
 			g.refuse(line, o, "%s moved earlier this turn and may not attack (8.25)", id)
 			return
 		}
 	}
 	if len(g.attackUnits(o)) == 0 {
-		g.refuse(line, o, "none of your units in %s may attack: they moved or attacked earlier this turn (8.25, 9.11)", g.s.Map.PlaceName(p))
+		g.refuse(line, o, "none of your units in %s may attack: they moved, attacked, or stayed in a battle without attacking earlier this turn (8.25, 9.11, 9.14)", g.s.Map.PlaceName(p))
 		return
 	}
 	g.attacks = append(g.attacks, o)
@@ -634,13 +639,25 @@ func (g *game) checkChoices() {
 	}
 }
 
-// checkArty refuses the targets of an ARTY line that are not enemy units in
-// the battle (9.46).
+// checkArty refuses an ARTY line whose targets are not enemy units in the
+// battle, or whose strikes, placed in its order on the units as the battle
+// begins, 9.46 forbids.
 func (g *game) checkArty(line int, o Arty, b *battle) {
+	ok := true
 	for _, id := range o.Targets {
 		if !hasUnit(b.defenders, id) {
 			g.refuse(line, o, "%s is not an enemy unit in the battle at %d: strikes go to the enemy units there (9.46)", id, b.area)
+			ok = false
 		}
+	}
+	if !ok {
+		return
+	}
+	// The defenders are as they begin the battle when the attacker's
+	// strikes are placed (9.35): only the attacker's strikes and fire hit
+	// them.
+	if err := CheckStrikes(combatants(b.defenders, g), o.Targets); err != nil {
+		g.refuse(line, o, "%s", err)
 	}
 }
 
@@ -664,10 +681,31 @@ func (g *game) checkFire(line int, o Fire, b *battle) {
 	}
 	firers, targets := combatants(b.attackers, g), combatants(b.defenders, g)
 	got := AssignFire(firers, targets, false, o.Pairs, nil)
+	var bad []FirePair
 	for _, p := range o.Pairs {
-		if contains(got, p) {
-			continue
+		if !contains(got, p) {
+			bad = append(bad, p)
 		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	// Say which rule the pairs break as written, every one of them as the
+	// player wants it: a pair refused only because another one was (in the
+	// assignment the policy makes of the rest) breaks none.
+	var pe *pairError
+	switch err := CheckFire(firers, targets, false, asWritten(firers, targets, false, o.Pairs)); {
+	case errors.As(err, &pe) && contains(o.Pairs, FirePair{pe.unit, pe.target}):
+		g.refuse(line, o, "%s cannot fire at %s: %s", pe.unit, pe.target, err)
+		return
+	case err != nil && len(bad) == 1:
+		g.refuse(line, o, "%s cannot fire at %s: %s", bad[0].Unit, bad[0].Target, err)
+		return
+	case err != nil:
+		g.refuse(line, o, "%s", err)
+		return
+	}
+	for _, p := range bad {
 		// Say which rule the pair breaks: the assignment with it put in.
 		alt := append([]FirePair(nil), got...)
 		for i := range alt {

@@ -119,6 +119,51 @@ func PlaceStrikes(n int, targets []Combatant, choices []string) []string {
 	return out
 }
 
+// CheckStrikes reports whether strikes placed in the order of choices,
+// strike i on choices[i], obey 9.46: each goes to a unit of the type (or
+// tied types) with the largest total strength of the units without a strike
+// in this cycle, and no unit gets a second strike until every target has
+// one. The error names the strike, the rule and where it may go. nil means
+// legal.
+func CheckStrikes(targets []Combatant, choices []string) error {
+	ts := tgLive(targets)
+	struck := make([]int, len(ts)) // the strike each unit has in this cycle, from 1; 0: none
+	left := len(ts)
+	for i, id := range choices {
+		j := slices.IndexFunc(ts, func(c Combatant) bool { return c.ID == id })
+		if j < 0 {
+			return fmt.Errorf("strike %d cannot go to %s, which is not an enemy unit in the battle: the targets are %s (9.46)", i+1, id, tgIDs(ts))
+		}
+		if left == 0 { // every unit has one: the count starts again
+			clear(struck)
+			left = len(ts)
+		}
+		has := make([]bool, len(ts))
+		for k, n := range struck {
+			has[k] = n > 0
+		}
+		open := tgStrikeOptions(ts, has)
+		if !slices.Contains(open, j) {
+			if struck[j] > 0 {
+				return fmt.Errorf("strike %d cannot go to %s, which has strike %d: no unit gets a second strike until every enemy unit in the battle has one (9.46); strike %d may go to %s",
+					i+1, id, struck[j], i+1, tgOrList(ts, open))
+			}
+			total := map[UnitType]int{}
+			for k, t := range ts {
+				if !has[k] {
+					total[t.Type] += t.Strength
+				}
+			}
+			best := ts[open[0]].Type
+			return fmt.Errorf("strike %d cannot go to %s (%s): a strike goes to a unit of the type with the largest total strength, %s with %d SP against %s's %d (9.46); strike %d may go to %s",
+				i+1, id, ts[j].Type, best, total[best], ts[j].Type, total[ts[j].Type], i+1, tgOrList(ts, open))
+		}
+		struck[j] = i + 1
+		left--
+	}
+	return nil
+}
+
 // tgStrikeOptions returns the units a strike may go to (9.46): those without
 // a strike in this cycle, of the type (or tied types) with the largest total
 // strength of units without a strike.
@@ -431,7 +476,7 @@ func CheckFire(firers, targets []Combatant, defender bool, a []FirePair) error {
 		f := fs[0]
 		t := s.index(given[f.ID])
 		if !slices.Contains(s.options(f.Quality()), t) {
-			return fmt.Errorf("%s", s.explain(f, t))
+			return &pairError{f.ID, s.ts[t].ID, s.explain(f, t)}
 		}
 		return nil
 	}
@@ -524,7 +569,7 @@ func (s *tgFire) check57(fs []Combatant, given map[string]string) error {
 			for k := e - 1; k >= g; k-- { // the last unit named that could not choose
 				f := order[k]
 				if t := s.index(given[f.ID]); stuck.rem[t] > 0 {
-					return fmt.Errorf("%s", s.explain(f, t))
+					return &pairError{f.ID, s.ts[t].ID, s.explain(f, t)}
 				}
 			}
 		}
@@ -654,6 +699,54 @@ func (s *tgFire) alt53(q int, idx []int, lone bool) string {
 		d = s.describe52(q, without)
 	}
 	return ", or, as a defender need not fire at attacking units of 1 SP (9.53), at " + d
+}
+
+// A pairError says why a firing unit may not fire at a target (CheckFire).
+type pairError struct{ unit, target, msg string }
+
+func (e *pairError) Error() string { return e.msg }
+
+// asWritten completes the pairs chosen into a target for every firing unit:
+// a unit with a pair fires at its target, legal or not; one without, at the
+// target the policy picks among those the rules leave it when its turn
+// comes (9.57: by quality, high to low, a unit with a pair before one of
+// the same quality without). CheckFire on the result says which rule the
+// pairs, as written, break; the targets the policy gives the others can
+// break none.
+func asWritten(firers, targets []Combatant, defender bool, chosen []FirePair) []FirePair {
+	fs, ts := tgLive(firers), tgLive(targets)
+	if len(fs) == 0 || len(ts) == 0 {
+		return nil
+	}
+	want := map[string]int{}
+	for _, p := range chosen {
+		if _, dup := want[p.Unit]; !dup {
+			want[p.Unit] = slices.IndexFunc(ts, func(c Combatant) bool { return c.ID == p.Target })
+		}
+	}
+	slices.SortStableFunc(fs, func(a, b Combatant) int {
+		_, pa := want[a.ID]
+		_, pb := want[b.ID]
+		return cmp.Or(cmp.Compare(b.Quality(), a.Quality()), -tgBool(pa)+tgBool(pb))
+	})
+	s := newTgFire(ts, defender, len(fs) == 1)
+	out := make([]FirePair, 0, len(fs))
+	for _, f := range fs {
+		t, ok := want[f.ID]
+		if !ok || t < 0 {
+			t = s.policy(s.options(f.Quality()), nil, nil)
+		}
+		s.count[t]++
+		out = append(out, FirePair{Unit: f.ID, Target: ts[t].ID})
+	}
+	return out
+}
+
+func tgBool(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // tgIDs lists the units' ids.

@@ -155,6 +155,50 @@ func TestStrikes_9_46_NoSecondStrike(t *testing.T) {
 	}
 }
 
+// CheckStrikes accepts an ARTY line exactly when PlaceStrikes honours every
+// strike of it (9.46), on the rulebook's second example and on every line
+// of up to four strikes against four units.
+func TestStrikes_9_46_CheckStrikes(t *testing.T) {
+	ts := []rules.Combatant{u("mech", rules.Mech, 3), u("inf4", rules.Infantry, 4), u("inf3", rules.Infantry, 3)}
+	for _, c := range []struct {
+		choices []string
+		want    string // "" when legal
+	}{
+		{[]string{"inf4", "mech"}, ""},
+		{[]string{"inf3", "inf4", "mech", "inf3"}, ""},
+		{[]string{"mech"}, "strike 1 cannot go to mech (mech): a strike goes to a unit of the type with the largest total strength, infantry with 7 SP against mech's 3 (9.46); strike 1 may go to inf4 or inf3"},
+		{[]string{"inf3", "mech"}, "strike 2 cannot go to mech (mech): a strike goes to a unit of the type with the largest total strength, infantry with 4 SP against mech's 3 (9.46); strike 2 may go to inf4"},
+		{[]string{"inf4", "inf4"}, "strike 2 cannot go to inf4, which has strike 1: no unit gets a second strike until every enemy unit in the battle has one (9.46); strike 2 may go to mech or inf3"},
+		{[]string{"tank"}, "strike 1 cannot go to tank, which is not an enemy unit in the battle: the targets are mech, inf4, inf3 (9.46)"},
+	} {
+		err := rules.CheckStrikes(ts, c.choices)
+		if got := fmt.Sprint(err); (c.want == "" && err != nil) || (c.want != "" && got != c.want) {
+			t.Errorf("ARTY %v: %v, want %q", c.choices, err, c.want)
+		}
+	}
+	ts = append(ts, u("arm", rules.Armor, 5))
+	var ids []string
+	for _, c := range ts {
+		ids = append(ids, c.ID)
+	}
+	var lines func(prefix []string)
+	lines = func(prefix []string) {
+		if len(prefix) > 0 {
+			honoured := slices.Equal(rules.PlaceStrikes(len(prefix), ts, prefix), prefix)
+			if err := rules.CheckStrikes(ts, prefix); (err == nil) != honoured {
+				t.Errorf("ARTY %v: CheckStrikes %v, but PlaceStrikes honours it: %v", prefix, err, honoured)
+			}
+		}
+		if len(prefix) == 4 {
+			return
+		}
+		for _, id := range ids {
+			lines(append(slices.Clone(prefix), id))
+		}
+	}
+	lines(nil)
+}
+
 // PlaceStrikesChecked places strikes and checks the invariants of 9.46
 // independently: the count, no second strike before every unit has one,
 // and each strike on a type of the largest remaining total.

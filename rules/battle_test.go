@@ -1,7 +1,9 @@
 package rules_test
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"titm/rules"
@@ -317,6 +319,53 @@ func TestCombat_B3_ChoicesChecked(t *testing.T) {
 	}
 }
 
+// B3: a FIRE or ARTY line the targeting rules forbid as the battle begins
+// is refused at order check, once, with the rule the line breaks as
+// written.
+func TestCombat_B3_RefusalCitesTheRule(t *testing.T) {
+	s, st := combatGame(t)
+	move := "MOVE G/AR G/MX G/I2 G/I3 4 3\n"
+	for _, c := range []struct{ line, want string }{
+		// Each target one firing unit, in the wrong order of quality: the
+		// armour first, at the armour.
+		{"FIRE 3 G/AR>U/MX G/MX>U/AR", "G/AR cannot fire at U/MX: G/AR must fire at U/AR (armor, equal quality) before lower-quality targets such as U/MX (mech) (9.57)"},
+		{"FIRE 3 G/AR>U/MX G/MX>U/AR # two against two", "G/AR cannot fire at U/MX: G/AR must fire at U/AR (armor, equal quality) before lower-quality targets such as U/MX (mech) (9.57)"},
+		{"FIRE 3 G/MX>U/AR", "G/MX cannot fire at U/AR: G/MX must fire at U/MX (mech, equal quality), not at U/AR, which already has one firing unit while U/MX has none: no target gets a second firing unit until every target has one (9.55, 9.57)"},
+		{"FIRE 3 G/I2>U/AR G/I3>U/AR", "G/I3 cannot fire at U/AR: U/AR gets 3 firing units while U/MX gets one firing unit: no target gets a third firing unit until every target has two (9.55)"},
+		// 9.46: the mech's 3 SP outweigh the armour's 2.
+		{"ARTY 3 U/AR", "strike 1 cannot go to U/AR (armor): a strike goes to a unit of the type with the largest total strength, mech with 3 SP against armor's 2 (9.46); strike 1 may go to U/MX"},
+		{"ARTY 3 U/MX U/MX", "strike 2 cannot go to U/MX, which has strike 1: no unit gets a second strike until every enemy unit in the battle has one (9.46); strike 2 may go to U/AR"},
+	} {
+		orders := move + c.line
+		if strings.HasSuffix(c.line, "two against two") {
+			orders = "MOVE G/AR G/MX 4 3\n" + c.line
+		}
+		_, _, err := play(t, s, st, orders)
+		var es rules.OrderErrors
+		if !errors.As(err, &es) || len(es) != 1 || es[0].Line != strings.Count(orders, "\n")+1 || es[0].Msg != c.want {
+			t.Errorf("%s: %v\nwant %s", c.line, err, c.want)
+		}
+	}
+	// A legal ARTY line is honoured: strike 1 on the mech, 2 on the armour.
+	o, err := rules.ParseOrders(move+"ARTY 3 U/MX U/AR", s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ev, err := rules.Play(s, st, o, &recorder{roll: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range strikes(ev) {
+		if x.Side == rules.German {
+			got = append(got, x.Target)
+		}
+	}
+	if !reflect.DeepEqual(got, []string{"U/MX", "U/AR"}) {
+		t.Errorf("German strikes on %v, want U/MX U/AR", got)
+	}
+}
+
 // 9.72: attackers from two areas, only one of them across a river: no
 // river modifier.
 func TestCombat_9_72_TwoAreasOneRiver(t *testing.T) {
@@ -383,6 +432,41 @@ func TestBattle_B5_StayWithoutAttacking(t *testing.T) {
 	next, _ := mustPlay(t, s, st, "MOVE G/MX 4 3")
 	if next.Unit("G/IN").Place != rules.AreaPlace(6) || next.Unit("U/MX").Place != rules.AreaPlace(6) {
 		t.Errorf("the contested area changed without a battle")
+	}
+}
+
+// 9.14, B5, 9.16: a unit in a battle area that stays without attacking gets
+// its moved marker, and one that attacked may not move: later in the turn,
+// each is refused with the rule that spends it.
+func TestBattle_9_14_9_16_SpentForTheTurn(t *testing.T) {
+	cases := []struct {
+		name, orders string // G16-1, with G/IN in South (6) beside U/MX
+		later, want  string // G16-2, and its refusal
+	}{
+		{"9.14: stayed, then moves", "MOVE G/EN 5 6", "MOVE G/IN 6 2",
+			"G/IN stayed in a battle area without attacking, or moved, earlier this turn: either way it may not move again this turn (9.14, B5, 8.25)"},
+		{"9.14: stayed, then attacks", "MOVE G/EN 5 6", "ATTACK 6 WITH G/IN",
+			"G/IN stayed in a battle area without attacking, or moved, earlier this turn: either way it may not attack this turn (9.14, B5, 8.25)"},
+		{"9.16: attacked, then moves", "ATTACK 6", "MOVE G/IN 6 2", "G/IN attacked this turn and may not move (9.16)"},
+		{"8.25: moved, then moves", "MOVE G/IN 6 2", "MOVE G/IN 2 1", "G/IN already moved in an earlier impulse this turn (8.25)"},
+	}
+	for _, c := range cases {
+		s, st := moveGame(t)
+		place(st, "G/IN", rules.AreaPlace(6))
+		o, err := rules.ParseOrders(c.orders, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, _, err := rules.Play(s, st, o, &recorder{roll: 10})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		next, _ = mustPlay(t, s, next, "") // A16-1
+		_, _, err = play(t, s, next, c.later)
+		var es rules.OrderErrors
+		if !errors.As(err, &es) || len(es) != 1 || es[0].Msg != c.want {
+			t.Errorf("%s: %v\nwant %s", c.name, err, c.want)
+		}
 	}
 }
 

@@ -15,6 +15,9 @@
 // no position. [Play] plays one impulse on a [State] with the side's orders
 // and [Dice], refusing every illegal order with its line and rule before any
 // die is rolled, and returns the new state and the events, for the reports.
+// [CheckOrders] makes the same check without playing, also on the lines of a
+// mail that read when others did not, so that a player gets every error in
+// one answer.
 //
 // # Files
 //

@@ -3,7 +3,6 @@ package rules
 import (
 	"errors"
 	"fmt"
-	"sort"
 )
 
 // Dice rolls ten-sided dice for the rules; a 0 counts as 10 (1.0), so every
@@ -30,23 +29,12 @@ func Play(s *Scenario, st *State, orders *Orders, dice Dice) (*State, []Event, e
 		return nil, nil, ErrGameOver
 	}
 	imp := st.Next
-	if orders != nil {
-		if il, ok := orders.Impulse(); ok && (il.Day != imp.Day || il.N != imp.N) {
-			return nil, nil, OrderErrors{{Line: impulseLine(orders), Text: il.String(),
-				Msg: fmt.Sprintf("these orders are for %d-%d, but the impulse to play is %s", il.Day, il.N, imp)}}
-		}
-	}
 	// First check every order on the board the earlier ones leave, every
 	// bridge holding and no die rolled; refuse them all if any is illegal.
 	// So a refusal never depends on a die, and no die is rolled for orders
 	// that are refused.
-	if orders != nil {
-		chk := &game{s: s, st: st.Clone(), imp: imp, orders: orders}
-		chk.startImpulse()
-		if errs := chk.run(); len(errs) > 0 {
-			sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
-			return nil, nil, errs
-		}
+	if errs := check(s, st, orders); len(errs) > 0 {
+		return nil, nil, errs
 	}
 	// Then carry them out with the dice.
 	g := &game{s: s, st: st.Clone(), imp: imp, orders: orders, exec: true, dice: dice}
@@ -70,6 +58,41 @@ func Play(s *Scenario, st *State, orders *Orders, dice Dice) (*State, []Event, e
 	g.control()
 	g.endImpulse()
 	return g.st, g.events, nil
+}
+
+// CheckOrders checks orders against the position st as Play does before it
+// rolls any die, and returns every line the position makes illegal as
+// OrderErrors, in line order, or nil when Play would accept them. Nothing is
+// changed and no die is rolled.
+//
+// orders may be what ParseOrders returned with its errors: the lines that
+// parsed, checked without the others. A caller lists both kinds of errors in
+// one answer (OrderErrors.With), so that a player learns of every error at
+// once.
+func CheckOrders(s *Scenario, st *State, orders *Orders) error {
+	if st.Over {
+		return ErrGameOver
+	}
+	if errs := check(s, st, orders); len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// check checks the orders for the impulse st.Next on a copy of st, every
+// bridge holding and no die rolled, and returns the refusals in line order.
+func check(s *Scenario, st *State, orders *Orders) OrderErrors {
+	if orders == nil {
+		return nil
+	}
+	imp := st.Next
+	if il, ok := orders.Impulse(); ok && (il.Day != imp.Day || il.N != imp.N) {
+		return OrderErrors{{Line: impulseLine(orders), Text: il.String(),
+			Msg: fmt.Sprintf("these orders are for %d-%d, but the impulse to play is %s", il.Day, il.N, imp)}}
+	}
+	chk := &game{s: s, st: st.Clone(), imp: imp, orders: orders}
+	chk.startImpulse()
+	return chk.run().With()
 }
 
 // impulseLine returns the mail's line of its IMPULSE order.

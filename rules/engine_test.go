@@ -1,8 +1,10 @@
 package rules_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -452,5 +454,51 @@ func TestFifthPanzer_BridgeOnTheEdge(t *testing.T) {
 	}
 	if d.rolled("demolition") || next.Unit("G/OUT").Place != a(3) {
 		t.Errorf("without 3-8 in the state: rolls %v, G/OUT at %v; want no try and G/OUT in 3", d.purposes, next.Unit("G/OUT").Place)
+	}
+}
+
+// A mail with a line that does not read is refused for it, and the lines
+// that read are checked against the position all the same, so that one
+// answer lists every error, by line, in line order; nothing is changed
+// and no die is rolled.
+func TestCheckOrders_LinesThatRead(t *testing.T) {
+	s := scenario(t, "intro")
+	st := rules.NewState(s)
+	before, _ := json.Marshal(st)
+	mail := "IMPULSE 16-1\nMOVE 352/914 23 24\nATACK 24\nMOVE 212/316 18 10\n"
+	o, err := rules.ParseOrders(mail, s, &rules.ParseOptions{Side: rules.German})
+	var parsed rules.OrderErrors
+	if !errors.As(err, &parsed) || len(parsed) != 1 || parsed[0].Line != 3 {
+		t.Fatalf("parse: %v", err)
+	}
+	var checked rules.OrderErrors
+	if err := rules.CheckOrders(s, st, o); !errors.As(err, &checked) {
+		t.Fatalf("check: %v", err)
+	}
+	all := parsed.With(checked...)
+	if len(all) != 2 || all[0].Line != 3 || all[1].Line != 4 ||
+		!strings.Contains(all[1].Msg, "which 7.1 forbids on 16 December") {
+		t.Errorf("errors:\n%v", all)
+	}
+	if after, _ := json.Marshal(st); string(after) != string(before) {
+		t.Errorf("the check changed the position")
+	}
+	// Orders the position allows: no error.
+	o, _ = rules.ParseOrders("IMPULSE 16-1\nMOVE 352/914 23 24\n", s, &rules.ParseOptions{Side: rules.German})
+	if err := rules.CheckOrders(s, st, o); err != nil {
+		t.Errorf("legal orders: %v", err)
+	}
+}
+
+// With merges errors in line order, those of one line in the order given.
+func TestOrderErrors_With(t *testing.T) {
+	a := rules.OrderErrors{{Line: 2, Msg: "a"}, {Line: 5, Msg: "b"}}
+	got := a.With(rules.OrderError{Line: 5, Msg: "c"}, rules.OrderError{Line: 1, Msg: "d"}, rules.OrderError{Line: 2, Msg: "a"})
+	want := rules.OrderErrors{{Line: 1, Msg: "d"}, {Line: 2, Msg: "a"}, {Line: 5, Msg: "b"}, {Line: 5, Msg: "c"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if rules.OrderErrors(nil).With() != nil {
+		t.Errorf("no errors should be nil")
 	}
 }

@@ -196,10 +196,13 @@ func (g *game) mayMove(id string, foot bool) (*UnitState, string) {
 		return nil, fmt.Sprintf("%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival, strings.Join(info.Zones, "/"))
 	case u.Bridging:
 		return nil, fmt.Sprintf("%s tried to repair a bridge this turn and may not move (10.14)", id)
-	case u.Moved:
-		return nil, fmt.Sprintf("%s already moved in an earlier impulse this turn (8.25)", id)
-	case u.Attacked:
+	case u.Attacked: // 9.16; it has its moved marker too
 		return nil, fmt.Sprintf("%s attacked this turn and may not move (9.16)", id)
+	case u.Moved:
+		if why := g.mayHaveStayed(u, id, "move again"); why != "" {
+			return nil, why
+		}
+		return nil, fmt.Sprintf("%s already moved in an earlier impulse this turn (8.25)", id)
 	case g.mpUsed[id] > 0:
 		return nil, fmt.Sprintf("%s already moved in this impulse (8.25)", id)
 	}
@@ -215,6 +218,23 @@ func (g *game) mayMove(id string, foot bool) (*UnitState, string) {
 		return nil, fmt.Sprintf("%s is armour, which cannot move as infantry (8.34)", id)
 	}
 	return u, ""
+}
+
+// mayHaveStayed says, for a unit with its moved marker from an earlier
+// impulse that is where it began the turn, that it may not act (move again,
+// attack) this turn, and why; "" for a unit elsewhere, which moved (8.25). A
+// unit that stays without attacking in an area where a battle is fought
+// gets the moved marker too (9.14, B5), and the position, like the board,
+// shows the marker and not why it was placed.
+func (g *game) mayHaveStayed(u *UnitState, id, act string) string {
+	if u.Place != u.TurnStart || u.Place.IsZone() || g.mpUsed[id] > 0 { // 9.17: no battle in a zone
+		return ""
+	}
+	did := "moved"
+	if u.Entrenched {
+		did = "moved or entrenched"
+	}
+	return fmt.Sprintf("%s stayed in a battle area without attacking, or %s, earlier this turn: either way it may not %s this turn (9.14, B5, 8.25)", id, did, act)
 }
 
 // A walk is how far a move got along its path.

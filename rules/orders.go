@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -75,6 +76,23 @@ func (es OrderErrors) Error() string {
 		parts[i] = e.Error()
 	}
 	return strings.Join(parts, "\n")
+}
+
+// With returns the errors of es and more in one list, in line order; on one
+// line, in the order given. Errors given twice are listed once.
+func (es OrderErrors) With(more ...OrderError) OrderErrors {
+	if len(es)+len(more) == 0 {
+		return nil
+	}
+	out := append(append(make(OrderErrors, 0, len(es)+len(more)), es...), more...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	uniq := out[:0]
+	for _, e := range out {
+		if !slices.Contains(uniq, e) {
+			uniq = append(uniq, e)
+		}
+	}
+	return uniq
 }
 
 // ParseOptions tune ParseOrders. A nil *ParseOptions is equivalent to the
@@ -319,6 +337,7 @@ const maxKinds = 32
 // A lineParser reads the tokens of one line.
 type lineParser struct {
 	p     *parser
+	k     *kind // the line's kind, once known
 	n     int
 	text  string
 	toks  []string
@@ -344,16 +363,25 @@ func (p *parser) line(n int, text string) {
 	kw := strings.ToUpper(lp.toks[0])
 	k := p.kind(kw)
 	if k == nil {
+		var keywords []string
+		for _, k := range p.kinds {
+			keywords = append(keywords, k.keyword)
+		}
+		if mean := didYouMean(lp.toks[0], keywords); mean != "" {
+			lp.fail("unknown order %q: did you mean %s? A line starts with one of %s; put END after your orders so that the rest of the mail is ignored", lp.toks[0], mean, keywordList(p.kinds))
+			return
+		}
 		lp.fail("unknown order %q: a line starts with one of %s; put END after your orders so that the rest of the mail is ignored", lp.toks[0], keywordList(p.kinds))
 		return
 	}
 	lp.i = 1
+	lp.k = k
 	ord := k.parse(lp)
 	if lp.nerrs > 0 || ord == nil {
 		return
 	}
 	if lp.i < len(lp.toks) {
-		lp.fail("%q is more than %s takes: %s", strings.Join(lp.toks[lp.i:], " "), k.keyword, k.syntax)
+		lp.fail("%q is more than %s takes: %s%s", strings.Join(lp.toks[lp.i:], " "), k.keyword, k.syntax, lp.wordHint(lp.peek()))
 		return
 	}
 	if k.once {
@@ -491,9 +519,13 @@ func isKeyword(t string) bool {
 }
 
 // units reads one or more unit ids up to the first token that is not a unit.
-func (lp *lineParser) units(what string) []string {
+func (lp *lineParser) units(what string) []string { return lp.unitsUntil(what, nil) }
+
+// unitsUntil reads unit ids as units does, stopping also at a token for
+// which stop is true.
+func (lp *lineParser) unitsUntil(what string, stop func(string) bool) []string {
 	ids := make([]string, 0, len(lp.toks)-lp.i)
-	for lp.more() && classify(lp.peek()) == tokUnit && !isKeyword(lp.peek()) {
+	for lp.more() && classify(lp.peek()) == tokUnit && !isKeyword(lp.peek()) && (stop == nil || !stop(lp.peek())) {
 		t := lp.next()
 		id, ok := lp.unit(t)
 		if !ok {
@@ -573,6 +605,10 @@ func (lp *lineParser) place(t string) (Place, bool) {
 		p := ZonePlace(z)
 		return p, lp.onMap(p, t)
 	}
+	if n := digitLike(t); n != "" {
+		lp.fail("%s is not an area number: did you mean %s?", t, n)
+		return Place{}, false
+	}
 	msg := fmt.Sprintf("%s is not an area number or zone letter: areas are written by number, zones by letter", t)
 	if lp.p.s != nil {
 		msg += lp.suggestArea(t)
@@ -636,24 +672,19 @@ func (lp *lineParser) area(what string) (int, bool) {
 	return p.Area, true
 }
 
-// path reads places up to the first token that is not one.
+// path reads places up to the first token that is not one. A number
+// written with a letter for a digit, as 2O for 20, is read as a place and
+// refused as one, rather than ending the path.
 func (lp *lineParser) path() []Place {
 	n := 0
-	for j := lp.i; j < len(lp.toks); j++ {
-		if k := classify(lp.toks[j]); k != tokArea && k != tokZone {
-			break
-		}
+	for j := lp.i; j < len(lp.toks) && lp.isPlace(lp.toks[j]); j++ {
 		n++
 	}
 	if n == 0 {
 		return nil
 	}
 	ps := make([]Place, 0, n)
-	for lp.more() {
-		k := classify(lp.peek())
-		if k != tokArea && k != tokZone {
-			break
-		}
+	for lp.more() && lp.isPlace(lp.peek()) {
 		if p, ok := lp.place(lp.next()); ok {
 			ps = append(ps, p)
 		}
@@ -661,11 +692,115 @@ func (lp *lineParser) path() []Place {
 	return ps
 }
 
+// isPlace reports whether a path reads t as a place: an area number, a
+// zone letter, or a number with a letter for a digit that is no unit's id.
+func (lp *lineParser) isPlace(t string) bool {
+	k := classify(t)
+	return k == tokArea || k == tokZone || lp.misdigit(t)
+}
+
+// misdigit reports whether t is a number written with a letter for a digit
+// (2O, 1l), and no unit's id or ending.
+func (lp *lineParser) misdigit(t string) bool {
+	if digitLike(t) == "" {
+		return false
+	}
+	s := lp.p.s
+	if s == nil {
+		return true
+	}
+	if s.OOB.Unit(t) != nil {
+		return false
+	}
+	suffix := "/" + strings.ToLower(t)
+	for _, u := range s.Units {
+		if strings.HasSuffix(strings.ToLower(u.ID), suffix) {
+			return false
+		}
+	}
+	return true
+}
+
+// digitLike returns the number t would be with its letters O and o read as
+// 0 and I and l as 1, when t holds a digit and such a letter and nothing
+// else; "" otherwise.
+func digitLike(t string) string {
+	if len(t) > 4 {
+		return ""
+	}
+	b := []byte(t)
+	digit, letter := false, false
+	for i, c := range b {
+		switch c {
+		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			digit = true
+		case 'O', 'o':
+			b[i], letter = '0', true
+		case 'I', 'l':
+			b[i], letter = '1', true
+		default:
+			return ""
+		}
+	}
+	if !digit || !letter {
+		return ""
+	}
+	return string(b)
+}
+
+// didYouMean returns the words nearest to t, as "ATTACK" or "ARTY or
+// ATTACK", when one is near enough to be a slip of the keyboard; "" when
+// none is.
+func didYouMean(t string, words []string) string {
+	limit := 1
+	if len(t) > 5 {
+		limit = 2
+	}
+	near := nearest(t, words, nil, limit)
+	var out []string
+	for _, n := range near {
+		if n.dist == near[0].dist && n.dist > 0 {
+			out = append(out, n.name)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+}
+
+// wordHint returns "; did you mean WITH?" when t is near a word of the
+// line's own syntax (WITH, ELSE, BY, ALL ...); "" otherwise.
+func (lp *lineParser) wordHint(t string) string {
+	if lp.k == nil {
+		return ""
+	}
+	var words []string
+	for _, w := range strings.FieldsFunc(lp.k.syntax, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+		if len(w) > 1 && w != lp.k.keyword && !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	if mean := didYouMean(t, words); mean != "" {
+		return "; did you mean " + mean + "?"
+	}
+	return ""
+}
+
 // bridge reads a bridge as a-b and checks that a road with a bridge joins
 // the two areas (3.23).
 func (lp *lineParser) bridge(t string) (Bridge, bool) {
 	if classify(t) != tokBridge {
-		lp.fail("%s is not a bridge: a bridge is written by its two areas, as 51-70", t)
+		hint := lp.wordHint(t)
+		if x, y, ok := strings.Cut(t, "-"); ok && hint == "" {
+			if a, b := cmp.Or(digitLike(x), x), cmp.Or(digitLike(y), y); isDigits(a) && isDigits(b) {
+				hint = fmt.Sprintf("; did you mean %s-%s?", a, b)
+			}
+		}
+		lp.fail("%s is not a bridge: a bridge is written by its two areas, as 51-70%s", t, hint)
 		return Bridge{}, false
 	}
 	x, y, _ := strings.Cut(t, "-")

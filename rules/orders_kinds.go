@@ -175,7 +175,9 @@ func (m Move) String() string {
 func parseMove(foot bool) func(lp *lineParser) Order {
 	return func(lp *lineParser) Order {
 		m := Move{Foot: foot}
-		m.Units = lp.units("name the units to move, then the areas of their path")
+		// A number with a letter for a digit (2O) starts the path, as a
+		// place written wrong, unless it is a unit's id.
+		m.Units = lp.unitsUntil("name the units to move, then the areas of their path", lp.misdigit)
 		lp.outside = lp.startOutside(m.Units)
 		m.Path = lp.path()
 		if len(m.Path) == 0 && lp.nerrs == 0 {
@@ -468,7 +470,11 @@ func parseRepair(lp *lineParser) Order {
 	}
 	br, ok := lp.bridge(lp.next())
 	if !lp.word("BY") || !lp.more() {
-		lp.fail("the engineer is missing: REPAIR %s BY unit", br)
+		hint := ""
+		if lp.more() {
+			hint = lp.wordHint(lp.peek())
+		}
+		lp.fail("the engineer is missing: REPAIR %s BY unit%s", br, hint)
 		return nil
 	}
 	id, ok2 := lp.unit(lp.next())
@@ -524,7 +530,7 @@ func parseSF(lp *lineParser) Order {
 		}
 		f.Battle, _ = lp.area("SF CONFUSION battle-area")
 	default:
-		lp.fail("%s is not an effect: DELAY, DEMOLITION or CONFUSION (14.21)", f.Effect)
+		lp.fail("%s is not an effect: DELAY, DEMOLITION or CONFUSION (14.21)%s", f.Effect, lp.wordHint(f.Effect))
 		return nil
 	}
 	if !ok {
@@ -690,7 +696,11 @@ func parseDefend(lp *lineParser) Order {
 				ut = Infantry
 			}
 			if _, ok := ut.Values(); !ok {
-				lp.fail("%s is not a unit type: ARMOR, ENGINEER, MECH, MOT or INFANTRY (4.11)", t)
+				hint := ""
+				if mean := didYouMean(t, []string{"ARMOR", "ENGINEER", "MECH", "MOT", "INFANTRY"}); mean != "" {
+					hint = "; did you mean " + mean + "?"
+				}
+				lp.fail("%s is not a unit type: ARMOR, ENGINEER, MECH, MOT or INFANTRY (4.11)%s", t, hint)
 				continue
 			}
 			if seen[ut] {

@@ -161,6 +161,28 @@ func TestParseValid(t *testing.T) {
 	}
 }
 
+// A number with a letter for a digit is read as a place written wrong
+// only where it is no unit's id: G/I2 is a unit of the combat tests.
+func TestParse_LetterForDigitOrUnit(t *testing.T) {
+	s, err := rules.LoadScenario(readOS, "../testdata/combat/scenario.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := rules.ParseOrders("MOVE I2 4 3", s, nil)
+	if err != nil || o.List[0].(rules.Move).Units[0] != "G/I2" {
+		t.Errorf("MOVE I2 4 3: %v %v", o, err)
+	}
+	_, err = rules.ParseOrders("MOVE G/AR 4 3 2O", s, nil)
+	if err == nil || !strings.Contains(err.Error(), "2O is not an area number: did you mean 20?") {
+		t.Errorf("MOVE G/AR 4 3 2O: %v", err)
+	}
+	// Prose is not taken for a keyword written wrong.
+	_, err = rules.ParseOrders("Hello\nThanks", s, nil)
+	if err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("prose: %v", err)
+	}
+}
+
 // TestParseInvalid checks the message of each kind of mistake.
 func TestParseInvalid(t *testing.T) {
 	tests := []struct {
@@ -239,6 +261,20 @@ func TestParseInvalid(t *testing.T) {
 		{"campaign", "", "EXTEND", 1, []string{"how long is missing: EXTEND 24h"}},
 		{"campaign", "", "", 1, []string{"no orders found"}},
 		{"campaign", "", "> MOVE 116/60 50\n-- \nMOVE 116/60 50", 1, []string{"no orders found"}},
+		// A keyword written wrong is named.
+		{"campaign", rules.German, "ATACK 70", 1, []string{`unknown order "ATACK": did you mean ATTACK? A line starts with one of GAME, TOKEN, IMPULSE, END, MOVE`}},
+		{"campaign", rules.German, "ENTRENHC 116/60", 1, []string{`unknown order "ENTRENHC": did you mean ENTRENCH?`}},
+		{"campaign", rules.German, "ATTACK 70 WIHT 2/304", 1, []string{`"WIHT 2/304" is more than ATTACK takes: ATTACK area [WITH unit...]; did you mean WITH?`}},
+		{"campaign", rules.German, "MOVE 116/16 52 51 70 ELS 51 50", 1, []string{`"ELS 51 50" is more than MOVE takes: MOVE unit... path [ELSE path]; did you mean ELSE?`}},
+		{"campaign", rules.German, "REPAIR 51-70 BI 600E", 1, []string{"the engineer is missing: REPAIR 51-70 BY unit; did you mean BY?"}},
+		{"campaign", rules.German, "SF 52 DELY", 1, []string{"DELY is not an effect: DELAY, DEMOLITION or CONFUSION (14.21); did you mean DELAY?"}},
+		{"campaign", rules.Allied, "BLOW NON", 1, []string{"NON is not a bridge: a bridge is written by its two areas, as 51-70; did you mean NONE?"}},
+		{"campaign", rules.Allied, "DEFEND PREFER ARMUR", 1, []string{"ARMUR is not a unit type: ARMOR, ENGINEER, MECH, MOT or INFANTRY (4.11); did you mean ARMOR?"}},
+		// A letter for a digit in a number is named as such.
+		{"campaign", rules.German, "MOVE 116/16 52 5l 70", 1, []string{"5l is not an area number: did you mean 51?"}},
+		{"campaign", rules.German, "MOVE 116/60 5O 49", 1, []string{"5O is not an area number: did you mean 50?"}},
+		{"campaign", rules.German, "ATTACK 7O", 1, []string{"7O is not an area number: did you mean 70?"}},
+		{"campaign", rules.Allied, "BLOW 51-7O", 1, []string{"51-7O is not a bridge: a bridge is written by its two areas, as 51-70; did you mean 51-70?"}},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {

@@ -22,7 +22,9 @@ func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now tim
 	o, err := ParseOrders(text, t.s, side)
 	var oes rules.OrderErrors
 	if errors.As(err, &oes) {
-		return t.refuseOrders(oes, t.g), nil
+		// The lines that read are checked against the position all the
+		// same, so that one answer lists every error.
+		return t.refuseOrders(oes.With(t.g.CheckOrders(side, o)...), t.g), nil
 	} else if err != nil {
 		return nil, err
 	}

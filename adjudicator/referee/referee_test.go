@@ -146,6 +146,28 @@ func TestActs(t *testing.T) {
 	}
 }
 
+// A mail with a line that does not read and a line the position refuses
+// gets one answer with both errors, in line order, whether it gives the
+// orders or asks to CHECK them; nothing is applied.
+func TestEveryErrorInOneAnswer(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org"})
+	st, id, _ := game(t, ref)
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, side, "seed", start) })
+	}
+	orders := "GAME " + id + "\nIMPULSE 16-1\nMOVE 352/914 23 24\nATACK 24\nMOVE 212/316 18 10\n"
+	for _, mail := range []string{orders, orders + "CHECK\n"} {
+		res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+			return ref.Orders(tx, id, rules.German, mail, start.Add(time.Hour))
+		})
+		parse := strings.Index(res.Reply, "line 4: ATACK 24\n  unknown order \"ATACK\"")
+		pos := strings.Index(res.Reply, "line 5: MOVE 212/316 18 10\n  the move would make a German stack")
+		if !res.Refused || len(res.Errors) != 2 || parse < 0 || pos < parse || !strings.Contains(res.Reply, "Your orders have 2 error(s)") || len(res.Records) != 0 {
+			t.Errorf("%q: refused %v, %d records, reply:\n%s", mail, res.Refused, len(res.Records), res.Reply)
+		}
+	}
+}
+
 // A director's act without a reason is refused and keeps nothing.
 func TestDirectorNeedsReason(t *testing.T) {
 	ref := referee.New(nil)

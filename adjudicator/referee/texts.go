@@ -225,7 +225,10 @@ func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text str
 		return fmt.Sprintf("CHECK: the orders read well; it is the %s impulse %s, so they could not be played now.", g.Next.Side.Title(), g.Next)
 	}
 	var es rules.OrderErrors
-	if err == nil {
+	if errors.As(err, &es) {
+		// Lines that do not read: the others are checked all the same.
+		err = es.With(g.CheckOrders(side, o)...)
+	} else if err == nil {
 		d := &firstDie{}
 		var events []rules.Event
 		_, events, err = rules.Play(s, g.State, o, d)

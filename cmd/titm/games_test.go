@@ -105,6 +105,12 @@ func TestGameCommands(t *testing.T) {
 	if code != exitProblems || !strings.Contains(out, "orders.txt:2:") || !strings.Contains(out, "orders.txt:3:") || !strings.Contains(out, "nothing applied") {
 		t.Errorf("bad orders: exit %d\n%s", code, out)
 	}
+	// A line that does not read and a line the position refuses: both.
+	os.WriteFile(orders, []byte("IMPULSE 16-1\nMOVE 352/914 23 24\nATACK 24\nMOVE 212/316 18 10\n"), 0o600)
+	code, out, _ = runT(t, "play", id, "--db", db, "--side", "german", "--orders", orders)
+	if code != exitProblems || !strings.Contains(out, "orders.txt:3:") || !strings.Contains(out, "orders.txt:4:") || !strings.Contains(out, "7.1 forbids") {
+		t.Errorf("a parse error and a position's: exit %d\n%s", code, out)
+	}
 	// Standing orders from the side not to move are kept.
 	os.WriteFile(orders, []byte("BLOW NONE\n"), 0o600)
 	if out := mustRun(t, "play", id, "--db", db, "--side", "allied", "--orders", orders); !strings.Contains(out, "standing orders of the allied player kept:\n  BLOW NONE") {

@@ -312,6 +312,14 @@ func TestAdjudicateErrors(t *testing.T) {
 		!strings.Contains(out, "1 error(s) in the orders for G16-1: nothing applied") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
+	// A line that does not read and one the position refuses: both, in
+	// line order, in one answer.
+	os.WriteFile(bad, []byte("IMPULSE 16-1\nMOVE 352/914 23 24\nATACK 24\nMOVE 212/316 18 10\n"), 0o644)
+	code, out, _ = runT(t, "adjudicate", "--scenario", "intro", "--orders", bad, "--dice", "1")
+	if i, j := strings.Index(out, bad+`:3: "ATACK 24": unknown order "ATACK"`), strings.Index(out, bad+`:4: "MOVE 212/316 18 10": the move would make a German stack`); code != exitProblems || i < 0 || j < i ||
+		!strings.Contains(out, "2 error(s) in the orders for G16-1: nothing applied") {
+		t.Errorf("a parse error and a position's: exit %d\n%s", code, out)
+	}
 	if code, _, errs := runT(t, "adjudicate", "--scenario", "intro", "--orders", bad); code != exitUsage || !strings.Contains(errs, "exactly one of --dice, --dice-file or --seed") {
 		t.Errorf("no dice: exit %d %s", code, errs)
 	}
