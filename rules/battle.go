@@ -23,6 +23,9 @@ func (g *game) battles() error {
 			return g.err
 		}
 		for _, u := range g.st.UnitsAt(g.s, AreaPlace(b.area), g.side()) {
+			// 9.14, B5: a unit that was there and did not attack stayed;
+			// the record of why it is spent lets a refusal say so.
+			u.Stayed = u.Stayed || (!u.Moved && !u.Attacked)
 			u.Moved = true
 		}
 	}

@@ -444,9 +444,10 @@ func TestBattle_9_14_9_16_SpentForTheTurn(t *testing.T) {
 		later, want  string // G16-2, and its refusal
 	}{
 		{"9.14: stayed, then moves", "MOVE G/EN 5 6", "MOVE G/IN 6 2",
-			"G/IN stayed in a battle area without attacking, or moved, earlier this turn: either way it may not move again this turn (9.14, B5, 8.25)"},
+			"G/IN stayed without attacking in South (6), where a battle was fought, earlier this turn: it counts as moved and may not move again this turn (9.14, B5)"},
 		{"9.14: stayed, then attacks", "MOVE G/EN 5 6", "ATTACK 6 WITH G/IN",
-			"G/IN stayed in a battle area without attacking, or moved, earlier this turn: either way it may not attack this turn (9.14, B5, 8.25)"},
+			"G/IN stayed without attacking in South (6), where a battle was fought, earlier this turn: it counts as moved and may not attack this turn (9.14, B5)"},
+		{"8.25: entrenched where it began, then moves", "ENTRENCH G/EN", "MOVE G/EN 5 4", "G/EN already moved in an earlier impulse this turn (8.25)"},
 		{"9.16: attacked, then moves", "ATTACK 6", "MOVE G/IN 6 2", "G/IN attacked this turn and may not move (9.16)"},
 		{"8.25: moved, then moves", "MOVE G/IN 6 2", "MOVE G/IN 2 1", "G/IN already moved in an earlier impulse this turn (8.25)"},
 	}

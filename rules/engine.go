@@ -180,7 +180,7 @@ func (g *game) startImpulse() {
 	g.startHeld = map[Place]bool{}
 	if g.imp.Side == German && g.imp.N == 1 {
 		for _, u := range g.st.Units {
-			u.Moved, u.Attacked, u.Bridging = false, false, false
+			u.Moved, u.Attacked, u.Bridging, u.Stayed = false, false, false, false
 			u.TurnStart = u.Place
 		}
 	}

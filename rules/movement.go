@@ -220,21 +220,14 @@ func (g *game) mayMove(id string, foot bool) (*UnitState, string) {
 	return u, ""
 }
 
-// mayHaveStayed says, for a unit with its moved marker from an earlier
-// impulse that is where it began the turn, that it may not act (move again,
-// attack) this turn, and why; "" for a unit elsewhere, which moved (8.25). A
-// unit that stays without attacking in an area where a battle is fought
-// gets the moved marker too (9.14, B5), and the position, like the board,
-// shows the marker and not why it was placed.
+// mayHaveStayed says, for a unit that stayed without attacking in an area
+// where its side fought a battle earlier this turn, that it may not act
+// (move again, attack) this turn, and why (9.14, B5); "" for any other unit.
 func (g *game) mayHaveStayed(u *UnitState, id, act string) string {
-	if u.Place != u.TurnStart || u.Place.IsZone() || g.mpUsed[id] > 0 { // 9.17: no battle in a zone
+	if !u.Stayed {
 		return ""
 	}
-	did := "moved"
-	if u.Entrenched {
-		did = "moved or entrenched"
-	}
-	return fmt.Sprintf("%s stayed in a battle area without attacking, or %s, earlier this turn: either way it may not %s this turn (9.14, B5, 8.25)", id, did, act)
+	return fmt.Sprintf("%s stayed without attacking in %s, where a battle was fought, earlier this turn: it counts as moved and may not %s this turn (9.14, B5)", id, g.s.Map.PlaceName(u.Place), act)
 }
 
 // A walk is how far a move got along its path.

@@ -50,6 +50,7 @@ type PositionUnit struct {
 	Entrenched  *bool  `toml:"entrenched"`
 	Moved       bool   `toml:"moved"`      // 8.25
 	Attacked    bool   `toml:"attacked"`   // 9.16
+	Stayed      bool   `toml:"stayed"`     // 9.14, B5
 	Dismounted  bool   `toml:"dismounted"` // 8.35
 	Exited      bool   `toml:"exited"`     // 12.25
 	Bridging    bool   `toml:"bridging"`   // 10.14
@@ -211,7 +212,8 @@ func (c *checker) setUnit(s *Scenario, st *State, u *Unit, pu PositionUnit, line
 	if pu.Entrenched != nil {
 		us.Entrenched = *pu.Entrenched
 	}
-	us.Moved, us.Attacked, us.Dismounted = pu.Moved, pu.Attacked, pu.Dismounted
+	us.Moved, us.Attacked, us.Dismounted = pu.Moved || pu.Stayed, pu.Attacked, pu.Dismounted
+	us.Stayed = pu.Stayed
 	us.Exited, us.Bridging, us.InSupply = pu.Exited, pu.Bridging, !pu.OutOfSupply
 }
 

@@ -55,6 +55,7 @@ type UnitState struct {
 	Entrenched bool   `json:"entrenched,omitempty"` // 8.5
 	Moved      bool   `json:"moved,omitempty"`      // moved (or chose to stay, 9.14) in an impulse of this turn (8.25)
 	Attacked   bool   `json:"attacked,omitempty"`   // attacked this turn (9.11, 9.16)
+	Stayed     bool   `json:"stayed,omitempty"`     // stayed without attacking where its side fought this turn (9.14, B5)
 	Dismounted bool   `json:"dismounted,omitempty"` // 5 MP until supply is traced without a blown bridge (8.35)
 	InSupply   bool   `json:"in_supply,omitempty"`  // as last judged (13.1)
 	Exited     bool   `json:"exited,omitempty"`     // entered an Allied VP zone, never to return (12.25)
