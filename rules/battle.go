@@ -22,14 +22,31 @@ func (g *game) battles() error {
 		if g.err != nil {
 			return g.err
 		}
-		for _, u := range g.st.UnitsAt(g.s, AreaPlace(b.area), g.side()) {
-			// 9.14, B5: a unit that was there and did not attack stayed;
-			// the record of why it is spent lets a refusal say so.
-			u.Stayed = u.Stayed || (!u.Moved && !u.Attacked)
-			u.Moved = true
-		}
+		g.markStayers(b.area)
 	}
 	return nil
+}
+
+// markStayers gives the moved marker to the units of the side to move that
+// were in the battle area and did not attack, when units of theirs moved in
+// (9.14: "even if those already there choose to stay without fighting, they
+// get the moved marker"). Without movers (9.13 alone: some attack where they
+// stand, others stay) the stayers keep their freedom for later impulses. The
+// record of why a unit is spent lets a refusal say so.
+func (g *game) markStayers(area int) {
+	us := g.st.UnitsAt(g.s, AreaPlace(area), g.side())
+	movedIn := false
+	for _, u := range us {
+		movedIn = movedIn || g.entered[u.ID]
+	}
+	if !movedIn {
+		return
+	}
+	for _, u := range us {
+		if !u.Moved && !u.Attacked {
+			u.Stayed, u.Moved = true, true
+		}
+	}
 }
 
 // attack checks an ATTACK order (9.13): units that began the impulse in an
@@ -51,6 +68,9 @@ func (g *game) attack(line int, o Attack) {
 			return
 		case u.Attacked:
 			g.refuse(line, o, "%s attacked earlier this turn: once a turn (9.11)", id)
+			return
+		case u.Bridging:
+			g.refuse(line, o, "%s tried to repair a bridge this turn and may not attack (10.14)", id)
 			return
 		case u.Moved && !g.entered[id]:
 			if why := g.mayHaveStayed(u, id, "attack"); why != "" {

@@ -173,6 +173,12 @@ func (c *checker) placeUnits(s *Scenario, st *State, p *Position, lines *TOMLLin
 		}
 		switch {
 		case slices.Contains(p.Clear, u.Side):
+			if us.Place.Area != 0 && st.Control[us.Place.Area] == u.Side {
+				// Out of play from the start: the control its set-up gave
+				// goes with it, unless a unit of its side still stands
+				// there (setControl gives that back).
+				delete(st.Control, us.Place.Area)
+			}
 			us.Arrived, us.Eliminated, us.Place, us.TurnStart = false, true, Place{}, Place{}
 		case !us.Arrived && len(u.Zones) > 0 && u.Arrival.Day != 0 && u.Arrival.Before(st.Next):
 			// Due earlier and not listed: waiting in its zone, as if the
@@ -326,8 +332,9 @@ func checkState(s *Scenario, st *State) []stateProblem {
 		for _, side := range []Side{German, Allied} {
 			us := st.UnitsAt(s, AreaPlace(a.ID), side)
 			// 7.1: the Germans start over the limit on 16 December and
-			// must be within it only from the end of 16-3.
-			if !overLimit(us) || (side == German && st.Next.Day == FirstDay) {
+			// must be within it only from the end of G16-3.
+			early := st.Next.Day == FirstDay && (st.Next.Side == German || st.Next.N < 3)
+			if !overLimit(us) || (side == German && early) {
 				continue
 			}
 			sp := 0

@@ -106,6 +106,8 @@ func TestPosition_Refused(t *testing.T) {
 			[]string{`pos.toml:1: next = "G19-1": the scenario is played from G16-1 to A17-3`}},
 		{"special forces in a VP area", campaign, "next = \"G17-1\"\nclear = [\"german\"]\n[special_forces]\narea = 47\neffect = \"DELAY\"\nplaced = \"G17-1\"\n",
 			[]string{"pos.toml:3: special_forces: St. Vith (47) is a VP area, where no counter is placed (14.12)"}},
+		{"German set-up stacks after G16-3", campaign, "next = \"A16-3\"\n",
+			[]string{"6 German units with 19 SP in Losheim (33): over the limit"}},
 		{"over-stacked", campaign, "next = \"A17-1\"\nclear = [\"german\"]\n" + stack("38Cav", "99/395", "99/393", "99/394", "2ID/9"),
 			[]string{"over the limit of 4 units and 10 SP between impulses (7.1, 7.2)"}},
 	}
@@ -236,5 +238,27 @@ func TestPosition_DocKeys(t *testing.T) {
 	ps, _ := err.(rules.Problems)
 	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "2ID/9 is eliminated and at 38") {
 		t.Errorf("the page's position: %v", err)
+	}
+}
+
+// TestPosition_ClearedSide: the units of a cleared side are out of play from
+// the start: no reinforcement of theirs arrives later, and the control their
+// set-up gave is gone where none of them stands.
+func TestPosition_ClearedSide(t *testing.T) {
+	s, _ := loadGame(t, "../testdata/tiny/scenario.toml")
+	st, err := rules.ReadState(s, "pos.toml", []byte("clear = [\"allied\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side, ok := st.Control[2]; ok {
+		t.Errorf("Brückdorf (2), empty, is controlled by %s", side)
+	}
+	st, ev := mustPlay(t, s, st, "")  // G16-1
+	st, ev2 := mustPlay(t, s, st, "") // A16-1
+	_, ev3 := mustPlay(t, s, st, "")  // G16-2: 7/2 is due
+	for _, e := range append(append(ev, ev2...), ev3...) {
+		if strings.Contains(e.String(), "arrives") {
+			t.Errorf("a cleared unit arrived: %s", e)
+		}
 	}
 }

@@ -16,7 +16,7 @@ import "fmt"
 func (g *game) placeReinforcements() {
 	for _, u := range g.s.Units {
 		us := g.st.Unit(u.ID)
-		if us.Arrived || u.Arrival.Day != g.imp.Day || u.Arrival.N != g.imp.N || len(u.Zones) == 0 {
+		if us.Arrived || us.Eliminated || u.Arrival.Day != g.imp.Day || u.Arrival.N != g.imp.N || len(u.Zones) == 0 {
 			continue
 		}
 		z := g.s.EntryZone(u)
