@@ -18,11 +18,14 @@ import (
 func (g *game) battles() error {
 	for _, b := range g.findBattles() {
 		g.fought[b.area] = true
+		movedIn := g.movedIn(b.area) // before the fight, which may eliminate them
 		g.fight(b)
 		if g.err != nil {
 			return g.err
 		}
-		g.markStayers(b.area)
+		if movedIn {
+			g.markStayers(b.area)
+		}
 	}
 	return nil
 }
@@ -34,19 +37,22 @@ func (g *game) battles() error {
 // stand, others stay) the stayers keep their freedom for later impulses. The
 // record of why a unit is spent lets a refusal say so.
 func (g *game) markStayers(area int) {
-	us := g.st.UnitsAt(g.s, AreaPlace(area), g.side())
-	movedIn := false
-	for _, u := range us {
-		movedIn = movedIn || g.entered[u.ID]
-	}
-	if !movedIn {
-		return
-	}
-	for _, u := range us {
+	for _, u := range g.st.UnitsAt(g.s, AreaPlace(area), g.side()) {
 		if !u.Moved && !u.Attacked {
 			u.Stayed, u.Moved = true, true
 		}
 	}
+}
+
+// movedIn reports whether units of the side to move entered the area this
+// impulse while the enemy held it (9.12, 9.14).
+func (g *game) movedIn(area int) bool {
+	for _, u := range g.st.UnitsAt(g.s, AreaPlace(area), g.side()) {
+		if g.entered[u.ID] {
+			return true
+		}
+	}
+	return false
 }
 
 // attack checks an ATTACK order (9.13): units that began the impulse in an
