@@ -656,6 +656,12 @@ func (lp *lineParser) startOutside(ids []string) bool {
 
 // area reads an area (not a zone): where a battle can be (9.17).
 func (lp *lineParser) area(what string) (int, bool) {
+	return lp.areaNoZone(what, "there are no battles in zones (9.17)")
+}
+
+// areaNoZone reads an area number as area does; a zone is refused for the
+// reason given, with its rule.
+func (lp *lineParser) areaNoZone(what, zoneWhy string) (int, bool) {
 	if !lp.more() {
 		lp.fail("%s: an area number is missing", what)
 		return 0, false
@@ -666,7 +672,7 @@ func (lp *lineParser) area(what string) (int, bool) {
 		return 0, false
 	}
 	if p.IsZone() {
-		lp.fail("%s: zone %s is not an area; there are no battles in zones (9.17)", what, p.Zone)
+		lp.fail("%s: zone %s is not an area; %s", what, p.Zone, zoneWhy)
 		return 0, false
 	}
 	return p.Area, true

@@ -515,7 +515,7 @@ func (f SpecialForces) String() string {
 }
 
 func parseSF(lp *lineParser) Order {
-	area, ok := lp.area("SF area")
+	area, ok := lp.areaNoZone("SF area", "special forces are placed in an area, never in a zone (14.12)")
 	if !lp.more() {
 		lp.fail("the effect is missing: SF area DELAY, DEMOLITION or CONFUSION battle-area (14.21)")
 		return nil
@@ -542,7 +542,7 @@ func parseSF(lp *lineParser) Order {
 func (f SpecialForces) validate(lp *lineParser) {
 	s := lp.p.s
 	if lp.p.opt.Side == Allied {
-		lp.fail("special forces are German (14.0)")
+		lp.fail("special forces are German, placed in a German impulse (14.12)")
 	}
 	if s == nil {
 		return
@@ -570,7 +570,7 @@ func (r Remove) String() string {
 }
 
 func parseRemove(lp *lineParser) Order {
-	area, _ := lp.area("REMOVE area")
+	area, _ := lp.areaNoZone("REMOVE area", "zones have no stacking limit (7.3)")
 	return Remove{area, lp.units("name the units to remove first, as REMOVE 71 28/112")}
 }
 

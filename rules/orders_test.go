@@ -224,7 +224,7 @@ func TestParseInvalid(t *testing.T) {
 		{"campaign", rules.German, "SF 52 CONFUSION", 1, []string{"CONFUSION needs the battle it affects: SF 52 CONFUSION battle-area (14.24)"}},
 		{"campaign", rules.German, "SF 52 PANIC", 1, []string{"PANIC is not an effect: DELAY, DEMOLITION or CONFUSION (14.21)"}},
 		{"campaign", rules.German, "IMPULSE 17-3\nSF 52 DELAY", 2, []string{"DELAY cannot be chosen in a third impulse (14.22), and this is 17-3"}},
-		{"campaign", rules.Allied, "SF 52 DELAY", 1, []string{"special forces are German (14.0)"}},
+		{"campaign", rules.Allied, "SF 52 DELAY", 1, []string{"special forces are German, placed in a German impulse (14.12)"}},
 		{"intro", rules.German, "SF 12 DELAY", 1, []string{"The 7th Army Attacks has no special forces (14.0)"}},
 		{"intro", rules.German, "MOVE 212/316 18 88", 1, []string{"Bastogne (88) is outside the map of The 7th Army Attacks"}},
 		// The 5th Panzer scenario: only units that set up or arrive outside
