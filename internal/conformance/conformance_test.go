@@ -149,3 +149,21 @@ func rulesPlace(t *testing.T, s string) rules.Place {
 	}
 	return p
 }
+
+// minCases is how many cases the suite holds at least.
+const minCases = 150
+
+// TestEveryRowCovered: every row of the rulebook has a case, and the suite
+// is no smaller than it was made.
+func TestEveryRowCovered(t *testing.T) {
+	cs := cases(t)
+	covered := Covered(cs)
+	for _, r := range rows(t) {
+		if len(covered[r]) == 0 {
+			t.Errorf("row %s has no conformance case", r)
+		}
+	}
+	if len(cs) < minCases {
+		t.Errorf("%d cases; the suite has at least %d", len(cs), minCases)
+	}
+}
