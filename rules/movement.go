@@ -379,15 +379,19 @@ func (g *game) applyMove(p *movePlan, w walk) []unitSave {
 	return saved
 }
 
-// unsuppliedBy returns a unit the move left out of supply, judged on the
-// board after it (8.28, 13.23), or nil. A unit already out of supply
-// before the move, and a move into a zone, are not judged.
+// unsuppliedBy returns a unit the move leaves out of supply, judged on the
+// board after it (8.28, 13.23 1: "ユニットは自ら補給切れとなるような移動は行え
+// ません"), or nil. A unit already out of supply is judged too: the
+// rulebook's supply example forbids the armour in Nives, cut off, its move
+// to Moircy, "because it could not trace a supply line to its destination"
+// (移動先エリアへ補給線を引くことができないからです). A move into a zone is not
+// judged.
 func (g *game) unsuppliedBy(p *movePlan, w walk) *UnitState {
 	if w.at.IsZone() {
 		return nil
 	}
 	for _, u := range p.units {
-		if u.InSupply && !g.st.Supplied(g.s, u) {
+		if !g.st.Supplied(g.s, u) {
 			return u
 		}
 	}

@@ -154,20 +154,19 @@ func TestMove_8_29_OutOfSupplyOneArea(t *testing.T) {
 		st, _ = mustPlay(t, s, st, "")
 	}
 	// A German unit alone in West (1) cuts U/MX in South (6) off from zone
-	// D: judged before the move (13.15), it may move one area only.
+	// D: judged before the move (13.15), it may move one area only (8.29),
+	// and, already out of supply, not into an area it cannot trace supply
+	// from either (8.28, 13.23 1, as the rulebook's supply example forbids
+	// the cut-off armour its move from Nives to Moircy).
 	place(st, "U/IN", rules.AreaPlace(6))
 	place(st, "G/IN", rules.AreaPlace(1))
 	refused(t, s, st, "MOVE U/MX 6 2 3", "U/MX is out of supply and may move only one area (8.29, 13.23)")
-	next, ev := mustPlay(t, s, st, "MOVE U/MX 6 2")
-	if next.Unit("U/MX").InSupply {
-		t.Errorf("U/MX in supply")
-	}
-	found := false
-	for _, e := range ev {
-		found = found || e == rules.Event(rules.SupplyChange{Unit: "U/MX", InSupply: false})
-	}
-	if !found {
-		t.Errorf("no supply event for U/MX: %v", ev)
+	refused(t, s, st, "MOVE U/MX 6 2", "U/MX would be out of supply in Middle (2)")
+	// With West free again, U/MX is in supply and moves on.
+	place(st, "G/IN", rules.AreaPlace(5))
+	next, _ := mustPlay(t, s, st, "MOVE U/MX 6 2 3")
+	if p := next.Unit("U/MX").Place; p != rules.AreaPlace(3) || !next.Unit("U/MX").InSupply {
+		t.Errorf("U/MX at %v, in supply %v", p, next.Unit("U/MX").InSupply)
 	}
 }
 
