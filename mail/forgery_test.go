@@ -377,3 +377,62 @@ func TestMessageIDsUnguessable(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// Answers are bounded: at most 30 errors are listed, then how many more;
+// no answer's text is over 64 KB; and a mail the referee cannot read is
+// told what is wrong with it in a player's words, not in its parser's.
+func TestBoundedReplies(t *testing.T) {
+	w := newWorld(t, &worldOptions{noStart: true})
+	w.cfg.Referee.MaxMessageBytes = 2 << 20
+	h := mail.NewHandler(w.cfg, quiet())
+	now := time.Now()
+	w.joinDirect(h, now)
+	head := fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[german])
+	raw := func(text string) []byte { r, _ := message(german, "orders", text); return r }
+	cut := []byte("From: " + german + "\r\nTo: " + referee + "\r\nSubject: cut\r\nMessage-ID: <cut@test.example>\r\n" +
+		"Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: image/png\r\n\r\niVBORw0KGgo=\r\n")
+	base64 := []byte("From: " + german + "\r\nTo: " + referee + "\r\nSubject: b64\r\nMessage-ID: <b64@test.example>\r\n" +
+		"Content-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!! not base64 ****\r\n")
+	cases := []struct {
+		name  string
+		raw   []byte
+		want  []string
+		never []string
+	}{
+		{"10,000 bad lines", raw(head + strings.Repeat("MOVE nobody 1 2\n", 10000)),
+			[]string{"Your orders have 10000 error(s)", "line 33: MOVE nobody 1 2", "and 9970 more errors", "Nothing in your mail was applied"},
+			[]string{"line 34: "}},
+		{"one bad line of 300 KB", raw(head + "MOVE " + strings.Repeat("x", 300<<10) + " 1 2\n"),
+			[]string{"Your orders have 1 error(s)", "line 4: MOVE xxx"}, nil},
+		{"a subject of 100 KB", func() []byte {
+			r, _ := message(german, strings.Repeat("s", 100<<10), head+"MOVE nobody 1 2\n")
+			return r
+		}(),
+			[]string{"Re: [intro-1] sss", "line 4: MOVE nobody 1 2"}, []string{strings.Repeat("s", 1000)}},
+		{"a multipart mail cut short", cut,
+			[]string{"The referee could not read your mail: its parts are broken"}, []string{"multipart", "NextPart", "EOF"}},
+		{"a text whose base64 is broken", base64,
+			[]string{"The referee could not read your mail: its text is damaged"}, []string{"illegal", "input byte"}},
+	}
+	for i, c := range cases {
+		w.handle(h, uint32(300+i), c.raw, now)
+		got := w.queued(german)
+		if len(got) != 1 {
+			t.Errorf("%s: %d answers", c.name, len(got))
+			continue
+		}
+		if len(got[0]) > 64<<10 {
+			t.Errorf("%s: an answer of %d bytes", c.name, len(got[0]))
+		}
+		for _, s := range c.want {
+			if !strings.Contains(got[0], s) {
+				t.Errorf("%s: the answer lacks %q:\n%.2000s", c.name, s, got[0])
+			}
+		}
+		for _, s := range c.never {
+			if strings.Contains(got[0], s) {
+				t.Errorf("%s: the answer holds %q:\n%.2000s", c.name, s, got[0])
+			}
+		}
+	}
+}

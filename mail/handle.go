@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	gomail "github.com/emersion/go-message/mail"
 
@@ -191,7 +192,11 @@ func Queue(tx *store.Tx, from gomail.Address, mails []referee.Mail, now time.Tim
 
 func queue(tx *store.Tx, from gomail.Address, mails []pending, now time.Time) error {
 	for _, m := range mails {
-		out := Outgoing{To: m.To, Subject: m.Subject, Text: m.Text, References: m.refs, Map: m.Map}
+		text := m.Text
+		if m.Kind == referee.KindReply {
+			text = capText(text)
+		}
+		out := Outgoing{To: m.To, Subject: m.Subject, Text: text, References: m.refs, Map: m.Map}
 		mail := &store.Mail{Game: m.Game, Kind: m.Kind, Secret: m.Secret, From: from.Address, To: m.To,
 			Subject: m.Subject, Created: now}
 		if m.Map != nil {
@@ -257,6 +262,7 @@ func (w *work) registered(addr string) bool {
 
 func (w *work) handle(raw []byte) error {
 	in, cfg, perr := w.in, w.h.cfg, w.perr
+	var re *ReadError
 	switch {
 	case w.oversize:
 		w.outcome = fmt.Sprintf("refused: %d bytes, over the limit of %d", w.size, cfg.Referee.MaxMessageBytes)
@@ -275,8 +281,12 @@ func (w *work) handle(raw []byte) error {
 		return nil
 	case perr != nil:
 		w.outcome = "refused: unreadable: " + perr.Error()
+		why := "it cannot be read"
+		if errors.As(perr, &re) {
+			why = re.Reason
+		}
 		if w.registered(in.From) {
-			w.reply("", "The referee could not read your mail: "+perr.Error()+"\nSend your orders in a plain-text mail.\n")
+			w.reply("", "The referee could not read your mail: "+why+".\nSend your orders in a plain-text mail.\n")
 		}
 		return nil
 	case in.From == "":
@@ -463,4 +473,26 @@ func (w *work) bounce() error {
 	w.h.log.Warn("delivery report ignored: it returns no mail sent to the recipient it reports", "from", in.From,
 		"message_id", in.MessageID, "recipients", in.Bounce, "quoted", in.Quoted)
 	return nil
+}
+
+// maxReplyBytes bounds an answer's text: a mail of many bad lines is
+// answered with a short mail, not with a copy of itself.
+const maxReplyBytes = 64 << 10
+
+// capText cuts a text longer than maxReplyBytes at a line's end, and says
+// how much was left out.
+func capText(text string) string {
+	if len(text) <= maxReplyBytes {
+		return text
+	}
+	cut := maxReplyBytes - 200
+	if i := strings.LastIndexByte(text[:cut], '\n'); i > 0 {
+		cut = i + 1
+	} else {
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+	}
+	return text[:cut] + fmt.Sprintf("\n[%d more bytes of this answer are left out: the referee's answers are at most %d KB.]\n",
+		len(text)-cut, maxReplyBytes>>10)
 }

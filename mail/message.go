@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // mails in ISO-8859-1, windows-1252 and the like
@@ -27,6 +28,18 @@ import (
 // ErrNoText is returned by ParseIncoming for a mail with no text part to
 // read orders from.
 var ErrNoText = errors.New("the mail has no text part")
+
+// ReadError is returned by ParseIncoming for a mail it cannot read: Reason
+// says what is wrong with the mail in a player's words, for the answer; Err
+// is the parser's error, for the operator's log.
+type ReadError struct {
+	Reason string
+	Err    error
+}
+
+func (e *ReadError) Error() string { return e.Reason + " (" + e.Err.Error() + ")" }
+
+func (e *ReadError) Unwrap() error { return e.Err }
 
 // Incoming is a mail as the daemon reads it.
 type Incoming struct {
@@ -49,11 +62,16 @@ type Incoming struct {
 }
 
 // ParseIncoming reads a raw mail. A mail with no text part is returned with
-// ErrNoText, its headers read, so that its sender can be told.
+// ErrNoText, its headers read, so that its sender can be told; one that
+// cannot be read with a *ReadError, as much of it read as could be.
 func ParseIncoming(raw []byte) (*Incoming, error) {
 	r, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil && r == nil {
-		return nil, fmt.Errorf("reading the mail: %w", err)
+		why := "its header cannot be read"
+		if message.IsUnknownEncoding(err) {
+			why = "it is in a transfer encoding the referee does not know"
+		}
+		return nil, &ReadError{Reason: why, Err: err}
 	}
 	in := &Incoming{}
 	in.header(r.Header)
@@ -71,7 +89,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 			if plain != "" || html != "" {
 				break // keep what was read of a mail cut short
 			}
-			return in, fmt.Errorf("reading the mail's parts: %w", err)
+			return in, &ReadError{Reason: "its parts are broken: a part or the closing boundary is missing, as in a mail cut short", Err: err}
 		}
 		h, ok := p.Header.(*gomail.InlineHeader)
 		if !ok {
@@ -88,7 +106,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		}
 		body, err := io.ReadAll(io.LimitReader(p.Body, 1<<20))
 		if err != nil {
-			return in, fmt.Errorf("reading the mail's text: %w", err)
+			return in, &ReadError{Reason: "its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded", Err: err}
 		}
 		switch {
 		case t == "text/plain" && plain == "":
@@ -117,12 +135,24 @@ func (in *Incoming) header(h gomail.Header) {
 	}
 	in.MessageID, _ = h.MessageID()
 	in.Subject, _ = h.Subject()
+	// The subject is quoted in answers and warnings: a subject of a
+	// hundred kilobytes is quoted by its beginning.
+	if len(in.Subject) > maxSubject {
+		n := maxSubject
+		for n > 0 && !utf8.RuneStart(in.Subject[n]) {
+			n--
+		}
+		in.Subject = in.Subject[:n] + "..."
+	}
 	refs, _ := h.MsgIDList("References")
 	if len(refs) == 0 {
 		refs, _ = h.MsgIDList("In-Reply-To")
 	}
 	in.References = refs
 }
+
+// maxSubject is as much of a subject as the referee reads.
+const maxSubject = 200
 
 // maxHeaderBytes is as much of a mail's header as is read of a mail too
 // large to read whole.
