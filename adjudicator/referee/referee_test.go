@@ -267,3 +267,35 @@ func Example() {
 	// joined, started - 2 mails: [intro-1] Game intro-1 (intro) begins: both players have joined
 	// deadline passed: played G16-1
 }
+
+// B1, B3: a side's standing orders are its own. Given with an impulse's
+// orders, they are kept and echoed to their author alone; the report the
+// opponent and the observers read lists the impulse's orders without them.
+func TestStandingOrdersPrivate(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org"})
+	st, id, tokens := game(t, ref)
+	act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, rules.German, "one", start) })
+	act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, rules.Allied, "two", start) })
+	res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.Orders(tx, id, rules.German, "GAME "+id+"\nTOKEN "+tokens[rules.German]+
+			"\nIMPULSE 16-1\nBLOW NONE\nENTRENCH 212/423\nDEFEND PREFER ARMOR\n", start.Add(time.Hour))
+	})
+	if res.Outcome != "played G16-1" || len(res.Mails) != 3 {
+		t.Fatalf("outcome %q, %d mails", res.Outcome, len(res.Mails))
+	}
+	for _, m := range res.Mails {
+		accepted, _, _ := strings.Cut(m.Text[strings.Index(m.Text, "Orders as accepted"):], "\n\n")
+		if !strings.Contains(accepted, "ENTRENCH 212/423") {
+			t.Errorf("the report to %s lacks the impulse's orders:\n%s", m.To[0], accepted)
+		}
+		own := m.To[0] == "hasso@example.org"
+		for _, s := range []string{"BLOW NONE", "DEFEND PREFER ARMOR"} {
+			if strings.Contains(accepted, s) {
+				t.Errorf("the report to %s lists the German standing order %s among the orders accepted:\n%s", m.To[0], s, accepted)
+			}
+			if strings.Contains(m.Text, s) != own {
+				t.Errorf("the report to %s shows %s: %v", m.To[0], s, !own)
+			}
+		}
+	}
+}
