@@ -79,6 +79,10 @@ type work struct {
 	tx  *store.Tx
 	now time.Time
 	*letter
+	// replies answer the mail's sender; they are queued before the mails
+	// to others, so that a player reads the answer to his mail before
+	// the notices it caused.
+	replies []pending
 	mails   []pending
 	outcome string
 	game    string
@@ -133,7 +137,7 @@ func (w *work) replyMap(game, text string, ref *referee.MapRef) {
 	if w.in.MessageID == "" {
 		refs = w.in.References
 	}
-	w.mails = append(w.mails, pending{Mail: referee.Mail{Game: game, Kind: referee.KindReply, To: []string{w.in.From},
+	w.replies = append(w.replies, pending{Mail: referee.Mail{Game: game, Kind: referee.KindReply, To: []string{w.in.From},
 		Subject: replySubject(game, w.in.Subject), Text: text, Map: ref}, refs: refs})
 }
 
@@ -176,8 +180,11 @@ func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, n
 	return w.outcome, err
 }
 
-// queue puts the mails of the work in the outbox.
-func (w *work) queue() error { return queue(w.tx, w.h.from, w.mails, w.now) }
+// queue puts the mails of the work in the outbox: the answers to the
+// sender first.
+func (w *work) queue() error {
+	return queue(w.tx, w.h.from, append(w.replies, w.mails...), w.now)
+}
 
 // Queue puts the mails of a referee's act in the outbox, from the referee's
 // address: every door queues them the same way, in the transaction of the
