@@ -396,7 +396,7 @@ func TestInvalidOrders(t *testing.T) {
 	n = len(w.inbox(allied))
 	w.send(allied, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[allied]))
 	got = w.waitMail(allied, n+1)
-	if r := got[len(got)-1]; !strings.Contains(r.Text, "it is the german impulse G16-1, due by") {
+	if r := got[len(got)-1]; !strings.Contains(r.Text, "it is the German impulse G16-1, due by") {
 		t.Errorf("out of turn:\n%s", r.Text)
 	}
 }

@@ -137,7 +137,7 @@ func TestExtendByMail(t *testing.T) {
 	}
 	raw, _ = message(allied, "more time", fmt.Sprintf("GAME %s\nTOKEN %s\nEXTEND 24h\n", w.game, w.tokens[allied]))
 	w.handle(h, 3, raw, now)
-	if r := w.queued(allied); len(r) != 1 || !strings.Contains(r[0], "it is the german impulse") {
+	if r := w.queued(allied); len(r) != 1 || !strings.Contains(r[0], "it is the German impulse") {
 		t.Errorf("an extension from the side not to move: %q", r)
 	}
 }

@@ -106,7 +106,7 @@ func positionText(g *adjudicator.Game, s *rules.Scenario) string {
 				name = fmt.Sprintf("%d %s", p.Area, a.Name)
 			}
 			if side, ok := g.State.Control[p.Area]; ok {
-				name += " (" + string(side) + ")"
+				name += " (" + side.Title() + ")"
 			}
 		}
 		var us []string
