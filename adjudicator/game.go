@@ -155,7 +155,7 @@ func New(o Options) (*Game, []Record, error) {
 	}
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		if len(o.Tokens[side]) < 8 {
-			return nil, nil, fmt.Errorf("the %s player's token is missing or too short", side)
+			return nil, nil, fmt.Errorf("the %s player's token is missing or too short", side.Title())
 		}
 	}
 	now := at(o.Now)

@@ -41,7 +41,7 @@ func (g *Game) Join(side rules.Side, seed string, now time.Time) ([]Record, erro
 	case g.Status != Forming:
 		return nil, fmt.Errorf("game %s is %s: joining is over", g.ID, g.Status)
 	case p.HasJoined():
-		return nil, fmt.Errorf("the %s player has already joined game %s", side, g.ID)
+		return nil, fmt.Errorf("the %s player has already joined game %s", side.Title(), g.ID)
 	case seed == "":
 		return nil, errors.New("a player's seed must not be empty")
 	case len(seed) > 200:
@@ -169,7 +169,7 @@ func (g *Game) mayPlay(side rules.Side) error {
 		return fmt.Errorf("game %s: %w by the director", g.ID, ErrPaused)
 	case g.State.Next.Side != side:
 		return fmt.Errorf("%w: it is the %s impulse %s, due by %s", ErrNotYourImpulse,
-			g.State.Next.Side, g.State.Next, g.Due.Format("2006-01-02 15:04 MST"))
+			g.State.Next.Side.Title(), g.State.Next, g.Due.Format("2006-01-02 15:04 MST"))
 	}
 	return nil
 }
@@ -278,7 +278,7 @@ func (g *Game) Draw(side rules.Side, accept bool, now time.Time) ([]Record, erro
 	case g.Status != Playing:
 		return nil, fmt.Errorf("game %s is %s: %w", g.ID, g.Status, ErrNotPlaying)
 	case accept && g.DrawOffer != side.Enemy():
-		return nil, fmt.Errorf("the %s player has not offered a draw since the last impulse", side.Enemy())
+		return nil, fmt.Errorf("the %s player has not offered a draw since the last impulse", side.Enemy().Title())
 	case !accept && g.DrawOffer == side.Enemy():
 		// Offering what the other side offered is agreeing.
 		accept = true

@@ -16,6 +16,7 @@ import (
 	"net"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -395,7 +396,7 @@ func TestInvalidOrders(t *testing.T) {
 	n = len(w.inbox(allied))
 	w.send(allied, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[allied]))
 	got = w.waitMail(allied, n+1)
-	if r := got[len(got)-1]; !strings.Contains(r.Text, "it is the german impulse G16-1, due by") {
+	if r := got[len(got)-1]; !strings.Contains(r.Text, "it is the German impulse G16-1, due by") {
 		t.Errorf("out of turn:\n%s", r.Text)
 	}
 }
@@ -673,5 +674,59 @@ func TestUIDValidityChange(t *testing.T) {
 	}
 	if g := w.gameNow(); g.Next.String() != "A16-1" || impulses(w.log()) != 1 {
 		t.Errorf("after the renumbering: next %s, %d impulses", g.Next, impulses(w.log()))
+	}
+}
+
+// subjects lists the subjects of mails.
+func subjects(ms []*mail.Incoming) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Subject)
+	}
+	return out
+}
+
+// A player reads his mails in the order they tell of things: the welcome
+// before anything of the game, even when the welcome had to wait for a
+// retry; the answer to his mail before the notices it caused.
+func TestMailOrder(t *testing.T) {
+	var mu sync.Mutex
+	calls := map[string]int{}
+	w := newWorld(t, &worldOptions{noStart: true, fault: func(from string, to []string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		calls[to[0]]++
+		if to[0] == german && calls[german] == 1 {
+			return &smtp.SMTPError{Code: 451, Message: "try again later"}
+		}
+		return nil
+	}})
+	w.cfg.SMTP.RetryMin, w.cfg.SMTP.RetryMax = 3*time.Second, 3*time.Second
+	w.start()
+	for deadline := time.Now().Add(15 * time.Second); ; { // the welcome refused once
+		mu.Lock()
+		n := calls[german]
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the German welcome was not tried in 15 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.send(german, "join", fmt.Sprintf("GAME %s\nTOKEN %s\nJOIN\n", w.game, w.tokens[german]))
+	w.send(allied, "join", fmt.Sprintf("GAME %s\nTOKEN %s\nJOIN\n", w.game, w.tokens[allied]))
+	w.waitMail(german, 3)
+	w.waitMail(allied, 3)
+	w.settle()
+	want := map[string][]string{
+		german: {"[intro-1] welcome: you play the German side", "Re: [intro-1] join", "[intro-1] Game intro-1 (intro) begins: both players have joined"},
+		allied: {"[intro-1] welcome: you play the Allied side", "Re: [intro-1] join", "[intro-1] Game intro-1 (intro) begins: both players have joined"},
+	}
+	for _, p := range []string{german, allied} {
+		if got := subjects(w.inbox(p)); !slices.Equal(got, want[p]) {
+			t.Errorf("%s reads %q, want %q", p, got, want[p])
+		}
 	}
 }

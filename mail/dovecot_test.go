@@ -5,6 +5,7 @@ package mail_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 	acts "titm/adjudicator/referee"
@@ -115,6 +116,32 @@ retry_min = "1s"
 	}
 	if n := dovecotCount(t, dc.Addr, "processed"); n != 2 {
 		t.Errorf("Dovecot's processed folder has %d mails, want 2", n)
+	}
+	// A mail over the limit, delivered twice: the daemon fetches its
+	// header alone, and the player is told once.
+	big, _ := message(german, "big", strings.Repeat("orders and more orders\n", 14000))
+	dc.Deliver(t, referee, big)
+	dc.Deliver(t, referee, big)
+	for deadline := time.Now().Add(15 * time.Second); dovecotCount(t, dc.Addr, "processed") < 4; {
+		if time.Now().After(deadline) {
+			t.Fatal("the mails over the limit were not handled in 15 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.waitMail(german, 4)
+	for deadline := time.Now().Add(15 * time.Second); ; { // every answer sent
+		var queued int
+		w.st.View(func(tx *store.Tx) error { q, err := tx.Outbox(store.MailQueued); queued = len(q); return err })
+		if queued == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d mails still queued after 15 s", queued)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := w.inbox(german); len(got) != 4 || !strings.Contains(got[3].Text, "over the referee's limit of 262144 bytes") {
+		t.Errorf("%d mails to the German player after two mails over the limit, want one answer more", len(got)-3)
 	}
 	w.cancel()
 	<-w.done

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	gomail "github.com/emersion/go-message/mail"
 
@@ -73,13 +75,45 @@ type pending struct {
 
 // work is what handling one mail produces.
 type work struct {
-	h       *Handler
-	tx      *store.Tx
-	now     time.Time
-	in      *Incoming
+	h   *Handler
+	tx  *store.Tx
+	now time.Time
+	*letter
+	// replies answer the mail's sender; they are queued before the mails
+	// to others, so that a player reads the answer to his mail before
+	// the notices it caused.
+	replies []pending
 	mails   []pending
 	outcome string
 	game    string
+}
+
+// letter is a raw mail as read: whole, or its header alone when it is
+// over the size limit.
+type letter struct {
+	in       *Incoming
+	perr     error  // why it cannot be read, if it cannot
+	digest   string // what it is known by once processed (Digest)
+	oversize bool
+	size     int64 // its size, as the server gave it or as read
+}
+
+// read reads a raw mail of the given size. A mail over the limit is known
+// by its header alone: its body is never read, and raw may hold only the
+// header.
+func (h *Handler) read(raw []byte, size int64) *letter {
+	l := &letter{size: max(size, int64(len(raw)))}
+	l.oversize = l.size > h.cfg.Referee.MaxMessageBytes
+	if l.oversize {
+		l.in = ParseHeader(raw)
+	} else {
+		l.in, l.perr = ParseIncoming(raw)
+	}
+	if l.in == nil {
+		l.in = &Incoming{}
+	}
+	l.digest = Digest(raw, l.oversize)
+	return l
 }
 
 func (w *work) send(m referee.Mail) { w.mails = append(w.mails, pending{Mail: m}) }
@@ -103,14 +137,16 @@ func (w *work) replyMap(game, text string, ref *referee.MapRef) {
 	if w.in.MessageID == "" {
 		refs = w.in.References
 	}
-	w.mails = append(w.mails, pending{Mail: referee.Mail{Game: game, Kind: referee.KindReply, To: []string{w.in.From},
+	w.replies = append(w.replies, pending{Mail: referee.Mail{Game: game, Kind: referee.KindReply, To: []string{w.in.From},
 		Subject: replySubject(game, w.in.Subject), Text: text, Map: ref}, refs: refs})
 }
 
-// Handle handles one raw mail of the mailbox, whose size the server gave.
-// It returns the outcome, for the log. A mail already processed (the same
-// key, or the same Message-ID under another key) is not handled again. An
-// error means that nothing was kept: the mail is to be tried again.
+// Handle handles one raw mail of the mailbox, whose size the server gave;
+// of a mail over the size limit, raw may be its header alone. It returns
+// the outcome, for the log. A mail already processed (the same key, or the
+// same mail under another key: the same digest) is not handled again, and
+// the log says so. An error means that nothing was kept: the mail is to be
+// tried again.
 func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, now time.Time) (outcome string, err error) {
 	defer func() {
 		// A fault of the referee's own must not stop it for good: the
@@ -121,32 +157,34 @@ func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, n
 			outcome, err = "", &InternalError{What: fmt.Sprint(r)}
 		}
 	}()
-	in, perr := ParseIncoming(raw)
-	if in == nil {
-		in = &Incoming{}
-	}
-	if p, done, err := tx.WasProcessed(key.Mailbox, key.UIDValidity, key.UID, in.MessageID); err != nil {
+	l := h.read(raw, size)
+	if p, done, err := tx.WasProcessed(key.Mailbox, key.UIDValidity, key.UID, l.digest); err != nil {
 		return "", err
 	} else if done {
+		h.log.Info("mail skipped: processed before", "uid", key.UID, "from", l.in.From, "message_id", l.in.MessageID,
+			"processed_uid", p.UID, "processed_at", p.Time, "outcome", p.Outcome)
 		return "already processed: " + p.Outcome, nil
 	}
 	if h.hook != nil {
-		h.hook(in)
+		h.hook(l.in)
 	}
-	w := &work{h: h, tx: tx, now: now, in: in}
-	if err := w.handle(raw, size, perr); err != nil {
+	w := &work{h: h, tx: tx, now: now, letter: l}
+	if err := w.handle(raw); err != nil {
 		return "", err
 	}
 	if err := w.queue(); err != nil {
 		return "", err
 	}
 	err = tx.MarkProcessed(store.Processed{Mailbox: key.Mailbox, UIDValidity: key.UIDValidity, UID: key.UID,
-		MessageID: in.MessageID, Game: w.game, Time: now, Outcome: w.outcome})
+		MessageID: l.in.MessageID, Digest: l.digest, Game: w.game, Time: now, Outcome: w.outcome})
 	return w.outcome, err
 }
 
-// queue puts the mails of the work in the outbox.
-func (w *work) queue() error { return queue(w.tx, w.h.from, w.mails, w.now) }
+// queue puts the mails of the work in the outbox: the answers to the
+// sender first.
+func (w *work) queue() error {
+	return queue(w.tx, w.h.from, append(w.replies, w.mails...), w.now)
+}
 
 // Queue puts the mails of a referee's act in the outbox, from the referee's
 // address: every door queues them the same way, in the transaction of the
@@ -161,7 +199,11 @@ func Queue(tx *store.Tx, from gomail.Address, mails []referee.Mail, now time.Tim
 
 func queue(tx *store.Tx, from gomail.Address, mails []pending, now time.Time) error {
 	for _, m := range mails {
-		out := Outgoing{To: m.To, Subject: m.Subject, Text: m.Text, References: m.refs, Map: m.Map}
+		text := m.Text
+		if m.Kind == referee.KindReply {
+			text = capText(text)
+		}
+		out := Outgoing{To: m.To, Subject: m.Subject, Text: text, References: m.refs, Map: m.Map}
 		mail := &store.Mail{Game: m.Game, Kind: m.Kind, Secret: m.Secret, From: from.Address, To: m.To,
 			Subject: m.Subject, Created: now}
 		if m.Map != nil {
@@ -197,14 +239,12 @@ func (e *InternalError) Error() string { return "internal error: " + e.What }
 
 // Failed records a mail whose handling met an internal error: it is marked
 // processed, so that it is not tried again at every start, and a
-// registered sender is told that nothing of it was applied.
-func (h *Handler) Failed(tx *store.Tx, key MessageKey, raw []byte, cause error, now time.Time) error {
-	in, _ := ParseIncoming(raw)
-	if in == nil {
-		in = &Incoming{}
-	}
-	w := &work{h: h, tx: tx, now: now, in: in, outcome: "failed: " + cause.Error()}
-	if w.registered(in.From) {
+// registered sender is told that nothing of it was applied. raw and size
+// are as Handle was given them.
+func (h *Handler) Failed(tx *store.Tx, key MessageKey, raw []byte, size int64, cause error, now time.Time) error {
+	l := h.read(raw, size)
+	w := &work{h: h, tx: tx, now: now, letter: l, outcome: "failed: " + cause.Error()}
+	if w.registered(l.in.From) {
 		w.reply("", "The referee met an error of its own while handling your mail, so nothing in it was applied.\n"+
 			"The operator has been told. Please send it again later, or write to the operator.\n")
 	}
@@ -212,7 +252,7 @@ func (h *Handler) Failed(tx *store.Tx, key MessageKey, raw []byte, cause error, 
 		return err
 	}
 	return tx.MarkProcessed(store.Processed{Mailbox: key.Mailbox, UIDValidity: key.UIDValidity, UID: key.UID,
-		MessageID: in.MessageID, Time: now, Outcome: w.outcome})
+		MessageID: l.in.MessageID, Digest: l.digest, Time: now, Outcome: w.outcome})
 }
 
 // registered reports whether an address plays, observes or directs.
@@ -227,13 +267,15 @@ func (w *work) registered(addr string) bool {
 	return len(ids) > 0
 }
 
-func (w *work) handle(raw []byte, size int64, perr error) error {
-	in, cfg := w.in, w.h.cfg
+func (w *work) handle(raw []byte) error {
+	in, cfg, perr := w.in, w.h.cfg, w.perr
+	var re *ReadError
 	switch {
-	case size > cfg.Referee.MaxMessageBytes || int64(len(raw)) > cfg.Referee.MaxMessageBytes:
-		w.outcome = fmt.Sprintf("refused: %d bytes, over the limit of %d", max(size, int64(len(raw))), cfg.Referee.MaxMessageBytes)
+	case w.oversize:
+		w.outcome = fmt.Sprintf("refused: %d bytes, over the limit of %d", w.size, cfg.Referee.MaxMessageBytes)
+		w.h.log.Warn("mail refused: over the size limit", "from", in.From, "message_id", in.MessageID, "bytes", w.size)
 		if w.registered(in.From) {
-			w.reply("", fmt.Sprintf("Your mail of %d bytes is over the referee's limit of %d bytes, so it was not read.\nSend your orders as plain text, without attachments.\n", max(size, int64(len(raw))), cfg.Referee.MaxMessageBytes))
+			w.reply("", fmt.Sprintf("Your mail of %d bytes is over the referee's limit of %d bytes, so it was not read.\nSend your orders as plain text, without attachments.\n", w.size, cfg.Referee.MaxMessageBytes))
 		}
 		return nil
 	case len(in.Bounce) > 0:
@@ -246,8 +288,12 @@ func (w *work) handle(raw []byte, size int64, perr error) error {
 		return nil
 	case perr != nil:
 		w.outcome = "refused: unreadable: " + perr.Error()
+		why := "it cannot be read"
+		if errors.As(perr, &re) {
+			why = re.Reason
+		}
 		if w.registered(in.From) {
-			w.reply("", "The referee could not read your mail: "+perr.Error()+"\nSend your orders in a plain-text mail.\n")
+			w.reply("", "The referee could not read your mail: "+why+".\nSend your orders in a plain-text mail.\n")
 		}
 		return nil
 	case in.From == "":
@@ -394,29 +440,66 @@ func headingOf(text, keyword string) string {
 	return ""
 }
 
-// bounce records that mails to an address could not be delivered: the
-// mails to it still in the outbox are failed, and the operator sees it.
+// bounce records that a mail the referee sent could not be delivered. A
+// delivery report counts only when it returns the header of a mail the
+// referee sent to the recipient it reports failed: its Message-ID, of 160
+// random bits, is known only to those the mail passed through, so a forged
+// report cannot fail another's mail. A mail still queued has not been sent
+// and cannot have bounced: a report of it is ignored.
 func (w *work) bounce() error {
-	w.outcome = "bounce for " + strings.Join(w.in.Bounce, ", ")
-	mails, err := w.tx.Outbox("")
-	if err != nil {
-		return err
-	}
-	for i := len(mails) - 1; i >= 0; i-- {
-		m := mails[i]
-		for _, to := range m.To {
-			for _, b := range w.in.Bounce {
-				if strings.EqualFold(to, b) && m.Status != store.MailFailed {
-					m.Status, m.Error = store.MailFailed, "bounced: the recipient's server reported it undeliverable"
-					if err := w.tx.PutMail(m); err != nil {
-						return err
-					}
-					w.game = m.Game
-					w.h.log.Warn("mail bounced", "game", m.Game, "to", to, "mail", m.ID)
-					return nil
-				}
+	in := w.in
+	var failed []string
+	for _, id := range in.Quoted {
+		m, err := w.tx.MailByMessageID(id)
+		if err != nil {
+			return err
+		}
+		if m == nil || !slices.ContainsFunc(m.To, func(to string) bool {
+			return slices.ContainsFunc(in.Bounce, func(b string) bool { return strings.EqualFold(to, b) })
+		}) {
+			continue
+		}
+		w.game = m.Game
+		switch m.Status {
+		case store.MailSent:
+			m.Status, m.Error = store.MailFailed, "bounced: the recipient's server reported it undeliverable"
+			if err := w.tx.PutMail(m); err != nil {
+				return err
 			}
+			failed = append(failed, fmt.Sprintf("mail %d to %s", m.ID, strings.Join(m.To, ", ")))
+			w.h.log.Warn("mail bounced", "game", m.Game, "to", m.To, "mail", m.ID)
+		case store.MailQueued:
+			w.h.log.Warn("a bounce of a mail not yet sent ignored", "game", m.Game, "to", m.To, "mail", m.ID, "from", in.From, "message_id", in.MessageID)
 		}
 	}
+	if len(failed) > 0 {
+		w.outcome = "bounce: " + strings.Join(failed, "; ") + " failed"
+		return nil
+	}
+	w.outcome = "ignored: a delivery report for " + strings.Join(in.Bounce, ", ") + " that returns no mail the referee sent"
+	w.h.log.Warn("delivery report ignored: it returns no mail sent to the recipient it reports", "from", in.From,
+		"message_id", in.MessageID, "recipients", in.Bounce, "quoted", in.Quoted)
 	return nil
+}
+
+// maxReplyBytes bounds an answer's text: a mail of many bad lines is
+// answered with a short mail, not with a copy of itself.
+const maxReplyBytes = 64 << 10
+
+// capText cuts a text longer than maxReplyBytes at a line's end, and says
+// how much was left out.
+func capText(text string) string {
+	if len(text) <= maxReplyBytes {
+		return text
+	}
+	cut := maxReplyBytes - 200
+	if i := strings.LastIndexByte(text[:cut], '\n'); i > 0 {
+		cut = i + 1
+	} else {
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+	}
+	return text[:cut] + fmt.Sprintf("\n[%d more bytes of this answer are left out: the referee's answers are at most %d KB.]\n",
+		len(text)-cut, maxReplyBytes>>10)
 }

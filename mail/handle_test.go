@@ -1,7 +1,6 @@
 package mail_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -138,7 +137,7 @@ func TestExtendByMail(t *testing.T) {
 	}
 	raw, _ = message(allied, "more time", fmt.Sprintf("GAME %s\nTOKEN %s\nEXTEND 24h\n", w.game, w.tokens[allied]))
 	w.handle(h, 3, raw, now)
-	if r := w.queued(allied); len(r) != 1 || !strings.Contains(r[0], "it is the german impulse") {
+	if r := w.queued(allied); len(r) != 1 || !strings.Contains(r[0], "it is the German impulse") {
 		t.Errorf("an extension from the side not to move: %q", r)
 	}
 }
@@ -204,28 +203,6 @@ func TestUnreadableMails(t *testing.T) {
 	if out := w.handle(h, 4, html, now); !strings.HasPrefix(out, "already processed") {
 		t.Errorf("a mail seen before: %q", out)
 	}
-}
-
-// A bounce marks the mails to its recipient failed, and titm games shows it.
-func TestBounce(t *testing.T) {
-	w := newWorld(t, &worldOptions{noStart: true})
-	h := mail.NewHandler(w.cfg, quiet())
-	var dsn bytes.Buffer
-	fmt.Fprintf(&dsn, "From: MAILER-DAEMON@test.example\r\nTo: %s\r\nSubject: Undelivered Mail\r\nMessage-ID: <bounce@x>\r\n"+
-		"Content-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n"+
-		"--b\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\n"+
-		"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; test.example\r\n\r\nFinal-Recipient: rfc822; %s\r\nAction: failed\r\nStatus: 5.1.1\r\n"+
-		"--b--\r\n", referee, allied)
-	if out := w.handle(h, 1, dsn.Bytes(), time.Now()); out != "bounce for "+allied {
-		t.Errorf("outcome %q", out)
-	}
-	w.st.View(func(tx *store.Tx) error {
-		failed, _ := tx.Outbox(store.MailFailed)
-		if len(failed) != 1 || failed[0].To[0] != allied || failed[0].Kind != acts.KindWelcome {
-			t.Errorf("failed mails: %+v", failed)
-		}
-		return nil
-	})
 }
 
 // CHECK validates without applying; CONCEDE ends the game and reveals the

@@ -20,7 +20,7 @@ import (
 // handled in one store transaction, and only after the commit flagged as
 // seen and moved to the processed folder. A crash between the commit and
 // the move leaves the message in the folder; the next pass finds it
-// processed (by UIDVALIDITY and UID, or by Message-ID) and only moves it.
+// processed (by UIDVALIDITY and UID, or by its content) and only moves it.
 type Inbox struct {
 	cfg     *IMAPConfig
 	st      *store.Store
@@ -170,12 +170,12 @@ func (ib *Inbox) wait(ctx context.Context, c *imapclient.Client, idle bool, news
 
 // checkValidity notes a change of the folder's UIDVALIDITY: the server has
 // renumbered its messages, so the UIDs processed before mean nothing now.
-// Messages are then known again by their Message-ID.
+// Messages are then known again by their content (Digest).
 func (ib *Inbox) checkValidity(v uint32) {
 	key := "uidvalidity/" + ib.cfg.Folder
 	ib.st.Update(func(tx *store.Tx) error {
 		if old := tx.Meta(key); old != "" && old != fmt.Sprint(v) {
-			ib.log.Warn("imap: the folder's UIDVALIDITY changed: its messages are known by Message-ID from now on", "folder", ib.cfg.Folder, "was", old, "now", v)
+			ib.log.Warn("imap: the folder's UIDVALIDITY changed: its messages are known by their content from now on", "folder", ib.cfg.Folder, "was", old, "now", v)
 		}
 		return tx.SetMeta(key, fmt.Sprint(v))
 	})
@@ -201,7 +201,8 @@ func (ib *Inbox) pass(ctx context.Context, c *imapclient.Client, validity uint32
 }
 
 // one handles one message: processed before, it is only moved; else it is
-// fetched, handled and committed, then moved.
+// fetched, handled and committed, then moved. Of a message over the size
+// limit only the header is fetched.
 func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error {
 	key := MessageKey{Mailbox: ib.cfg.Folder, UIDValidity: validity, UID: uint32(uid)}
 	set := imap.UIDSetNum(uid)
@@ -217,29 +218,35 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 	if env != nil {
 		messageID = env.MessageID
 	}
+	// The same key: handled, and the daemon stopped before it moved it.
+	// The same mail under another key is known by its content, once read
+	// (Handle).
 	var done bool
 	ib.st.View(func(tx *store.Tx) error {
-		_, done, err = tx.WasProcessed(key.Mailbox, key.UIDValidity, key.UID, messageID)
+		_, done, err = tx.WasProcessed(key.Mailbox, key.UIDValidity, key.UID, "")
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if !done {
-		var raw []byte
-		if size <= ib.h.cfg.Referee.MaxMessageBytes {
-			section := &imap.FetchItemBodySection{Peek: true}
-			full, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-			if err != nil {
-				return fmt.Errorf("imap: fetching message %d: %w", uid, err)
-			}
-			if len(full) == 0 {
-				return nil
-			}
-			raw = full[0].FindBodySection(section)
+	if done {
+		ib.log.Info("mail processed before; moving it", "uid", uid, "message_id", messageID)
+	} else {
+		section := &imap.FetchItemBodySection{Peek: true}
+		if size > ib.h.cfg.Referee.MaxMessageBytes {
+			section.Specifier = imap.PartSpecifierHeader
+			section.Partial = &imap.SectionPartial{Size: maxHeaderBytes}
 		}
+		full, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		if err != nil {
+			return fmt.Errorf("imap: fetching message %d: %w", uid, err)
+		}
+		if len(full) == 0 {
+			return nil
+		}
+		raw := full[0].FindBodySection(section)
 		var outcome string
-		err := ib.st.Update(func(tx *store.Tx) error {
+		err = ib.st.Update(func(tx *store.Tx) error {
 			var err error
 			outcome, err = ib.h.Handle(tx, key, raw, size, ib.now())
 			return err
@@ -247,7 +254,7 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 		var ie *InternalError
 		if errors.As(err, &ie) {
 			outcome = "failed: " + ie.Error()
-			err = ib.st.Update(func(tx *store.Tx) error { return ib.h.Failed(tx, key, raw, ie, ib.now()) })
+			err = ib.st.Update(func(tx *store.Tx) error { return ib.h.Failed(tx, key, raw, size, ie, ib.now()) })
 		}
 		if err != nil {
 			return fmt.Errorf("handling message %d: %w", uid, err)

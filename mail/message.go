@@ -4,17 +4,23 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // mails in ISO-8859-1, windows-1252 and the like
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 
 	"titm/adjudicator/referee"
 )
@@ -22,6 +28,18 @@ import (
 // ErrNoText is returned by ParseIncoming for a mail with no text part to
 // read orders from.
 var ErrNoText = errors.New("the mail has no text part")
+
+// ReadError is returned by ParseIncoming for a mail it cannot read: Reason
+// says what is wrong with the mail in a player's words, for the answer; Err
+// is the parser's error, for the operator's log.
+type ReadError struct {
+	Reason string
+	Err    error
+}
+
+func (e *ReadError) Error() string { return e.Reason + " (" + e.Err.Error() + ")" }
+
+func (e *ReadError) Unwrap() error { return e.Err }
 
 // Incoming is a mail as the daemon reads it.
 type Incoming struct {
@@ -31,33 +49,34 @@ type Incoming struct {
 	References []string // the thread, for the reply: References then Message-ID
 	Text       string   // the body: the text/plain part, or the HTML part as text
 	// Bounce is set when the mail is a delivery status notification: the
-	// recipients it says could not be reached.
+	// recipients it says could not be reached (their final and original
+	// addresses).
 	Bounce []string
+	// Quoted are the Message-IDs of the mails a delivery status
+	// notification returns (its message/rfc822 or text/rfc822-headers
+	// part): what tells a real bounce of a mail the referee sent.
+	Quoted []string
 	// Attachments are the file names of its attachments, such as a
 	// report's map.
 	Attachments []string
 }
 
 // ParseIncoming reads a raw mail. A mail with no text part is returned with
-// ErrNoText, its headers read, so that its sender can be told.
+// ErrNoText, its headers read, so that its sender can be told; one that
+// cannot be read with a *ReadError, as much of it read as could be.
 func ParseIncoming(raw []byte) (*Incoming, error) {
 	r, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil && r == nil {
-		return nil, fmt.Errorf("reading the mail: %w", err)
+		why := "its header cannot be read"
+		if message.IsUnknownEncoding(err) {
+			why = "it is in a transfer encoding the referee does not know"
+		}
+		return nil, &ReadError{Reason: why, Err: err}
 	}
 	in := &Incoming{}
-	if from, err := r.Header.AddressList("From"); err == nil && len(from) > 0 {
-		in.From = strings.ToLower(from[0].Address)
-	}
-	in.MessageID, _ = r.Header.MessageID()
-	in.Subject, _ = r.Header.Subject()
-	refs, _ := r.Header.MsgIDList("References")
-	if len(refs) == 0 {
-		refs, _ = r.Header.MsgIDList("In-Reply-To")
-	}
-	in.References = refs
+	in.header(r.Header)
 	if t, params, _ := r.Header.ContentType(); t == "multipart/report" && strings.EqualFold(params["report-type"], "delivery-status") {
-		in.Bounce = bounced(r)
+		in.report(r)
 		return in, nil
 	}
 	var plain, html string
@@ -66,11 +85,11 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
+		if err != nil && !message.IsUnknownCharset(err) {
 			if plain != "" || html != "" {
 				break // keep what was read of a mail cut short
 			}
-			return in, fmt.Errorf("reading the mail's parts: %w", err)
+			return in, &ReadError{Reason: "its parts are broken: a part or the closing boundary is missing, as in a mail cut short", Err: err}
 		}
 		h, ok := p.Header.(*gomail.InlineHeader)
 		if !ok {
@@ -87,7 +106,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		}
 		body, err := io.ReadAll(io.LimitReader(p.Body, 1<<20))
 		if err != nil {
-			return in, fmt.Errorf("reading the mail's text: %w", err)
+			return in, &ReadError{Reason: "its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded", Err: err}
 		}
 		switch {
 		case t == "text/plain" && plain == "":
@@ -109,14 +128,97 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 	return in, nil
 }
 
-// bounced reads the recipients a delivery status notification (RFC 3464)
-// reports as failed.
-func bounced(r *gomail.Reader) []string {
-	var out []string
+// header reads the header fields a mail is known by.
+func (in *Incoming) header(h gomail.Header) {
+	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
+		in.From = strings.ToLower(from[0].Address)
+	}
+	in.MessageID, _ = h.MessageID()
+	in.Subject, _ = h.Subject()
+	// The subject is quoted in answers and warnings: a subject of a
+	// hundred kilobytes is quoted by its beginning.
+	if len(in.Subject) > maxSubject {
+		n := maxSubject
+		for n > 0 && !utf8.RuneStart(in.Subject[n]) {
+			n--
+		}
+		in.Subject = in.Subject[:n] + "..."
+	}
+	refs, _ := h.MsgIDList("References")
+	if len(refs) == 0 {
+		refs, _ = h.MsgIDList("In-Reply-To")
+	}
+	in.References = refs
+}
+
+// maxSubject is as much of a subject as the referee reads.
+const maxSubject = 200
+
+// maxHeaderBytes is as much of a mail's header as is read of a mail too
+// large to read whole.
+const maxHeaderBytes = 64 << 10
+
+// ParseHeader reads only the header of a raw mail, or of the header alone:
+// a mail over the size limit is known by its header, and its body is never
+// read.
+func ParseHeader(raw []byte) *Incoming {
+	h, _ := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(headerOf(raw))))
+	in := &Incoming{}
+	in.header(gomail.Header{Header: message.Header{Header: h}})
+	return in
+}
+
+// headerOf returns the header of a raw mail, up to the blank line that
+// ends it, and at most maxHeaderBytes.
+func headerOf(raw []byte) []byte {
+	end := len(raw)
+	if i := bytes.Index(raw, []byte("\n\r\n")); i >= 0 {
+		end = i + 3
+	}
+	if i := bytes.Index(raw, []byte("\n\n")); i >= 0 && i+2 < end {
+		end = i + 2
+	}
+	return raw[:min(end, maxHeaderBytes)]
+}
+
+// digestHeaders are the header fields that, with the sender and the text,
+// make a mail the same mail: a mail delivered again has them, whatever the
+// servers on its way added.
+var digestHeaders = []string{"From", "Sender", "To", "Cc", "Subject", "Date", "Message-Id", "In-Reply-To"}
+
+// Digest identifies a raw mail by its content: the SHA-256 of its key
+// header fields and its body. The same mail delivered twice has the same
+// digest; a mail that only borrows another's Message-ID has not. With
+// headerOnly, the body is left out (a mail too large to read), and the
+// digest differs from any of a whole mail.
+func Digest(raw []byte, headerOnly bool) string {
+	head := headerOf(raw)
+	h, _ := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(head)))
+	d := sha256.New()
+	if headerOnly {
+		io.WriteString(d, "titm header\n")
+	} else {
+		io.WriteString(d, "titm mail\n")
+	}
+	for _, k := range digestHeaders {
+		for _, v := range h.Values(k) {
+			fmt.Fprintf(d, "%s: %s\n", k, strings.Join(strings.Fields(v), " "))
+		}
+	}
+	if !headerOnly {
+		io.WriteString(d, "\n")
+		d.Write(bytes.ReplaceAll(raw[len(head):], []byte("\r\n"), []byte("\n")))
+	}
+	return hex.EncodeToString(d.Sum(nil))
+}
+
+// report reads a delivery status notification (RFC 3464): the recipients
+// it reports as failed, and the Message-IDs of the mails it returns.
+func (in *Incoming) report(r *gomail.Reader) {
 	for {
 		p, err := r.NextPart()
-		if err != nil {
-			return out
+		if err != nil && (err == io.EOF || !message.IsUnknownCharset(err)) {
+			return
 		}
 		var t string
 		switch h := p.Header.(type) {
@@ -125,29 +227,60 @@ func bounced(r *gomail.Reader) []string {
 		case *gomail.AttachmentHeader:
 			t, _, _ = h.ContentType()
 		}
-		if t != "message/delivery-status" {
-			continue
-		}
-		var rcpt string
-		sc := bufio.NewScanner(io.LimitReader(p.Body, 64<<10))
-		for sc.Scan() {
-			k, v, ok := strings.Cut(sc.Text(), ":")
-			if !ok {
-				continue
-			}
-			v = strings.TrimSpace(v)
-			switch strings.ToLower(strings.TrimSpace(k)) {
-			case "final-recipient", "original-recipient":
-				if _, addr, ok := strings.Cut(v, ";"); ok {
-					rcpt = strings.ToLower(strings.TrimSpace(addr))
-				}
-			case "action":
-				if strings.EqualFold(v, "failed") && rcpt != "" {
-					out = append(out, rcpt)
-				}
+		switch t {
+		case "message/delivery-status", "message/global-delivery-status":
+			in.Bounce = append(in.Bounce, failedRecipients(p.Body)...)
+		case "message/rfc822", "text/rfc822-headers", "message/global", "message/global-headers":
+			h, _ := textproto.ReadHeader(bufio.NewReader(io.LimitReader(p.Body, maxHeaderBytes)))
+			mh := gomail.Header{Header: message.Header{Header: h}}
+			if id, err := mh.MessageID(); err == nil && id != "" {
+				in.Quoted = append(in.Quoted, id)
 			}
 		}
 	}
+}
+
+// failedRecipients reads the per-recipient fields of a delivery status
+// (RFC 3464, 2.3): the final and original recipients of each whose Action
+// is failed.
+func failedRecipients(body io.Reader) []string {
+	var out, rcpts []string
+	failed := false
+	end := func() {
+		if failed {
+			out = append(out, rcpts...)
+		}
+		rcpts, failed = nil, false
+	}
+	sc := bufio.NewScanner(io.LimitReader(body, 64<<10))
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.TrimSpace(l) == "" {
+			end()
+			continue
+		}
+		if l[0] == ' ' || l[0] == '\t' {
+			continue // a field's continuation, as of a Diagnostic-Code
+		}
+		k, v, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "final-recipient", "original-recipient":
+			if _, addr, ok := strings.Cut(v, ";"); ok {
+				addr = strings.ToLower(strings.Trim(strings.TrimSpace(addr), "<>"))
+				if addr != "" && !slices.Contains(rcpts, addr) {
+					rcpts = append(rcpts, addr)
+				}
+			}
+		case "action":
+			failed = strings.EqualFold(v, "failed")
+		}
+	}
+	end()
+	return out
 }
 
 // subjectGame finds a game id written in a subject as [id].
@@ -246,9 +379,11 @@ func ComposeAs(from gomail.Address, o *Outgoing, now time.Time, messageID string
 	return b.Bytes(), messageID, nil
 }
 
-// newMessageID makes a Message-ID on the domain of addr.
+// newMessageID makes a Message-ID on the domain of addr, of 160 random
+// bits: a bounce counts only when it quotes the Message-ID of a mail the
+// referee sent, so nobody who has not seen the mail may guess it.
 func newMessageID(addr string) (string, error) {
-	var b [12]byte
+	var b [20]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("making a Message-ID: %w", err)
 	}
@@ -256,8 +391,11 @@ func newMessageID(addr string) (string, error) {
 	if _, d, ok := strings.Cut(addr, "@"); ok && d != "" {
 		domain = d
 	}
-	return hex.EncodeToString(b[:]) + "@" + domain, nil
+	return messageIDEncoding.EncodeToString(b[:]) + "@" + domain, nil
 }
+
+// messageIDEncoding writes a Message-ID's random part: base32, lower case.
+var messageIDEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 // replySubject is the subject of a reply: the game's id in brackets, as
 // players may write it to name the game, and the subject answered.

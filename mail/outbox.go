@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
@@ -60,11 +61,16 @@ func (s *Sender) Run(ctx context.Context, wake <-chan struct{}) error {
 }
 
 // Flush sends every mail that is due, over one connection, and returns when
-// the next mail waiting for a retry is due (zero: none waits).
+// the next mail waiting for a retry is due (zero: none waits). The mails to
+// an address leave in the order they were queued: while one waits for a
+// retry, the later ones to the same address wait behind it, so that a
+// player never reads the notices of a game before its welcome, or an answer
+// after what it caused.
 func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 	var due []*store.Mail
 	var next time.Time
 	now := s.now()
+	held := map[string]bool{} // addresses with a mail waiting for its retry
 	err := s.st.View(func(tx *store.Tx) error {
 		q, err := tx.Outbox(store.MailQueued)
 		for _, m := range q {
@@ -72,9 +78,12 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 				if next.IsZero() || m.Next.Before(next) {
 					next = m.Next
 				}
+				hold(held, m)
 				continue
 			}
-			due = append(due, m)
+			if !isHeld(held, m) {
+				due = append(due, m)
+			}
 		}
 		return err
 	})
@@ -97,6 +106,9 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 	for _, m := range due {
 		if ctx.Err() != nil {
 			break
+		}
+		if isHeld(held, m) {
+			continue // behind a mail to the same address refused just now
 		}
 		err := dialErr
 		if c == nil && err == nil {
@@ -135,11 +147,32 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		if err := s.record(m, err); err != nil {
 			return next, err
 		}
-		if m.Status == store.MailQueued && (next.IsZero() || m.Next.Before(next)) {
-			next = m.Next
+		if m.Status == store.MailQueued {
+			if next.IsZero() || m.Next.Before(next) {
+				next = m.Next
+			}
+			hold(held, m)
 		}
 	}
 	return next, nil
+}
+
+// hold notes that a mail's recipients have a mail waiting for its retry.
+func hold(held map[string]bool, m *store.Mail) {
+	for _, a := range m.To {
+		held[strings.ToLower(a)] = true
+	}
+}
+
+// isHeld reports whether a mail must wait behind an earlier one to any of
+// its recipients.
+func isHeld(held map[string]bool, m *store.Mail) bool {
+	for _, a := range m.To {
+		if held[strings.ToLower(a)] {
+			return true
+		}
+	}
+	return false
 }
 
 // record keeps the outcome of one attempt.

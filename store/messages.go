@@ -10,13 +10,17 @@ import (
 // same transaction as the change the message made, and looks for it before
 // handling any message, so that no message is applied or answered twice.
 type Processed struct {
-	Mailbox     string    `json:"mailbox"`
-	UIDValidity uint32    `json:"uidvalidity"`
-	UID         uint32    `json:"uid"`
-	MessageID   string    `json:"message_id,omitempty"`
-	Game        string    `json:"game,omitempty"`
-	Time        time.Time `json:"time"`
-	Outcome     string    `json:"outcome"` // what was done, for the operator
+	Mailbox     string `json:"mailbox"`
+	UIDValidity uint32 `json:"uidvalidity"`
+	UID         uint32 `json:"uid"`
+	MessageID   string `json:"message_id,omitempty"` // for the operator
+	// Digest identifies the message by its content: the same mail
+	// delivered again has the same digest, another mail that only
+	// borrows its Message-ID has not.
+	Digest  string    `json:"digest,omitempty"`
+	Game    string    `json:"game,omitempty"`
+	Time    time.Time `json:"time"`
+	Outcome string    `json:"outcome"` // what was done, for the operator
 }
 
 func (p *Processed) key() []byte {
@@ -32,8 +36,8 @@ func (t *Tx) MarkProcessed(p Processed) error {
 	if err := t.tx.Bucket(bucketProcessed).Put(p.key(), data); err != nil {
 		return fmt.Errorf("store: marking a message processed: %w", err)
 	}
-	if p.MessageID != "" {
-		if err := t.tx.Bucket(bucketMessageID).Put([]byte(p.MessageID), p.key()); err != nil {
+	if p.Digest != "" {
+		if err := t.tx.Bucket(bucketDigests).Put([]byte(p.Digest), p.key()); err != nil {
 			return fmt.Errorf("store: marking a message processed: %w", err)
 		}
 	}
@@ -41,13 +45,13 @@ func (t *Tx) MarkProcessed(p Processed) error {
 }
 
 // WasProcessed returns the record of a message handled before: the same
-// mailbox, UIDVALIDITY and UID, or, when messageID is not empty, the same
-// Message-ID (the same mail delivered twice).
-func (t *Tx) WasProcessed(mailbox string, uidValidity, uid uint32, messageID string) (*Processed, bool, error) {
+// mailbox, UIDVALIDITY and UID, or, when digest is not empty, the same
+// digest (the same mail delivered twice).
+func (t *Tx) WasProcessed(mailbox string, uidValidity, uid uint32, digest string) (*Processed, bool, error) {
 	key := (&Processed{Mailbox: mailbox, UIDValidity: uidValidity, UID: uid}).key()
 	data := t.tx.Bucket(bucketProcessed).Get(key)
-	if data == nil && messageID != "" {
-		if k := t.tx.Bucket(bucketMessageID).Get([]byte(messageID)); k != nil {
+	if data == nil && digest != "" {
+		if k := t.tx.Bucket(bucketDigests).Get([]byte(digest)); k != nil {
 			data = t.tx.Bucket(bucketProcessed).Get(k)
 		}
 	}
@@ -110,7 +114,30 @@ func (t *Tx) Queue(m *Mail) error {
 	if m.Status == "" {
 		m.Status = MailQueued
 	}
+	if m.MessageID != "" {
+		if err := t.tx.Bucket(bucketSentIDs).Put([]byte(m.MessageID), u64(id)); err != nil {
+			return fmt.Errorf("store: queueing a mail: %w", err)
+		}
+	}
 	return t.PutMail(m)
+}
+
+// MailByMessageID returns the mail of the outbox with a Message-ID (without
+// angle brackets), or nil when the referee never queued one with it.
+func (t *Tx) MailByMessageID(id string) (*Mail, error) {
+	k := t.tx.Bucket(bucketSentIDs).Get([]byte(id))
+	if k == nil {
+		return nil, nil
+	}
+	v := t.tx.Bucket(bucketOutbox).Get(k)
+	if v == nil {
+		return nil, nil
+	}
+	var m Mail
+	if err := json.Unmarshal(v, &m); err != nil {
+		return nil, fmt.Errorf("store: mail %x: %w", k, err)
+	}
+	return &m, nil
 }
 
 // PutMail stores a mail of the outbox after a change (an attempt, a

@@ -39,7 +39,7 @@ import (
 
 // Version is the schema version this build writes. Open migrates a file of
 // an older version and refuses a newer one.
-const Version = 6
+const Version = 7
 
 // Buckets. Each game has a bucket of its own under bucketLog, whose keys
 // are the records' sequence numbers, big-endian.
@@ -49,7 +49,7 @@ var (
 	bucketSecrets   = []byte("secrets")
 	bucketLog       = []byte("log")
 	bucketProcessed = []byte("processed")
-	bucketMessageID = []byte("message-ids")
+	bucketMessageID = []byte("message-ids") // versions 1 to 6 only: Message-ID -> processed key
 	bucketOutbox    = []byte("outbox")
 	bucketFiles     = []byte("scenario-files") // FilesHash -> the files, JSON
 	bucketHeads     = []byte("heads")          // game id -> the log's length (8 bytes) and its last hash
@@ -58,6 +58,9 @@ var (
 	bucketQueue     = []byte("queue")          // the ids of the queued mails (version 4)
 	bucketMailData  = []byte("mail-data")      // mail id -> the message, until it is sent (version 5)
 	bucketSnapshots = []byte("snapshots")      // what a mail's picture is drawn from, until it is sent (version 6)
+
+	bucketDigests = []byte("message-digests") // a message's digest -> its processed key (version 7)
+	bucketSentIDs = []byte("mail-ids")        // an outgoing mail's Message-ID -> its id (version 7)
 
 	keyVersion = []byte("version")
 	keyApp     = []byte("application")
@@ -184,7 +187,7 @@ func (s *Store) prepare(readOnly bool) error {
 
 // create makes the buckets of a new file.
 func create(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketMessageID, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -207,6 +210,48 @@ var migrations = map[int]func(*bolt.Tx) error{
 	3: migrate3,
 	4: migrate4,
 	5: func(tx *bolt.Tx) error { _, err := tx.CreateBucket(bucketSnapshots); return err },
+	6: migrate6,
+}
+
+// migrate6 knows a message processed by its digest instead of its
+// Message-ID (version 7), and the mails sent by their Message-ID.
+//
+// A Message-ID is the sender's to choose: anyone could send a mail with the
+// Message-ID a player's mail would have, and the player's mail was then
+// taken for one processed before. The digest covers the sender, the key
+// headers and the text, so only the same mail matches it. The digests of
+// the messages processed before cannot be made (their text is not kept),
+// so their index by Message-ID is dropped: they stay known by their
+// folder's UIDVALIDITY and UID, which is what finds a message handled but
+// not yet moved when the daemon stopped.
+//
+// The index of the mails sent lets a bounce be matched to the mail it
+// quotes (Tx.MailByMessageID).
+func migrate6(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucket(bucketDigests); err != nil {
+		return err
+	}
+	ids, err := tx.CreateBucket(bucketSentIDs)
+	if err != nil {
+		return err
+	}
+	if tx.Bucket(bucketMessageID) != nil {
+		if err := tx.DeleteBucket(bucketMessageID); err != nil {
+			return err
+		}
+	}
+	return tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+		var m struct {
+			MessageID string `json:"message_id"`
+		}
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("mail %x: %w", k, err)
+		}
+		if m.MessageID == "" {
+			return nil
+		}
+		return ids.Put([]byte(m.MessageID), k)
+	})
 }
 
 // migrate4 moves the messages out of the mails' records into a bucket of

@@ -287,15 +287,16 @@ func TestSeedOnlyInSecrets(t *testing.T) {
 }
 
 // Processed messages are found by mailbox, UIDVALIDITY and UID, or by
-// Message-ID; the outbox keeps mails by status.
+// digest, never by a Message-ID alone; the outbox keeps mails by status and
+// finds them by Message-ID.
 func TestMessagesAndOutbox(t *testing.T) {
 	s, _ := open(t)
 	err := s.Update(func(tx *store.Tx) error {
-		if err := tx.MarkProcessed(store.Processed{Mailbox: "INBOX", UIDValidity: 7, UID: 12, MessageID: "<a@b>", Game: "intro-1", Time: t0, Outcome: "orders applied"}); err != nil {
+		if err := tx.MarkProcessed(store.Processed{Mailbox: "INBOX", UIDValidity: 7, UID: 12, MessageID: "a@b", Digest: "d1", Game: "intro-1", Time: t0, Outcome: "orders applied"}); err != nil {
 			return err
 		}
 		for _, to := range []string{"g@example.test", "a@example.test"} {
-			if err := tx.Queue(&store.Mail{Game: "intro-1", From: "ref@example.test", To: []string{to}, Subject: "report", Data: []byte("Subject: report\r\n\r\nhi\r\n"), Created: t0}); err != nil {
+			if err := tx.Queue(&store.Mail{Game: "intro-1", MessageID: "report-" + to, From: "ref@example.test", To: []string{to}, Subject: "report", Data: []byte("Subject: report\r\n\r\nhi\r\n"), Created: t0}); err != nil {
 				return err
 			}
 		}
@@ -307,10 +308,10 @@ func TestMessagesAndOutbox(t *testing.T) {
 	s.View(func(tx *store.Tx) error {
 		for _, c := range []struct {
 			uv, uid uint32
-			mid     string
+			digest  string
 			want    bool
-		}{{7, 12, "", true}, {8, 12, "<a@b>", true}, {8, 12, "<c@d>", false}, {7, 13, "", false}} {
-			p, ok, err := tx.WasProcessed("INBOX", c.uv, c.uid, c.mid)
+		}{{7, 12, "", true}, {8, 12, "d1", true}, {8, 12, "d2", false}, {8, 12, "a@b", false}, {7, 13, "", false}} {
+			p, ok, err := tx.WasProcessed("INBOX", c.uv, c.uid, c.digest)
 			if err != nil || ok != c.want || ok && p.Outcome != "orders applied" {
 				t.Errorf("%+v: %v %v %v", c, p, ok, err)
 			}
@@ -318,6 +319,12 @@ func TestMessagesAndOutbox(t *testing.T) {
 		q, _ := tx.Outbox(store.MailQueued)
 		if len(q) != 2 || q[0].ID != 1 || q[1].ID != 2 {
 			t.Errorf("outbox %v", q)
+		}
+		if m, err := tx.MailByMessageID("report-a@example.test"); err != nil || m == nil || m.ID != 2 {
+			t.Errorf("the mail by its Message-ID: %+v, %v", m, err)
+		}
+		if m, err := tx.MailByMessageID("nosuch@example.test"); err != nil || m != nil {
+			t.Errorf("a Message-ID never sent: %+v, %v", m, err)
 		}
 		return nil
 	})
@@ -380,4 +387,84 @@ func benchAppend(b *testing.B, opt *store.Options) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A store of schema version 6 opens migrated to 7: its mails are found by
+// their Message-ID, the index of processed messages by Message-ID is gone
+// (a Message-ID alone identifies no message), and the messages processed
+// are still known by their UID.
+func TestMigrate6(t *testing.T) {
+	s, path := open(t)
+	err := s.Update(func(tx *store.Tx) error {
+		for i, to := range []string{"g@example.test", "a@example.test"} {
+			m := &store.Mail{Game: "intro-1", MessageID: fmt.Sprintf("m%d@ref.example.test", i), From: "ref@example.test",
+				To: []string{to}, Subject: "report", Data: []byte("hi"), Created: t0}
+			if err := tx.Queue(m); err != nil {
+				return err
+			}
+		}
+		return tx.MarkProcessed(store.Processed{Mailbox: "INBOX", UIDValidity: 7, UID: 12, MessageID: "squat@x", Time: t0, Outcome: "ignored"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// The file as version 6 wrote it: no digests, no index of the mails
+	// sent, and the processed messages indexed by Message-ID.
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range []string{"message-digests", "mail-ids"} {
+			if err := tx.DeleteBucket([]byte(b)); err != nil {
+				return fmt.Errorf("%s: %w", b, err)
+			}
+		}
+		ids, err := tx.CreateBucket([]byte("message-ids"))
+		if err != nil {
+			return err
+		}
+		if err := ids.Put([]byte("squat@x"), []byte("INBOX/00000007/0000000c")); err != nil {
+			return err
+		}
+		var v [8]byte
+		binary.BigEndian.PutUint64(v[:], 6)
+		return tx.Bucket([]byte("meta")).Put([]byte("version"), v[:])
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(tx *store.Tx) error {
+		if m, err := tx.MailByMessageID("m1@ref.example.test"); err != nil || m == nil || m.To[0] != "a@example.test" {
+			t.Errorf("a mail of version 6 by its Message-ID: %+v, %v", m, err)
+		}
+		if _, ok, _ := tx.WasProcessed("INBOX", 7, 12, ""); !ok {
+			t.Error("a message processed under version 6 is not known by its UID")
+		}
+		if _, ok, _ := tx.WasProcessed("INBOX", 8, 1, "squat@x"); ok {
+			t.Error("a message is known by a Message-ID alone")
+		}
+		return nil
+	})
+	s.Close()
+	db, err = bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket([]byte("meta")).Get([]byte("version")); binary.BigEndian.Uint64(v) != store.Version {
+			t.Errorf("version %d after the migration, want %d", binary.BigEndian.Uint64(v), store.Version)
+		}
+		if tx.Bucket([]byte("message-ids")) != nil {
+			t.Error("the index by Message-ID is kept")
+		}
+		return nil
+	})
 }

@@ -285,7 +285,7 @@ func (t *turn) extend(d time.Duration) ([]adjudicator.Record, error) {
 	case d > opt.MaxExtension:
 		return nil, fmt.Errorf("an extension is at most %s", human(opt.MaxExtension))
 	}
-	out, err := g.Extend(side, d, "asked by the "+string(side)+" player", t.now)
+	out, err := g.Extend(side, d, "asked by the "+side.Title()+" player", t.now)
 	if err == nil {
 		t.notices = append(t.notices, fmt.Sprintf("The %s player extended impulse %s by %s: it is now due by %s.", side.Title(), g.Next, human(d), adjudicator.FormatTime(g.Due)))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -84,7 +85,7 @@ func TestActs(t *testing.T) {
 			fn: func(tx *store.Tx, now time.Time) (*referee.Result, error) {
 				return ref.Join(tx, id, german, "again", now)
 			},
-			reply: "JOIN: the german player has already joined game intro-1.", refused: true},
+			reply: "JOIN: the German player has already joined game intro-1.", refused: true},
 		{name: "B10: the other JOIN begins the game, for everyone", at: 2 * time.Hour,
 			fn: func(tx *store.Tx, now time.Time) (*referee.Result, error) {
 				return ref.Orders(tx, id, allied, "GAME intro-1\nTOKEN "+tokens[allied]+"\nJOIN SEED troy's seed\n", now)
@@ -288,4 +289,89 @@ func Example() {
 	// made game intro-1 - 2 welcome mails
 	// joined, started - 2 mails: [intro-1] Game intro-1 (intro) begins: both players have joined
 	// deadline passed: played G16-1
+}
+
+// B1, B3: a side's standing orders are its own. Given with an impulse's
+// orders, they are kept and echoed to their author alone; the report the
+// opponent and the observers read lists the impulse's orders without them.
+func TestStandingOrdersPrivate(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org"})
+	st, id, tokens := game(t, ref)
+	act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, rules.German, "one", start) })
+	act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, rules.Allied, "two", start) })
+	res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.Orders(tx, id, rules.German, "GAME "+id+"\nTOKEN "+tokens[rules.German]+
+			"\nIMPULSE 16-1\nBLOW NONE\nENTRENCH 212/423\nDEFEND PREFER ARMOR\n", start.Add(time.Hour))
+	})
+	if res.Outcome != "played G16-1" || len(res.Mails) != 3 {
+		t.Fatalf("outcome %q, %d mails", res.Outcome, len(res.Mails))
+	}
+	for _, m := range res.Mails {
+		accepted, _, _ := strings.Cut(m.Text[strings.Index(m.Text, "Orders as accepted"):], "\n\n")
+		if !strings.Contains(accepted, "ENTRENCH 212/423") {
+			t.Errorf("the report to %s lacks the impulse's orders:\n%s", m.To[0], accepted)
+		}
+		own := m.To[0] == "hasso@example.org"
+		for _, s := range []string{"BLOW NONE", "DEFEND PREFER ARMOR"} {
+			if strings.Contains(accepted, s) {
+				t.Errorf("the report to %s lists the German standing order %s among the orders accepted:\n%s", m.To[0], s, accepted)
+			}
+			if strings.Contains(m.Text, s) != own {
+				t.Errorf("the report to %s shows %s: %v", m.To[0], s, !own)
+			}
+		}
+	}
+}
+
+// The sides are named German and Allied in every text a player reads:
+// answers, refusals, notices and reports.
+func TestSideNamesCapitalised(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org", MaxExtensions: 1, MaxExtension: 48 * time.Hour})
+	st, id, tokens := game(t, ref)
+	german, allied := rules.German, rules.Allied
+	mail := func(side rules.Side, text string) func(tx *store.Tx) (*referee.Result, error) {
+		return func(tx *store.Tx) (*referee.Result, error) {
+			return ref.Orders(tx, id, side, "GAME "+id+"\nTOKEN "+tokens[side]+"\n"+text, start.Add(time.Hour))
+		}
+	}
+	lower := regexp.MustCompile(`\b(german|allied)\b`)
+	for _, s := range []struct {
+		name string
+		fn   func(tx *store.Tx) (*referee.Result, error)
+		want string // in the reply
+	}{
+		{"JOIN", mail(german, "JOIN SEED one"), "You have joined"},
+		{"JOIN again", mail(german, "JOIN SEED again"), "the German player has already joined"},
+		{"the other JOIN", mail(allied, "JOIN SEED two"), "You have joined"},
+		{"orders out of turn", mail(allied, "IMPULSE 16-1"), "it is the German impulse G16-1"},
+		{"a draw accepted that was never offered", mail(allied, "DRAW ACCEPT"), "the German player has not offered a draw"},
+		{"EXTEND", mail(german, "EXTEND 24h"), ""},
+		{"STATUS", mail(german, "STATUS"), "Impulse G16-1: the German player is to move"},
+		{"orders", mail(german, "IMPULSE 16-1\nENTRENCH 212/423"), ""},
+		{"CHECK out of turn", mail(german, "CHECK\nIMPULSE 16-2"), "it is the Allied impulse A16-1"},
+	} {
+		res := act(t, st, s.fn)
+		if !strings.Contains(res.Reply, s.want) {
+			t.Errorf("%s: the reply lacks %q:\n%s", s.name, s.want, res.Reply)
+		}
+		texts := []string{res.Reply}
+		for _, m := range res.Mails {
+			texts = append(texts, m.Subject, m.Text)
+		}
+		for _, x := range texts {
+			if l := lower.FindString(x); l != "" {
+				t.Errorf("%s: a text names the side %q:\n%s", s.name, l, x)
+			}
+		}
+	}
+	log := func() []adjudicator.Record {
+		var log []adjudicator.Record
+		st.View(func(tx *store.Tx) error { log, _ = tx.Log(id); return nil })
+		return log
+	}()
+	for _, r := range log {
+		if r.Kind == adjudicator.KindExtended && r.Reason != "asked by the German player" {
+			t.Errorf("the extension's reason: %q", r.Reason)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"titm/adjudicator"
 	"titm/rules"
@@ -105,7 +106,7 @@ func positionText(g *adjudicator.Game, s *rules.Scenario) string {
 				name = fmt.Sprintf("%d %s", p.Area, a.Name)
 			}
 			if side, ok := g.State.Control[p.Area]; ok {
-				name += " (" + string(side) + ")"
+				name += " (" + side.Title() + ")"
 			}
 		}
 		var us []string
@@ -324,13 +325,33 @@ func inPlay(g *adjudicator.Game) string {
 	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", g.Next.Side.Title(), g.Next, adjudicator.FormatTime(g.Due))
 }
 
+// maxErrors is how many errors an answer lists: a mail of many bad lines
+// is answered with the first of them and the count of the rest, not with
+// a copy of itself.
+const maxErrors = 30
+
 func orderErrorsText(es rules.OrderErrors) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Your orders have %d error(s):\n\n", len(es))
-	for _, e := range es {
-		fmt.Fprintf(&b, "line %d: %s\n  %s\n", e.Line, e.Text, e.Msg)
+	for i, e := range es {
+		if i == maxErrors {
+			fmt.Fprintf(&b, "and %d more errors.\n", len(es)-maxErrors)
+			break
+		}
+		fmt.Fprintf(&b, "line %d: %s\n  %s\n", e.Line, clip(e.Text, 100), clip(e.Msg, 300))
 	}
 	return b.String()
+}
+
+// clip shortens a text quoted in an answer to about n bytes.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 func capital(s string) string {

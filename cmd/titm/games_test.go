@@ -118,7 +118,7 @@ func TestGameCommands(t *testing.T) {
 	}
 	// Impulse orders from the side not to move are refused.
 	os.WriteFile(orders, []byte("IMPULSE 16-1\n"), 0o600)
-	if code, _, errs := runT(t, "play", id, "--db", db, "--side", "allied", "--orders", orders); code != exitProblems || !strings.Contains(errs, "it is the german impulse G16-1") {
+	if code, _, errs := runT(t, "play", id, "--db", db, "--side", "allied", "--orders", orders); code != exitProblems || !strings.Contains(errs, "it is the German impulse G16-1") {
 		t.Errorf("out of turn: exit %d, %s", code, errs)
 	}
 	// The director: pause, extend, resume, rollback.
