@@ -521,7 +521,7 @@ func TestRealisticMail(t *testing.T) {
 // under 50 µs per mail.
 func BenchmarkParseOrders(b *testing.B) {
 	s := scenario(b, "campaign")
-	opt := &rules.ParseOptions{Side: rules.German}
+	opt := mailOpts(rules.German) // the mail's GAME, TOKEN and requests too
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := rules.ParseOrders(realisticMail, s, opt); err != nil {
