@@ -19,8 +19,10 @@ func (l *loader) check() {
 	l.checkStore()
 	l.checkReferee()
 	l.checkServer("imap", "143", l.cfg.IMAP.Address, l.cfg.IMAP.Security)
+	l.checkPort("imap", l.cfg.IMAP.Address, l.cfg.IMAP.Security)
 	l.checkIMAP()
 	l.checkServer("smtp", "587", l.cfg.SMTP.Address, l.cfg.SMTP.Security)
+	l.checkPort("smtp", l.cfg.SMTP.Address, l.cfg.SMTP.Security)
 	l.checkSMTP()
 	if l.cfg.Embedded.Enabled {
 		l.checkEmbedded()
@@ -69,6 +71,53 @@ func (l *loader) checkServer(table, examplePort, addr, security string) {
 	}
 }
 
+// The ports with a meaning of their own (RFC 8314, RFC 6409): on each a
+// server speaks TLS from the start, or in the clear until STARTTLS, and a
+// client set the other way waits or fails at its first word.
+var (
+	implicitTLSPorts = map[string]map[string]string{"imap": {"993": "IMAP over TLS"}, "smtp": {"465": "mail submission over TLS"}}
+	plainPorts       = map[string]map[string]string{"imap": {"143": "IMAP"}, "smtp": {"587": "mail submission", "25": "SMTP"}}
+)
+
+// submissionPorts are the ports of mail submission, where a server takes
+// mail for others only from a user who has logged in (RFC 6409, 4.3).
+var submissionPorts = map[string]bool{"587": true, "465": true}
+
+// checkPort checks that the security of the IMAP or SMTP server, table,
+// fits a well-known port: "tls" on a port of plain IMAP or SMTP, or
+// "starttls" (the default) on one of implicit TLS, never connects.
+func (l *loader) checkPort(table, addr, security string) {
+	key := toml.Key{table, "security"}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil || l.reported(key) {
+		return // no address, or a security already reported wrong
+	}
+	var want string
+	if what, ok := implicitTLSPorts[table][port]; ok && security == "starttls" {
+		want = fmt.Sprintf("port %s is %s, where the connection is encrypted from the start: set security = \"tls\"", port, what)
+	} else if what, ok := plainPorts[table][port]; ok && security == "tls" {
+		want = fmt.Sprintf("port %s is %s, where the connection starts unencrypted: set security = \"starttls\"", port, what)
+	}
+	if want == "" {
+		return
+	}
+	if l.defined(table, "security") {
+		l.add(key, "%q does not fit the address %s: %s", security, addr, want)
+	} else {
+		l.add(key, "the default \"starttls\" does not fit the address %s: %s", addr, want)
+	}
+}
+
+// reported reports whether a problem of key was found already.
+func (l *loader) reported(key toml.Key) bool {
+	for _, p := range l.problems {
+		if p.key.String() == key.String() {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *loader) checkIMAP() {
 	im := &l.cfg.IMAP
 	if !l.defined("imap", "username") {
@@ -89,6 +138,14 @@ func (l *loader) checkSMTP() {
 		l.add(pass.key, "required when smtp.username is set; give it here or name an environment variable with smtp.password_env")
 	case !username && pass.from != nil:
 		l.add(toml.Key{"smtp", "username"}, "required when a password is set: the referee's login name on the SMTP server")
+	case !username:
+		// A submission server refuses mail to others before AUTH: serve
+		// would start and every mail would fail. A server on this machine
+		// may take it from there without a login.
+		if host, port, err := net.SplitHostPort(sm.Address); err == nil && submissionPorts[port] && !isLoopback(host) {
+			l.add(toml.Key{"smtp", "username"}, "required for %s: port %s is mail submission, where the server takes mail only from a user who logs in (AUTH); give the referee's login name, and smtp.password or smtp.password_env",
+				sm.Address, port)
+		}
 	}
 	if sm.RetryMax < sm.RetryMin {
 		l.add(toml.Key{"smtp", "retry_max"}, "%s is shorter than smtp.retry_min (%s); it caps the wait, so it must be at least that",

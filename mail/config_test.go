@@ -56,7 +56,7 @@ var minimal = []string{
 	`username = "referee"`,                // 5
 	`password_env = "TEST_IMAP_PASSWORD"`, // 6
 	`[smtp]`,                              // 7
-	`address = "mail.example.org:587"`,    // 8
+	`address = "mail.example.org:25"`,     // 8: a relay taking mail without a login
 }
 
 // with returns minimal with more lines after line n.
@@ -150,7 +150,7 @@ var goodFiles = []struct {
 				IDLE:            true,
 			},
 			SMTP: SMTPConfig{
-				Address:  "mail.example.org:587",
+				Address:  "mail.example.org:25",
 				Security: "starttls",
 				RetryMin: time.Minute,
 				RetryMax: time.Hour,
@@ -374,7 +374,7 @@ var mistakes = []struct {
 			`[imap]`,
 			`password_env = "TEST_IMAP_PASSWORD"`,
 			`[smtp]`,
-			`address = "mail.example.org:587"`,
+			`address = "mail.example.org:25"`,
 		),
 		want: []string{
 			`config.toml:3: imap.address: required: the IMAP server as host:port, as "mail.example.org:143"`,
@@ -387,7 +387,7 @@ var mistakes = []struct {
 			`imap.address = "mail.example.org:143"`,
 			`imap.username = "referee"`,
 			`referee.address = "referee@example.org"`,
-			`smtp.address = "mail.example.org:587"`,
+			`smtp.address = "mail.example.org:25"`,
 		),
 		want: []string{`config.toml:1: imap.password: required; give it here or name an environment variable with imap.password_env`},
 	},
@@ -622,6 +622,7 @@ var mistakes = []struct {
 			`config.toml:5: imap.password: required; give it here or name an environment variable with imap.password_env`,
 			`config.toml:7: imap.security: "startls" is not one of starttls, tls, none`,
 			`config.toml:9: imap.pasword: unknown key; did you mean imap.password?`,
+			`config.toml:10: smtp.username: required for mail.example.org:587: port 587 is mail submission, where the server takes mail only from a user who logs in (AUTH); give the referee's login name, and smtp.password or smtp.password_env`,
 			`config.toml:12: smtp.security: "none" sends the password unencrypted, so it is allowed only for a server on this machine (127.0.0.1, ::1 or localhost), not mail.example.org`,
 		},
 	},
@@ -815,5 +816,59 @@ func TestFormatDuration(t *testing.T) {
 		if got := adjudicator.FormatDuration(d); got != want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// The settings that decode well one by one but cannot work together at a
+// real provider: a submission port without a login, and a security that
+// does not fit a well-known port. Each names its key.
+func TestConfigIncomplete(t *testing.T) {
+	file := func(imapAddr, imapSec, smtpAddr, smtpSec string, smtpLogin bool) string {
+		ls := []string{`[referee]`, `address = "referee@example.org"`, `[imap]`, `address = "` + imapAddr + `"`,
+			`username = "referee"`, `password_env = "TEST_IMAP_PASSWORD"`}
+		if imapSec != "" {
+			ls = append(ls, `security = "`+imapSec+`"`)
+		}
+		ls = append(ls, `[smtp]`, `address = "`+smtpAddr+`"`)
+		if smtpSec != "" {
+			ls = append(ls, `security = "`+smtpSec+`"`)
+		}
+		if smtpLogin {
+			ls = append(ls, `username = "referee"`, `password_env = "TEST_SMTP_PASSWORD"`)
+		}
+		return lines(ls...)
+	}
+	cases := []struct {
+		name string
+		text string
+		want []string // the keys at fault; none for a good file
+	}{
+		{"a provider's servers with a login", file("imap.gmail.com:993", "tls", "smtp.gmail.com:587", "", true), nil},
+		{"submission without a login", file("imap.gmail.com:993", "tls", "smtp.gmail.com:587", "", false), []string{"smtp.username"}},
+		{"submission over TLS without a login", file("imap.gmail.com:993", "tls", "smtp.gmail.com:465", "tls", false), []string{"smtp.username"}},
+		{"a relay on port 25 without a login", file("mail.example.org:143", "", "mail.example.org:25", "", false), nil},
+		{"a server on this machine without a login", file("127.0.0.1:143", "", "127.0.0.1:587", "", false), nil},
+		{"port 993 with the default starttls", file("imap.gmail.com:993", "", "smtp.gmail.com:587", "", true), []string{"imap.security"}},
+		{"port 465 with starttls", file("imap.gmail.com:993", "tls", "smtp.gmail.com:465", "starttls", true), []string{"smtp.security"}},
+		{"port 143 with tls", file("mail.example.org:143", "tls", "mail.example.org:587", "", true), []string{"imap.security"}},
+		{"port 587 with tls", file("mail.example.org:143", "", "mail.example.org:587", "tls", true), []string{"smtp.security"}},
+		{"another port takes either", file("mail.example.org:1993", "tls", "mail.example.org:2525", "starttls", true), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseConfig("config.toml", []byte(c.text), testEnv)
+			var got []string
+			var ces ConfigErrors
+			if errors.As(err, &ces) {
+				for _, e := range ces {
+					got = append(got, e.Key)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("keys at fault %q, want %q; errors:\n%v", got, c.want, err)
+			}
+		})
 	}
 }

@@ -23,9 +23,10 @@ var serveCmd = &command{
 	name:    "serve",
 	summary: "referee games by mail: read orders over IMAP, adjudicate, send reports over SMTP",
 	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
-		out := c.out
+		out, errOut := c.out, c.errOut
 		configFile := fs.String("config", "titm.toml", "the configuration file (config.example.toml documents every key)")
 		check := fs.Bool("check", false, "only check the configuration, and say what is wrong")
+		connect := fs.Bool("connect", false, "with --check: also log in to the IMAP and SMTP servers, report each step, and send and change nothing")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usageError{"no arguments expected"}
@@ -42,8 +43,17 @@ var serveCmd = &command{
 				}
 				return err
 			}
+			if *connect && !*check {
+				return usageError{"--connect goes with --check"}
+			}
 			if *check {
 				fmt.Fprintf(out, "%s: the configuration is good\n", *configFile)
+				if *connect {
+					// The embedded servers' start and stop are the check's
+					// own lines; only their warnings are logged.
+					quiet := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+					return checkConnections(cfg, quiet, out)
+				}
 				return nil
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -76,13 +86,11 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 		debug.SetMemoryLimit(36 << 20)
 	}
 	if cfg.Embedded.Enabled {
-		srv, err := embedded.Start(&embedded.Options{IMAPAddr: cfg.Embedded.IMAPAddress, SMTPAddr: cfg.Embedded.SMTPAddress,
-			Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
+		srv, err := startEmbedded(cfg, log)
 		if err != nil {
 			return err
 		}
 		defer srv.Close()
-		log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
 	}
 	st, err := store.Open(cfg.Store.Path, nil)
 	if err != nil {
@@ -103,4 +111,46 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 	err = d.Run(ctx)
 	log.Info("titm serve stopped")
 	return err
+}
+
+// startEmbedded starts the embedded mail servers as configured.
+func startEmbedded(cfg *mail.Config, log *slog.Logger) (*embedded.Servers, error) {
+	srv, err := embedded.Start(&embedded.Options{IMAPAddr: cfg.Embedded.IMAPAddress, SMTPAddr: cfg.Embedded.SMTPAddress,
+		Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
+	return srv, nil
+}
+
+// checkConnections logs in to the configured servers as serve would, and
+// prints each step. The embedded servers, which serve starts itself, are
+// started for the check when enabled: a serve already running holds their
+// ports, and the check says so.
+func checkConnections(cfg *mail.Config, log *slog.Logger, out io.Writer) error {
+	if cfg.Embedded.Enabled {
+		srv, err := startEmbedded(cfg, log)
+		if err != nil {
+			fmt.Fprintf(out, "embedded: start the servers: FAILED: %v\n", err)
+			return errProblems
+		}
+		defer srv.Close()
+		fmt.Fprintf(out, "embedded: start the servers on %s and %s: ok\n", srv.IMAPAddr(), srv.SMTPAddr())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	var failed int
+	good := mail.CheckConnections(ctx, cfg, func(s mail.CheckStep) {
+		if s.Err != nil {
+			failed++
+		}
+		fmt.Fprintln(out, s)
+	})
+	if !good {
+		fmt.Fprintf(out, "%d step(s) failed; nothing was sent or changed\n", failed)
+		return errProblems
+	}
+	fmt.Fprintln(out, "every step went well; nothing was sent or changed")
+	return nil
 }

@@ -40,6 +40,91 @@ func TestServeCheck(t *testing.T) {
 	}
 }
 
+// serve --check --connect logs in to both servers and reports each step;
+// a step that fails makes the exit status 1 and names the step.
+func TestServeCheckConnect(t *testing.T) {
+	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
+		Users:   map[string]string{"referee@live.test": "r"},
+		Folders: []string{"processed"}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	file := func(imapPass, folder string) string {
+		f := filepath.Join(t.TempDir(), "titm.toml")
+		os.WriteFile(f, []byte(fmt.Sprintf(`[referee]
+address = "referee@live.test"
+[imap]
+address = %q
+security = "none"
+username = "referee@live.test"
+password = %q
+folder = %q
+[smtp]
+address = %q
+security = "none"
+username = "referee@live.test"
+password = "r"
+`, srv.IMAPAddr(), imapPass, folder, srv.SMTPAddr())), 0o600)
+		return f
+	}
+	cases := []struct {
+		name, pass, folder string
+		code               int
+		want               []string
+	}{
+		{"good", "r", "INBOX", exitOK, []string{"the configuration is good", "imap: log in as referee@live.test: ok",
+			"imap: select the folder INBOX: ok", "smtp: log in as referee@live.test: ok", "nothing was sent or changed"}},
+		{"a wrong password", "wrong", "INBOX", exitProblems, []string{"imap: log in as referee@live.test: FAILED",
+			"smtp: log in as referee@live.test: ok", "1 step(s) failed"}},
+		{"a wrong folder", "r", "Orders", exitProblems, []string{"imap: select the folder Orders: FAILED", "1 step(s) failed"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := runT(t, "serve", "--check", "--connect", "--config", file(c.pass, c.folder))
+			if code != c.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, c.code, out, errs)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+	if code, _, _ := runT(t, "serve", "--connect", "--config", file("r", "INBOX")); code != exitUsage {
+		t.Errorf("--connect without --check: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// serve --check --connect with the embedded servers enabled starts them
+// for the check, as serve would, and logs in to them.
+func TestServeCheckConnectEmbedded(t *testing.T) {
+	imapAddr, smtpAddr := "127.0.0.1:"+freePort(t), "127.0.0.1:"+freePort(t)
+	f := filepath.Join(t.TempDir(), "titm.toml")
+	os.WriteFile(f, []byte(fmt.Sprintf(`[referee]
+address = "referee@demo.test"
+[imap]
+address = %q
+security = "none"
+username = "referee@demo.test"
+password = "referee"
+[smtp]
+address = %q
+security = "none"
+[embedded]
+enabled = true
+imap_address = %q
+smtp_address = %q
+[embedded.users]
+"referee@demo.test" = "referee"
+`, imapAddr, smtpAddr, imapAddr, smtpAddr)), 0o600)
+	code, out, errs := runT(t, "serve", "--check", "--connect", "--config", f)
+	if code != exitOK || !strings.Contains(out, "embedded: start the servers") || !strings.Contains(out, "imap: log in as referee@demo.test: ok") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+}
+
 func freePort(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
