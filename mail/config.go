@@ -167,6 +167,10 @@ type OAuth2Config struct {
 	// (refresh_token, refresh_token_env or refresh_token_file; required,
 	// except by titm oauth2 login).
 	RefreshToken string
+	// RefreshTokenFile is the file the refresh token is read from
+	// (refresh_token_file), where titm oauth2 login says to store it; ""
+	// when the token is given otherwise.
+	RefreshTokenFile string
 	// Scopes are the scopes the tokens are asked for (scopes; required).
 	Scopes []string
 	// Mechanism is the SASL mechanism the access token is sent with:

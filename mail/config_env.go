@@ -50,7 +50,15 @@ func (s *secret) fileKey() toml.Key { return toml.Key{s.key[0], s.key[1] + "_fil
 // readSecrets reads every secret, from the file, the environment or a file
 // of its own.
 func (l *loader) readSecrets(getenv func(string) string) {
+	if p, ok := l.refreshToken.file.(string); ok {
+		l.oauth2.RefreshTokenFile = p
+	}
 	for _, s := range []*secret{l.token, l.imapPassword, l.smtpPassword, l.clientSecret, l.refreshToken} {
+		if s == l.refreshToken && l.login {
+			// titm oauth2 login is run to get it: its file may not be
+			// there yet.
+			continue
+		}
 		l.readSecret(s, getenv)
 	}
 }
