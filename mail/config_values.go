@@ -265,7 +265,7 @@ func (w words) UnmarshalTOML(v any) error {
 		case !ok:
 			return fmt.Errorf("item %d: expected a string in quotes, not %s", i+1, typeName(e))
 		case s == "" || strings.ContainsFunc(s, unicode.IsSpace):
-			return fmt.Errorf("item %d: %q is empty or holds a space; give one item a string", i+1, s)
+			return fmt.Errorf("item %d: %q is empty or holds a space; write each item as a string of its own", i+1, s)
 		}
 		out = append(out, s)
 	}
