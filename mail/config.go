@@ -5,9 +5,11 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"golang.org/x/oauth2"
 
 	"titm/rules"
 )
@@ -19,10 +21,12 @@ import (
 //
 // A Config holds passwords: do not print or log it whole.
 type Config struct {
-	Store    StoreConfig
-	Referee  RefereeConfig
-	IMAP     IMAPConfig
-	SMTP     SMTPConfig
+	Store   StoreConfig
+	Referee RefereeConfig
+	IMAP    IMAPConfig
+	SMTP    SMTPConfig
+	// OAuth2 is the [oauth2] table; nil when the file has none.
+	OAuth2   *OAuth2Config
 	Embedded EmbeddedConfig
 	Log      LogConfig
 }
@@ -86,8 +90,14 @@ type IMAPConfig struct {
 	Security string
 	// Username is the login name (username; required).
 	Username string
-	// Password is the login password (password or password_env; required).
+	// Auth is how the referee logs in: "password" (the default) or
+	// "oauth2", with an access token got as [oauth2] says (auth).
+	Auth string
+	// Password is the login password (password or password_env; required
+	// when Auth is "password").
 	Password string
+	// OAuth2 gives the access tokens when Auth is "oauth2"; else nil.
+	OAuth2 *OAuth2Config
 	// Folder is the mailbox the orders arrive in (folder; default "INBOX").
 	Folder string
 	// ProcessedFolder is where read mails are moved (processed_folder;
@@ -111,11 +121,18 @@ type SMTPConfig struct {
 	// Security is "starttls" (the default), "tls", or "none", which is
 	// allowed only for a server on a loopback address (security).
 	Security string
-	// Username is the login name (username; optional).
+	// Username is the login name (username; optional, but required when
+	// Auth is "oauth2").
 	Username string
+	// Auth is how the referee logs in when Username is set: "password"
+	// (the default) or "oauth2", with an access token got as [oauth2] says
+	// (auth).
+	Auth string
 	// Password is the login password (password or password_env; required
-	// when Username is set).
+	// when Username is set and Auth is "password").
 	Password string
+	// OAuth2 gives the access tokens when Auth is "oauth2"; else nil.
+	OAuth2 *OAuth2Config
 	// RetryMin is the wait before the first retry after a temporary failure
 	// (retry_min; default 1m; 1s to 1h).
 	RetryMin time.Duration
@@ -128,6 +145,44 @@ type SMTPConfig struct {
 	// InsecureSkipVerify accepts any certificate, such as a self-signed one
 	// in tests (insecure_skip_verify; default false).
 	InsecureSkipVerify bool
+}
+
+// OAuth2Config is the [oauth2] table: the provider's token endpoint and
+// the OAuth2 client registered with it, through which the referee turns its
+// refresh token into the short-lived access tokens it logs in to IMAP and
+// SMTP with (oauth2.go).
+type OAuth2Config struct {
+	// TokenURL is the provider's token endpoint (token_url; required; https,
+	// or http on a loopback address).
+	TokenURL string
+	// DeviceAuthURL is the provider's device authorization endpoint, used
+	// only by titm oauth2 login (device_auth_url; optional).
+	DeviceAuthURL string
+	// ClientID is the OAuth2 client's identifier (client_id; required).
+	ClientID string
+	// ClientSecret is the client's secret (client_secret, client_secret_env
+	// or client_secret_file; optional, as public clients have none).
+	ClientSecret string
+	// RefreshToken is the long-lived token titm oauth2 login prints
+	// (refresh_token, refresh_token_env or refresh_token_file; required,
+	// except by titm oauth2 login).
+	RefreshToken string
+	// RefreshTokenFile is the file the refresh token is read from
+	// (refresh_token_file), where titm oauth2 login says to store it; ""
+	// when the token is given otherwise.
+	RefreshTokenFile string
+	// Scopes are the scopes the tokens are asked for (scopes; required).
+	Scopes []string
+	// Mechanism is the SASL mechanism the access token is sent with:
+	// "xoauth2" (the default), which Gmail and Microsoft 365 take, or
+	// "oauthbearer" (RFC 7628) (mechanism).
+	Mechanism string
+
+	mu     sync.Mutex
+	tokens oauth2.TokenSource // nil until the first login, or after a refusal
+	// refresh is the refresh token the provider last sent, which replaces
+	// RefreshToken when the provider rotates it.
+	refresh string
 }
 
 // EmbeddedConfig is the [embedded] table: the built-in IMAP and SMTP
@@ -224,6 +279,21 @@ func LoadConfig(path string, getenv func(string) string) (*Config, error) {
 // default in place, so that the checks made after decoding, of what
 // depends on several settings, see only good values (config_check.go).
 func ParseConfig(name string, data []byte, getenv func(string) string) (*Config, error) {
+	return parseConfig(name, data, getenv, false)
+}
+
+// LoadLoginConfig is LoadConfig for titm oauth2 login, which is run to get
+// the refresh token: the file must have an [oauth2] table with
+// device_auth_url, and need not have the refresh token yet.
+func LoadLoginConfig(path string, getenv func(string) string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config %s: %w", path, err)
+	}
+	return parseConfig(path, data, getenv, true)
+}
+
+func parseConfig(name string, data []byte, getenv func(string) string, login bool) (*Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -233,6 +303,7 @@ func ParseConfig(name string, data []byte, getenv func(string) string) (*Config,
 		return nil, ConfigErrors{syntaxError(name, string(data), err)}
 	}
 	l := newLoader(md)
+	l.login = login
 	l.unknownKeys()
 	l.decode(doc)
 	l.readSecrets(getenv)
@@ -271,6 +342,7 @@ func defaultConfig() *Config {
 		},
 		IMAP: IMAPConfig{
 			Security:        "starttls",
+			Auth:            "password",
 			Folder:          "INBOX",
 			ProcessedFolder: "processed",
 			PollInterval:    time.Minute,
@@ -278,6 +350,7 @@ func defaultConfig() *Config {
 		},
 		SMTP: SMTPConfig{
 			Security: "starttls",
+			Auth:     "password",
 			RetryMin: time.Minute,
 			RetryMax: time.Hour,
 			GiveUp:   72 * time.Hour,
@@ -299,16 +372,27 @@ type loader struct {
 	problems []problem
 	// The secrets, read once every table is decoded (config_env.go).
 	token, imapPassword, smtpPassword *secret
+	clientSecret, refreshToken        *secret
+	// oauth2 is the [oauth2] table as decoded; it goes into cfg.OAuth2 if
+	// the file has the table.
+	oauth2 *OAuth2Config
+	// login is set for titm oauth2 login, which is run to get the refresh
+	// token and so does not require it.
+	login bool
 }
 
 func newLoader(md toml.MetaData) *loader {
 	cfg := defaultConfig()
+	o := &OAuth2Config{Mechanism: "xoauth2"}
 	return &loader{
 		md:           md,
 		cfg:          cfg,
 		token:        &secret{key: tokenKey, dst: &cfg.Referee.DirectorToken},
 		imapPassword: &secret{key: imapPasswordKey, dst: &cfg.IMAP.Password},
 		smtpPassword: &secret{key: smtpPasswordKey, dst: &cfg.SMTP.Password},
+		clientSecret: &secret{key: clientSecretKey, dst: &o.ClientSecret, fromFile: true},
+		refreshToken: &secret{key: refreshTokenKey, dst: &o.RefreshToken, fromFile: true},
+		oauth2:       o,
 	}
 }
 

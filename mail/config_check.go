@@ -3,6 +3,7 @@ package mail
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,7 @@ func (l *loader) check() {
 	l.checkServer("smtp", "587", l.cfg.SMTP.Address, l.cfg.SMTP.Security)
 	l.checkPort("smtp", l.cfg.SMTP.Address, l.cfg.SMTP.Security)
 	l.checkSMTP()
+	l.checkOAuth2()
 	if l.cfg.Embedded.Enabled {
 		l.checkEmbedded()
 	}
@@ -123,8 +125,14 @@ func (l *loader) checkIMAP() {
 	if !l.defined("imap", "username") {
 		l.add(toml.Key{"imap", "username"}, "required: the referee's login name on the IMAP server")
 	}
-	if l.imapPassword.from == nil {
-		l.add(l.imapPassword.key, "required; give it here or name an environment variable with imap.password_env")
+	switch pass := l.imapPassword; {
+	case im.Auth == "oauth2":
+		im.OAuth2 = l.oauth2Table("imap")
+		if pass.from != nil {
+			l.add(pass.from, "set, but imap.auth is \"oauth2\", which logs in with an access token; remove the password")
+		}
+	case pass.from == nil:
+		l.add(pass.key, "required; give it here or name an environment variable with imap.password_env")
 	}
 	if im.ProcessedFolder == im.Folder {
 		l.add(toml.Key{"imap", "processed_folder"}, "%q is also imap.folder; read mails must go to another folder", im.ProcessedFolder)
@@ -134,6 +142,14 @@ func (l *loader) checkIMAP() {
 func (l *loader) checkSMTP() {
 	sm := &l.cfg.SMTP
 	switch username, pass := l.defined("smtp", "username"), l.smtpPassword; {
+	case sm.Auth == "oauth2":
+		sm.OAuth2 = l.oauth2Table("smtp")
+		if !username {
+			l.add(toml.Key{"smtp", "username"}, "required when smtp.auth is \"oauth2\": the referee's login name on the SMTP server, usually its address")
+		}
+		if pass.from != nil {
+			l.add(pass.from, "set, but smtp.auth is \"oauth2\", which logs in with an access token; remove the password")
+		}
 	case username && pass.from == nil:
 		l.add(pass.key, "required when smtp.username is set; give it here or name an environment variable with smtp.password_env")
 	case !username && pass.from != nil:
@@ -154,6 +170,53 @@ func (l *loader) checkSMTP() {
 	if sm.GiveUp < sm.RetryMin {
 		l.add(toml.Key{"smtp", "give_up"}, "%s is shorter than smtp.retry_min (%s); a mail would be marked failed before its first retry",
 			adjudicator.FormatDuration(sm.GiveUp), adjudicator.FormatDuration(sm.RetryMin))
+	}
+}
+
+// oauth2Table returns the [oauth2] table for the server table, whose auth
+// is "oauth2", or reports that it is missing.
+func (l *loader) oauth2Table(table string) *OAuth2Config {
+	if l.cfg.OAuth2 == nil {
+		l.add(toml.Key{table, "auth"}, "\"oauth2\" needs an [oauth2] table with the provider's token_url, client_id, scopes and the refresh token")
+	}
+	return l.cfg.OAuth2
+}
+
+// checkOAuth2 checks the [oauth2] table: what it requires, and that its
+// endpoints are reached over TLS, as the client secret and the tokens cross
+// the network.
+func (l *loader) checkOAuth2() {
+	o := l.cfg.OAuth2
+	if o == nil {
+		if l.login {
+			l.add(toml.Key{"oauth2"}, "titm oauth2 login needs an [oauth2] table with token_url, device_auth_url, client_id and scopes")
+		}
+		return
+	}
+	required := []struct {
+		key, msg string
+		ok       bool
+	}{
+		{"token_url", "required: the provider's token endpoint, as \"https://oauth2.googleapis.com/token\"", l.defined("oauth2", "token_url")},
+		{"client_id", "required: the identifier of the OAuth2 client registered with the provider", l.defined("oauth2", "client_id")},
+		{"scopes", "required: the scopes the tokens are asked for, as [\"https://mail.google.com/\"]", l.defined("oauth2", "scopes")},
+		{"device_auth_url", "required by titm oauth2 login: the provider's device authorization endpoint", !l.login || l.defined("oauth2", "device_auth_url")},
+	}
+	for _, r := range required {
+		if !r.ok {
+			l.add(toml.Key{"oauth2", r.key}, "%s", r.msg)
+		}
+	}
+	if l.refreshToken.from == nil && !l.login {
+		l.add(toml.Key{"oauth2", "refresh_token_file"}, "required (or refresh_token_env): the refresh token titm oauth2 login prints")
+	}
+	for _, e := range [][2]string{{"token_url", o.TokenURL}, {"device_auth_url", o.DeviceAuthURL}} {
+		key, u := e[0], e[1]
+		pu, err := url.Parse(u)
+		if u == "" || err != nil || pu.Scheme == "https" || isLoopback(pu.Hostname()) {
+			continue
+		}
+		l.add(toml.Key{"oauth2", key}, "%q is not https; plain http is allowed only for a server on this machine, as the tokens would cross the network unencrypted", u)
 	}
 }
 

@@ -33,7 +33,9 @@ var usersKey = toml.Key{"embedded", "users"}
 // it also decides between equally close suggestions for a misspelt key.
 func (l *loader) tables() []table {
 	st, rf, im, sm, em := &l.cfg.Store, &l.cfg.Referee, &l.cfg.IMAP, &l.cfg.SMTP, &l.cfg.Embedded
+	o := l.oauth2
 	security := []string{"starttls", "tls", "none"}
+	auth := []string{"password", "oauth2"}
 	return []table{
 		{"store", []setting{
 			{"path", text{dst: &st.Path}},
@@ -58,6 +60,7 @@ func (l *loader) tables() []table {
 			{"address", hostPort{&im.Address}},
 			{"security", choice{&im.Security, security}},
 			{"username", text{dst: &im.Username}},
+			{"auth", choice{&im.Auth, auth}},
 			{"password", anyValue{&l.imapPassword.value}},
 			{"password_env", anyValue{&l.imapPassword.env}},
 			{"folder", text{dst: &im.Folder}},
@@ -70,12 +73,26 @@ func (l *loader) tables() []table {
 			{"address", hostPort{&sm.Address}},
 			{"security", choice{&sm.Security, security}},
 			{"username", text{dst: &sm.Username}},
+			{"auth", choice{&sm.Auth, auth}},
 			{"password", anyValue{&l.smtpPassword.value}},
 			{"password_env", anyValue{&l.smtpPassword.env}},
 			{"retry_min", duration{&sm.RetryMin, time.Second, time.Hour}},
 			{"retry_max", duration{&sm.RetryMax, 0, 0}},
 			{"give_up", duration{&sm.GiveUp, 0, 0}},
 			{"insecure_skip_verify", flag{&sm.InsecureSkipVerify}},
+		}},
+		{"oauth2", []setting{
+			{"token_url", webURL{&o.TokenURL}},
+			{"device_auth_url", webURL{&o.DeviceAuthURL}},
+			{"client_id", text{dst: &o.ClientID, oneLine: true}},
+			{"client_secret", anyValue{&l.clientSecret.value}},
+			{"client_secret_env", anyValue{&l.clientSecret.env}},
+			{"client_secret_file", anyValue{&l.clientSecret.file}},
+			{"refresh_token", anyValue{&l.refreshToken.value}},
+			{"refresh_token_env", anyValue{&l.refreshToken.env}},
+			{"refresh_token_file", anyValue{&l.refreshToken.file}},
+			{"scopes", words{&o.Scopes}},
+			{"mechanism", choice{&o.Mechanism, []string{"xoauth2", "oauthbearer"}}},
 		}},
 		{"embedded", []setting{
 			{"enabled", flag{&em.Enabled}},
@@ -113,6 +130,9 @@ func (l *loader) decode(doc map[string]any) {
 				}
 			}
 		}
+	}
+	if _, ok := doc["oauth2"].(map[string]any); ok {
+		l.cfg.OAuth2 = l.oauth2
 	}
 	// The default of the socket follows the store.
 	if st := &l.cfg.Store; st.ControlSocket == "" {
@@ -233,7 +253,7 @@ func secretLine(text string, n int) bool {
 		return false
 	}
 	l := strings.TrimSpace(lines[n-1])
-	for _, k := range []string{"password", "director_token"} {
+	for _, k := range []string{"password", "director_token", "client_secret", "refresh_token"} {
 		if rest, ok := strings.CutPrefix(l, k); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
 			return true
 		}

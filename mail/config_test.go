@@ -96,6 +96,7 @@ var goodFiles = []struct {
 				Address:         "127.0.0.1:1143",
 				Security:        "none",
 				Username:        "referee@demo.test",
+				Auth:            "password",
 				Password:        "referee",
 				Folder:          "INBOX",
 				ProcessedFolder: "processed",
@@ -105,6 +106,7 @@ var goodFiles = []struct {
 			SMTP: SMTPConfig{
 				Address:  "127.0.0.1:1025",
 				Security: "none",
+				Auth:     "password",
 				RetryMin: time.Minute,
 				RetryMax: time.Hour,
 				GiveUp:   72 * time.Hour,
@@ -143,6 +145,7 @@ var goodFiles = []struct {
 				Address:         "mail.example.org:143",
 				Security:        "starttls",
 				Username:        "referee",
+				Auth:            "password",
 				Password:        imapSecret,
 				Folder:          "INBOX",
 				ProcessedFolder: "processed",
@@ -152,6 +155,7 @@ var goodFiles = []struct {
 			SMTP: SMTPConfig{
 				Address:  "mail.example.org:25",
 				Security: "starttls",
+				Auth:     "password",
 				RetryMin: time.Minute,
 				RetryMax: time.Hour,
 				GiveUp:   72 * time.Hour,
@@ -226,6 +230,7 @@ var goodFiles = []struct {
 				Address:            "[::1]:993",
 				Security:           "none",
 				Username:           "referee",
+				Auth:               "password",
 				Password:           imapSecret,
 				Folder:             "Orders",
 				ProcessedFolder:    "INBOX",
@@ -236,6 +241,7 @@ var goodFiles = []struct {
 				Address:  "localhost:465",
 				Security: "tls",
 				Username: "referee",
+				Auth:     "password",
 				Password: smtpSecret,
 				RetryMin: time.Second,
 				RetryMax: time.Second,
@@ -284,7 +290,9 @@ func TestConfigExampleDocumentsEveryKey(t *testing.T) {
 	}
 	text := string(data)
 	for _, tb := range newLoader(toml.MetaData{}).tables() {
-		if !strings.Contains(text, "\n["+tb.name+"]\n") {
+		// A table used only by some setups, as [oauth2], may be shown
+		// commented out.
+		if !strings.Contains(text, "\n["+tb.name+"]\n") && !strings.Contains(text, "\n# ["+tb.name+"]\n") {
 			t.Errorf("no [%s] table", tb.name)
 		}
 		for _, s := range tb.settings {
@@ -626,6 +634,57 @@ var mistakes = []struct {
 			`config.toml:12: smtp.security: "none" sends the password unencrypted, so it is allowed only for a server on this machine (127.0.0.1, ::1 or localhost), not mail.example.org`,
 		},
 	},
+	{
+		name: "oauth2 without its table",
+		text: with(5, `auth = "oauth2"`),
+		want: []string{
+			`config.toml:6: imap.auth: "oauth2" needs an [oauth2] table with the provider's token_url, client_id, scopes and the refresh token`,
+			`config.toml:7: imap.password_env: set, but imap.auth is "oauth2", which logs in with an access token; remove the password`,
+		},
+	},
+	{
+		name: "oauth2 table incomplete",
+		text: lines(
+			`[referee]`,                       // 1
+			`address = "referee@example.org"`, // 2
+			`[imap]`,                          // 3
+			`address = "mail.example.org:993"`,
+			`username = "referee"`,
+			`auth = "oauth2"`,
+			`[smtp]`, // 7
+			`address = "mail.example.org:587"`,
+			`auth = "oauth2"`,
+			`[oauth2]`, // 10
+			`token_url = "http://login.example.org/token"`,
+			`refresh_token_env = "TEST_TOKEN"`,
+			`refresh_token_file = "/nonexistent/refresh_token"`,
+			`scopes = ["mail", "a b"]`,
+			`mechanism = "plain"`,
+		),
+		want: []string{
+			`config.toml:3: imap.security: the default "starttls" does not fit the address mail.example.org:993: port 993 is IMAP over TLS, where the connection is encrypted from the start: set security = "tls"`,
+			`config.toml:7: smtp.username: required when smtp.auth is "oauth2": the referee's login name on the SMTP server, usually its address`,
+			`config.toml:10: oauth2.client_id: required: the identifier of the OAuth2 client registered with the provider`,
+			`config.toml:11: oauth2.token_url: "http://login.example.org/token" is not https; plain http is allowed only for a server on this machine, as the tokens would cross the network unencrypted`,
+			`config.toml:13: oauth2.refresh_token_file: more than one of oauth2.refresh_token, oauth2.refresh_token_env and oauth2.refresh_token_file is set; give the secret in one place only`,
+			`config.toml:14: oauth2.scopes: item 2: "a b" is empty or holds a space; write each item as a string of its own`,
+			`config.toml:15: oauth2.mechanism: "plain" is not one of xoauth2, oauthbearer`,
+		},
+	},
+	{
+		name: "oauth2 secret file missing",
+		text: lines(append(minimal,
+			`[oauth2]`, // 9
+			`token_url = "https://login.example.org/token"`,
+			`client_id = "titm"`,
+			`client_secret_file = "/nonexistent/client_secret"`,
+			`scopes = ["mail"]`,
+		)...),
+		want: []string{
+			`config.toml:9: oauth2.refresh_token_file: required (or refresh_token_env): the refresh token titm oauth2 login prints`,
+			`config.toml:12: oauth2.client_secret_file: cannot read the secret: open /nonexistent/client_secret: no such file or directory`,
+		},
+	},
 }
 
 func TestConfigMistakes(t *testing.T) {
@@ -726,6 +785,11 @@ func TestConfigSecretsNotShown(t *testing.T) {
 		with(2, `director_token = `+tokenSecret),
 		lines(append(minimal, `[embedded.users]`, `"a@example.org" = `+userSecret)...),
 		lines(append(minimal, `[embedded]`, `users = { "a@example.org" = `+userSecret+` }`)...),
+		// The secrets of [oauth2].
+		lines(append(minimal, `[oauth2]`, `refresh_token = `+refreshSecret)...),
+		lines(append(minimal, `[oauth2]`, `client_secret = "`+refreshSecret)...),
+		lines(append(minimal, `[oauth2]`, `refresh_token = "`+refreshSecret+`"`, `refresh_token_env = "TEST_TOKEN"`)...),
+		lines(append(minimal, `[oauth2]`, `refresh_token = ["`+refreshSecret+`"]`)...),
 	}
 	for i, text := range texts {
 		_, err := ParseConfig("config.toml", []byte(text), testEnv)
@@ -741,7 +805,7 @@ func TestConfigSecretsNotShown(t *testing.T) {
 // one: each begins with "zq" and a word found nowhere else.
 func checkNoSecret(t *testing.T, msg string) {
 	t.Helper()
-	for _, s := range []string{imapSecret, smtpSecret, tokenSecret, shortToken, userSecret} {
+	for _, s := range []string{imapSecret, smtpSecret, tokenSecret, shortToken, userSecret, refreshSecret} {
 		if strings.Contains(msg, s[:7]) {
 			t.Errorf("a secret shows in:\n%s", msg)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/mail"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -223,6 +224,53 @@ func (m mailboxes) UnmarshalTOML(v any) error {
 	}
 	*m.dst = users
 	return errors.Join(errs...)
+}
+
+// webURL is the address of an HTTP endpoint, such as an OAuth2 token
+// endpoint. Whether it may be http rather than https is checked with the
+// other settings (checkOAuth2).
+type webURL struct{ dst *string }
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (w webURL) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return wrongType("a URL in quotes", v)
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("%q is not an https URL, as \"https://login.example.org/token\"", s)
+	}
+	*w.dst = s
+	return nil
+}
+
+// words is a list of one or more strings without spaces, such as OAuth2
+// scopes.
+type words struct{ dst *[]string }
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (w words) UnmarshalTOML(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return wrongType(`a list of strings, as ["https://mail.google.com/"]`, v)
+	}
+	if len(list) == 0 {
+		return errors.New("is empty; give at least one")
+	}
+	out := make([]string, 0, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
+		switch {
+		case !ok:
+			return fmt.Errorf("item %d: expected a string in quotes, not %s", i+1, typeName(e))
+		case s == "" || strings.ContainsFunc(s, unicode.IsSpace):
+			return fmt.Errorf("item %d: %q is empty or holds a space; write each item as a string of its own", i+1, s)
+		}
+		out = append(out, s)
+	}
+	*w.dst = out
+	return nil
 }
 
 // anyValue keeps a value of any type, for settings checked once the whole

@@ -104,7 +104,7 @@ func (ib *Inbox) session(ctx context.Context) error {
 	// waiting on it.
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	if err := c.Login(ib.cfg.Username, ib.cfg.Password).Wait(); err != nil {
+	if err := ib.login(c); err != nil {
 		return fmt.Errorf("imap: logging in to %s as %s: %w", ib.cfg.Address, ib.cfg.Username, err)
 	}
 	if err := c.Create(ib.cfg.ProcessedFolder, nil).Wait(); err != nil {
@@ -133,6 +133,23 @@ func (ib *Inbox) session(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// login logs in with the password or, when imap.auth is "oauth2", with an
+// access token.
+func (ib *Inbox) login(c *imapclient.Client) error {
+	o := ib.cfg.OAuth2
+	if ib.cfg.Auth != "oauth2" || o == nil {
+		return c.Login(ib.cfg.Username, ib.cfg.Password).Wait()
+	}
+	sc, mech, err := o.saslClient(ib.cfg.Username)
+	if err != nil {
+		return err
+	}
+	if err := c.Authenticate(sc); err != nil {
+		return o.loginError(mech, err)
+	}
+	return nil
 }
 
 // wait waits for new mail: in IDLE until the server announces some, or

@@ -246,10 +246,30 @@ func (s *Sender) dial() (*smtp.Client, error) {
 		return nil, fmt.Errorf("smtp: connecting to %s: %w", s.cfg.Address, err)
 	}
 	if s.cfg.Username != "" {
-		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+		if err := s.login(c); err != nil {
 			c.Close()
-			return nil, fmt.Errorf("smtp: logging in to %s as %s: %w", s.cfg.Address, s.cfg.Username, err)
+			// %v, not %w: a refused login (535) is the referee's setup at
+			// fault, or a token the provider revoked, not the mail; it must
+			// wait for a retry rather than be failed for good.
+			return nil, fmt.Errorf("smtp: logging in to %s as %s: %v", s.cfg.Address, s.cfg.Username, err)
 		}
 	}
 	return c, nil
+}
+
+// login logs in with the password or, when smtp.auth is "oauth2", with an
+// access token.
+func (s *Sender) login(c *smtp.Client) error {
+	o := s.cfg.OAuth2
+	if s.cfg.Auth != "oauth2" || o == nil {
+		return c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password))
+	}
+	sc, mech, err := o.saslClient(s.cfg.Username)
+	if err != nil {
+		return err
+	}
+	if err := c.Auth(sc); err != nil {
+		return o.loginError(mech, err)
+	}
+	return nil
 }

@@ -55,6 +55,7 @@ var commands = []*command{
 	extendCmd,
 	rollbackCmd,
 	serveCmd,
+	oauth2Cmd,
 	demoCmd,
 }
 

@@ -78,17 +78,28 @@ type Options struct {
 	// STARTTLS, as mail servers on the network do; plain connections are
 	// still accepted.
 	TLSConfig *tls.Config
+	// TokenCheck, when set, lets clients log in to both servers with an
+	// OAuth2 access token, by the SASL mechanisms XOAUTH2 and OAUTHBEARER,
+	// as well as with their password: it is called with the login name and
+	// the token, and a login is refused when it returns an error. The user
+	// must be among Users. It is called from the connections' goroutines,
+	// so it must be safe for concurrent use.
+	TokenCheck func(user, token string) error
 	// Logger receives the servers' logs; nil means slog.Default().
-	// Passwords are never logged.
+	// Passwords and tokens are never logged.
 	Logger *slog.Logger
 }
 
 // Servers are the running servers, started by Start. All methods are safe
 // for concurrent use.
 type Servers struct {
-	log   *slog.Logger
-	fault func(from string, to []string) error
-	users map[string]*imapmemserver.User // by lowercased address; read-only after Start
+	log        *slog.Logger
+	fault      func(from string, to []string) error
+	tokenCheck func(user, token string) error
+	users      map[string]*imapmemserver.User // by lowercased address; read-only after Start
+	// passwords are the users' passwords, by lowercased address, with which
+	// a login by token opens the in-memory mailbox.
+	passwords map[string]string
 
 	imapSrv    *imapserver.Server
 	smtpSrv    *smtp.Server
@@ -149,10 +160,16 @@ func Start(opt *Options) (*Servers, error) {
 		return nil, errors.New("embedded: the in-memory IMAP backend does not support IMAP4rev2")
 	}
 
+	passwords := map[string]string{}
+	for addr, p := range opt.Users {
+		passwords[canonical(addr)] = p
+	}
 	s := &Servers{
 		log:        logger,
 		fault:      opt.Fault,
+		tokenCheck: opt.TokenCheck,
 		users:      users,
+		passwords:  passwords,
 		imapServed: make(chan struct{}),
 		smtpServed: make(chan struct{}),
 	}
@@ -389,6 +406,30 @@ func (c *imapSession) Login(username, password string) error {
 	return nil
 }
 
+var _ imapserver.SessionSASL = (*imapSession)(nil)
+
+func (c *imapSession) AuthenticateMechanisms() []string { return c.srv.mechanisms() }
+
+func (c *imapSession) Authenticate(mech string) (sasl.Server, error) {
+	switch mech {
+	case sasl.Plain:
+		// As imapserver does for a session without SASL of its own.
+		return sasl.NewPlainServer(func(identity, username, password string) error {
+			if identity != "" && canonical(identity) != canonical(username) {
+				return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthorizationFailed, Text: "SASL identity not supported"}
+			}
+			return c.Login(username, password)
+		}), nil
+	case xoauth2, sasl.OAuthBearer:
+		if c.srv.tokenCheck != nil {
+			return c.srv.tokenServer(mech, "IMAP", c.remote, func(name string) error {
+				return c.SessionIMAP4rev2.Login(name, c.srv.passwords[name])
+			}), nil
+		}
+	}
+	return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "SASL mechanism not supported"}
+}
+
 func (c *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 	c.mu.Lock()
 	if c.closed {
@@ -483,9 +524,17 @@ type smtpSession struct {
 
 var _ smtp.AuthSession = (*smtpSession)(nil)
 
-func (c *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (c *smtpSession) AuthMechanisms() []string { return c.srv.mechanisms() }
 
 func (c *smtpSession) Auth(mech string) (sasl.Server, error) {
+	if (mech == xoauth2 || mech == sasl.OAuthBearer) && c.srv.tokenCheck != nil {
+		return c.srv.tokenServer(mech, "SMTP", c.remote, func(name string) error {
+			c.mu.Lock()
+			c.authUser = name
+			c.mu.Unlock()
+			return nil
+		}), nil
+	}
 	if mech != sasl.Plain {
 		return nil, smtp.ErrAuthUnknownMechanism
 	}
@@ -508,6 +557,85 @@ func (c *smtpSession) Auth(mech string) (sasl.Server, error) {
 		c.srv.log.Debug("SMTP login", "user", name, "remote", c.remote)
 		return nil
 	}), nil
+}
+
+// xoauth2 is the XOAUTH2 SASL mechanism, which go-sasl lacks.
+const xoauth2 = "XOAUTH2"
+
+// mechanisms are the SASL mechanisms both servers offer.
+func (s *Servers) mechanisms() []string {
+	if s.tokenCheck != nil {
+		return []string{sasl.Plain, xoauth2, sasl.OAuthBearer}
+	}
+	return []string{sasl.Plain}
+}
+
+// tokenServer is the server side of a login by token, by mech (XOAUTH2 or
+// OAUTHBEARER): the token is checked with TokenCheck for a known user, and
+// then open is called with the user's canonical name.
+func (s *Servers) tokenServer(mech, protocol, remote string, open func(name string) error) sasl.Server {
+	check := func(user, token string) error {
+		name := canonical(user)
+		if s.users[name] == nil {
+			s.log.Info(protocol+" token login refused: no such user", "user", name, "remote", remote)
+			return errors.New("no such user")
+		}
+		if err := s.tokenCheck(name, token); err != nil {
+			s.log.Info(protocol+" token login refused", "user", name, "mechanism", mech, "remote", remote, "err", err)
+			return err
+		}
+		if err := open(name); err != nil {
+			return err
+		}
+		s.log.Debug(protocol+" token login", "user", name, "mechanism", mech, "remote", remote)
+		return nil
+	}
+	if mech == sasl.OAuthBearer {
+		return sasl.NewOAuthBearerServer(func(o sasl.OAuthBearerOptions) *sasl.OAuthBearerError {
+			if o.Username == "" || check(o.Username, o.Token) != nil {
+				return &sasl.OAuthBearerError{Status: "invalid_token", Schemes: "bearer"}
+			}
+			return nil
+		})
+	}
+	return &xoauth2Server{check: check}
+}
+
+// xoauth2Server is the server side of XOAUTH2. The client sends the user
+// and token at once; a refusal is a challenge holding a JSON error, which
+// the client answers with an empty response before the login fails.
+type xoauth2Server struct {
+	check  func(user, token string) error
+	failed error
+	done   bool
+}
+
+func (a *xoauth2Server) Next(resp []byte) ([]byte, bool, error) {
+	switch {
+	case a.failed != nil:
+		return nil, true, a.failed
+	case a.done:
+		return nil, true, sasl.ErrUnexpectedClientResponse
+	case resp == nil:
+		return []byte{}, false, nil // ask for the initial response
+	}
+	a.done = true
+	var user, token string
+	for _, f := range strings.Split(string(resp), "\x01") {
+		if v, ok := strings.CutPrefix(f, "user="); ok {
+			user = v
+		} else if v, ok := strings.CutPrefix(f, "auth="); ok && len(v) > 7 && strings.EqualFold(v[:7], "bearer ") {
+			token = v[7:]
+		}
+	}
+	if user == "" || token == "" {
+		return nil, true, errors.New("XOAUTH2: malformed response")
+	}
+	if err := a.check(user, token); err != nil {
+		a.failed = errors.New("XOAUTH2: token refused")
+		return []byte(`{"status":"invalid_token","schemes":"bearer"}`), false, nil
+	}
+	return nil, true, nil
 }
 
 // Mail accepts any sender: the daemon and the players' stand-ins send as
