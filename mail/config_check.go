@@ -20,8 +20,10 @@ func (l *loader) check() {
 	l.checkReferee()
 	l.checkServer("imap", "143", l.cfg.IMAP.Address, l.cfg.IMAP.Security)
 	l.checkIMAP()
+	l.checkCAFile("imap", l.cfg.IMAP.CAFile, l.cfg.IMAP.Security)
 	l.checkServer("smtp", "587", l.cfg.SMTP.Address, l.cfg.SMTP.Security)
 	l.checkSMTP()
+	l.checkCAFile("smtp", l.cfg.SMTP.CAFile, l.cfg.SMTP.Security)
 	if l.cfg.Embedded.Enabled {
 		l.checkEmbedded()
 	}
@@ -66,6 +68,23 @@ func (l *loader) checkServer(table, examplePort, addr, security string) {
 	if host, _, err := net.SplitHostPort(addr); err == nil && security == "none" && !isLoopback(host) {
 		// Without TLS the password crosses the network in the clear.
 		l.add(toml.Key{table, "security"}, "\"none\" sends the password unencrypted, so it is allowed only for a server on this machine (127.0.0.1, ::1 or localhost), not %s", host)
+	}
+}
+
+// checkCAFile reads table's ca_file, so that a file that is missing or holds
+// no certificate stops titm at start, naming the key, rather than failing
+// every connection later.
+func (l *loader) checkCAFile(table, path, security string) {
+	if path == "" {
+		return
+	}
+	key := toml.Key{table, "ca_file"}
+	if security == "none" {
+		l.add(key, "set, but %s.security is \"none\", so no certificate is checked; use \"tls\" or \"starttls\", or remove ca_file", table)
+		return
+	}
+	if _, err := loadCAFile(path); err != nil {
+		l.add(key, "%v", err)
 	}
 }
 
