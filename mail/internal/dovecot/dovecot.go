@@ -5,7 +5,8 @@
 // Each Server has its own configuration, sockets, state, log and mail under a
 // fresh temporary directory, so it neither reads nor disturbs a Dovecot
 // installed on the machine, and several can run at once. The package needs the
-// dovecot and doveadm programs (Debian: dovecot-imapd); without them, or when
+// dovecot and doveadm programs (Debian: dovecot-imapd; for Options.LMTP also
+// dovecot-lmtpd); without them, or when
 // Dovecot cannot start, Start skips the test, unless the environment variable
 // TITM_REQUIRE_DOVECOT is set to a non-empty value (as CI does), in which case
 // the test fails instead.
