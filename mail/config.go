@@ -109,6 +109,10 @@ type IMAPConfig struct {
 	PollInterval time.Duration
 	// IDLE lets the server announce new mail at once (idle; default true).
 	IDLE bool
+	// CAFile is a PEM file of the CA certificates the server's certificate
+	// must be signed by, for a server with a private CA, instead of the
+	// system's (ca_file; optional; not with security "none").
+	CAFile string
 	// InsecureSkipVerify accepts any certificate, such as a self-signed one
 	// in tests (insecure_skip_verify; default false).
 	InsecureSkipVerify bool
@@ -142,6 +146,10 @@ type SMTPConfig struct {
 	// GiveUp is how long a mail may keep failing temporarily before it is
 	// marked failed (give_up; default 72h; at least RetryMin).
 	GiveUp time.Duration
+	// CAFile is a PEM file of the CA certificates the server's certificate
+	// must be signed by, for a server with a private CA, instead of the
+	// system's (ca_file; optional; not with security "none").
+	CAFile string
 	// InsecureSkipVerify accepts any certificate, such as a self-signed one
 	// in tests (insecure_skip_verify; default false).
 	InsecureSkipVerify bool

@@ -22,10 +22,12 @@ func (l *loader) check() {
 	l.checkServer("imap", "143", l.cfg.IMAP.Address, l.cfg.IMAP.Security)
 	l.checkPort("imap", l.cfg.IMAP.Address, l.cfg.IMAP.Security)
 	l.checkIMAP()
+	l.checkCAFile("imap", l.cfg.IMAP.CAFile, l.cfg.IMAP.Security)
 	l.checkServer("smtp", "587", l.cfg.SMTP.Address, l.cfg.SMTP.Security)
 	l.checkPort("smtp", l.cfg.SMTP.Address, l.cfg.SMTP.Security)
 	l.checkSMTP()
 	l.checkOAuth2()
+	l.checkCAFile("smtp", l.cfg.SMTP.CAFile, l.cfg.SMTP.Security)
 	if l.cfg.Embedded.Enabled {
 		l.checkEmbedded()
 	}
@@ -118,6 +120,23 @@ func (l *loader) reported(key toml.Key) bool {
 		}
 	}
 	return false
+}
+
+// checkCAFile reads table's ca_file, so that a file that is missing or holds
+// no certificate stops titm at start, naming the key, rather than failing
+// every connection later.
+func (l *loader) checkCAFile(table, path, security string) {
+	if path == "" {
+		return
+	}
+	key := toml.Key{table, "ca_file"}
+	if security == "none" {
+		l.add(key, "set, but %s.security is \"none\", so no certificate is checked; use \"tls\" or \"starttls\", or remove ca_file", table)
+		return
+	}
+	if _, err := loadCAFile(path); err != nil {
+		l.add(key, "%v", err)
+	}
 }
 
 func (l *loader) checkIMAP() {

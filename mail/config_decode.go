@@ -67,6 +67,7 @@ func (l *loader) tables() []table {
 			{"processed_folder", text{dst: &im.ProcessedFolder}},
 			{"poll_interval", duration{&im.PollInterval, 5 * time.Second, time.Hour}},
 			{"idle", flag{&im.IDLE}},
+			{"ca_file", text{dst: &im.CAFile}},
 			{"insecure_skip_verify", flag{&im.InsecureSkipVerify}},
 		}},
 		{"smtp", []setting{
@@ -79,6 +80,7 @@ func (l *loader) tables() []table {
 			{"retry_min", duration{&sm.RetryMin, time.Second, time.Hour}},
 			{"retry_max", duration{&sm.RetryMax, 0, 0}},
 			{"give_up", duration{&sm.GiveUp, 0, 0}},
+			{"ca_file", text{dst: &sm.CAFile}},
 			{"insecure_skip_verify", flag{&sm.InsecureSkipVerify}},
 		}},
 		{"oauth2", []setting{

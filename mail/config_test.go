@@ -609,6 +609,27 @@ var mistakes = []struct {
 		want: []string{`config.toml:6: the line holds a secret and cannot be read as TOML; check its quotes (the text is not shown)`},
 	},
 	{
+		name: "ca_file missing",
+		text: with(6, `ca_file = "/nonexistent/ca.pem"`),
+		want: []string{`config.toml:7: imap.ca_file: cannot read the CA certificates: open /nonexistent/ca.pem: no such file or directory`},
+	},
+	{
+		name: "ca_file without a certificate",
+		text: with(8, `ca_file = "../go.mod"`),
+		want: []string{`config.toml:9: smtp.ca_file: ../go.mod holds no PEM certificate (a block beginning "-----BEGIN CERTIFICATE-----")`},
+	},
+	{
+		name: "ca_file with a key",
+		text: with(8, `ca_file = "../testdata/config/ca-with-key.pem"`),
+		want: []string{`config.toml:9: smtp.ca_file: ../testdata/config/ca-with-key.pem holds a PEM block of type "PRIVATE KEY"; it must hold CA certificates only`},
+	},
+	{
+		name: "ca_file without TLS",
+		text: lines(`[referee]`, `address = "referee@example.org"`, `[imap]`, `address = "127.0.0.1:143"`, `security = "none"`,
+			`ca_file = "/nonexistent/ca.pem"`, `username = "referee"`, `password_env = "TEST_IMAP_PASSWORD"`, `[smtp]`, `address = "mail.example.org:587"`),
+		want: []string{`config.toml:6: imap.ca_file: set, but imap.security is "none", so no certificate is checked; use "tls" or "starttls", or remove ca_file`},
+	},
+	{
 		name: "several mistakes",
 		text: lines(
 			`[referee]`,

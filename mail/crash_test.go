@@ -116,7 +116,7 @@ func impulses(log []adjudicator.Record) int {
 // which reads no mail and so is safe while the daemon moves them.
 func (w *world) folderSize(addr, folder string) int {
 	w.t.Helper()
-	c, err := imapclient.DialInsecure(w.srv.IMAPAddr(), nil)
+	c, err := imapclient.DialInsecure(w.imapAddr(), nil)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -57,6 +57,25 @@ type world struct {
 	tokens   map[string]string // by address
 	db       string
 	security string // the [imap] and [smtp] security settings
+	// imap and smtp are where the players read and send when not on the
+	// embedded servers (srv).
+	imap, smtp string
+}
+
+// imapAddr is the IMAP server holding the players' mailboxes.
+func (w *world) imapAddr() string {
+	if w.imap != "" {
+		return w.imap
+	}
+	return w.srv.IMAPAddr()
+}
+
+// smtpAddr is the SMTP server the players send through.
+func (w *world) smtpAddr() string {
+	if w.smtp != "" {
+		return w.smtp
+	}
+	return w.srv.SMTPAddr()
 }
 
 type worldOptions struct {
@@ -134,7 +153,7 @@ address = %q
 %s
 retry_min = "1s"
 retry_max = "2s"
-`, w.db, referee, extra, w.srv.IMAPAddr(), w.security, referee, w.srv.SMTPAddr(), w.security)
+`, w.db, referee, extra, w.imapAddr(), w.security, referee, w.smtpAddr(), w.security)
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -164,7 +183,7 @@ func (w *world) stop() {
 func (w *world) send(from, subject, text string) string {
 	w.t.Helper()
 	raw, id := message(from, subject, text)
-	c, err := smtp.Dial(w.srv.SMTPAddr())
+	c, err := smtp.Dial(w.smtpAddr())
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -198,7 +217,7 @@ func message(from, subject, text string) ([]byte, string) {
 func (w *world) inbox(addr string) []*mail.Incoming {
 	w.t.Helper()
 	pass := map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass", observer: "o-pass"}[addr]
-	c, err := imapclient.DialInsecure(w.srv.IMAPAddr(), nil)
+	c, err := imapclient.DialInsecure(w.imapAddr(), nil)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 package mail
 
+import "github.com/emersion/go-imap/v2/imapclient"
+
 // SetHook has the handler call f before it handles each mail, so that a
 // test can make it fail.
 func (h *Handler) SetHook(f func(*Incoming)) { h.hook = f }
@@ -7,3 +9,26 @@ func (h *Handler) SetHook(f func(*Incoming)) { h.hook = f }
 // SetIdling has the inbox call f each time the server has accepted its
 // IDLE. Set it before the inbox runs.
 func (ib *Inbox) SetIdling(f func()) { ib.idling = f }
+
+// DialIMAP connects and logs in as the inbox does, then logs out.
+func DialIMAP(cfg *IMAPConfig) error {
+	c, err := (&Inbox{cfg: cfg}).dial(&imapclient.Options{})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
+		return err
+	}
+	return c.Logout().Wait()
+}
+
+// DialSMTP connects (and logs in, if configured) as the sender does, then
+// quits.
+func DialSMTP(cfg *SMTPConfig) error {
+	c, err := (&Sender{cfg: cfg}).dial()
+	if err != nil {
+		return err
+	}
+	return c.Quit()
+}

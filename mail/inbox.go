@@ -2,7 +2,6 @@ package mail
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -69,17 +68,22 @@ func (ib *Inbox) Run(ctx context.Context) error {
 
 // dial connects as configured.
 func (ib *Inbox) dial(opts *imapclient.Options) (*imapclient.Client, error) {
-	host, _, _ := net.SplitHostPort(ib.cfg.Address)
-	opts.TLSConfig = &tls.Config{ServerName: host, InsecureSkipVerify: ib.cfg.InsecureSkipVerify}
+	tc, err := clientTLS(ib.cfg.Address, ib.cfg.CAFile, ib.cfg.InsecureSkipVerify)
+	if err != nil {
+		return nil, fmt.Errorf("imap.ca_file: %w", err)
+	}
+	opts.TLSConfig = tc
 	opts.Dialer = &net.Dialer{Timeout: 30 * time.Second}
+	var c *imapclient.Client
 	switch ib.cfg.Security {
 	case "tls":
-		return imapclient.DialTLS(ib.cfg.Address, opts)
+		c, err = imapclient.DialTLS(ib.cfg.Address, opts)
 	case "none":
-		return imapclient.DialInsecure(ib.cfg.Address, opts)
+		c, err = imapclient.DialInsecure(ib.cfg.Address, opts)
 	default:
-		return imapclient.DialStartTLS(ib.cfg.Address, opts)
+		c, err = imapclient.DialStartTLS(ib.cfg.Address, opts)
 	}
+	return c, certHint(err, "imap")
 }
 
 // session is one connection: log in, select, then handle what is there and

@@ -3,11 +3,9 @@ package mail
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"time"
 
@@ -230,10 +228,11 @@ func backoff(lo, hi time.Duration, n int) time.Duration {
 
 // dial connects and authenticates as configured.
 func (s *Sender) dial() (*smtp.Client, error) {
-	host, _, _ := net.SplitHostPort(s.cfg.Address)
-	tc := &tls.Config{ServerName: host, InsecureSkipVerify: s.cfg.InsecureSkipVerify}
+	tc, err := clientTLS(s.cfg.Address, s.cfg.CAFile, s.cfg.InsecureSkipVerify)
+	if err != nil {
+		return nil, fmt.Errorf("smtp.ca_file: %w", err)
+	}
 	var c *smtp.Client
-	var err error
 	switch s.cfg.Security {
 	case "tls":
 		c, err = smtp.DialTLS(s.cfg.Address, tc)
@@ -243,7 +242,7 @@ func (s *Sender) dial() (*smtp.Client, error) {
 		c, err = smtp.DialStartTLS(s.cfg.Address, tc)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("smtp: connecting to %s: %w", s.cfg.Address, err)
+		return nil, fmt.Errorf("smtp: connecting to %s: %w", s.cfg.Address, certHint(err, "smtp"))
 	}
 	if s.cfg.Username != "" {
 		if err := s.login(c); err != nil {

@@ -5,7 +5,8 @@
 // Each Server has its own configuration, sockets, state, log and mail under a
 // fresh temporary directory, so it neither reads nor disturbs a Dovecot
 // installed on the machine, and several can run at once. The package needs the
-// dovecot and doveadm programs (Debian: dovecot-imapd); without them, or when
+// dovecot and doveadm programs (Debian: dovecot-imapd; for Options.LMTP also
+// dovecot-lmtpd); without them, or when
 // Dovecot cannot start, Start skips the test, unless the environment variable
 // TITM_REQUIRE_DOVECOT is set to a non-empty value (as CI does), in which case
 // the test fails instead.
@@ -57,15 +58,23 @@ type Server struct {
 	// Addr is the host:port of the IMAP listener, e.g. "127.0.0.1:40123".
 	// Plain text (no TLS); LOGIN and AUTHENTICATE PLAIN are allowed.
 	Addr string
+	// TLSAddr is the host:port of the IMAP listener with implicit TLS
+	// (port-993 style), when Options.CertFile is given; else empty.
+	TLSAddr string
+	// LMTPAddr is the host:port of the LMTP listener, through which a mail
+	// server delivers, when Options.LMTP is set; else empty. Only the users
+	// given are accepted as recipients: mail to others is refused with 550.
+	LMTPAddr string
 
 	dir     string            // the temporary directory holding everything
 	conf    string            // path of the generated dovecot.conf
 	logPath string            // Dovecot's own log
 	errPath string            // dovecot's stdout and stderr (errors before the log opens)
 	users   map[string]string // login name -> password, as given to Start
-	dovecot string            // path of the dovecot binary
-	doveadm string            // path of the doveadm binary
-	port    int
+	opts    Options
+	dovecot string // path of the dovecot binary
+	doveadm string // path of the doveadm binary
+	ports   ports
 	cmd     *exec.Cmd     // the running master process, nil when stopped
 	exited  chan struct{} // closed when cmd has exited
 	exitErr error         // cmd.Wait's result, valid once exited is closed
@@ -82,6 +91,30 @@ type Server struct {
 // hierarchy separator (e.g. "archive/2024").
 func Start(t testing.TB, users map[string]string, folders ...string) *Server {
 	t.Helper()
+	return StartWith(t, Options{Users: users, Folders: folders})
+}
+
+// Options are what StartWith may set beyond Start's users and folders.
+type Options struct {
+	// Users maps each login name to its password; each gets INBOX and the
+	// Folders.
+	Users   map[string]string
+	Folders []string
+	// LMTP adds an LMTP listener on loopback (Server.LMTPAddr), through
+	// which a mail server such as Postfix delivers.
+	LMTP bool
+	// CertFile and KeyFile, both PEM, add an IMAP listener with implicit
+	// TLS (Server.TLSAddr) that presents this certificate.
+	CertFile, KeyFile string
+}
+
+// ports are the listeners' port numbers; 0 for a listener not wanted.
+type ports struct{ imap, imaps, lmtp int }
+
+// StartWith is Start with the Options given.
+func StartWith(t testing.TB, o Options) *Server {
+	t.Helper()
+	users, folders := o.Users, o.Folders
 	if err := checkNames(users, folders); err != nil {
 		t.Fatalf("dovecot.Start: %v", err) // a mistake in the test, not in the machine
 	}
@@ -109,6 +142,7 @@ func Start(t testing.TB, users map[string]string, folders ...string) *Server {
 		logPath: filepath.Join(dir, "dovecot.log"),
 		errPath: filepath.Join(dir, "dovecot.stderr"),
 		users:   maps.Clone(users),
+		opts:    o,
 		dovecot: dovecotBin,
 		doveadm: doveadmBin,
 	}
@@ -134,12 +168,10 @@ func Start(t testing.TB, users map[string]string, folders ...string) *Server {
 	// so another process can take it in between; Dovecot then exits with
 	// "Address already in use" and a new port is tried.
 	for attempt := 1; ; attempt++ {
-		s.port, err = freePort()
-		if err != nil {
+		if s.ports, err = s.pickPorts(); err != nil {
 			t.Fatalf("dovecot.Start: %v", err)
 		}
-		s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
-		if err := os.WriteFile(s.conf, []byte(config(dir, s.port, ids, folders)), 0o644); err != nil {
+		if err := os.WriteFile(s.conf, []byte(config(dir, s.ports, ids, o)), 0o644); err != nil {
 			t.Fatalf("dovecot.Start: writing config: %v", err)
 		}
 		// A fresh log for each attempt, so the check below sees only this one.
@@ -154,11 +186,35 @@ func Start(t testing.TB, users map[string]string, folders ...string) *Server {
 			return s
 		}
 		if attempt < 3 && strings.Contains(s.logTail(), "Address already in use") {
-			t.Logf("dovecot: port %d was taken, trying another", s.port)
+			t.Logf("dovecot: a port of %v was taken, trying others", s.ports)
 			continue
 		}
 		unavailable(t, fmt.Sprintf("Dovecot did not start: %v", err), s.logTail())
 	}
+}
+
+// pickPorts picks a free port for each listener wanted and sets the
+// addresses.
+func (s *Server) pickPorts() (ports, error) {
+	var p ports
+	addr := func(port *int, wanted bool, dst *string) error {
+		if !wanted {
+			return nil
+		}
+		n, err := freePort()
+		if err != nil {
+			return err
+		}
+		*port, *dst = n, net.JoinHostPort("127.0.0.1", strconv.Itoa(n))
+		return nil
+	}
+	if err := addr(&p.imap, true, &s.Addr); err != nil {
+		return p, err
+	}
+	if err := addr(&p.imaps, s.opts.CertFile != "", &s.TLSAddr); err != nil {
+		return p, err
+	}
+	return p, addr(&p.lmtp, s.opts.LMTP, &s.LMTPAddr)
 }
 
 // Deliver puts a raw message into a user's INBOX the way a mail server would:
@@ -502,25 +558,44 @@ func writePasswd(path string, users map[string]string, ids identities) error {
 	return nil
 }
 
-// config returns the dovecot.conf for a server in dir listening on port.
-func config(dir string, port int, ids identities, folders []string) string {
+// config returns the dovecot.conf for a server in dir listening on the
+// ports p.
+func config(dir string, p ports, ids identities, o Options) string {
 	var mailboxes strings.Builder
-	for _, f := range folders {
+	for _, f := range o.Folders {
 		fmt.Fprintf(&mailboxes, "  mailbox \"%s\" {\n    auto = create\n  }\n", f)
 	}
 	// Every path is absolute and inside dir, so the config depends on nothing
 	// in /etc/dovecot.
+	protocols, tlsConf, lmtp := "imap", "# Plain text on loopback only.\nssl = no", ""
+	if o.CertFile != "" {
+		// ssl = yes offers STARTTLS on the plain port too; the tests use
+		// the implicit-TLS port.
+		tlsConf = fmt.Sprintf("ssl = yes\nssl_cert = <%s\nssl_key = <%s", o.CertFile, o.KeyFile)
+	}
+	if o.LMTP {
+		protocols += " lmtp"
+		// The recipient is the full address, which is the login name; the
+		// static userdb asks the passdb whether the user exists, so LMTP
+		// refuses unknown recipients at RCPT with 550.
+		lmtp = fmt.Sprintf(`service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = %d
+  }
+}
+`, p.lmtp)
+	}
 	return fmt.Sprintf(`# Written by titm/mail/internal/dovecot for one test.
 instance_name = %[9]s
 base_dir = %[1]s/run
 state_dir = %[1]s/state
 log_path = %[1]s/dovecot.log
-protocols = imap
+protocols = %[11]s
 listen = 127.0.0.1
 login_greeting = %[3]s
 
-# Plain text on loopback only.
-ssl = no
+%[12]s
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 # A wrong password is answered at once, not after the default 2 s.
@@ -557,9 +632,11 @@ service imap-login {
     port = %[2]d
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = %[13]d
   }
 }
+%[14]s
 service anvil {
   chroot =
 }
@@ -572,7 +649,8 @@ service old-stats {
 service imap-urlauth-login {
   chroot =
 }
-`, dir, port, greeting, ids.loginUser, ids.internalUser, ids.mailUID, ids.mailGID, mailboxes.String(), filepath.Base(dir), ids.internalGroup)
+`, dir, p.imap, greeting, ids.loginUser, ids.internalUser, ids.mailUID, ids.mailGID, mailboxes.String(), filepath.Base(dir), ids.internalGroup,
+		protocols, tlsConf, p.imaps, lmtp)
 }
 
 // checkNames rejects user names, passwords and folders that the passwd file or
