@@ -626,7 +626,7 @@ var mistakes = []struct {
 	{
 		name: "ca_file without TLS",
 		text: lines(`[referee]`, `address = "referee@example.org"`, `[imap]`, `address = "127.0.0.1:143"`, `security = "none"`,
-			`ca_file = "/nonexistent/ca.pem"`, `username = "referee"`, `password_env = "TEST_IMAP_PASSWORD"`, `[smtp]`, `address = "mail.example.org:587"`),
+			`ca_file = "/nonexistent/ca.pem"`, `username = "referee"`, `password_env = "TEST_IMAP_PASSWORD"`, `[smtp]`, `address = "mail.example.org:25"`),
 		want: []string{`config.toml:6: imap.ca_file: set, but imap.security is "none", so no certificate is checked; use "tls" or "starttls", or remove ca_file`},
 	},
 	{
