@@ -291,7 +291,7 @@ func TestDirector(t *testing.T) {
 func TestConcedeAndDraw(t *testing.T) {
 	g, _ := newGame(t, "intro")
 	recs, err := g.Concede(rules.Allied, t0.Add(5*time.Hour))
-	if err != nil || g.Status != Finished || !strings.Contains(g.Result, "german victory") || recs[1].Seed == "" {
+	if err != nil || g.Status != Finished || g.Result != "the Allied player conceded: German victory" || recs[1].Seed == "" {
 		t.Fatalf("concede: %v, %s, %q", err, g.Status, g.Result)
 	}
 	g, _ = newGame(t, "intro")
@@ -309,6 +309,46 @@ func TestConcedeAndDraw(t *testing.T) {
 	recs, err = g.Draw(rules.Allied, true, t0.Add(5*time.Hour))
 	if err != nil || g.Status != Finished || g.Result != "drawn by agreement" || recs[0].Kind != KindDrawAgreed {
 		t.Fatalf("draw: %v, %s, %q", err, g.Status, g.Result)
+	}
+}
+
+// A conceded game's result names the sides capitalised; a log of
+// adjudication version 1, which wrote them in lower case, still verifies,
+// and a later log in lower case does not.
+func TestConcededResultOfVersion1(t *testing.T) {
+	g, log := newGame(t, "intro")
+	log = append(log, playImpulse(t, g, t0.Add(2*time.Hour))...)
+	recs, err := g.Concede(rules.German, t0.Add(3*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log = append(log, recs...)
+	x := MakeExport(g, log)
+	if _, err := Verify(roundTrip(t, x)); err != nil {
+		t.Fatalf("the conceded game does not verify: %v", err)
+	}
+	lower := func(engine int) *Export {
+		y := roundTrip(t, x)
+		y.Records[0].Engine = engine
+		last := &y.Records[len(y.Records)-1]
+		if last.Kind != KindFinished || last.Result != "the German player conceded: Allied victory" {
+			t.Fatalf("the last record: %s %q", last.Kind, last.Result)
+		}
+		// Version 1 wrote the result so, in the record and in the
+		// position.
+		last.Result = "the german player conceded: allied victory"
+		st := g.State.Clone()
+		st.Result = last.Result
+		last.State = StateHash(st)
+		y.Result = last.Result
+		rechain(y)
+		return y
+	}
+	if _, err := Verify(lower(1)); err != nil {
+		t.Errorf("a version-1 conceded game does not verify: %v", err)
+	}
+	if _, err := Verify(lower(rules.Version)); err == nil || !strings.Contains(err.Error(), "(finished)") {
+		t.Errorf("a version-%d log with the version-1 result: %v", rules.Version, err)
 	}
 }
 

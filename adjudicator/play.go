@@ -257,6 +257,23 @@ func canonical(o *rules.Orders) string {
 
 // Concede ends the game: the side concedes, and the other wins.
 func (g *Game) Concede(side rules.Side, now time.Time) ([]Record, error) {
+	return g.concede(side, now, concededResult(side))
+}
+
+// concededResult is the result of a game the side conceded.
+func concededResult(side rules.Side) string {
+	return fmt.Sprintf("the %s player conceded: %s victory", side.Title(), side.Enemy().Title())
+}
+
+// concededResult1 is the result of a conceded game as adjudication version
+// 1 wrote it, the sides in lower case: a replay of its log must make the
+// same record.
+func concededResult1(side rules.Side) string {
+	return fmt.Sprintf("the %s player conceded: %s victory", side, side.Enemy())
+}
+
+// concede ends the game as Concede does, with result as its result.
+func (g *Game) concede(side rules.Side, now time.Time, result string) ([]Record, error) {
 	now = at(now)
 	if g.Status == Finished {
 		return nil, fmt.Errorf("game %s is over: %w", g.ID, ErrNotPlaying)
@@ -265,7 +282,7 @@ func (g *Game) Concede(side rules.Side, now time.Time) ([]Record, error) {
 		return nil, fmt.Errorf("no side %q: german or allied", side)
 	}
 	r := g.record(Record{Kind: KindConceded, Time: now, Side: side})
-	return []Record{r, g.finish(fmt.Sprintf("the %s player conceded: %s victory", side, side.Enemy()), now)}, nil
+	return []Record{r, g.finish(result, now)}, nil
 }
 
 // Draw offers a draw, or accepts the one the other side offered. An offer

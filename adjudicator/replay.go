@@ -124,7 +124,11 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 	out := &Replayed{Game: g, Events: map[int][]rules.Event{}, before: map[rules.Impulse]*rules.State{}}
 	for i := 1; i < len(log); {
 		e := log[i]
-		recs, err := out.apply(e, secret)
+		var next *Record
+		if i+1 < len(log) {
+			next = &log[i+1]
+		}
+		recs, err := out.apply(e, next, engine, secret)
 		switch {
 		case err == errNotByItself:
 			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "no record of this kind is made here by itself"}
@@ -205,8 +209,9 @@ var errNotByItself = errors.New("not made by itself")
 
 // apply replays a logged record, e, through the game's method that made it,
 // and returns the records that method makes now. With no secret seed, an
-// impulse rolls the dice the log records.
-func (out *Replayed) apply(e Record, secret []byte) ([]Record, error) {
+// impulse rolls the dice the log records. next is the logged record after
+// e, if any, and engine the adjudication version of the log.
+func (out *Replayed) apply(e Record, next *Record, engine int, secret []byte) ([]Record, error) {
 	g := out.Game
 	switch e.Kind {
 	case KindJoined:
@@ -233,7 +238,14 @@ func (out *Replayed) apply(e Record, secret []byte) ([]Record, error) {
 		}
 		return g.rollback(out.before, to, e.Reason, e.Time)
 	case KindConceded:
-		return g.Concede(e.Side, e.Time)
+		result := concededResult(e.Side)
+		if engine < 2 && next != nil && next.Result == concededResult1(e.Side) {
+			// Version 1 wrote the sides in lower case. Its
+			// log, which may have been conceded with a later
+			// titm, keeps the wording it was written with.
+			result = concededResult1(e.Side)
+		}
+		return g.concede(e.Side, e.Time, result)
 	case KindDrawOffered:
 		return g.Draw(e.Side, false, e.Time)
 	case KindDrawAgreed:
