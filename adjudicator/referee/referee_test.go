@@ -323,55 +323,134 @@ func TestStandingOrdersPrivate(t *testing.T) {
 	}
 }
 
-// The sides are named German and Allied in every text a player reads:
-// answers, refusals, notices and reports.
-func TestSideNamesCapitalised(t *testing.T) {
-	ref := referee.New(&referee.Options{Address: "referee@example.org", MaxExtensions: 1, MaxExtension: 48 * time.Hour})
-	st, id, tokens := game(t, ref)
-	german, allied := rules.German, rules.Allied
-	mail := func(side rules.Side, text string) func(tx *store.Tx) (*referee.Result, error) {
-		return func(tx *store.Tx) (*referee.Result, error) {
-			return ref.Orders(tx, id, side, "GAME "+id+"\nTOKEN "+tokens[side]+"\n"+text, start.Add(time.Hour))
+// A text a player or an observer reads: a reply, or a mail's subject or
+// text, named by the step of the scripted game that made it.
+type text struct{ step, body string }
+
+// scriptedGame plays an intro game through every kind of act a player or
+// the director makes, each checked for what its reply must say, to the
+// concession that ends it, and returns every text it made: the welcomes,
+// the replies, the refusals, the notices and the reports.
+func scriptedGame(t *testing.T) (texts []text, log []adjudicator.Record) {
+	t.Helper()
+	ref := referee.New(&referee.Options{Address: "referee@example.org", MaxExtensions: 1, MaxExtension: 48 * time.Hour, Reminder: 12 * time.Hour})
+	st, err := store.Open(filepath.Join(t.TempDir(), "titm.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var id string
+	tokens := map[rules.Side]string{}
+	add := func(step string, res *referee.Result) {
+		if res.Reply != "" {
+			texts = append(texts, text{step + ": the reply", res.Reply})
+		}
+		for _, m := range res.Mails {
+			texts = append(texts, text{step + ": the subject to " + m.To[0], m.Subject}, text{step + ": the mail to " + m.To[0], m.Text})
 		}
 	}
-	lower := regexp.MustCompile(`\b(german|allied)\b`)
+	created := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		c, err := ref.New(tx, referee.NewGame{Scenario: "intro", German: "hasso@example.org", Allied: "troy@example.org",
+			Observers: []string{"umpire@example.org"}, Deadline: 48 * time.Hour}, start)
+		if err != nil {
+			return nil, err
+		}
+		id, tokens = c.Game.ID, c.Tokens
+		return c.Result, nil
+	})
+	add("new", created)
+	german, allied := rules.German, rules.Allied
+	at := start
+	mail := func(side rules.Side, text string) func(tx *store.Tx) (*referee.Result, error) {
+		return func(tx *store.Tx) (*referee.Result, error) {
+			return ref.Orders(tx, id, side, "GAME "+id+"\nTOKEN "+tokens[side]+"\n"+text, at)
+		}
+	}
+	director := func(fn func(tx *store.Tx) (*referee.Result, error)) func(tx *store.Tx) (*referee.Result, error) {
+		return fn
+	}
 	for _, s := range []struct {
-		name string
-		fn   func(tx *store.Tx) (*referee.Result, error)
-		want string // in the reply
+		name  string
+		after time.Duration // after the step before
+		fn    func(tx *store.Tx) (*referee.Result, error)
+		want  string // in the reply, or the first mail when there is none
 	}{
-		{"JOIN", mail(german, "JOIN SEED one"), "You have joined"},
-		{"JOIN again", mail(german, "JOIN SEED again"), "the German player has already joined"},
-		{"the other JOIN", mail(allied, "JOIN SEED two"), "You have joined"},
-		{"orders out of turn", mail(allied, "IMPULSE 16-1"), "it is the German impulse G16-1"},
-		{"a draw accepted that was never offered", mail(allied, "DRAW ACCEPT"), "the German player has not offered a draw"},
-		{"EXTEND", mail(german, "EXTEND 24h"), ""},
-		{"STATUS", mail(german, "STATUS"), "Impulse G16-1: the German player is to move"},
-		{"orders", mail(german, "IMPULSE 16-1\nENTRENCH 212/423"), ""},
-		{"CHECK out of turn", mail(german, "CHECK\nIMPULSE 16-2"), "it is the Allied impulse A16-1"},
+		{"STATUS before JOIN", time.Minute, mail(german, "STATUS"), "Waiting for the German player to JOIN"},
+		{"DICE before JOIN", time.Minute, mail(allied, "DICE"), "Allied seed: not yet given"},
+		{"JOIN", time.Minute, mail(german, "JOIN SEED one"), "You have joined"},
+		{"JOIN again", time.Minute, mail(german, "JOIN SEED again"), "the German player has already joined"},
+		{"the other JOIN", time.Minute, mail(allied, "JOIN SEED two"), "You have joined"},
+		{"HELP", time.Minute, mail(german, "HELP"), "CONCEDE"},
+		{"orders out of turn", time.Minute, mail(allied, "IMPULSE 16-1"), "it is the German impulse G16-1"},
+		{"a draw accepted that was never offered", time.Minute, mail(allied, "DRAW ACCEPT"), "the German player has not offered a draw"},
+		{"orders with errors", time.Minute, mail(german, "IMPULSE 16-1\nMOVE 212/423 99\nENTRENCH nosuch\nATTACK 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35"), "error(s)"},
+		{"EXTEND", time.Minute, mail(german, "EXTEND 24h"), ""},
+		{"STATUS", time.Minute, mail(german, "STATUS"), "Impulse G16-1: the German player is to move"},
+		{"UNITS", time.Minute, mail(german, "UNITS"), "Your units"},
+		{"DICE", time.Minute, mail(german, "DICE"), "German seed"},
+		{"ORDERS before any", time.Minute, mail(german, "ORDERS"), "no orders"},
+		{"CHECK", time.Minute, mail(german, "CHECK\nIMPULSE 16-1\nENTRENCH 212/423"), "CHECK: the orders are legal"},
+		{"orders", time.Minute, mail(german, "IMPULSE 16-1\nENTRENCH 212/423\nDEFEND PREFER ARMOR"), ""},
+		{"ORDERS", time.Minute, mail(german, "ORDERS"), "ENTRENCH 212/423"},
+		{"CHECK out of turn", time.Minute, mail(german, "CHECK\nIMPULSE 16-2"), "it is the Allied impulse A16-1"},
+		{"the deadline passes", 72 * time.Hour, func(tx *store.Tx) (*referee.Result, error) { return ref.Deadline(tx, id, at) }, ""},
+		{"the director pauses", time.Minute, director(func(tx *store.Tx) (*referee.Result, error) { return ref.Pause(tx, id, "a question of the rules", at) }), ""},
+		{"STATUS paused", time.Minute, mail(allied, "STATUS"), "Paused by the director"},
+		{"the director extends", time.Minute, director(func(tx *store.Tx) (*referee.Result, error) {
+			return ref.Extend(tx, id, 24*time.Hour, "the answer took long", at)
+		}), ""},
+		{"the director resumes", time.Minute, director(func(tx *store.Tx) (*referee.Result, error) { return ref.Resume(tx, id, "the question is answered", at) }), ""},
+		{"a draw offered", time.Minute, mail(german, "DRAW"), ""},
+		{"CONCEDE", time.Minute, mail(allied, "CONCEDE"), ""},
+		{"STATUS at the end", time.Minute, mail(allied, "STATUS"), "Result: the Allied player conceded: German victory"},
+		{"DICE at the end", time.Minute, mail(allied, "DICE"), "revealed"},
 	} {
+		at = at.Add(s.after)
 		res := act(t, st, s.fn)
-		if !strings.Contains(res.Reply, s.want) {
-			t.Errorf("%s: the reply lacks %q:\n%s", s.name, s.want, res.Reply)
+		got := res.Reply
+		if got == "" && len(res.Mails) > 0 {
+			got = res.Mails[0].Text
 		}
-		texts := []string{res.Reply}
-		for _, m := range res.Mails {
-			texts = append(texts, m.Subject, m.Text)
+		if !strings.Contains(got, s.want) {
+			t.Errorf("%s: the reply lacks %q:\n%s", s.name, s.want, got)
 		}
-		for _, x := range texts {
-			if l := lower.FindString(x); l != "" {
-				t.Errorf("%s: a text names the side %q:\n%s", s.name, l, x)
+		add(s.name, res)
+	}
+	st.View(func(tx *store.Tx) error { log, err = tx.Log(id); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return texts, log
+}
+
+// The sides are named German and Allied in every text a player reads:
+// answers, refusals, notices, reports and the result of a conceded game.
+// Only the order language's keywords and quoted orders may name them in
+// lower case.
+func TestSideNamesCapitalised(t *testing.T) {
+	texts, log := scriptedGame(t)
+	lower := regexp.MustCompile(`\b(german|allied)\b`)
+	for _, x := range texts {
+		if l := lower.FindString(x.body); l != "" {
+			t.Errorf("%s names the side %q:\n%s", x.step, l, x.body)
+		}
+	}
+	var extended, finished bool
+	for _, r := range log {
+		switch r.Kind {
+		case adjudicator.KindExtended:
+			extended = true
+			if r.Side != "" && r.Reason != "asked by the German player" {
+				t.Errorf("the extension's reason: %q", r.Reason)
+			}
+		case adjudicator.KindFinished:
+			finished = true
+			if r.Result != "the Allied player conceded: German victory" {
+				t.Errorf("the conceded game's result: %q", r.Result)
 			}
 		}
 	}
-	log := func() []adjudicator.Record {
-		var log []adjudicator.Record
-		st.View(func(tx *store.Tx) error { log, _ = tx.Log(id); return nil })
-		return log
-	}()
-	for _, r := range log {
-		if r.Kind == adjudicator.KindExtended && r.Reason != "asked by the German player" {
-			t.Errorf("the extension's reason: %q", r.Reason)
-		}
+	if !extended || !finished {
+		t.Errorf("the log has an extension %v, an end %v", extended, finished)
 	}
 }

@@ -214,7 +214,7 @@ func actPlay(h *host, tx *store.Tx, req request, now time.Time) (*referee.Result
 	if o, err := referee.ParseOrders(req.Text, s, req.Side); err == nil {
 		for _, ord := range o.List {
 			if t, ok := ord.(adjudicator.TokenLine); ok && !g.Authentic(req.Side, t.Secret) {
-				return nil, nil, fmt.Errorf("the TOKEN line is not the %s player's token", req.Side)
+				return nil, nil, fmt.Errorf("the TOKEN line is not the %s player's token", req.Side.Title())
 			}
 		}
 	}

@@ -63,7 +63,7 @@ func TestControlSocket(t *testing.T) {
 		t.Errorf("games through the socket: exit %d\n%s", code, out)
 	}
 	out, code = titmProcess(t, "join", id, "--db", db, "--side", "german", "--seed", "through the socket")
-	if code != 0 || !strings.Contains(out, "the german player joined") {
+	if code != 0 || !strings.Contains(out, "the German player joined") {
 		t.Errorf("join through the socket: exit %d\n%s", code, out)
 	}
 	// The change was made by the daemon's process, in its store.

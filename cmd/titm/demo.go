@@ -209,7 +209,7 @@ func (b *bot) round() error {
 		}
 		if m := welcomeToken.FindStringSubmatch(in.Text); m != nil && b.token == "" {
 			b.token = m[1]
-			fmt.Fprintf(b.out, "demo: the %s player joins game %s\n", b.side, b.game)
+			fmt.Fprintf(b.out, "demo: the %s player joins game %s\n", b.side.Title(), b.game)
 			b.send(fmt.Sprintf("GAME %s\nTOKEN %s\nJOIN SEED the %s player's demo seed\n", b.game, b.token, b.side))
 		}
 	}
@@ -239,7 +239,7 @@ func (b *bot) move() error {
 	}
 	b.lastSent = g.Next.String()
 	b.played++
-	fmt.Fprintf(b.out, "demo: the %s player sends orders for %s\n", b.side, g.Next)
+	fmt.Fprintf(b.out, "demo: the %s player sends orders for %s\n", b.side.Title(), g.Next)
 	return b.send(fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE %d-%d\n%s\n", b.game, b.token, g.Next.Day, g.Next.N, orders))
 }
 

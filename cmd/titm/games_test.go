@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -81,22 +82,22 @@ func TestGameCommands(t *testing.T) {
 		t.Errorf("id %q", id)
 	}
 	out := mustRun(t, "games", "--db", db, "--json")
-	if !strings.Contains(out, `: waiting for german and allied to join"`) || !strings.Contains(out, `"german": "0 impulses, 0 missed, 0 extensions"`) {
+	if !strings.Contains(out, `: waiting for German and Allied to join"`) || !strings.Contains(out, `"german": "0 impulses, 0 missed, 0 extensions"`) {
 		t.Errorf("games before JOIN:\n%s", out)
 	}
 	// Flags may come after the game's id.
 	out = mustRun(t, "join", id, "--db", db, "--side", "german", "--seed", "dice of mine")
-	if !strings.Contains(out, "waiting for the allied player") {
+	if !strings.Contains(out, "waiting for the Allied player") {
 		t.Errorf("join: %s", out)
 	}
 	out = mustRun(t, "join", "--side", "allied", "--db", db, id)
-	if !strings.Contains(out, "the game begins; german impulse G16-1") {
+	if !strings.Contains(out, "the game begins; German impulse G16-1") {
 		t.Errorf("join: %s", out)
 	}
 	// A wrong token is refused, nothing applied.
 	orders := filepath.Join(dir, "orders.txt")
 	os.WriteFile(orders, []byte("TOKEN "+tokens["allied"]+"\nIMPULSE 16-1\nENTRENCH 212/423\n"), 0o600)
-	if code, _, errs := runT(t, "play", id, "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(errs, "not the german player's token") {
+	if code, _, errs := runT(t, "play", id, "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(errs, "not the German player's token") {
 		t.Errorf("a wrong token: exit %d, %s", code, errs)
 	}
 	// Orders with errors: every error with its line, nothing applied.
@@ -113,7 +114,7 @@ func TestGameCommands(t *testing.T) {
 	}
 	// Standing orders from the side not to move are kept.
 	os.WriteFile(orders, []byte("BLOW NONE\n"), 0o600)
-	if out := mustRun(t, "play", id, "--db", db, "--side", "allied", "--orders", orders); !strings.Contains(out, "standing orders of the allied player kept:\n  BLOW NONE") {
+	if out := mustRun(t, "play", id, "--db", db, "--side", "allied", "--orders", orders); !strings.Contains(out, "standing orders of the Allied player kept:\n  BLOW NONE") {
 		t.Errorf("standing orders: %s", out)
 	}
 	// Impulse orders from the side not to move are refused.
@@ -162,7 +163,7 @@ func TestGameCommands(t *testing.T) {
 		}
 	}
 	out = mustRun(t, "show", id, "--db", db)
-	for _, want := range []string{"finished: ", "dice: seed ", "german g@example.test, joined", "log: "} {
+	for _, want := range []string{"finished: ", "dice: seed ", "German g@example.test, joined", "log: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q:\n%s", want, out)
 		}
@@ -261,7 +262,7 @@ func TestGameCommandErrors(t *testing.T) {
 	// Orders given with a TOKEN line must carry the side's own token.
 	orders := filepath.Join(t.TempDir(), "orders.txt")
 	os.WriteFile(orders, []byte("GAME intro-1\nTOKEN "+tokens["allied"]+"\nBLOW NONE\n"), 0o600)
-	if code, out, errs := runT(t, "play", "intro-1", "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(out+errs, "the TOKEN line is not the german player's token") {
+	if code, out, errs := runT(t, "play", "intro-1", "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(out+errs, "the TOKEN line is not the German player's token") {
 		t.Errorf("play with the other side's token: exit %d, %s%s", code, out, errs)
 	}
 	if code, _, errs := runT(t, "show", "intro-9", "--db", db); code != exitProblems || !strings.Contains(errs, "no such game") || !strings.Contains(errs, "titm games lists the games") {
@@ -276,4 +277,75 @@ func TestGameCommandErrors(t *testing.T) {
 	if code, _, errs := runT(t, "join", "intro-1", "--db", db, "--side", "german"); code != exitProblems || !strings.Contains(errs, "in use by another titm process") {
 		t.Errorf("join while the store is held: %d %s", code, errs)
 	}
+}
+
+// The sides are named German and Allied in everything the commands print
+// for a person to read, to the result of a conceded game; lower case is
+// left to the values a command line, a configuration or JSON takes.
+func TestSideNamesCapitalised(t *testing.T) {
+	fixClock(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "titm.db")
+	orders := filepath.Join(dir, "orders.txt")
+	var id string
+	var tokens map[string]string
+	// values are the lower-case names a person types or a program reads.
+	values := regexp.MustCompile(`--side (german|allied)|--(german|allied)\b|"(german|allied)"|SIDE takes german or allied|german or allied`)
+	lower := regexp.MustCompile(`\b(german|allied)\b`)
+	for _, s := range []struct {
+		args   []string
+		orders string // written to orders.txt first, after GAME and TOKEN lines of --side
+		fails  bool
+	}{
+		{args: []string{"new", "--scenario", "intro", "--german", "g@example.test", "--allied", "a@example.test", "--deadline", "48h"}},
+		{args: []string{"games"}},
+		{args: []string{"show", "intro-1"}},
+		{args: []string{"join", "intro-1", "--side", "german", "--seed", "one"}},
+		{args: []string{"join", "intro-1", "--side", "allied", "--seed", "two"}},
+		{args: []string{"join", "intro-1", "--side", "red"}, fails: true},
+		{args: []string{"play", "intro-1", "--side", "allied", "--orders", orders}, orders: "BLOW NONE\n"},
+		{args: []string{"play", "intro-1", "--side", "allied", "--orders", orders}, orders: "IMPULSE 16-1\n", fails: true},
+		{args: []string{"play", "intro-1", "--side", "german", "--orders", orders}, orders: "IMPULSE 16-1\nMOVE 212/42 10\n", fails: true},
+		{args: []string{"play", "intro-1", "--side", "german", "--orders", orders}, orders: "IMPULSE 16-1\nENTRENCH 212/423\n"},
+		{args: []string{"games"}},
+		{args: []string{"show", "intro-1"}},
+		{args: []string{"report", "intro-1"}},
+		{args: []string{"play", "intro-1", "--side", "allied", "--orders", orders}, orders: "CONCEDE\n"},
+		{args: []string{"games"}},
+		{args: []string{"show", "intro-1"}},
+		{args: []string{"report", "intro-1"}},
+	} {
+		if s.orders != "" {
+			side := s.args[3]
+			os.WriteFile(orders, []byte("GAME "+id+"\nTOKEN "+tokens[side]+"\n"+s.orders), 0o600)
+		}
+		code, out, errs := runT(t, append(s.args, "--db", db)...)
+		if (code != exitOK) != s.fails {
+			t.Errorf("titm %s: exit %d\n%s%s", strings.Join(s.args, " "), code, out, errs)
+		}
+		if s.args[0] == "new" {
+			id, tokens = newTokens(t, out)
+		}
+		if l := lower.FindString(values.ReplaceAllString(out+errs, "")); l != "" {
+			t.Errorf("titm %s names the side %q:\n%s%s", strings.Join(s.args, " "), l, out, errs)
+		}
+	}
+	if out := mustRun(t, "games", "--db", db); !strings.Contains(out, "the Allied player conceded: German victory") {
+		t.Errorf("the conceded game:\n%s", out)
+	}
+}
+
+// newTokens reads the game's id and the tokens from titm new's text.
+func newTokens(t *testing.T, out string) (string, map[string]string) {
+	t.Helper()
+	id := regexp.MustCompile(`^game (\S+) made`).FindStringSubmatch(out)
+	toks := regexp.MustCompile(`(?m)^(German|Allied) token (\S+)`).FindAllStringSubmatch(out, -1)
+	if id == nil || len(toks) != 2 {
+		t.Fatalf("titm new:\n%s", out)
+	}
+	tokens := map[string]string{}
+	for _, m := range toks {
+		tokens[strings.ToLower(m[1])] = m[2]
+	}
+	return id[1], tokens
 }

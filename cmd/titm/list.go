@@ -37,7 +37,7 @@ func rowOf(g *adjudicator.Game) gameRow {
 		var waiting []string
 		for _, side := range []rules.Side{rules.German, rules.Allied} {
 			if !g.Players[side].HasJoined() {
-				waiting = append(waiting, string(side))
+				waiting = append(waiting, side.Title())
 			}
 		}
 		r.Status = fmt.Sprintf("forming since %s: waiting for %s to join", g.Created.Format("2006-01-02"), strings.Join(waiting, " and "))
@@ -96,7 +96,11 @@ var gamesCmd = &command{
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "GAME\tSCENARIO\tIMPULSE\tTO MOVE\tDEADLINE\tSTATUS")
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Scenario, dash(r.Impulse), dash(r.ToMove), dash(r.Deadline), r.Status)
+				toMove := r.ToMove
+				if toMove != "" {
+					toMove = rules.Side(toMove).Title()
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Scenario, dash(r.Impulse), dash(toMove), dash(r.Deadline), r.Status)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -151,7 +155,7 @@ func showGame(w io.Writer, g *adjudicator.Game, log []adjudicator.Record, mails 
 	fmt.Fprintf(w, "game %s: %s, %s\n", g.ID, g.Scenario, r.Status)
 	fmt.Fprintf(w, "made %s, %s a side and impulse\n", g.Created.Format(time.RFC3339), human(g.Deadline))
 	if g.Status == adjudicator.Playing {
-		fmt.Fprintf(w, "impulse %s, %s to move", r.Impulse, r.ToMove)
+		fmt.Fprintf(w, "impulse %s, %s to move", r.Impulse, g.ToMove().Title())
 		if g.Paused {
 			fmt.Fprintf(w, ", paused with %s left", human(g.Left))
 		} else {
@@ -160,11 +164,11 @@ func showGame(w io.Writer, g *adjudicator.Game, log []adjudicator.Record, mails 
 		fmt.Fprintf(w, "; German VP %d\n", g.State.VP)
 	}
 	if g.DrawOffer != "" {
-		fmt.Fprintf(w, "the %s player offers a draw\n", g.DrawOffer)
+		fmt.Fprintf(w, "the %s player offers a draw\n", g.DrawOffer.Title())
 	}
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		p := g.Players[side]
-		fmt.Fprintf(w, "%-6s %s", side, p.Address)
+		fmt.Fprintf(w, "%-6s %s", side.Title(), p.Address)
 		if p.HasJoined() {
 			fmt.Fprintf(w, ", joined %s with seed %q", p.Joined.Format(time.RFC3339), p.Seed)
 		} else {
@@ -206,7 +210,7 @@ func describe(r adjudicator.Record) string {
 	var b strings.Builder
 	b.WriteString(r.Kind)
 	if r.Side != "" && r.Impulse == "" {
-		fmt.Fprintf(&b, " %s", r.Side)
+		fmt.Fprintf(&b, " %s", r.Side.Title())
 	}
 	if r.Impulse != "" {
 		fmt.Fprintf(&b, " %s", r.Impulse)

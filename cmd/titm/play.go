@@ -64,11 +64,11 @@ var joinCmd = &command{
 				return err
 			}
 			g := resp.Game
-			fmt.Fprintf(c.out, "the %s player joined game %s with seed %q\n", side, g.ID, *seed)
+			fmt.Fprintf(c.out, "the %s player joined game %s with seed %q\n", side.Title(), g.ID, *seed)
 			if g.Status == adjudicator.Playing {
-				fmt.Fprintf(c.out, "both players have joined: the game begins; %s impulse %s, due %s\n", g.ToMove(), g.State.Next, g.Due.Format(time.RFC3339))
+				fmt.Fprintf(c.out, "both players have joined: the game begins; %s impulse %s, due %s\n", g.ToMove().Title(), g.State.Next, g.Due.Format(time.RFC3339))
 			} else {
-				fmt.Fprintf(c.out, "waiting for the %s player to join\n", side.Enemy())
+				fmt.Fprintf(c.out, "waiting for the %s player to join\n", side.Enemy().Title())
 			}
 			mailed(c.out, resp)
 			return nil
@@ -127,7 +127,7 @@ func printPlayed(out io.Writer, file string, side rules.Side, resp *response) er
 	for _, r := range resp.Records {
 		switch r.Kind {
 		case adjudicator.KindStanding:
-			fmt.Fprintf(out, "standing orders of the %s player kept:\n%s", side, indent(r.Text))
+			fmt.Fprintf(out, "standing orders of the %s player kept:\n%s", side.Title(), indent(r.Text))
 		case adjudicator.KindImpulse:
 			fmt.Fprintf(out, "%s played\n", r.Impulse)
 			for _, e := range resp.Events {
@@ -142,7 +142,7 @@ func printPlayed(out io.Writer, file string, side rules.Side, resp *response) er
 	}
 	g := resp.Game
 	if g.Status == adjudicator.Playing {
-		fmt.Fprintf(out, "next: %s impulse %s, due %s; German VP %d\n", g.ToMove(), g.State.Next, g.Due.Format(time.RFC3339), g.State.VP)
+		fmt.Fprintf(out, "next: %s impulse %s, due %s; German VP %d\n", g.ToMove().Title(), g.State.Next, g.Due.Format(time.RFC3339), g.State.VP)
 	}
 	fmt.Fprintf(out, "log head %s\n", g.Head)
 	mailed(out, resp)

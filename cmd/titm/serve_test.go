@@ -168,13 +168,13 @@ func TestDemoAutoplay(t *testing.T) {
 				t.Fatalf("the demo ended early:\n%s", strings.Join(seen, "\n"))
 			}
 			seen = append(seen, l)
-			done = strings.Contains(l, "the allied player sends orders for A16-1")
+			done = strings.Contains(l, "the Allied player sends orders for A16-1")
 		case <-deadline:
 			t.Fatalf("the demo's players did not play A16-1 in 30 s:\n%s", strings.Join(seen, "\n"))
 		}
 	}
 	text := strings.Join(seen, "\n")
-	for _, want := range []string{"german@demo.test  password demo", "the german player joins game intro-1", "the german player sends orders for G16-1"} {
+	for _, want := range []string{"german@demo.test  password demo", "the German player joins game intro-1", "the German player sends orders for G16-1"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the demo did not print %q:\n%s", want, text)
 		}
