@@ -134,24 +134,27 @@ func (cl *cli) runCommand(c *command, args []string) int {
 	fs := flag.NewFlagSet("titm "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	do := c.setup(fs, cl)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: titm %s [flags] %s\n\n%s\n", c.name, c.args, c.summary)
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("titm "+c.name+" [flags] "+c.args), c.summary)
 		var b strings.Builder
 		fs.SetOutput(&b)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
 		if b.Len() > 0 {
-			fmt.Fprintf(fs.Output(), "\nFlags:\n%s", b.String())
+			fmt.Fprintf(w, "\nFlags:\n%s", b.String())
 		}
 	}
+	// The flag package prints the usage itself on a wrong flag and on -h;
+	// it is printed here instead, once, on the output it belongs to.
+	fs.Usage = func() {}
 	args, err := parseAnywhere(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			// Help asked for is an answer, not an error.
-			fs.SetOutput(stdout)
-			fs.Usage()
+			usage(stdout)
 			return exitOK
 		}
+		usage(stderr)
 		return exitUsage
 	}
 	err = do(args)
@@ -161,7 +164,7 @@ func (cl *cli) runCommand(c *command, args []string) int {
 		return exitOK
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "titm %s: %s\n", c.name, ue.msg)
-		fs.Usage()
+		usage(stderr)
 		return exitUsage
 	case errors.Is(err, errProblems):
 		return exitProblems

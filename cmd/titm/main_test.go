@@ -40,6 +40,38 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// -h, --help and help print the usage once, on the standard output, and
+// exit 0, for titm itself and every command and subcommand.
+func TestHelpOnceOnStdout(t *testing.T) {
+	lines := [][]string{{"-h"}, {"--help"}, {"help"}}
+	want := map[int]string{0: "Usage: titm <command>", 1: "Usage: titm <command>", 2: "Usage: titm <command>"}
+	for _, c := range commands {
+		for _, h := range []string{"-h", "--help"} {
+			want[len(lines)] = "Usage: titm " + c.name + " "
+			lines = append(lines, []string{c.name, h})
+		}
+		want[len(lines)] = "Usage: titm " + c.name + " "
+		lines = append(lines, []string{"help", c.name})
+		for _, sub := range c.subs {
+			for _, h := range []string{"-h", "--help"} {
+				want[len(lines)] = "Usage: titm " + sub.name + " "
+				lines = append(lines, append(strings.Fields(sub.name), h))
+			}
+		}
+	}
+	for i, args := range lines {
+		code, out, errs := runT(t, args...)
+		if code != exitOK || errs != "" || strings.Count(out, "Usage: ") != 1 || !strings.Contains(out, want[i]) {
+			t.Errorf("titm %s: exit %d, stdout %q, stderr %q; want %q once on stdout", strings.Join(args, " "), code, out, errs, want[i])
+		}
+	}
+	// A wrong flag is an error: it and the usage, once, on the standard error.
+	code, out, errs := runT(t, "new", "--nosuch")
+	if code != exitUsage || out != "" || strings.Count(errs, "Usage: titm new") != 1 || !strings.Contains(errs, "-nosuch") {
+		t.Errorf("titm new --nosuch: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
 func TestValidate(t *testing.T) {
 	code, out, errs := runT(t, "validate", "../../testdata/bad/zone-letter.toml", "../../testdata/bad/unit-strength-5.toml")
 	if code != exitProblems {
