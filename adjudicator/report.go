@@ -15,7 +15,7 @@ import (
 // roll by roll and check it against the rulebook.
 
 // ReportWidth is the width the report is written to.
-const ReportWidth = 80
+const ReportWidth = 78
 
 // ReportData is what an impulse's report tells. Report fills it from a
 // game; titm adjudicate fills it for impulses played offline, without a

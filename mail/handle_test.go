@@ -228,7 +228,7 @@ func TestCheckAndConcede(t *testing.T) {
 		t.Fatalf("after CONCEDE the game is %s", g.Status)
 	}
 	r := w.queued(german)
-	if len(r) != 1 || !strings.Contains(r[0], "The Allied player concedes") || !strings.Contains(r[0], "secret seed is revealed: "+g.Seed) || !strings.Contains(r[0], "Promptness:") {
+	if len(r) != 1 || !strings.Contains(r[0], "The Allied player concedes") || !strings.Contains(r[0], "secret seed is revealed:\n  "+g.Seed) || !strings.Contains(r[0], "Promptness:") {
 		t.Errorf("the end: %q", r)
 	}
 }

@@ -56,7 +56,7 @@ func (r *Referee) Deadline(tx Tx, id string, now time.Time) (*Result, error) {
 	if err := res.save(tx, g); err != nil {
 		return nil, err
 	}
-	before := fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", side.Title(), recs[0].Impulse)
+	before := wrap(fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", side.Title(), recs[0].Impulse))
 	if err := r.report(tx, res, g, recs[0], events, before); err != nil {
 		return nil, err
 	}

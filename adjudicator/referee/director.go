@@ -64,7 +64,7 @@ func (r *Referee) direct(tx Tx, id string, act func(g *adjudicator.Game) ([]adju
 		return nil, err
 	}
 	res.toAll(g, notice)
-	res.Reply = "done; log head " + g.Head
+	res.Reply = "done\nlog head " + g.Head
 	res.Outcome = recs[len(recs)-1].Kind
 	return res, nil
 }

@@ -159,14 +159,14 @@ func (t *turn) submit() (*Result, error) {
 // refuse answers that nothing was applied, and why.
 func (t *turn) refuse(text, outcome string) *Result {
 	t.res.Game = t.was
-	return t.res.refuse(text+"\nNothing in your mail was applied.\n"+standing(t.was, t.side), outcome)
+	return t.res.refuse(wrap(text)+"\nNothing in your mail was applied.\n"+standing(t.was, t.side), outcome)
 }
 
 // refuseOrders answers with every error in the orders, and the impulse in
 // play with its deadline.
 func (t *turn) refuseOrders(oes rules.OrderErrors, g *adjudicator.Game) *Result {
 	t.res.Game = g
-	t.res.refuse(orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+inPlay(g)+standing(g, t.side),
+	t.res.refuse(orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+wrap(inPlay(g))+standing(g, t.side),
 		fmt.Sprintf("%d error(s) in the orders", len(oes)))
 	t.res.Errors = oes
 	return t.res
@@ -193,7 +193,7 @@ func (t *turn) tell() error {
 		if len(t.answers) == 0 {
 			t.answers = append(t.answers, "Your mail held no orders and no requests. Send HELP for the order language.")
 		}
-		res.Reply = strings.Join(t.answers, "\n\n") + "\n" + standing(g, t.side)
+		res.Reply = wrap(strings.Join(t.answers, "\n\n")) + "\n" + standing(g, t.side)
 	}
 	return nil
 }

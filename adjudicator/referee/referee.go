@@ -140,7 +140,7 @@ func (res *Result) send(g *adjudicator.Game, kind, to, subject, text string, ref
 // toAll sends a notice to both players and the observers, under its first
 // line.
 func (res *Result) toAll(g *adjudicator.Game, text string) {
-	res.toAllAs(g, "["+g.ID+"] "+firstLine(text), text, nil)
+	res.toAllAs(g, "["+g.ID+"] "+firstLine(text), wrap(text), nil)
 }
 
 // toAllAs sends a text to both players and the observers, each in his own

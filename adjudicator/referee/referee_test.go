@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"titm/adjudicator"
 	"titm/adjudicator/referee"
@@ -113,13 +114,13 @@ func TestActs(t *testing.T) {
 				return ref.Pause(tx, id, "a player is ill", now)
 			},
 			to:    "report:hasso@example.org report:troy@example.org report:umpire@example.org",
-			reply: "done; log head", records: 1},
+			reply: "done\nlog head ", records: 1},
 		{name: "and resumes", at: 7 * time.Hour,
 			fn: func(tx *store.Tx, now time.Time) (*referee.Result, error) {
 				return ref.Resume(tx, id, "he is well", now)
 			},
 			to:    "report:hasso@example.org report:troy@example.org report:umpire@example.org",
-			reply: "done; log head", records: 1},
+			reply: "done\nlog head ", records: 1},
 		{name: "a reminder goes to the player to move alone", at: 64 * time.Hour, // due at 75h: 2h + 48h + 24h extended + 1h paused
 			fn:      func(tx *store.Tx, now time.Time) (*referee.Result, error) { return ref.Deadline(tx, id, now) },
 			to:      "reminder:hasso@example.org",
@@ -452,5 +453,22 @@ func TestSideNamesCapitalised(t *testing.T) {
 	}
 	if !extended || !finished {
 		t.Errorf("the log has an extension %v, an end %v", extended, finished)
+	}
+}
+
+// Every line of every reply and mail of a game reads in 78 columns, but
+// those that must stay whole: quoted order lines, and a hash.
+func TestRepliesWrap(t *testing.T) {
+	texts, _ := scriptedGame(t)
+	whole := regexp.MustCompile(`^line \d+: |[0-9a-f]{64}`)
+	for _, x := range texts {
+		if strings.Contains(x.step, "subject") {
+			continue
+		}
+		for _, l := range strings.Split(x.body, "\n") {
+			if utf8.RuneCountInString(l) > 78 && !whole.MatchString(l) {
+				t.Errorf("%s: a line of %d columns:\n%s", x.step, utf8.RuneCountInString(l), l)
+			}
+		}
 	}
 }

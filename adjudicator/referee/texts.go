@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -12,14 +13,60 @@ import (
 	"titm/rules"
 )
 
-// The texts of the mails. They are plain text that reads in 80 columns.
+// The texts of the mails. They are plain text that reads in 78 columns.
+
+// width is the columns a line of a reply or a notice keeps to.
+const width = 78
+
+// lineQuote is a line that quotes a line of the player's orders, in an
+// answer that lists their errors: it stays whole.
+var lineQuote = regexp.MustCompile(`^line \d+: `)
+
+// wrap breaks the prose of a text, its lines that start in the first
+// column, at spaces into lines of width columns. Indented lines are quoted
+// material (orders, seeds, hashes, the rows of a table) and stay whole, as
+// do lines quoting an order and words longer than a line.
+func wrap(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, " ") && !lineQuote.MatchString(l) {
+			lines[i] = wrapLine(l, "", "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrapLine breaks s at spaces into lines of width columns at most, the
+// first begun with first and the others with rest: a list item keeps its
+// indentation.
+func wrapLine(s, first, rest string) string {
+	if utf8.RuneCountInString(first+s) <= width {
+		return first + s
+	}
+	var b strings.Builder
+	line, n := first, utf8.RuneCountInString(first)
+	empty := true
+	for _, w := range strings.Fields(s) {
+		wn := utf8.RuneCountInString(w)
+		if !empty && n+1+wn > width {
+			b.WriteString(line + "\n")
+			line, n, empty = rest, utf8.RuneCountInString(rest), true
+		}
+		if !empty {
+			line, n = line+" ", n+1
+		}
+		line, n, empty = line+w, n+wn, false
+	}
+	b.WriteString(line)
+	return b.String()
+}
 
 // startText is the first report: the game begins, and the dice are fixed.
 func startText(g *adjudicator.Game) string {
 	return fmt.Sprintf("Game %s (%s) begins: both players have joined.\n\n"+
 		"The dice are fixed from now on (B10). They come from the game's secret seed,\n"+
 		"committed to before you joined:\n  commitment %s\nand from both players' seeds:\n  German %q\n  Allied %q\n"+
-		"The secret seed is revealed when the game ends; then anyone can check every die\n(titm verify).\n\n"+
+		"The secret seed is revealed when the game ends; then anyone can check every\ndie (titm verify).\n\n"+
 		"The German player moves first: impulse %s, due by %s.\nLog head: %s\n",
 		g.ID, g.Scenario, g.Commitment, g.Players[rules.German].Seed, g.Players[rules.Allied].Seed, g.Next, adjudicator.FormatTime(g.Due), g.Head)
 }
@@ -29,8 +76,8 @@ func startText(g *adjudicator.Game) string {
 func endText(g *adjudicator.Game) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s is over: %s.\n\n", g.ID, g.Result)
-	fmt.Fprintf(&b, "The game's secret seed is revealed: %s\nIts SHA-256 is the commitment published when the game was made: %s\n", g.Seed, g.Commitment)
-	b.WriteString("With the log (titm export) anyone can now recompute every die and replay every\nimpulse (titm verify).\n\n")
+	fmt.Fprintf(&b, "The game's secret seed is revealed:\n  %s\nIts SHA-256 is the commitment published when the game was made:\n  %s\n", g.Seed, g.Commitment)
+	b.WriteString("With the log (titm export) anyone can now recompute every die and replay\nevery impulse (titm verify).\n\n")
 	b.WriteString(promptnessText(g))
 	fmt.Fprintf(&b, "\nLog head: %s\n", g.Head)
 	return b.String()
@@ -186,7 +233,7 @@ func diceText(g *adjudicator.Game) string {
 		}
 	}
 	if g.Seed != "" {
-		fmt.Fprintf(&b, "  the game's seed, revealed: %s\n", g.Seed)
+		fmt.Fprintf(&b, "  the game's seed, revealed:\n    %s\n", g.Seed)
 	} else {
 		b.WriteString("  the game's seed is revealed when the game ends\n")
 	}
@@ -240,7 +287,7 @@ func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text str
 			var b strings.Builder
 			b.WriteString("CHECK: the orders are legal, and would need no die:\n")
 			for _, e := range events {
-				fmt.Fprintf(&b, "  %s\n", e)
+				fmt.Fprintf(&b, "%s\n", wrapLine(e.String(), "  ", "    "))
 			}
 			b.WriteString("Nothing was applied.")
 			return b.String()
@@ -275,8 +322,8 @@ To join, answer this mail (to %s) with:
 
 The words after SEED are your contribution to the game's dice: the dice come
 from the game's secret seed and both players' seeds, so neither the referee's
-operator nor either player could have chosen them (B10). The game's commitment,
-the SHA-256 of its secret seed, is:
+operator nor either player could have chosen them (B10). The game's
+commitment, the SHA-256 of its secret seed, is:
 
     %s
 
@@ -338,7 +385,9 @@ func orderErrorsText(es rules.OrderErrors) string {
 			fmt.Fprintf(&b, "and %d more errors.\n", len(es)-maxErrors)
 			break
 		}
-		fmt.Fprintf(&b, "line %d: %s\n  %s\n", e.Line, clip(e.Text, 100), clip(e.Msg, 300))
+		// The quoted line stays whole; the message is wrapped as a
+		// list item.
+		fmt.Fprintf(&b, "line %d: %s\n%s\n", e.Line, clip(e.Text, 100), wrapLine(clip(e.Msg, 300), "  ", "  "))
 	}
 	return b.String()
 }

@@ -35,7 +35,7 @@ func directorCmd(name, summary string, extra func(fs *flag.FlagSet) func(req *re
 				}
 				g := resp.Game
 				r := rowOf(g)
-				fmt.Fprintf(c.out, "game %s: %s; impulse %s, %s to move, due %s; log head %s\n", g.ID, r.Status, dash(r.Impulse), dash(r.ToMove), dash(r.Deadline), g.Head)
+				fmt.Fprintf(c.out, "game %s: %s; impulse %s, %s to move, due %s; log head %s\n", g.ID, r.Status, dash(r.Impulse), dash(sideTitle(r.ToMove)), dash(r.Deadline), g.Head)
 				mailed(c.out, resp)
 				return nil
 			}

@@ -307,6 +307,8 @@ func TestSideNamesCapitalised(t *testing.T) {
 		{args: []string{"play", "intro-1", "--side", "allied", "--orders", orders}, orders: "IMPULSE 16-1\n", fails: true},
 		{args: []string{"play", "intro-1", "--side", "german", "--orders", orders}, orders: "IMPULSE 16-1\nMOVE 212/42 10\n", fails: true},
 		{args: []string{"play", "intro-1", "--side", "german", "--orders", orders}, orders: "IMPULSE 16-1\nENTRENCH 212/423\n"},
+		{args: []string{"pause", "intro-1", "--reason", "a question"}},
+		{args: []string{"resume", "intro-1", "--reason", "answered"}},
 		{args: []string{"games"}},
 		{args: []string{"show", "intro-1"}},
 		{args: []string{"report", "intro-1"}},

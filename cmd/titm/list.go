@@ -96,11 +96,7 @@ var gamesCmd = &command{
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "GAME\tSCENARIO\tIMPULSE\tTO MOVE\tDEADLINE\tSTATUS")
 			for _, r := range rows {
-				toMove := r.ToMove
-				if toMove != "" {
-					toMove = rules.Side(toMove).Title()
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Scenario, dash(r.Impulse), dash(toMove), dash(r.Deadline), r.Status)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Scenario, dash(r.Impulse), dash(sideTitle(r.ToMove)), dash(r.Deadline), r.Status)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -119,6 +115,15 @@ var gamesCmd = &command{
 
 // human writes a duration to the minute: 72h, 1h30m, 45m.
 func human(d time.Duration) string { return adjudicator.FormatDuration(d.Round(time.Minute)) }
+
+// sideTitle names a side, given as a value, as people read it: German, or
+// Allied; "" stays "".
+func sideTitle(s string) string {
+	if s == "" {
+		return ""
+	}
+	return rules.Side(s).Title()
+}
 
 func dash(s string) string {
 	if s == "" {
