@@ -31,6 +31,11 @@ func (r *Referee) Resume(tx Tx, id, reason string, now time.Time) (*Result, erro
 func (r *Referee) Extend(tx Tx, id string, d time.Duration, reason string, now time.Time) (*Result, error) {
 	return r.direct(tx, id, func(g *adjudicator.Game) ([]adjudicator.Record, string, error) {
 		recs, err := g.Extend("", d, reason, now)
+		if g.Paused {
+			// The clock is stopped: the time left is what the extension
+			// changed, and the deadline comes when the game resumes.
+			return recs, fmt.Sprintf("The director has extended impulse %s of game %s by %s: %s. The game is paused, with %s left on the clock when it resumes.", g.Next, g.ID, human(d), reason, human(g.Left)), err
+		}
 		return recs, fmt.Sprintf("The director has extended impulse %s of game %s by %s: %s. It is due by %s.", g.Next, g.ID, human(d), reason, adjudicator.FormatTime(g.Due)), err
 	})
 }

@@ -472,3 +472,24 @@ func TestRepliesWrap(t *testing.T) {
 		}
 	}
 }
+
+// The director's extension of a paused game tells the time left on the
+// stopped clock, not a deadline the pause has put off.
+func TestExtendWhilePaused(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org", Deadline: 48 * time.Hour})
+	st, id, _ := game(t, ref)
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, side, "seed", start) })
+	}
+	act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Pause(tx, id, "a player is ill", start.Add(time.Hour)) })
+	res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.Extend(tx, id, 24*time.Hour, "he is still ill", start.Add(2*time.Hour))
+	})
+	if len(res.Mails) == 0 {
+		t.Fatal("no notice")
+	}
+	text := res.Mails[0].Text
+	if strings.Contains(text, "0001") || !strings.Contains(text, "The game is paused, with") {
+		t.Errorf("notice:\n%s", text)
+	}
+}
