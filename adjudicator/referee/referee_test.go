@@ -481,7 +481,9 @@ func TestExtendWhilePaused(t *testing.T) {
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, side, "seed", start) })
 	}
-	act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Pause(tx, id, "a player is ill", start.Add(time.Hour)) })
+	act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.Pause(tx, id, "a player is ill", start.Add(time.Hour))
+	})
 	res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
 		return ref.Extend(tx, id, 24*time.Hour, "he is still ill", start.Add(2*time.Hour))
 	})
