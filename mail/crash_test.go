@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -21,9 +22,10 @@ import (
 	"titm/store"
 )
 
-// A daemon in a child process, for the crash test and the benchmarks: with
-// TITM_DAEMON_KILL set it kills itself with SIGKILL right after its first
-// commit, before it moves the message; otherwise it runs until SIGTERM.
+// A daemon in a child process, for the crash tests and the benchmarks: with
+// TITM_DAEMON_KILL set to n (1 when it is not a number) it kills itself
+// with SIGKILL right after its n-th commit, before it moves the message;
+// otherwise it runs until SIGTERM.
 func TestDaemonChild(t *testing.T) {
 	path := os.Getenv("TITM_DAEMON_CONFIG")
 	if path == "" {
@@ -39,8 +41,17 @@ func TestDaemonChild(t *testing.T) {
 	}
 	debug.SetMemoryLimit(36 << 20) // as titm serve sets it
 	d := mail.NewDaemon(cfg, st, quiet(), time.Now)
-	if os.Getenv("TITM_DAEMON_KILL") != "" {
-		d.Inbox.AfterCommit = func(uint32) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+	if v := os.Getenv("TITM_DAEMON_KILL"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			n = 1
+		}
+		commits := 0
+		d.Inbox.AfterCommit = func(uint32) {
+			if commits++; commits == n {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()

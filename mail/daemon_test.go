@@ -60,6 +60,8 @@ type world struct {
 	// imap and smtp are where the players read and send when not on the
 	// embedded servers (srv).
 	imap, smtp string
+	// logger, when set, is the daemon's logger (else quiet).
+	logger *slog.Logger
 }
 
 // imapAddr is the IMAP server holding the players' mailboxes.
@@ -163,7 +165,11 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 func (w *world) start(setup ...func(*mail.Daemon)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel, w.done = cancel, make(chan struct{})
-	w.d = mail.NewDaemon(w.cfg, w.st, quiet(), time.Now)
+	logger := w.logger
+	if logger == nil {
+		logger = quiet()
+	}
+	w.d = mail.NewDaemon(w.cfg, w.st, logger, time.Now)
 	for _, f := range setup {
 		f(w.d)
 	}
@@ -209,6 +215,9 @@ func message(from, subject, text string) ([]byte, string) {
 	return b.Bytes(), id
 }
 
+// passwords are the test users' IMAP passwords, on every server.
+var passwords = map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass", observer: "o-pass"}
+
 // inbox returns the mails in an address's INBOX. It is for a mailbox that
 // only gains mail while it reads, as the players' do: where the daemon flags
 // and moves mail, as in the referee's, a FETCH may be answered by the
@@ -216,7 +225,7 @@ func message(from, subject, text string) ([]byte, string) {
 // with folderSize.
 func (w *world) inbox(addr string) []*mail.Incoming {
 	w.t.Helper()
-	pass := map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass", observer: "o-pass"}[addr]
+	pass := passwords[addr]
 	c, err := imapclient.DialInsecure(w.imapAddr(), nil)
 	if err != nil {
 		w.t.Fatal(err)

@@ -5,6 +5,7 @@ package mail_test
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,11 +32,32 @@ const nobody = "nobody@test.example"
 // mail to him comes back as Postfix's own bounce.
 func postfixWorld(t *testing.T) (*world, *postfix.System) {
 	t.Helper()
-	mta := postfix.Start(t, postfix.Options{Domain: "test.example", Folders: []string{"processed"},
-		Users: map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass"}})
+	return postfixWorldOf(t, postfixOptions{observers: []string{nobody}})
+}
+
+// postfixOptions vary the world of postfixWorldOf.
+type postfixOptions struct {
+	observers []string     // of the game
+	users     []string     // with a mailbox, beyond the referee and the players
+	logger    *slog.Logger // the daemon's, when set
+	maxBytes  int64        // referee.max_message_bytes, when set
+}
+
+// postfixWorldOf is postfixWorld with other observers, more mailboxes, a
+// logger to read or another size limit.
+func postfixWorldOf(t *testing.T, o postfixOptions) (*world, *postfix.System) {
+	t.Helper()
+	users := map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass"}
+	for _, u := range o.users {
+		users[u] = passwords[u]
+	}
+	mta := postfix.Start(t, postfix.Options{Domain: "test.example", Folders: []string{"processed"}, Users: users})
 	w := &world{t: t, tokens: map[string]string{}, db: filepath.Join(t.TempDir(), "titm.db"),
-		security: `security = "none"`, imap: mta.Dovecot.Addr, smtp: mta.SubmissionAddr}
+		security: `security = "none"`, imap: mta.Dovecot.Addr, smtp: mta.SubmissionAddr, logger: o.logger}
 	w.cfg = w.config("")
+	if o.maxBytes != 0 {
+		w.cfg.Referee.MaxMessageBytes = o.maxBytes
+	}
 	var err error
 	if w.st, err = store.Open(w.db, nil); err != nil {
 		t.Fatal(err)
@@ -43,7 +65,7 @@ func postfixWorld(t *testing.T) (*world, *postfix.System) {
 	t.Cleanup(func() { w.st.Close() })
 	err = w.st.Update(func(tx *store.Tx) error {
 		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
-			German: german, Allied: allied, Observers: []string{nobody}, Deadline: 48 * time.Hour}, time.Now())
+			German: german, Allied: allied, Observers: o.observers, Deadline: 48 * time.Hour}, time.Now())
 		w.game, w.tokens[german], w.tokens[allied] = id, tokens["german"], tokens["allied"]
 		return err
 	})
