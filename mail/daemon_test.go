@@ -60,6 +60,8 @@ type world struct {
 	// imap and smtp are where the players read and send when not on the
 	// embedded servers (srv).
 	imap, smtp string
+	// logger, when set, is the daemon's log; else it logs nothing.
+	logger *slog.Logger
 }
 
 // imapAddr is the IMAP server holding the players' mailboxes.
@@ -163,7 +165,11 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 func (w *world) start(setup ...func(*mail.Daemon)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel, w.done = cancel, make(chan struct{})
-	w.d = mail.NewDaemon(w.cfg, w.st, quiet(), time.Now)
+	log := w.logger
+	if log == nil {
+		log = quiet()
+	}
+	w.d = mail.NewDaemon(w.cfg, w.st, log, time.Now)
 	for _, f := range setup {
 		f(w.d)
 	}

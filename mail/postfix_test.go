@@ -5,6 +5,7 @@ package mail_test
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,11 +32,25 @@ const nobody = "nobody@test.example"
 // mail to him comes back as Postfix's own bounce.
 func postfixWorld(t *testing.T) (*world, *postfix.System) {
 	t.Helper()
+	return postfixWorldWith(t, &postfixOptions{observers: []string{nobody}})
+}
+
+// postfixOptions change the postfixWorld: extra goes into [referee] (as
+// worldOptions.extra), observers observe the game, and logger is the
+// daemon's log.
+type postfixOptions struct {
+	extra     string
+	observers []string
+	logger    *slog.Logger
+}
+
+func postfixWorldWith(t testing.TB, o *postfixOptions) (*world, *postfix.System) {
+	t.Helper()
 	mta := postfix.Start(t, postfix.Options{Domain: "test.example", Folders: []string{"processed"},
 		Users: map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass"}})
 	w := &world{t: t, tokens: map[string]string{}, db: filepath.Join(t.TempDir(), "titm.db"),
-		security: `security = "none"`, imap: mta.Dovecot.Addr, smtp: mta.SubmissionAddr}
-	w.cfg = w.config("")
+		security: `security = "none"`, imap: mta.Dovecot.Addr, smtp: mta.SubmissionAddr, logger: o.logger}
+	w.cfg = w.config(o.extra)
 	var err error
 	if w.st, err = store.Open(w.db, nil); err != nil {
 		t.Fatal(err)
@@ -43,7 +58,7 @@ func postfixWorld(t *testing.T) (*world, *postfix.System) {
 	t.Cleanup(func() { w.st.Close() })
 	err = w.st.Update(func(tx *store.Tx) error {
 		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
-			German: german, Allied: allied, Observers: []string{nobody}, Deadline: 48 * time.Hour}, time.Now())
+			German: german, Allied: allied, Observers: o.observers, Deadline: 48 * time.Hour}, time.Now())
 		w.game, w.tokens[german], w.tokens[allied] = id, tokens["german"], tokens["allied"]
 		return err
 	})
