@@ -32,3 +32,6 @@ func DialSMTP(cfg *SMTPConfig) error {
 	}
 	return c.Quit()
 }
+
+// LanesOf parts mails into the lanes Flush sends at once.
+var LanesOf = lanesOf

@@ -246,6 +246,8 @@ func TestForgedBounceWhileQueued(t *testing.T) {
 	if r := got[nA]; !strings.Contains(r.Text, "Impulse G16-1") || len(r.Attachments) != 1 {
 		t.Errorf("the Allied report after the forged bounce: attachments %q\n%s", r.Attachments, r.Text)
 	}
+	// The server has the mail before the sender records it sent.
+	w.settle()
 	w.st.View(func(tx *store.Tx) error {
 		failed, _ := tx.Outbox(store.MailFailed)
 		for _, m := range failed {

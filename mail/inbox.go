@@ -266,6 +266,7 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 			return nil
 		}
 		raw := full[0].FindBodySection(section)
+		fetched := time.Now()
 		var outcome string
 		err = ib.st.Update(func(tx *store.Tx) error {
 			var err error
@@ -280,7 +281,9 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 		if err != nil {
 			return fmt.Errorf("handling message %d: %w", uid, err)
 		}
-		ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome)
+		// took is the referee's own time for the mail, from the mail in
+		// hand to its outcome committed, the mails it queued with it.
+		ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome, "took", time.Since(fetched))
 		if ib.AfterCommit != nil {
 			ib.AfterCommit(uint32(uid))
 		}

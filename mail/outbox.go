@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
@@ -58,12 +61,18 @@ func (s *Sender) Run(ctx context.Context, wake <-chan struct{}) error {
 	}
 }
 
-// Flush sends every mail that is due, over one connection, and returns when
-// the next mail waiting for a retry is due (zero: none waits). The mails to
-// an address leave in the order they were queued: while one waits for a
-// retry, the later ones to the same address wait behind it, so that a
+// sendConns is how many connections Flush sends over at once, each taking
+// the mails of its own recipients: both players' reports of an impulse
+// leave together, not one after the other.
+const sendConns = 2
+
+// Flush sends every mail that is due and returns when the next mail
+// waiting for a retry is due (zero: none waits). The mails to an address
+// leave in the order they were queued, over one connection: while one waits
+// for a retry, the later ones to the same address wait behind it, so that a
 // player never reads the notices of a game before its welcome, or an answer
-// after what it caused.
+// after what it caused. Mails with no recipient in common may leave
+// together, over up to sendConns connections.
 func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 	var due []*store.Mail
 	var next time.Time
@@ -88,6 +97,82 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 	if err != nil || len(due) == 0 {
 		return next, err
 	}
+	lanes := lanesOf(due)
+	pics := newPictures(due)
+	var (
+		mu    sync.Mutex
+		first error
+		taken atomic.Int64
+		wg    sync.WaitGroup
+	)
+	for range min(sendConns, len(lanes)) {
+		wg.Go(func() {
+			for {
+				i := int(taken.Add(1) - 1)
+				if i >= len(lanes) {
+					return
+				}
+				// Lanes share no recipient: the addresses held are
+				// each lane's own from here on.
+				n, err := s.sendLane(ctx, lanes[i], maps.Clone(held), pics)
+				mu.Lock()
+				if !n.IsZero() && (next.IsZero() || n.Before(next)) {
+					next = n
+				}
+				if err != nil && first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return next, first
+}
+
+// lanesOf parts the mails, in their order, into lanes that share no
+// recipient, each in the mails' order; the lanes are in the order of their
+// first mails.
+func lanesOf(due []*store.Mail) [][]*store.Mail {
+	parent := map[string]string{}
+	var find func(a string) string
+	find = func(a string) string {
+		p, ok := parent[a]
+		if !ok || p == a {
+			parent[a] = a
+			return a
+		}
+		r := find(p)
+		parent[a] = r
+		return r
+	}
+	for _, m := range due {
+		for _, a := range m.To[min(1, len(m.To)):] {
+			parent[find(strings.ToLower(a))] = find(strings.ToLower(m.To[0]))
+		}
+	}
+	var lanes [][]*store.Mail
+	at := map[string]int{}
+	for _, m := range due {
+		r := ""
+		if len(m.To) > 0 {
+			r = find(strings.ToLower(m.To[0]))
+		}
+		i, ok := at[r]
+		if !ok {
+			i = len(lanes)
+			at[r] = i
+			lanes = append(lanes, nil)
+		}
+		lanes[i] = append(lanes[i], m)
+	}
+	return lanes
+}
+
+// sendLane sends a lane's mails over one connection, and returns when the
+// first of them left waiting for a retry is due.
+func (s *Sender) sendLane(ctx context.Context, lane []*store.Mail, held map[string]bool, pics *pictures) (time.Time, error) {
+	var next time.Time
 	var c *smtp.Client
 	// A context that ends closes the connection, which ends a send that
 	// waits on a server: the daemon stops at once, and the mail is tried
@@ -99,9 +184,8 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 			c.Quit()
 		}
 	}()
-	var dialErr error    // once the server cannot be reached, the rest wait too
-	var last lastPicture // drawn once for the mails that carry it
-	for _, m := range due {
+	var dialErr error // once the server cannot be reached, the rest wait too
+	for _, m := range lane {
 		if ctx.Err() != nil {
 			break
 		}
@@ -120,7 +204,7 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		}
 		if err == nil {
 			var data []byte
-			if data, err = s.message(m, &last); err != nil {
+			if data, err = s.message(m, pics); err != nil {
 				// The mail cannot be made: no retry would help.
 				err = unsendable{err}
 			} else {

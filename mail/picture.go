@@ -3,6 +3,7 @@ package mail
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"titm/adjudicator/referee"
@@ -42,25 +43,67 @@ func draw(tx *store.Tx, key string) ([]byte, error) {
 	return png, nil
 }
 
-// lastPicture is the picture drawn last: the mails that carry the same one
-// (both players' reports of an impulse) are queued one after the other.
-type lastPicture struct {
-	key string
-	png []byte
+// pictures are the pictures of the mails of one Flush, each drawn once for
+// the mails that carry it (both players' reports of an impulse), which may
+// be sent at the same time, and forgotten when the last of them is made.
+type pictures struct {
+	mu sync.Mutex
+	m  map[string]*picture // by snapshot
+}
+
+type picture struct {
+	once sync.Once
+	png  []byte
+	err  error
+	left int // mails still to be made with it
+}
+
+func newPictures(due []*store.Mail) *pictures {
+	p := &pictures{m: map[string]*picture{}}
+	for _, m := range due {
+		if m.Deferred && m.Snapshot != "" {
+			if p.m[m.Snapshot] == nil {
+				p.m[m.Snapshot] = &picture{}
+			}
+			p.m[m.Snapshot].left++
+		}
+	}
+	return p
+}
+
+// get returns a mail's picture, drawn by the first mail that asks for it.
+func (p *pictures) get(tx *store.Tx, m *store.Mail) ([]byte, error) {
+	p.mu.Lock()
+	pic := p.m[m.Snapshot]
+	p.mu.Unlock()
+	if pic == nil {
+		return draw(tx, m.Snapshot)
+	}
+	pic.once.Do(func() { pic.png, pic.err = draw(tx, m.Snapshot) })
+	return pic.png, pic.err
+}
+
+// done forgets a mail's picture once the last mail that carries it is made.
+func (p *pictures) done(m *store.Mail) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pic := p.m[m.Snapshot]; pic != nil {
+		if pic.left--; pic.left <= 0 {
+			delete(p.m, m.Snapshot)
+		}
+	}
 }
 
 // message returns the message of a queued mail: stored whole, or composed
 // now with its picture.
-func (s *Sender) message(m *store.Mail, last *lastPicture) ([]byte, error) {
-	var data []byte
+func (s *Sender) message(m *store.Mail, pics *pictures) ([]byte, error) {
+	var data, png []byte
 	var err error
 	s.st.View(func(tx *store.Tx) error {
 		data = tx.MailData(m.ID)
-		if m.Deferred && m.Snapshot != "" && last.key != m.Snapshot {
-			var png []byte
-			if png, err = draw(tx, m.Snapshot); err == nil {
-				last.key, last.png = m.Snapshot, png
-			}
+		if m.Deferred && m.Snapshot != "" {
+			png, err = pics.get(tx, m)
+			pics.done(m)
 		}
 		return nil
 	})
@@ -74,8 +117,8 @@ func (s *Sender) message(m *store.Mail, last *lastPicture) ([]byte, error) {
 	if err := json.Unmarshal(data, &d); err != nil {
 		return nil, fmt.Errorf("mail %d: %w", m.ID, err)
 	}
-	if d.Out.Map != nil && last.key == m.Snapshot {
-		d.Out.Attachments = append(d.Out.Attachments, Attachment{Name: d.Out.Map.Name, Type: "image/png", Data: last.png})
+	if d.Out.Map != nil && png != nil {
+		d.Out.Attachments = append(d.Out.Attachments, Attachment{Name: d.Out.Map.Name, Type: "image/png", Data: png})
 	}
 	msg, _, err := ComposeAs(s.from, &d.Out, d.Date, d.MessageID)
 	return msg, err

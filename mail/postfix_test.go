@@ -37,6 +37,7 @@ func postfixWorld(t *testing.T) (*world, *postfix.System) {
 
 // postfixOptions vary the world of postfixWorldOf.
 type postfixOptions struct {
+	extra     string       // goes into [referee], as worldOptions.extra
 	observers []string     // of the game
 	users     []string     // with a mailbox, beyond the referee and the players
 	logger    *slog.Logger // the daemon's, when set
@@ -44,8 +45,8 @@ type postfixOptions struct {
 }
 
 // postfixWorldOf is postfixWorld with other observers, more mailboxes, a
-// logger to read or another size limit.
-func postfixWorldOf(t *testing.T, o postfixOptions) (*world, *postfix.System) {
+// logger to read, more settings or another size limit.
+func postfixWorldOf(t testing.TB, o postfixOptions) (*world, *postfix.System) {
 	t.Helper()
 	users := map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass"}
 	for _, u := range o.users {
@@ -54,7 +55,7 @@ func postfixWorldOf(t *testing.T, o postfixOptions) (*world, *postfix.System) {
 	mta := postfix.Start(t, postfix.Options{Domain: "test.example", Folders: []string{"processed"}, Users: users})
 	w := &world{t: t, tokens: map[string]string{}, db: filepath.Join(t.TempDir(), "titm.db"),
 		security: `security = "none"`, imap: mta.Dovecot.Addr, smtp: mta.SubmissionAddr, logger: o.logger}
-	w.cfg = w.config("")
+	w.cfg = w.config(o.extra)
 	if o.maxBytes != 0 {
 		w.cfg.Referee.MaxMessageBytes = o.maxBytes
 	}
