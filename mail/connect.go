@@ -86,8 +86,12 @@ func checkIMAP(ctx context.Context, cfg *IMAPConfig, step func(CheckStep)) bool 
 	}
 	defer done()
 	ok("connect to "+cfg.Address, "")
-	host, _, _ := net.SplitHostPort(cfg.Address)
-	tc := &tls.Config{ServerName: host, InsecureSkipVerify: cfg.InsecureSkipVerify, NextProtos: []string{"imap"}}
+	// The daemon's own TLS settings, ca_file included.
+	tc, err := clientTLS(cfg.Address, cfg.CAFile, cfg.InsecureSkipVerify)
+	if err != nil {
+		return fail("TLS", err)
+	}
+	tc.NextProtos = []string{"imap"}
 	var c *imapclient.Client
 	switch cfg.Security {
 	case "tls":
@@ -146,8 +150,10 @@ func checkSMTP(ctx context.Context, cfg *SMTPConfig, step func(CheckStep)) bool 
 	}
 	defer done()
 	ok("connect to "+cfg.Address, "")
-	host, _, _ := net.SplitHostPort(cfg.Address)
-	tc := &tls.Config{ServerName: host, InsecureSkipVerify: cfg.InsecureSkipVerify}
+	tc, err := clientTLS(cfg.Address, cfg.CAFile, cfg.InsecureSkipVerify)
+	if err != nil {
+		return fail("TLS", err)
+	}
 	var c *smtp.Client
 	switch cfg.Security {
 	case "tls":

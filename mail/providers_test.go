@@ -133,9 +133,6 @@ func TestProvidersSelfHosted(t *testing.T) {
 	// on any other failure, and on a gap that has closed, so that it is
 	// taken off this list.
 	gaps := map[string]string{
-		// CheckConnections does not read ca_file yet.
-		"imap: TLS": "certificate signed by unknown authority",
-		"smtp: TLS": "certificate signed by unknown authority",
 		// The harness's Postfix offers no SASL authentication.
 		"smtp: log in as " + cfg.SMTP.Username: "authentication not enabled",
 	}
