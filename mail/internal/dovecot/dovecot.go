@@ -106,6 +106,10 @@ type Options struct {
 	// CertFile and KeyFile, both PEM, add an IMAP listener with implicit
 	// TLS (Server.TLSAddr) that presents this certificate.
 	CertFile, KeyFile string
+	// AuthSocket, an absolute path, adds a listener of Dovecot's
+	// authentication service there, through which a mail server such as
+	// Postfix checks its SMTP clients' logins (SASL) against the users.
+	AuthSocket string
 }
 
 // ports are the listeners' port numbers; 0 for a listener not wanted.
@@ -585,6 +589,16 @@ func config(dir string, p ports, ids identities, o Options) string {
   }
 }
 `, p.lmtp)
+	}
+	if o.AuthSocket != "" {
+		// Open to all: the mail server's processes run as their own user,
+		// and the socket lives in a test's private directory.
+		lmtp += fmt.Sprintf(`service auth {
+  unix_listener %s {
+    mode = 0666
+  }
+}
+`, o.AuthSocket)
 	}
 	return fmt.Sprintf(`# Written by titm/mail/internal/dovecot for one test.
 instance_name = %[9]s

@@ -117,9 +117,6 @@ func Start(t testing.TB, o Options) *System {
 	if os.Getenv(RequireEnv) != "" && os.Getenv(dovecot.RequireEnv) == "" {
 		t.Setenv(dovecot.RequireEnv, "1")
 	}
-	dc := dovecot.StartWith(t, dovecot.Options{Users: o.Users, Folders: o.Folders, LMTP: true,
-		CertFile: o.CertFile, KeyFile: o.KeyFile})
-
 	// Not t.TempDir: Postfix's processes, as user postfix, must reach the
 	// directory (so it is 0755 under /tmp), and the path is written into
 	// the config, whose values must not hold spaces.
@@ -127,6 +124,12 @@ func Start(t testing.TB, o Options) *System {
 	if err != nil {
 		t.Fatalf("postfix.Start: %v", err)
 	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatalf("postfix.Start: %v", err)
+	}
+	// Dovecot checks the logins of the submission port with TLS (SASL).
+	dc := dovecot.StartWith(t, dovecot.Options{Users: o.Users, Folders: o.Folders, LMTP: true,
+		CertFile: o.CertFile, KeyFile: o.KeyFile, AuthSocket: filepath.Join(dir, "auth")})
 	s := &System{Dovecot: dc, dir: dir, etc: filepath.Join(dir, "etc"), logPath: filepath.Join(dir, "postfix.log"), postfix: bin}
 	t.Cleanup(func() {
 		started := s.running
@@ -217,7 +220,11 @@ func (s *System) configure(o Options) error {
 		}
 		s.SubmissionTLSAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(tlsPort))
 		tlsMain = fmt.Sprintf("smtpd_tls_cert_file = %s\nsmtpd_tls_key_file = %s\n", o.CertFile, o.KeyFile)
-		tlsMaster = fmt.Sprintf("%s inet n - n - - smtpd\n  -o smtpd_tls_wrappermode=yes\n  -o smtpd_tls_security_level=encrypt\n  -o smtpd_reject_unlisted_recipient=no\n", s.SubmissionTLSAddr)
+		// The port-465 kind of submission, with logins checked by Dovecot
+		// as a provider's is: a client that logs in may send anywhere.
+		tlsMaster = fmt.Sprintf("%s inet n - n - - smtpd\n  -o smtpd_tls_wrappermode=yes\n  -o smtpd_tls_security_level=encrypt\n  -o smtpd_reject_unlisted_recipient=no\n"+
+			"  -o smtpd_sasl_auth_enable=yes\n  -o smtpd_sasl_type=dovecot\n  -o smtpd_sasl_path=%s\n"+
+			"  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject_unauth_destination\n", s.SubmissionTLSAddr, filepath.Join(s.dir, "auth"))
 	}
 	main := fmt.Sprintf(`# Written by titm/mail/internal/postfix for one test.
 compatibility_level = 3.6
