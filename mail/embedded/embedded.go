@@ -37,6 +37,10 @@ const (
 	smtpReadTimeout  = 10 * time.Minute
 	smtpWriteTimeout = time.Minute
 
+	// closeWait bounds how long Close waits for the IMAP connections'
+	// sessions to end (see Close).
+	closeWait = 5 * time.Second
+
 	// idleRecheck bounds how late an IDLE client hears of a message that
 	// arrived while its IDLE was starting (see imapSession.Idle).
 	idleRecheck = 250 * time.Millisecond
@@ -374,7 +378,17 @@ func (s *Servers) Close() error {
 		}
 
 		s.imapActive.Done()
-		s.imapActive.Wait()
+		// A connection closed in the middle of a FETCH can leave the IMAP
+		// library's writer locked, and that connection's goroutine waiting
+		// on it for ever; its socket is closed, so nobody is served by it.
+		// Wait for the others, but not for ever.
+		ended := make(chan struct{})
+		go func() { s.imapActive.Wait(); close(ended) }()
+		select {
+		case <-ended:
+		case <-time.After(closeWait):
+			s.log.Warn("embedded IMAP server: a connection did not end; stopping without it", "waited", closeWait)
+		}
 
 		s.closeErr = errors.Join(errs...)
 		s.log.Info("embedded mail servers stopped")

@@ -772,3 +772,38 @@ func TestStartFailureReleasesIMAPAddress(t *testing.T) {
 		t.Errorf("Close: %v", err)
 	}
 }
+
+// A client that goes away in the middle of a large FETCH can leave the IMAP
+// library's writer locked for that connection; Close still returns, so a
+// daemon stopped at that moment stops.
+func TestCloseAfterAbandonedFetch(t *testing.T) {
+	s := start(t, nil)
+	big := message("Map", strings.Repeat("0123456789abcdef", 1<<20)+"\r\n") // 16 MB
+	if err := s.Deliver(alice, []byte(big)); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		conn, err := net.Dial("tcp", s.IMAPAddr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "a LOGIN %s %s\r\nb SELECT INBOX\r\nc FETCH 1 BODY[]\r\n", alice, alicePass)
+		buf := make([]byte, 4096)
+		for n := 0; n < 64<<10; {
+			k, err := conn.Read(buf)
+			if err != nil {
+				break
+			}
+			n += k
+		}
+		conn.(*net.TCPConn).SetLinger(0) // a reset, not a polite close
+		conn.Close()
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Close() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("Close did not return after clients abandoned their FETCH")
+	}
+}
