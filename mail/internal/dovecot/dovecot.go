@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"titm/mail/internal/sysserver"
 )
 
 // RequireEnv names the environment variable that turns "Dovecot is missing or
@@ -123,17 +124,17 @@ func StartWith(t testing.TB, o Options) *Server {
 		t.Fatalf("dovecot.Start: %v", err) // a mistake in the test, not in the machine
 	}
 
-	dovecotBin, err := lookPath("dovecot")
+	dovecotBin, err := sysserver.LookPath("dovecot")
 	if err != nil {
-		unavailable(t, fmt.Sprintf("Dovecot is not installed (apt-get install dovecot-imapd): %v", err), "")
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Dovecot is not installed (apt-get install dovecot-imapd): %v", err), "")
 	}
-	doveadmBin, err := lookPath("doveadm")
+	doveadmBin, err := sysserver.LookPath("doveadm")
 	if err != nil {
-		unavailable(t, fmt.Sprintf("Dovecot's doveadm is not installed (apt-get install dovecot-imapd): %v", err), "")
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Dovecot's doveadm is not installed (apt-get install dovecot-imapd): %v", err), "")
 	}
 	ids, err := processIdentities()
 	if err != nil {
-		unavailable(t, fmt.Sprintf("cannot run Dovecot: %v", err), "")
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("cannot run Dovecot: %v", err), "")
 	}
 
 	dir, err := makeDirs(ids)
@@ -193,7 +194,7 @@ func StartWith(t testing.TB, o Options) *Server {
 			t.Logf("dovecot: a port of %v was taken, trying others", s.ports)
 			continue
 		}
-		unavailable(t, fmt.Sprintf("Dovecot did not start: %v", err), s.logTail())
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Dovecot did not start: %v", err), s.logTail())
 	}
 }
 
@@ -205,7 +206,7 @@ func (s *Server) pickPorts() (ports, error) {
 		if !wanted {
 			return nil
 		}
-		n, err := freePort()
+		n, err := sysserver.FreePort()
 		if err != nil {
 			return err
 		}
@@ -687,45 +688,6 @@ func checkNames(users map[string]string, folders []string) error {
 		}
 	}
 	return nil
-}
-
-// unavailable reports that Dovecot cannot be used here: a skip, or a failure
-// where TITM_REQUIRE_DOVECOT says Dovecot must work. details, if any, follow
-// on the next lines (e.g. Dovecot's log).
-func unavailable(t testing.TB, summary, details string) {
-	t.Helper()
-	if details != "" {
-		details = "\n" + details
-	}
-	if os.Getenv(RequireEnv) != "" {
-		t.Fatalf("%s (%s is set, so this fails rather than skips)%s", summary, RequireEnv, details)
-	}
-	t.Skipf("%s (set %s=1 to fail instead)%s", summary, RequireEnv, details)
-}
-
-// lookPath finds a Dovecot program, also in the sbin directories that a
-// non-root user's PATH often lacks.
-func lookPath(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	for _, dir := range []string{"/usr/sbin", "/usr/local/sbin", "/usr/bin", "/usr/local/bin"} {
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s not found in PATH or /usr/sbin", name)
-}
-
-// freePort asks the kernel for a free loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // waitPortFree waits until nothing listens on addr any more. net.Listen sets

@@ -32,6 +32,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"titm/mail/internal/sysserver"
 
 	"titm/mail/internal/dovecot"
 )
@@ -96,21 +97,21 @@ func Start(t testing.TB, o Options) *System {
 			t.Fatalf("postfix.Start: user %q is not an address in %s", u, o.Domain)
 		}
 	}
-	bin, err := lookPath("postfix")
+	bin, err := sysserver.LookPath("postfix")
 	if err != nil {
-		unavailable(t, fmt.Sprintf("Postfix is not installed (apt-get install postfix): %v", err), "")
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix is not installed (apt-get install postfix): %v", err), "")
 	}
 	if os.Geteuid() != 0 {
-		unavailable(t, "a private Postfix needs root: its daemons start as root and switch to the postfix user", "")
+		sysserver.Unavailable(t, RequireEnv, "a private Postfix needs root: its daemons start as root and switch to the postfix user", "")
 	}
 	if _, err := user.Lookup("postfix"); err != nil {
-		unavailable(t, fmt.Sprintf("Postfix's user: %v", err), "")
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix's user: %v", err), "")
 	}
 	if _, err := user.LookupGroup("postdrop"); err != nil {
-		unavailable(t, fmt.Sprintf("Postfix's group: %v", err), "")
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix's group: %v", err), "")
 	}
 	if _, err := os.Stat("/usr/lib/dovecot/lmtp"); err != nil {
-		unavailable(t, "Dovecot's LMTP server is not installed (apt-get install dovecot-lmtpd)", "")
+		sysserver.Unavailable(t, RequireEnv, "Dovecot's LMTP server is not installed (apt-get install dovecot-lmtpd)", "")
 	}
 	// Required Postfix means required Dovecot: a Dovecot that only skips
 	// would let the test pass without running.
@@ -157,7 +158,7 @@ func Start(t testing.TB, o Options) *System {
 			t.Logf("postfix: a port was taken, trying others")
 			continue
 		}
-		unavailable(t, fmt.Sprintf("Postfix did not start: %v", err), s.logTail())
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix did not start: %v", err), s.logTail())
 	}
 }
 
@@ -201,11 +202,11 @@ func (s *System) prepare(o Options) error {
 
 // configure picks free ports and writes main.cf and master.cf.
 func (s *System) configure(o Options) error {
-	smtpPort, err := freePort()
+	smtpPort, err := sysserver.FreePort()
 	if err != nil {
 		return err
 	}
-	subPort, err := freePort()
+	subPort, err := sysserver.FreePort()
 	if err != nil {
 		return err
 	}
@@ -214,7 +215,7 @@ func (s *System) configure(o Options) error {
 	s.SubmissionTLSAddr = ""
 	var tlsMain, tlsMaster string
 	if o.CertFile != "" {
-		tlsPort, err := freePort()
+		tlsPort, err := sysserver.FreePort()
 		if err != nil {
 			return err
 		}
@@ -402,39 +403,4 @@ func waitGreeting(addr string, deadline time.Time) error {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return fmt.Errorf("no SMTP greeting on %s within %v: %v", addr, startTimeout, last)
-}
-
-func unavailable(t testing.TB, summary, details string) {
-	t.Helper()
-	if details != "" {
-		details = "\n" + details
-	}
-	if os.Getenv(RequireEnv) != "" {
-		t.Fatalf("%s (%s is set, so this fails rather than skips)%s", summary, RequireEnv, details)
-	}
-	t.Skipf("%s (set %s=1 to fail instead)%s", summary, RequireEnv, details)
-}
-
-// lookPath finds a program also in the sbin directories that a non-root
-// PATH often lacks.
-func lookPath(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	for _, dir := range []string{"/usr/sbin", "/usr/local/sbin"} {
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s not found in PATH or /usr/sbin", name)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
