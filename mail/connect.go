@@ -9,7 +9,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
@@ -68,6 +67,14 @@ func dialCheck(ctx context.Context, addr string) (net.Conn, func(), error) {
 	return conn, func() { stop(); cancel(); conn.Close() }, nil
 }
 
+// loginHow names a login that is not by password.
+func loginHow(auth string) string {
+	if auth == "oauth2" {
+		return " with an OAuth2 token"
+	}
+	return ""
+}
+
 // handshake encrypts conn from the start, as security = "tls" does.
 func handshake(conn net.Conn, tc *tls.Config) (net.Conn, error) {
 	tconn := tls.Client(conn, tc)
@@ -96,7 +103,7 @@ func checkIMAP(ctx context.Context, cfg *IMAPConfig, step func(CheckStep)) bool 
 	switch cfg.Security {
 	case "tls":
 		if conn, err = handshake(conn, tc); err != nil {
-			return fail("TLS", err)
+			return fail("TLS", certHint(err, "imap"))
 		}
 		ok("TLS", "")
 		c = imapclient.New(conn, nil)
@@ -105,7 +112,7 @@ func checkIMAP(ctx context.Context, cfg *IMAPConfig, step func(CheckStep)) bool 
 	default:
 		tc.NextProtos = nil
 		if c, err = imapclient.NewStartTLS(conn, &imapclient.Options{TLSConfig: tc}); err != nil {
-			return fail("STARTTLS", err)
+			return fail("STARTTLS", certHint(err, "imap"))
 		}
 		ok("STARTTLS", "")
 	}
@@ -113,10 +120,11 @@ func checkIMAP(ctx context.Context, cfg *IMAPConfig, step func(CheckStep)) bool 
 	if err := c.WaitGreeting(); err != nil {
 		return fail("greeting", err)
 	}
-	if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
-		return fail("log in as "+cfg.Username, err)
+	// The inbox's own login: the password, or an OAuth2 token.
+	if err := (&Inbox{cfg: cfg}).login(c); err != nil {
+		return fail("log in as "+cfg.Username+loginHow(cfg.Auth), err)
 	}
-	ok("log in as "+cfg.Username, "")
+	ok("log in as "+cfg.Username+loginHow(cfg.Auth), "")
 	// EXAMINE, not SELECT: the check leaves even the \Recent flags alone.
 	sel, err := c.Select(cfg.Folder, &imap.SelectOptions{ReadOnly: true}).Wait()
 	if err != nil {
@@ -158,7 +166,7 @@ func checkSMTP(ctx context.Context, cfg *SMTPConfig, step func(CheckStep)) bool 
 	switch cfg.Security {
 	case "tls":
 		if conn, err = handshake(conn, tc); err != nil {
-			return fail("TLS", err)
+			return fail("TLS", certHint(err, "smtp"))
 		}
 		ok("TLS", "")
 		c = smtp.NewClient(conn)
@@ -168,7 +176,7 @@ func checkSMTP(ctx context.Context, cfg *SMTPConfig, step func(CheckStep)) bool 
 		// Greeting, EHLO and STARTTLS are one call of the client; the
 		// handshake happens at the EHLO that follows.
 		if c, err = smtp.NewClientStartTLS(conn, tc); err != nil {
-			return fail("EHLO and STARTTLS", err)
+			return fail("EHLO and STARTTLS", certHint(err, "smtp"))
 		}
 		ok("EHLO and STARTTLS", "")
 	}
@@ -180,10 +188,11 @@ func checkSMTP(ctx context.Context, cfg *SMTPConfig, step func(CheckStep)) bool 
 	if cfg.Username == "" {
 		ok("log in", "skipped: no smtp.username, so serve sends without logging in")
 	} else {
-		if err := c.Auth(sasl.NewPlainClient("", cfg.Username, cfg.Password)); err != nil {
-			return fail("log in as "+cfg.Username, err)
+		// The sender's own login: the password, or an OAuth2 token.
+		if err := (&Sender{cfg: cfg}).login(c); err != nil {
+			return fail("log in as "+cfg.Username+loginHow(cfg.Auth), err)
 		}
-		ok("log in as "+cfg.Username, "")
+		ok("log in as "+cfg.Username+loginHow(cfg.Auth), "")
 	}
 	c.Quit()
 	return true

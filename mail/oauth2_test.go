@@ -237,3 +237,29 @@ func TestSMTPLoginRefusedIsTemporary(t *testing.T) {
 		t.Errorf("got %v; want an error that is not an SMTP error, so that the mail is retried", err)
 	}
 }
+
+// titm serve --check --connect logs in as serve does: with an OAuth2 token
+// when imap.auth and smtp.auth say so, and a refused token fails the step.
+func TestCheckConnectionsOAuth2(t *testing.T) {
+	for _, mech := range []string{"xoauth2", "oauthbearer"} {
+		t.Run(mech, func(t *testing.T) {
+			p := newProvider(t, 3600)
+			cfg := oauthConfig(t, p, mech)
+			var steps []string
+			if !CheckConnections(t.Context(), cfg, func(s CheckStep) { steps = append(steps, s.String()) }) {
+				t.Errorf("the check failed:\n%s", strings.Join(steps, "\n"))
+			}
+			for _, server := range []string{"imap", "smtp"} {
+				want := server + ": log in as referee@example.org with an OAuth2 token: ok"
+				if !strings.Contains(strings.Join(steps, "\n"), want) {
+					t.Errorf("no step %q in:\n%s", want, strings.Join(steps, "\n"))
+				}
+			}
+			p.set(func(p *provider) { p.revoked = true })
+			steps = nil
+			if CheckConnections(t.Context(), cfg, func(s CheckStep) { steps = append(steps, s.String()) }) {
+				t.Errorf("a refused token passed the check:\n%s", strings.Join(steps, "\n"))
+			}
+		})
+	}
+}
