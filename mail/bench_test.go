@@ -57,18 +57,7 @@ func benchOrderToReports(b *testing.B, extra string) {
 		g := w.gameNow()
 		if g.Status != adjudicator.Playing {
 			// The game is over: the next rounds play a new one.
-			err := w.st.Update(func(tx *store.Tx) error {
-				id, tokens, err := mail.NewGame(tx, gomail.Address{}, acts.NewGame{Scenario: "intro",
-					German: german, Allied: allied, Deadline: 48 * time.Hour}, time.Now())
-				if err != nil {
-					return err
-				}
-				w.game, w.tokens[german], w.tokens[allied] = id, tokens[rules.German], tokens[rules.Allied]
-				return joinAll(tx, id)
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
+			w.freshGame()
 			g = w.gameNow()
 		}
 		from := german
@@ -218,4 +207,22 @@ func peakRSS(b *testing.B, pid int) float64 {
 	}
 	b.Fatal("no VmHWM in the daemon's status")
 	return 0
+}
+
+// freshGame makes the world's game a new one of the intro scenario, made
+// by the operator, both players joined.
+func (w *world) freshGame() {
+	w.t.Helper()
+	err := w.st.Update(func(tx *store.Tx) error {
+		id, tokens, err := mail.NewGame(tx, gomail.Address{}, acts.NewGame{Scenario: "intro",
+			German: german, Allied: allied, Deadline: 48 * time.Hour}, time.Now())
+		if err != nil {
+			return err
+		}
+		w.game, w.tokens[german], w.tokens[allied] = id, tokens[rules.German], tokens[rules.Allied]
+		return joinAll(tx, id)
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
 }

@@ -14,12 +14,9 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	gomail "github.com/emersion/go-message/mail"
 
 	"titm/adjudicator"
-	"titm/mail"
 	"titm/rules"
-	"titm/store"
 )
 
 // BenchmarkImpulseThroughPostfix measures one impulse through a real mail
@@ -85,18 +82,7 @@ func BenchmarkImpulseThroughPostfix(b *testing.B) {
 // and waits until its welcomes are sent.
 func (w *world) newGame() {
 	w.t.Helper()
-	err := w.st.Update(func(tx *store.Tx) error {
-		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
-			German: german, Allied: allied, Deadline: 48 * time.Hour}, time.Now())
-		if err != nil {
-			return err
-		}
-		w.game, w.tokens[german], w.tokens[allied] = id, tokens[rules.German], tokens[rules.Allied]
-		return joinAll(tx, id)
-	})
-	if err != nil {
-		w.t.Fatal(err)
-	}
+	w.freshGame()
 	w.d.Wake()
 	w.settle()
 }
