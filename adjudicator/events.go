@@ -32,6 +32,12 @@ func EventOf(e rules.Event) EventRecord {
 		if !f.IsExported() {
 			continue
 		}
+		if _, ok := e.(rules.Moved); ok && f.Name == "Steps" {
+			// The steps are for the report; the record keeps the form
+			// readers of titm adjudicate --json know, and its path and MP
+			// give the move.
+			continue
+		}
 		r.Fields[snake(f.Name)] = plain(v.Field(i))
 	}
 	if m, ok := e.(rules.Moved); ok && len(m.Path) > 0 {

@@ -95,7 +95,7 @@ func (k keyword) String() string  { return string(k) }
 // WriteReport writes an impulse's report.
 func WriteReport(d *ReportData) string {
 	s := d.Scenario
-	r := &reporter{s: s}
+	r := &reporter{s: s, sp: map[string]int{}}
 	title := s.Title
 	if title == "" {
 		title = s.Name
@@ -137,6 +137,10 @@ func WriteReport(d *ReportData) string {
 		if st := standing(s, d.After); st != "" {
 			r.line(st)
 		}
+	}
+	r.losses(d.After)
+	if d.Result == "" && d.Next.Day == d.Impulse.Day {
+		r.spent(d.After, d.Impulse.Day)
 	}
 	if len(d.Dice) > 0 {
 		r.section("Every die, in the order rolled (draw numbers for titm verify)")
@@ -187,16 +191,95 @@ func standing(s *rules.Scenario, st *rules.State) string {
 				allied++
 			}
 		}
-		return fmt.Sprintf("Standing: of the %d victory areas, %d German, %d contested, %d Allied.", len(v.Areas), german, contested, allied)
+		return fmt.Sprintf("Standing: of the %d victory areas, %d German, %d contested, %d Allied: %s.", len(v.Areas), german, contested, allied, victoryAreas(s, st))
 	}
 	return ""
+}
+
+// victoryAreas names the scenario's victory areas, each with who holds it:
+// "12 Wiltz (Allied), 23 Clervaux (contested)".
+func victoryAreas(s *rules.Scenario, st *rules.State) string {
+	var parts []string
+	for _, a := range s.Victory.Areas {
+		who := "Allied"
+		switch st.AreaHold(s, a) {
+		case rules.HoldGerman:
+			who = "German"
+		case rules.HoldContested:
+			who = "contested"
+		}
+		name := fmt.Sprint(a)
+		if ar := s.Map.Area(a); ar != nil {
+			name += " " + ar.Name
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", name, who))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// losses lists each side's losses over the game so far, from the position:
+// the SP lost and the units eliminated (9.21, 7.2, 13.21).
+func (r *reporter) losses(st *rules.State) {
+	r.section("Losses so far")
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		sp, elim := 0, []string(nil)
+		for _, u := range st.Units {
+			info := r.s.OOB.Unit(u.ID)
+			if info == nil || info.Side != side || !u.Arrived {
+				continue
+			}
+			if u.Eliminated {
+				sp += info.Strength
+				elim = append(elim, fmt.Sprintf("%s (%s)", u.ID, info.Type))
+			} else {
+				sp += max(info.Strength-u.Strength, 0)
+			}
+		}
+		what := "none"
+		if len(elim) > 0 {
+			what = strings.Join(elim, ", ")
+		}
+		r.item(fmt.Sprintf("%s: %d SP; eliminated: %s.", side.Title(), sp, what))
+	}
+}
+
+// spent lists each side's units that have acted for the rest of the turn
+// (8.25, 9.14, B5, 9.16, 10.14): they may not move or attack again before
+// the next turn.
+func (r *reporter) spent(st *rules.State, day int) {
+	r.section(fmt.Sprintf("Spent for the rest of %d December (8.25, 9.14, 9.16, 10.14)", day))
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		var parts []string
+		for _, u := range st.Units {
+			info := r.s.OOB.Unit(u.ID)
+			if info == nil || info.Side != side || !u.OnMap() || !(u.Moved || u.Attacked || u.Bridging) {
+				continue
+			}
+			why := "moved"
+			switch {
+			case u.Attacked:
+				why = "attacked"
+			case u.Bridging:
+				why = "repair"
+			case u.Stayed:
+				why = "stayed in a battle, B5"
+			}
+			parts = append(parts, fmt.Sprintf("%s (%s)", u.ID, why))
+		}
+		what := "none"
+		if len(parts) > 0 {
+			what = strings.Join(parts, ", ")
+		}
+		r.item(fmt.Sprintf("%s: %s.", side.Title(), what))
+	}
 }
 
 // reporter writes the report: sections, items wrapped to the width.
 type reporter struct {
 	s       *rules.Scenario
 	b       strings.Builder
-	current string // the section being written
+	current string         // the section being written
+	sp      map[string]int // the SP of the units in the battle being written
 }
 
 func (r *reporter) line(s string) { wrap(&r.b, s, "", "  ") }
@@ -213,6 +296,16 @@ func (r *reporter) section(title string) {
 }
 
 func (r *reporter) item(s string) { wrap(&r.b, s, "  ", "      ") }
+
+// sub writes a line under an item: a step of a move.
+func (r *reporter) sub(s string) { wrap(&r.b, s, "      ", "          ") }
+
+// steps writes a move's steps, each with its MP (8.33-8.38).
+func (r *reporter) steps(ss []rules.Step) {
+	for _, st := range ss {
+		r.sub(fmt.Sprintf("%s → %s: %s", r.place(st.From), r.place(st.To), st.Cost()))
+	}
+}
 
 // wrap writes s in lines of ReportWidth at most, breaking at spaces.
 func wrap(b *strings.Builder, s, first, rest string) {
@@ -328,6 +421,7 @@ func (r *reporter) movement(e rules.Event) bool {
 			// A stack that spent MP without leaving: a bridge blown
 			// before it (8.42, B2).
 			r.item(fmt.Sprintf("%s stays in %s, having spent %d MP.", strings.Join(e.Units, ", "), path[0], e.MP))
+			r.steps(e.Steps)
 			return true
 		}
 		how := "move"
@@ -338,6 +432,7 @@ func (r *reporter) movement(e rules.Event) bool {
 			how += " on foot"
 		}
 		r.item(fmt.Sprintf("%s %s %s: %d MP.", strings.Join(e.Units, ", "), how, strings.Join(path, " - "), e.MP))
+		r.steps(e.Steps)
 	case rules.Entrenched:
 		r.section("Movement")
 		r.item(e.Unit + " entrenches (8.5).")
@@ -369,6 +464,10 @@ func (r *reporter) battle(e rules.Event) bool {
 		r.section(fmt.Sprintf("Battle at %s: the %s attack (9.3)", r.area(e.Area), e.Attacker.Title()))
 		r.item(e.Attacker.Title() + ": " + r.unitList(e.Attackers) + ".")
 		r.item(e.Attacker.Enemy().Title() + ": " + r.unitList(e.Defenders) + ".")
+		r.sp = map[string]int{}
+		for _, c := range append(append([]rules.Combatant(nil), e.Attackers...), e.Defenders...) {
+			r.sp[c.ID] = c.Strength
+		}
 	case rules.ArtilleryCall:
 		res := "fails"
 		if e.Success {
@@ -385,10 +484,14 @@ func (r *reporter) battle(e rules.Event) bool {
 			res = "HITS"
 		}
 		roll := modified([]int{e.Roll}, e.Mods, []int{e.Modified})
-		r.item(fmt.Sprintf("%s strike on %s: rolls %s, needs %d or less: %s.", e.Side.Title(), e.Target, roll, e.Need, res))
+		after := ""
+		if e.Hit {
+			after = r.hits(e.Target, 1)
+		}
+		r.item(fmt.Sprintf("%s strike on %s: rolls %s, needs %d or less: %s%s.", e.Side.Title(), e.Target, roll, e.Need, res, after))
 	case rules.FireRoll:
 		roll := modified(e.Rolls, e.Mods, e.Modified)
-		r.item(fmt.Sprintf("%s fires at %s: rolls %s, needs %d or less: %d hit(s).", e.Unit, e.Target, roll, e.Need, e.Hits))
+		r.item(fmt.Sprintf("%s fires at %s: rolls %s, needs %d or less: %d hit(s)%s.", e.Unit, e.Target, roll, e.Need, e.Hits, r.hits(e.Target, e.Hits)))
 	case rules.Eliminated:
 		r.item(fmt.Sprintf("%s is ELIMINATED (9.21).", e.Unit))
 	case rules.BattleEnds:
@@ -405,6 +508,22 @@ func (r *reporter) battle(e rules.Event) bool {
 		return false
 	}
 	return true
+}
+
+// hits takes n hits off the unit's SP as the report counts them in the
+// battle, and says what it has left: ": U/MX 2 → 0 SP". A side's fire hits
+// after all of it is rolled (9.34, 9.37), with the same result; hits beyond
+// a unit's last SP are lost (9.22).
+func (r *reporter) hits(id string, n int) string {
+	was, ok := r.sp[id]
+	if n == 0 || !ok {
+		return ""
+	}
+	if was == 0 {
+		return fmt.Sprintf(": %s has no SP left, the hit(s) are lost (9.22)", id)
+	}
+	r.sp[id] = max(was-n, 0)
+	return fmt.Sprintf(": %s %d → %d SP", id, was, r.sp[id])
 }
 
 // bridges writes the demolitions and repairs of bridges (10.1, 10.2), and

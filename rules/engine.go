@@ -138,6 +138,11 @@ type game struct {
 	tried     map[string]bool // bridges tried this impulse (10.25)
 	tries     map[string]int  // tries by each unit this impulse (10.23)
 	startHeld map[Place]bool  // places where the phasing side had units at the start of the impulse (10.24)
+
+	// rehearsal is set while the orders are carried out to just before the
+	// first die (Rehearse): no bridge is blown, the crossings where the
+	// enemy may try are noted.
+	rehearsal *rehearsal
 }
 
 type repairOrder struct {

@@ -55,7 +55,7 @@ func (g *game) move(line int, o Move) {
 			return
 		}
 	}
-	g.event(Moved{Units: o.Units, Path: w.walked, MP: w.spent, Foot: o.Foot})
+	g.event(Moved{Units: o.Units, Path: w.walked, MP: w.spent, Foot: o.Foot, Steps: w.steps})
 }
 
 // A movePlan is a MOVE or FOOT line checked against the board before its
@@ -235,6 +235,7 @@ type walk struct {
 	at        Place   // where the units are now
 	walked    []Place // the places passed, the start first
 	spent     int     // MP spent, the zone shift included
+	steps     []Step  // each step and what it cost, the zone shift first
 	exited    bool    // entered an Allied VP zone (12.25)
 	crossed   bool    // the last step crossed a river (9.71)
 	overBlown bool    // crossed a blown bridge (8.35)
@@ -252,6 +253,9 @@ type walk struct {
 func (g *game) walk(p *movePlan) (w walk, ok bool) {
 	side := g.side()
 	w = walk{at: p.from, walked: []Place{p.from}, spent: p.shift}
+	if p.shift > 0 {
+		w.steps = append(w.steps, Step{From: p.units[0].Place, To: p.from, Shift: p.shift, MP: p.shift})
+	}
 	steps := p.path
 	for i := 0; i < len(steps); i++ {
 		to := steps[i]
@@ -264,7 +268,8 @@ func (g *game) walk(p *movePlan) (w walk, ok bool) {
 				return w, g.exec
 			}
 		}
-		cost, blown, ok := g.stepCost(p.line, p.o, p.units, w.at, to)
+		st, blown, ok := g.stepCost(p.line, p.o, p.units, w.at, to)
+		cost := st.MP
 		if !ok {
 			w.forced = true
 			return w, g.exec
@@ -274,6 +279,8 @@ func (g *game) walk(p *movePlan) (w walk, ok bool) {
 			// 1 MP (8.36), then goes on by its ELSE path from the near side,
 			// or stops there.
 			w.spent++
+			st.BlownUnder, st.MP = true, 1
+			w.steps = append(w.steps, st)
 			w.forced = true
 			alt := elsePath(p.o, w.at)
 			if alt == nil {
@@ -292,6 +299,7 @@ func (g *game) walk(p *movePlan) (w walk, ok bool) {
 			w.overBlown = true // 8.35
 		}
 		w.step(g.s.Map, side, to, cost)
+		w.steps = append(w.steps, st)
 		// 8.22: a unit entering an area with enemy units stops there.
 		if !to.IsZone() && g.hasEnemy(to, side) {
 			if i < len(steps)-1 {
@@ -449,30 +457,36 @@ func hasHave(n int) string {
 	return "have"
 }
 
-// stepCost returns the MP to go from one place to the next (8.33, 8.34,
-// 8.36, 8.37, 8.26), or refuses the move. blown reports that the enemy blew
-// the bridge as the stack crossed (10.2): the step is not taken.
-func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (cost int, blown, ok bool) {
+// stepCost returns the step from one place to the next with its MP (8.33,
+// 8.34, 8.36, 8.37, 8.26), or refuses the move. blown reports that the
+// enemy blew the bridge as the stack crossed (10.2): the step is not taken.
+func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (st Step, blown, ok bool) {
 	link := g.link(from, to)
 	if why := g.stepForbidden(link, from, to); why != "" {
 		g.refuse(line, o, "%s", why)
-		return 0, false, false
+		return st, false, false
 	}
-	cost = link.Class().Cost() // 8.33; 8.26, 11.13: a zone costs the primary road only
+	st = Step{From: from, To: to, Road: link.Class()}
+	st.MP = link.Class().Cost() // 8.33; 8.26, 11.13: a zone costs the primary road only
 	if r := link.Road; r != nil && r.Bridge {
+		st.Bridge = r.ID()
 		if g.bridgeBlown(r) {
 			// 8.34, 8.35: only units moving as infantry cross a blown
 			// bridge, for 3 MP flat.
 			if why := g.blownBridgeBars(units, o.Foot, r); why != "" {
 				g.refuse(line, o, "%s", why)
-				return 0, false, false
+				return st, false, false
 			}
-			cost = 3
+			st.MP, st.Blown = 3, true
+		} else if g.rehearsal != nil {
+			g.rehearsal.mayDemolish(g, line, units, r)
 		} else if g.exec && g.demolish(r, g.side()) {
-			return 0, true, g.err == nil
+			return st, true, g.err == nil
 		}
 	}
-	return cost + g.extraCost(from, to), false, true
+	st.Occupied, st.LeavesEnemy, st.Delay = g.extraCosts(from, to)
+	st.MP += st.extra()
+	return st, false, true
 }
 
 // bridgeBlown reports whether road r crosses a river by a blown bridge.
@@ -549,28 +563,89 @@ func (g *game) blownBridgeBars(units []*UnitState, foot bool, r *Road) string {
 	return ""
 }
 
-// extraCost returns the MP a step costs on top of its road (8.36, 8.37,
-// 14.22).
-func (g *game) extraCost(from, to Place) int {
+// extraCosts returns what a step costs on top of its road: +1 entering an
+// area holding units (8.37), +1 leaving one holding enemy units (8.36), and
+// the MP special forces with DELAY add (14.22).
+func (g *game) extraCosts(from, to Place) (occupied, leavesEnemy bool, delay int) {
 	side := g.side()
-	cost := 0
-	if !to.IsZone() && len(g.st.UnitsAt(g.s, to, "")) > 0 {
-		cost++ // 8.37: entering an area holding other units, friend or foe
-	}
-	if !from.IsZone() && g.hasEnemy(from, side) {
-		cost++ // 8.36: leaving an area holding enemy units
-	}
+	// 8.37: entering an area holding other units, friend or foe.
+	occupied = !to.IsZone() && len(g.st.UnitsAt(g.s, to, "")) > 0
+	// 8.36: leaving an area holding enemy units.
+	leavesEnemy = !from.IsZone() && g.hasEnemy(from, side)
 	// 14.22: special forces with DELAY cost Allied units 1 MP more to
 	// enter their area and 1 more to leave it.
 	if sf := g.st.SF; sf != nil && sf.Effect == SFDelay && side == Allied {
 		if to == AreaPlace(sf.Area) {
-			cost++
+			delay++
 		}
 		if from == AreaPlace(sf.Area) {
-			cost++
+			delay++
 		}
 	}
-	return cost
+	return occupied, leavesEnemy, delay
+}
+
+// A Step is one step of a move and what it cost (8.33-8.38), for the
+// report and a CHECK to show the MP step by step.
+type Step struct {
+	From, To Place
+	Road     RoadClass // the road taken (8.33; a zone is entered by a primary road, 11.13)
+	Bridge   string    // the bridge crossed, as 3-4, if any
+	Blown    bool      // the bridge is blown, crossed on foot for 3 MP (8.34, 8.35)
+	// BlownUnder: the enemy blew the bridge as the stack crossed: it pays
+	// 1 MP on the near side, and goes on by its ELSE path or stops there
+	// (8.36, 8.42, B2).
+	BlownUnder  bool
+	Occupied    bool // +1: the area entered holds units (8.37)
+	LeavesEnemy bool // +1: the area left holds enemy units (8.36)
+	Delay       int  // special forces with DELAY (14.22)
+	Shift       int  // a reinforcement's change of zone before it enters (11.14)
+	MP          int  // the step's MP in all
+}
+
+// extra is the MP the step costs on top of its road.
+func (s Step) extra() int {
+	n := s.Delay
+	if s.Occupied {
+		n++
+	}
+	if s.LeavesEnemy {
+		n++
+	}
+	return n
+}
+
+// Cost writes how the step's MP add up: "2 secondary +1 occupied (8.37)
+// = 3".
+func (s Step) Cost() string {
+	var parts []string
+	switch {
+	case s.Shift > 0:
+		return fmt.Sprintf("%d, change of zone (11.14)", s.Shift)
+	case s.BlownUnder:
+		return fmt.Sprintf("1, bridge %s blown as the stack crossed (8.36, 8.42)", s.Bridge)
+	case s.Blown:
+		parts = append(parts, fmt.Sprintf("3 over blown bridge %s on foot (8.34)", s.Bridge))
+	default:
+		road := fmt.Sprintf("%d %s", s.Road.Cost(), s.Road)
+		if s.Bridge != "" {
+			road += " over bridge " + s.Bridge
+		}
+		parts = append(parts, road)
+	}
+	if s.Occupied {
+		parts = append(parts, "+1 entering an occupied area (8.37)")
+	}
+	if s.LeavesEnemy {
+		parts = append(parts, "+1 leaving an enemy-held area (8.36)")
+	}
+	if s.Delay > 0 {
+		parts = append(parts, fmt.Sprintf("+%d special forces DELAY (14.22)", s.Delay))
+	}
+	if len(parts) == 1 && !s.Blown {
+		return parts[0]
+	}
+	return fmt.Sprintf("%s = %d", strings.Join(parts, " "), s.MP)
 }
 
 // entrench carries out ENTRENCH (8.5, 5.23).
@@ -635,6 +710,9 @@ type Moved struct {
 	Path  []Place
 	MP    int
 	Foot  bool
+	// Steps are the steps with what each cost; the log keeps the text
+	// alone, so the report of a replayed impulse has them from the replay.
+	Steps []Step
 }
 
 // Entrenched: a unit entrenched (8.5).
