@@ -598,3 +598,82 @@ func Picture(g *Game, impulse string, events []rules.Event) ([]byte, error) {
 		Highlights: picture.HighlightsOf(events),
 	})
 }
+
+// WriteRehearsal writes the answer to CHECK for orders the position accepts:
+// what they would do, carried out to just before the first die (the moves
+// step by step, the bridges where the enemy may try a demolition, the
+// stacks, who the stacking limit would remove, the units spent, the
+// battles) and what the first die would be rolled for. The enemy's standing
+// orders are not in it: rules.Rehearse never reads them.
+func WriteRehearsal(s *rules.Scenario, rh *rules.Rehearsal) string {
+	r := &reporter{s: s, sp: map[string]int{}}
+	side := rh.Impulse.Side
+	r.line(fmt.Sprintf("CHECK: the orders are legal for %s. Carried out, they would do this, up to the first die; nothing was applied and no die was drawn.", rh.Impulse))
+	for _, e := range rh.Events {
+		if _, ok := e.(rules.ImpulseEnded); !ok {
+			r.event(e)
+		}
+	}
+	if len(rh.Crossings) > 0 {
+		r.section("Bridges the enemy may try to blow (10.2)")
+		for _, c := range rh.Crossings {
+			var may []string
+			for _, ch := range c.Chances {
+				may = append(may, fmt.Sprintf("%s on %d or less", ch.Unit, ch.Need))
+			}
+			r.item(fmt.Sprintf("Line %d: %s crossing bridge %s from %s into %s may draw a demolition die: the enemy may try with %s (10.29).",
+				c.Line, strings.Join(c.Units, ", "), c.Bridge, r.place(c.From), r.place(c.To), strings.Join(may, " or ")))
+		}
+		r.item("Whether the enemy tries is his standing order, which a CHECK does not read (B1); one try per bridge an impulse (10.25). Above, every bridge holds; a bridge blown under a stack costs it 1 MP and sends it on by its ELSE path from the near side, or stops it there (8.42, B2).")
+	}
+	if len(rh.Stacks) > 0 {
+		r.section(fmt.Sprintf("Your stacks where units moved or entrenched (7.1: at most %d units and %d SP)", rules.StackUnits, rules.StackSP))
+		for _, st := range rh.Stacks {
+			over := ""
+			if st.Over() && !st.Place.IsZone() {
+				over = ": OVER the limit"
+			}
+			r.item(fmt.Sprintf("%s: %s; %d unit(s), %d SP%s.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP(), over))
+		}
+	}
+	if len(rh.Removed) > 0 {
+		r.section("Stacking (7.2)")
+		for _, e := range rh.Removed {
+			why := "by your REMOVE order"
+			if e.Why != "order" {
+				why = "by the fixed policy, weakest first (B6)"
+			}
+			r.item(fmt.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, %s, unless the battles change the stack.", e.Unit, r.area(e.Area), why))
+		}
+	}
+	if len(rh.Spent) > 0 {
+		r.section(fmt.Sprintf("Spent for the rest of %d December", rh.Impulse.Day))
+		for _, sp := range rh.Spent {
+			r.item(fmt.Sprintf("%s %s.", sp.Unit, sp.Why))
+		}
+	}
+	if len(rh.Battles) > 0 {
+		r.section("Battles, in the order they would be fought (9.3, B4)")
+		for _, b := range rh.Battles {
+			r.item(fmt.Sprintf("%s: %s %s against %s %s.", r.area(b.Area), side.Title(), r.unitList(b.Attackers), side.Enemy().Title(), r.unitList(b.Defenders)))
+		}
+	}
+	if rh.FirstDie != "" {
+		r.section("The first die after the moves would be rolled for (B10)")
+		r.item(rh.FirstDie)
+	} else {
+		r.section("After the moves no die is needed")
+		r.item("The rest of the impulse, carried out without a die:")
+		for _, e := range rh.Rest {
+			if e, ok := e.(rules.ImpulseEnded); ok {
+				r.section("End")
+				r.item(fmt.Sprintf("The impulse %s would end; the next is %s.", e.Played, e.Next))
+				continue
+			}
+			r.event(e)
+		}
+	}
+	r.blank()
+	r.line("Nothing was applied.")
+	return r.b.String()
+}

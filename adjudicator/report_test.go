@@ -125,3 +125,59 @@ func TestReportFinal(t *testing.T) {
 		}
 	}
 }
+
+// The answer to CHECK for legal orders: the moves step by step, a bridge
+// the enemy may try to blow, an over-stack and who it would remove, the
+// units spent, a battle and the first die, on a position of the movement
+// fixture on 17 December. The Allies' standing orders say BLOW NONE, and
+// the answer is the same as with BLOW ALL: a CHECK never reads them.
+func TestCheckReply(t *testing.T) {
+	g, _ := formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
+	g.Join(rules.German, "g", t0)
+	g.Join(rules.Allied, "a", t0)
+	now := t0.Add(time.Hour)
+	for g.Next.String() != "G17-1" {
+		submit(t, g, "", now)
+		now = now.Add(time.Hour)
+	}
+	s, _ := g.Rules()
+	// U/IN in 5 with the German infantry, engineers and red-triangle
+	// armour: leaving 5 costs them 1 MP more (8.36). U/MX in 3, at the far
+	// end of bridge 3-4, may try to blow it (10.22, 10.29).
+	place := func(id string, area int) {
+		u := g.State.Unit(id)
+		u.Place, u.TurnStart, u.Entrenched = rules.AreaPlace(area), rules.AreaPlace(area), false
+	}
+	place("U/IN", 5)
+	place("U/MX", 3)
+	orders := "IMPULSE 17-1\n" +
+		"MOVE G/RF A 4\n" + // into 4 with G/AR and G/MX
+		"MOVE G/IN G/EN 5 4\n" + // out of 5 with U/IN, into 4: over the limit
+		"MOVE G/RT 5 4 3\n" + // on over bridge 3-4 into U/MX: a battle
+		"REMOVE 4 G/IN\n"
+	var replies []string
+	for _, blow := range []string{"NONE", "ALL"} {
+		st, err := rules.ApplyStanding(g.State, rules.Allied, mustParse(t, s, rules.Allied, "BLOW "+blow))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rh, err := rules.Rehearse(s, st, mustParse(t, s, rules.German, orders))
+		if err != nil {
+			t.Fatal(err)
+		}
+		replies = append(replies, WriteRehearsal(s, rh))
+	}
+	if replies[0] != replies[1] {
+		t.Errorf("the answer depends on the Allied standing orders:\n%s\n----\n%s", replies[0], replies[1])
+	}
+	goldenReport(t, "check-reply.txt", replies[0])
+}
+
+func mustParse(t *testing.T, s *rules.Scenario, side rules.Side, text string) *rules.Orders {
+	t.Helper()
+	o, err := rules.ParseOrders(text, s, &rules.ParseOptions{Side: side})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}

@@ -111,7 +111,7 @@ type rehearsal struct {
 
 // mayDemolish notes a crossing of the intact bridge of road r where the
 // enemy may try to blow it, whatever his standing orders (10.2, 10.26).
-func (rh *rehearsal) mayDemolish(g *game, line int, units []*UnitState, r *Road) {
+func (rh *rehearsal) mayDemolish(g *game, line int, units []*UnitState, r *Road, from, to Place) {
 	enemy := g.side().Enemy()
 	if enemy == Allied && g.imp.Day == FirstDay {
 		return // 10.26: the Allies never try on 16 December
@@ -119,10 +119,7 @@ func (rh *rehearsal) mayDemolish(g *game, line int, units []*UnitState, r *Road)
 	if g.st.Bridge(r.A, r.B) == nil {
 		return
 	}
-	c := Crossing{Line: line, From: AreaPlace(r.A), To: AreaPlace(r.B), Bridge: r.ID()}
-	if len(units) > 0 && units[0].Place == AreaPlace(r.B) {
-		c.From, c.To = c.To, c.From
-	}
+	c := Crossing{Line: line, From: from, To: to, Bridge: r.ID()}
 	for _, u := range units {
 		c.Units = append(c.Units, u.ID)
 	}

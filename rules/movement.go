@@ -479,7 +479,7 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (s
 			}
 			st.MP, st.Blown = 3, true
 		} else if g.rehearsal != nil {
-			g.rehearsal.mayDemolish(g, line, units, r)
+			g.rehearsal.mayDemolish(g, line, units, r, from, to)
 		} else if g.exec && g.demolish(r, g.side()) {
 			return st, true, g.err == nil
 		}

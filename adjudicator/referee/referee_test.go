@@ -495,3 +495,35 @@ func TestExtendWhilePaused(t *testing.T) {
 		t.Errorf("notice:\n%s", text)
 	}
 }
+
+// CHECK carries the orders out on a copy of the game to just before the
+// first die and tells what they would do, step by step; the game keeps
+// nothing of it.
+func TestCheckDryRun(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org"})
+	st, id, _ := game(t, ref)
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, side, "seed", start) })
+	}
+	mail := "GAME " + id + "\nCHECK\nIMPULSE 16-1\nMOVE 352/914 23 24\nENTRENCH 276/986\n"
+	res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.Orders(tx, id, rules.German, mail, start.Add(time.Hour))
+	})
+	for _, want := range []string{
+		"CHECK: the orders are legal for G16-1",
+		"352/914 moves 23 Körperich - 24 Sinspelt: 3 MP.",
+		"23 Körperich → 24 Sinspelt: 2 secondary +1 entering an occupied area",
+		"352/914 moves (8.25).",
+		"276/986 entrenches (8.5).",
+		"After the moves no die is needed\n",
+		"The impulse G16-1 would end; the next is A16-1.",
+		"Nothing was applied.",
+	} {
+		if !strings.Contains(res.Reply, want) {
+			t.Errorf("the reply lacks %q:\n%s", want, res.Reply)
+		}
+	}
+	if len(res.Records) != 0 || res.Refused {
+		t.Errorf("a CHECK kept %d records, refused %v", len(res.Records), res.Refused)
+	}
+}

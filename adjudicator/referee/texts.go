@@ -258,15 +258,10 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }
 
-// errFirstDie stops a CHECK at its first die.
-var errFirstDie = errors.New("first die")
-
-type firstDie struct{ purpose string }
-
-func (d *firstDie) Roll(purpose string) (int, error) { d.purpose = purpose; return 0, errFirstDie }
-
 // checkText is the answer to CHECK: the orders checked on the position as
-// it is, and how far they would go before the first die.
+// it is and, if the position accepts them, carried out on a copy of it to
+// just before the first die (rules.Rehearse), without the opponent's
+// standing orders. With errors it lists every one of them.
 func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text string) string {
 	o, err := ParseOrders(text, s, side)
 	if err == nil && g.Next.Side != side {
@@ -277,20 +272,9 @@ func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text str
 		// Lines that do not read: the others are checked all the same.
 		err = es.With(g.CheckOrders(side, o)...)
 	} else if err == nil {
-		d := &firstDie{}
-		var events []rules.Event
-		_, events, err = rules.Play(s, g.State, o, d)
-		switch {
-		case errors.Is(err, errFirstDie):
-			return "CHECK: the orders are legal. Carried out, the first die would be rolled for:\n  " + d.purpose + "\nNothing was applied."
-		case err == nil:
-			var b strings.Builder
-			b.WriteString("CHECK: the orders are legal, and would need no die:\n")
-			for _, e := range events {
-				fmt.Fprintf(&b, "%s\n", wrapLine(e.String(), "  ", "    "))
-			}
-			b.WriteString("Nothing was applied.")
-			return b.String()
+		var rh *rules.Rehearsal
+		if rh, err = rules.Rehearse(s, g.State, o); err == nil {
+			return adjudicator.WriteRehearsal(s, rh)
 		}
 	}
 	if errors.As(err, &es) {
