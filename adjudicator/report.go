@@ -217,22 +217,25 @@ func victoryAreas(s *rules.Scenario, st *rules.State) string {
 	return strings.Join(parts, ", ")
 }
 
-// losses lists each side's losses over the game so far, from the position:
-// the SP lost and the units eliminated (9.21, 7.2, 13.21).
+// losses lists each side's losses over the game so far: the SP lost and
+// the units eliminated (9.21, 7.2, 13.21), the position after the impulse
+// against the scenario's start (a scenario may start from a written
+// position with units already reduced or gone).
 func (r *reporter) losses(st *rules.State) {
 	r.section("Losses so far")
+	start := rules.NewState(r.s)
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		sp, elim := 0, []string(nil)
 		for _, u := range st.Units {
-			info := r.s.OOB.Unit(u.ID)
-			if info == nil || info.Side != side || !u.Arrived {
+			info, was := r.s.OOB.Unit(u.ID), start.Unit(u.ID)
+			if info == nil || was == nil || was.Eliminated || info.Side != side || !u.Arrived {
 				continue
 			}
 			if u.Eliminated {
-				sp += info.Strength
+				sp += was.Strength
 				elim = append(elim, fmt.Sprintf("%s (%s)", u.ID, info.Type))
 			} else {
-				sp += max(info.Strength-u.Strength, 0)
+				sp += max(was.Strength-u.Strength, 0)
 			}
 		}
 		what := "none"
@@ -263,6 +266,10 @@ func (r *reporter) spent(st *rules.State, day int) {
 				why = "repair"
 			case u.Stayed:
 				why = "stayed in a battle, B5"
+			case u.Entrenched && u.Place == u.TurnStart:
+				// An entrenched unit that moved would have left its
+				// entrenchment (8.58): it entrenched where it began.
+				why = "entrenched"
 			}
 			parts = append(parts, fmt.Sprintf("%s (%s)", u.ID, why))
 		}
@@ -632,6 +639,9 @@ func WriteRehearsal(s *rules.Scenario, rh *rules.Rehearsal) string {
 			over := ""
 			if st.Over() && !st.Place.IsZone() {
 				over = ": OVER the limit"
+				if side == rules.German && rh.Impulse.Day == rules.FirstDay && rh.Impulse.N < 3 {
+					over += ", which the German set-up stacks may be until the end of 16-3 (7.1)"
+				}
 			}
 			r.item(fmt.Sprintf("%s: %s; %d unit(s), %d SP%s.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP(), over))
 		}

@@ -623,7 +623,7 @@ func (s Step) Cost() string {
 	case s.Shift > 0:
 		return fmt.Sprintf("%d, change of zone (11.14)", s.Shift)
 	case s.BlownUnder:
-		return fmt.Sprintf("1, bridge %s blown as the stack crossed (8.36, 8.42)", s.Bridge)
+		return fmt.Sprintf("1, bridge %s blown as the stack crossed: it stays on the near side (8.36, 8.42)", s.Bridge)
 	case s.Blown:
 		parts = append(parts, fmt.Sprintf("3 over blown bridge %s on foot (8.34)", s.Bridge))
 	default:
