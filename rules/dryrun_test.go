@@ -262,3 +262,27 @@ func TestRehearse_NoDieAndRefusals(t *testing.T) {
 		t.Errorf("refusals %v, want 2", err)
 	}
 }
+
+// 14.22, 14.23: the special forces in the dry run: DELAY adds 1 MP to enter
+// and 1 to leave their area, each step saying so; DEMOLITION leaves the
+// enemy unit in their area a 1 only to blow the bridge.
+func TestRehearse_14_22_14_23_SpecialForces(t *testing.T) {
+	s, st := sfGame(t)
+	st, _ = mustPlay(t, s, st, "SF 2 DELAY")
+	rh := rehearse(t, s, st, "MOVE U/MX 6 2 1")
+	a := rules.AreaPlace
+	want := []rules.Step{
+		{From: a(6), To: a(2), Road: rules.Secondary, Delay: 1, MP: 3},
+		{From: a(2), To: a(1), Road: rules.Primary, Occupied: true, Delay: 1, MP: 3},
+	}
+	if m := moved(rh.Events); len(m) != 1 || !reflect.DeepEqual(m[0].Steps, want) || m[0].MP != 6 {
+		t.Errorf("14.22: moves %+v, want steps %+v", m, want)
+	}
+
+	s, st = sfGame(t)
+	place(st, "U/IN", rules.AreaPlace(3))
+	rh = rehearse(t, s, st, "SF 3 DEMOLITION\nMOVE G/MX 4 3")
+	if len(rh.Crossings) != 1 || !reflect.DeepEqual(rh.Crossings[0].Chances, []rules.Chance{{Unit: "U/IN", Need: 1}}) {
+		t.Errorf("14.23: crossings %+v", rh.Crossings)
+	}
+}
