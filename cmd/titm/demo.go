@@ -42,7 +42,7 @@ var demoCmd = &command{
 		scenario := fs.String("scenario", "intro", "the demo game's scenario")
 		db := fs.String("db", "", "the store (default: a new file in a temporary directory, removed at the end)")
 		autoplay := fs.Bool("autoplay", false, "let scripted players join and play some impulses, so that reports arrive")
-		impulses := fs.Int("impulses", 6, "with --autoplay, how many impulses the scripted players play")
+		impulses := fs.Int("impulses", 6, "with --autoplay, how many impulses each scripted player plays")
 		quiet := fs.Bool("quiet", false, "log only warnings and errors")
 		mailDir := fs.String("mail-dir", "", "where each mail the players receive is written as a .eml file (default: a new directory in the system's temporary directory, kept at the end)")
 		return func(args []string) error {
