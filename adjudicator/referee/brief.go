@@ -172,7 +172,7 @@ func victoryLines(s *rules.Scenario) []string {
 				total += a.VP
 			}
 		}
-		out = append(out, fmt.Sprintf("VP areas: in the victory phase of every turn the Germans score the VP of each they control (12.21, 12.22), %d VP a turn for all of them: %s.", total, strings.Join(vs, ", ")))
+		out = append(out, fmt.Sprintf("VP areas: in the victory phase of every turn the Germans score the VP of each they control (3.26, 12.21, 12.22), %d VP a turn if they control all: %s.", total, strings.Join(vs, ", ")))
 	}
 	if v.ZoneVP {
 		var zs []string
