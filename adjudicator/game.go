@@ -37,7 +37,16 @@ type Player struct {
 	Taken      time.Duration `json:"taken"`      // time taken over them, from each impulse's start
 	Missed     int           `json:"missed"`     // deadlines that passed (B8)
 	Extensions int           `json:"extensions"` // extensions he asked for
+
+	// NoPicture is the player's PICTURE OFF: his mails come without the
+	// map picture, the text alone (a player reading on a phone). The zero
+	// value is ON, as in the games kept before the setting was.
+	NoPicture bool `json:"no_picture,omitempty"`
 }
+
+// Pictures reports whether the player's mails carry the map picture
+// (PICTURE ON, the default).
+func (p *Player) Pictures() bool { return !p.NoPicture }
 
 // Promptness tells how the player keeps the game's pace, as tournaments
 // want it: impulses played, the average time taken, deadlines missed and

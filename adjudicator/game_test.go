@@ -607,3 +607,31 @@ func TestVerifyManySeeds(t *testing.T) {
 		t.Error("no order stopped short in these games: the test no longer covers 8.42")
 	}
 }
+
+// A player's PICTURE setting is kept with the game: a game kept before the
+// setting was, without the field, has it ON, and OFF survives the store's
+// JSON.
+func TestPictureSettingKept(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		want bool
+	}{
+		{`{"address":"a@example.org","token_hash":"00"}`, true},
+		{`{"address":"a@example.org","no_picture":false}`, true},
+		{`{"address":"a@example.org","no_picture":true}`, false},
+	} {
+		var p Player
+		if err := json.Unmarshal([]byte(c.json), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Pictures() != c.want {
+			t.Errorf("%s: pictures %v, want %v", c.json, p.Pictures(), c.want)
+		}
+		data, _ := json.Marshal(&p)
+		var q Player
+		json.Unmarshal(data, &q)
+		if q.Pictures() != c.want || c.want && strings.Contains(string(data), "no_picture") {
+			t.Errorf("%s: kept as %s", c.json, data)
+		}
+	}
+}

@@ -386,8 +386,8 @@ func TestOrdersToReports(t *testing.T) {
 				}
 			}
 		}
-		if drawn != 3 {
-			t.Errorf("%d mails carried a picture, want the 3 reports (2 players, 1 observer)", drawn)
+		if drawn != 6 {
+			t.Errorf("%d mails carried a picture, want the 3 of the start and the 3 reports (2 players, 1 observer)", drawn)
 		}
 		return nil
 	})

@@ -61,6 +61,8 @@ type turn struct {
 
 	answers []string // to the player who wrote, in order
 	notices []string // to both players and the observers
+	begins  bool     // the game begins: each is sent the brief
+	set     bool     // a player's setting changed (PICTURE): the game is kept
 }
 
 func (r *Referee) turn(tx Tx, id string, side rules.Side, now time.Time) (*turn, error) {
@@ -126,6 +128,13 @@ func (t *turn) run() (*Result, error) {
 	if err := t.res.save(t.tx, t.g); err != nil {
 		return nil, err
 	}
+	if t.set && len(t.res.Records) == 0 {
+		// A setting is not a change of the game's course: it is kept
+		// without a record in the log.
+		if err := t.tx.SaveGame(t.g, nil); err != nil {
+			return nil, err
+		}
+	}
 	if err := t.tell(); err != nil {
 		return nil, err
 	}
@@ -186,10 +195,15 @@ func (t *turn) tell() error {
 		}
 		reported = true
 	}
+	if t.begins {
+		if err := t.r.begin(t.tx, res, g); err != nil {
+			return err
+		}
+	}
 	for _, n := range t.notices {
 		res.toAll(g, n)
 	}
-	if len(t.answers) > 0 || len(t.notices) == 0 && !reported {
+	if len(t.answers) > 0 || len(t.notices) == 0 && !reported && !t.begins {
 		if len(t.answers) == 0 {
 			t.answers = append(t.answers, "Your mail held no orders and no requests. Send HELP for the order language.")
 		}
@@ -230,12 +244,25 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	case HelpRequest:
 		t.answers = append(t.answers, Help(t.s, side))
 	case StatusRequest:
-		t.answers = append(t.answers, statusText(g))
-		if t.res.ReplyMap, err = t.r.mapRef(t.tx, g, "in play", nil); err != nil {
-			return nil, err
+		t.answers = append(t.answers, statusText(g)+"\n"+t.r.pictureNote(g, side))
+		if g.Players[side].Pictures() {
+			if t.res.ReplyMap, err = t.r.mapRef(t.tx, g, "in play", nil); err != nil {
+				return nil, err
+			}
 		}
+	case BriefRequest:
+		t.answers = append(t.answers, briefText(g, t.s, side))
+		if g.Players[side].Pictures() && t.res.ReplyMap == nil {
+			if t.res.ReplyMap, err = t.r.startRef(t.tx, g, t.s); err != nil {
+				return nil, err
+			}
+		}
+	case PictureRequest:
+		g.Players[side].NoPicture = !q.On
+		t.set = true
+		t.answers = append(t.answers, fmt.Sprintf("%s is kept for game %s, until you change it. %s", q, g.ID, t.r.pictureNote(g, side)))
 	case UnitsRequest:
-		t.answers = append(t.answers, unitsText(g, t.s, side))
+		t.answers = append(t.answers, unitsText(g, t.s, side)+"\n"+t.r.pictureNote(g, side))
 	case DiceRequest:
 		t.answers = append(t.answers, diceText(g))
 	case OrdersRequest:
@@ -270,9 +297,7 @@ func (t *turn) join(seed string) (out []adjudicator.Record, refused, err error) 
 		return nil, refused, nil
 	}
 	t.answers = append(t.answers, fmt.Sprintf("You have joined game %s with the seed %q.", t.g.ID, seed))
-	if t.g.Status == adjudicator.Playing {
-		t.notices = append(t.notices, startText(t.g))
-	}
+	t.begins = t.g.Status == adjudicator.Playing
 	return out, nil, nil
 }
 

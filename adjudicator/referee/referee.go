@@ -145,14 +145,24 @@ func (res *Result) toAll(g *adjudicator.Game, text string) {
 
 // toAllAs sends a text to both players and the observers, each in his own
 // mail so that no address is shown to the others' mail servers needlessly.
-// A player's mail ends with his standing orders.
+// A player's mail ends with his standing orders, and carries the picture
+// unless he asked for the text alone (PICTURE OFF).
 func (res *Result) toAllAs(g *adjudicator.Game, subject, text string, ref *MapRef) {
 	for _, side := range sides {
-		res.send(g, KindReport, g.Players[side].Address, subject, text+"\n"+standing(g, side), ref)
+		res.send(g, KindReport, g.Players[side].Address, subject, text+"\n"+standing(g, side), pictureFor(g, side, ref))
 	}
 	for _, o := range g.Observers {
 		res.send(g, KindReport, o, subject, text, ref)
 	}
+}
+
+// pictureFor is the picture of a mail to a side's player: ref, or nil when
+// he asked for his mails without it (PICTURE OFF).
+func pictureFor(g *adjudicator.Game, side rules.Side, ref *MapRef) *MapRef {
+	if !g.Players[side].Pictures() {
+		return nil
+	}
+	return ref
 }
 
 // save keeps the game with the records of the result, when there are any.

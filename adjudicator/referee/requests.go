@@ -45,6 +45,13 @@ type JoinRequest struct{ Seed string }
 // ExtendRequest is EXTEND hours.
 type ExtendRequest struct{ Hours int }
 
+// BriefRequest is BRIEF: the scenario brief again.
+type BriefRequest struct{}
+
+// PictureRequest is PICTURE ON or PICTURE OFF: whether the player's mails
+// carry the map picture, a setting kept in the game.
+type PictureRequest struct{ On bool }
+
 // Each request says it is one, for rules.ClassOf.
 
 func (HelpRequest) Class() rules.Class    { return rules.Request }
@@ -57,6 +64,8 @@ func (ConcedeRequest) Class() rules.Class { return rules.Request }
 func (DrawRequest) Class() rules.Class    { return rules.Request }
 func (JoinRequest) Class() rules.Class    { return rules.Request }
 func (ExtendRequest) Class() rules.Class  { return rules.Request }
+func (BriefRequest) Class() rules.Class   { return rules.Request }
+func (PictureRequest) Class() rules.Class { return rules.Request }
 
 func (HelpRequest) Keyword() string    { return "HELP" }
 func (StatusRequest) Keyword() string  { return "STATUS" }
@@ -68,6 +77,8 @@ func (ConcedeRequest) Keyword() string { return "CONCEDE" }
 func (DrawRequest) Keyword() string    { return "DRAW" }
 func (JoinRequest) Keyword() string    { return "JOIN" }
 func (ExtendRequest) Keyword() string  { return "EXTEND" }
+func (BriefRequest) Keyword() string   { return "BRIEF" }
+func (PictureRequest) Keyword() string { return "PICTURE" }
 
 func (HelpRequest) String() string     { return "HELP" }
 func (StatusRequest) String() string   { return "STATUS" }
@@ -77,6 +88,14 @@ func (DiceRequest) String() string     { return "DICE" }
 func (OrdersRequest) String() string   { return "ORDERS" }
 func (ConcedeRequest) String() string  { return "CONCEDE" }
 func (e ExtendRequest) String() string { return fmt.Sprintf("EXTEND %dh", e.Hours) }
+func (BriefRequest) String() string    { return "BRIEF" }
+
+func (p PictureRequest) String() string {
+	if p.On {
+		return "PICTURE ON"
+	}
+	return "PICTURE OFF"
+}
 
 func (d DrawRequest) String() string {
 	if d.Accept {
@@ -99,11 +118,13 @@ var Keywords = append(append([]rules.Keyword(nil), adjudicator.Headings...), req
 var requests = []rules.Keyword{
 	{Class: rules.Request, Name: "HELP", Syntax: "HELP", Summary: "this text", Parse: simple(HelpRequest{})},
 	{Class: rules.Request, Name: "STATUS", Syntax: "STATUS", Summary: "the current report and map again", Parse: simple(StatusRequest{})},
+	{Class: rules.Request, Name: "BRIEF", Syntax: "BRIEF", Summary: "the scenario brief: impulses, map, supply, victory, special rules and the reinforcements", Parse: simple(BriefRequest{})},
 	{Class: rules.Request, Name: "UNITS", Syntax: "UNITS", Summary: "your units: where they are and what each may still do this turn", Parse: simple(UnitsRequest{})},
 	{Class: rules.Request, Name: "CHECK", Syntax: "CHECK", Summary: "the orders below are checked and the reply says what would happen up to the first die; nothing is applied", Parse: simple(CheckRequest{})},
 	{Class: rules.Request, Name: "DICE", Syntax: "DICE", Summary: "the game's dice commitment, the players' seeds and, once revealed, the game's seed", Rules: "B10", Parse: simple(DiceRequest{})},
 	{Class: rules.Request, Name: "JOIN", Syntax: "JOIN [SEED text]", Summary: "accept the game, with your own contribution to the dice if you like", Rules: "B10", Parse: parseJoin},
 	{Class: rules.Request, Name: "ORDERS", Syntax: "ORDERS", Summary: "the orders and standing orders on file for you", Parse: simple(OrdersRequest{})},
+	{Class: rules.Request, Name: "PICTURE", Syntax: "PICTURE OFF | PICTURE ON", Summary: "OFF: your mails come with the text alone, no map picture; ON: with it (the default)", Parse: parsePicture},
 	{Class: rules.Request, Name: "EXTEND", Syntax: "EXTEND hours", Summary: "more time for the impulse you are to play, as EXTEND 24h (limited per game)", Parse: parseExtend},
 	{Class: rules.Request, Name: "CONCEDE", Syntax: "CONCEDE", Summary: "you concede the game", Parse: simple(ConcedeRequest{})},
 	{Class: rules.Request, Name: "DRAW", Syntax: "DRAW | DRAW ACCEPT", Summary: "offer a draw, or accept the one offered", Parse: parseDraw},
@@ -128,6 +149,19 @@ func parseDraw(_ string, w []string) (rules.Order, []string, error) {
 		return DrawRequest{Accept: true}, w[1:], nil
 	}
 	return DrawRequest{}, w, nil
+}
+
+func parsePicture(_ string, w []string) (rules.Order, []string, error) {
+	if len(w) == 0 {
+		return nil, nil, errors.New("ON or OFF is missing: PICTURE OFF sends your mails without the map picture, PICTURE ON with it")
+	}
+	switch strings.ToUpper(w[0]) {
+	case "ON":
+		return PictureRequest{On: true}, w[1:], nil
+	case "OFF":
+		return PictureRequest{On: false}, w[1:], nil
+	}
+	return nil, nil, fmt.Errorf("PICTURE takes ON or OFF, not %q", w[0])
 }
 
 func parseJoin(line string, w []string) (rules.Order, []string, error) {

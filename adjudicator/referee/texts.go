@@ -311,8 +311,11 @@ commitment, the SHA-256 of its secret seed, is:
 
     %s
 
-The game begins when both players have joined. Send HELP for the order
-language, with examples from your own units.
+The game begins when both players have joined: the mail that says so
+brings the scenario brief (the map, supply, victory conditions, special rules
+and reinforcements; BRIEF sends it again). Send HELP for the order language,
+with examples from your own units. A player on a phone may send PICTURE OFF
+to have his mails without the map picture.
 `, g.ID, g.Scenario, side.Title(), g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment)
 }
 

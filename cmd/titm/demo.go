@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -31,7 +32,7 @@ var demoCmd = &command{
 	name:    "demo",
 	summary: "a game by mail on this machine alone: built-in IMAP and SMTP servers, a demo game, and optionally players that play it",
 	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
-		out := c.out
+		out := &lockedWriter{w: c.out} // the players and the mail list write from their goroutines
 		imapAddr := fs.String("imap", "127.0.0.1:1143", "where the built-in IMAP server listens (loopback)")
 		smtpAddr := fs.String("smtp", "127.0.0.1:1025", "where the built-in SMTP server listens (loopback)")
 		german := fs.String("german", "german@demo.test", "the German player's address")
@@ -41,8 +42,9 @@ var demoCmd = &command{
 		scenario := fs.String("scenario", "intro", "the demo game's scenario")
 		db := fs.String("db", "", "the store (default: a new file in a temporary directory, removed at the end)")
 		autoplay := fs.Bool("autoplay", false, "let scripted players join and play some impulses, so that reports arrive")
-		impulses := fs.Int("impulses", 6, "with --autoplay, how many impulses the scripted players play")
+		impulses := fs.Int("impulses", 6, "with --autoplay, how many impulses each scripted player plays")
 		quiet := fs.Bool("quiet", false, "log only warnings and errors")
+		mailDir := fs.String("mail-dir", "", "where each mail the players receive is written as a .eml file (default: a new directory in the system's temporary directory, kept at the end)")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usageError{"no arguments expected"}
@@ -87,6 +89,14 @@ level = %q
 			if err != nil {
 				return fmt.Errorf("the demo's settings: %w", err)
 			}
+			dir := *mailDir
+			if dir == "" {
+				if dir, err = os.MkdirTemp("", "titm-demo-mail-"); err != nil {
+					return err
+				}
+			} else if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("the mail directory: %w", err)
+			}
 			var id string
 			err = withStore(path, func(tx *store.Tx) error {
 				var err error
@@ -107,24 +117,39 @@ level = %q
 
 Game %s (%s) is made: each player's mailbox holds a welcome mail with his
 token. Answer it with JOIN to begin, then send orders (HELP explains them).
+Every mail the players receive is also written to
+  %s
+as a .eml file (any mail program opens one; mail 5 is the file 005-...) and
+listed here as it arrives.
 Stop with Ctrl-C.
-`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, id, *scenario)
+
+`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, id, *scenario, dir)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			log := logger(cfg, os.Stderr)
+			scen, err := loadScenario(*scenario)
+			if err != nil {
+				return err
+			}
+			mails := &mailList{dir: dir, out: out}
+			var wg sync.WaitGroup
+			for _, p := range []struct {
+				side rules.Side
+				addr string
+			}{{rules.German, *german}, {rules.Allied, *allied}} {
+				b := &bot{side: p.side, addr: p.addr, password: *password, referee: *referee, game: id,
+					imap: *imapAddr, smtp: *smtpAddr, socket: cfg.Store.ControlSocket, scenario: scen, log: log.With("player", p.side), out: out, mails: mails}
+				if *autoplay {
+					b.impulses, b.last = *impulses, lastImpulse(scen, *impulses)
+					wg.Add(1)
+				}
+				go b.play(ctx, wg.Done)
+			}
 			if *autoplay {
-				scen, err := loadScenario(*scenario)
-				if err != nil {
-					return err
-				}
-				for _, p := range []struct {
-					side rules.Side
-					addr string
-				}{{rules.German, *german}, {rules.Allied, *allied}} {
-					b := &bot{side: p.side, addr: p.addr, password: *password, referee: *referee, game: id,
-						imap: *imapAddr, smtp: *smtpAddr, impulses: *impulses, socket: cfg.Store.ControlSocket, scenario: scen, log: log.With("player", p.side), out: out}
-					go b.play(ctx)
-				}
+				go func() {
+					wg.Wait()
+					fmt.Fprintf(out, doneText, *impulses, dir, *imapAddr, *smtpAddr, *german, *allied, *password, *referee, id)
+				}()
 			}
 			return serve(ctx, cfg, log, io.Discard)
 		}
@@ -141,7 +166,87 @@ func withStore(path string, fn func(*store.Tx) error) error {
 	return st.Update(fn)
 }
 
-// bot is a scripted player of the demo: it reads its mailbox, joins, and
+// doneText is what the demo says when its scripted players are done.
+const doneText = `
+demo: the scripted players are done: each played %d impulse(s), and the
+reports of them are listed above. The mails are in
+  %s
+They play no more. To read the mails in a mail program and play on by hand,
+add an account there for each player:
+  IMAP  %s  no TLS, plain login (password in the clear)
+  SMTP  %s  no TLS, no login
+  user  %s or %s, password %s
+and answer the report that says whose impulse is next, to
+  %s
+with the lines GAME %s and TOKEN (from the player's welcome mail), then
+the orders; HELP lists them and BRIEF tells the scenario. Stop with Ctrl-C.
+`
+
+// lastImpulse is the impulse whose report ends the scripted play: the
+// players play n impulses each from the scenario's start, the game ending
+// sooner if the scenario does.
+func lastImpulse(s *rules.Scenario, n int) string {
+	i := s.StartImpulse
+	for k := 1; k < 2*n && i.Before(s.EndImpulse); k++ {
+		i = rules.NextImpulse(i)
+	}
+	return i.String()
+}
+
+// mailList writes each mail the players receive to a directory as a .eml
+// file and lists it, so that the demo shows its mails without a mail
+// program.
+type mailList struct {
+	mu  sync.Mutex
+	dir string
+	out io.Writer
+	n   int
+}
+
+// unsafeName is what a file name leaves out of a subject.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9]+`)
+
+// add writes one mail to the directory and lists it: its subject,
+// recipient and size.
+func (l *mailList) add(to, subject string, raw []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n++
+	slug := strings.Trim(unsafeName.ReplaceAllString(subject, "-"), "-")
+	if len(slug) > 60 {
+		slug = strings.TrimRight(slug[:60], "-")
+	}
+	user, _, _ := strings.Cut(to, "@")
+	name := fmt.Sprintf("%03d-%s-%s.eml", l.n, unsafeName.ReplaceAllString(user, "-"), slug)
+	if err := os.WriteFile(filepath.Join(l.dir, name), raw, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(l.out, "mail %3d  to %s  %8s  %s\n", l.n, to, size(len(raw)), subject)
+	return nil
+}
+
+// size writes a mail's size as a person reads it: 812 B, 14.2 KB.
+func size(n int) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f KB", float64(n)/1000)
+}
+
+// lockedWriter is a writer for several goroutines, a line each.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// bot reads a player's mailbox for the demo: it writes each mail to the
+// mail list and, when it is a scripted player (impulses > 0), joins, and
 // when a report says it is to move, sends orders that move every unit it
 // may, attacking where it can.
 type bot struct {
@@ -151,23 +256,34 @@ type bot struct {
 	imap, smtp     string
 	socket         string          // the daemon's control socket
 	scenario       *rules.Scenario // the game's
-	impulses       int
+	impulses       int             // to play; 0 for a mailbox only listed
+	last           string          // the impulse whose report ends the scripted play
+	mails          *mailList
 	log            *slog.Logger
 	out            io.Writer
 	token          string
 	seen           map[imap.UID]bool
 	played         int
 	lastSent       string
+	sawLast        bool // the report of the last impulse has come
 }
 
 // welcomeToken finds the token in a welcome mail.
 var welcomeToken = regexp.MustCompile(`(?m)^\s+TOKEN (\S+)`)
 
-func (b *bot) play(ctx context.Context) {
+// play reads the mailbox every second until ctx is done; done is called
+// once when a scripted player has played his impulses and the report of
+// the last one has come.
+func (b *bot) play(ctx context.Context, done func()) {
 	b.seen = map[imap.UID]bool{}
-	for ctx.Err() == nil && b.played < b.impulses {
+	told := false
+	for ctx.Err() == nil {
 		if err := b.round(); err != nil {
 			b.log.Debug("demo player", "err", err)
+		}
+		if b.impulses > 0 && !told && b.played >= b.impulses && b.sawLast {
+			told = true
+			done()
 		}
 		select {
 		case <-ctx.Done():
@@ -203,9 +319,19 @@ func (b *bot) round() error {
 		if err != nil || len(msgs) == 0 {
 			return err
 		}
-		in, err := mail.ParseIncoming(msgs[0].FindBodySection(section))
+		raw := msgs[0].FindBodySection(section)
+		in, err := mail.ParseIncoming(raw)
 		if err != nil {
 			continue
+		}
+		if err := b.mails.add(b.addr, in.Subject, raw); err != nil {
+			return err
+		}
+		if b.impulses == 0 {
+			continue
+		}
+		if strings.Contains(in.Subject, "] "+b.last+" played") {
+			b.sawLast = true
 		}
 		if m := welcomeToken.FindStringSubmatch(in.Text); m != nil && b.token == "" {
 			b.token = m[1]
@@ -218,7 +344,7 @@ func (b *bot) round() error {
 
 // move sends orders when the game waits for this side's impulse.
 func (b *bot) move() error {
-	if b.token == "" {
+	if b.token == "" || b.played >= b.impulses {
 		return nil
 	}
 	// The position, asked of the daemon as titm show asks it.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -136,10 +137,14 @@ func freePort(t *testing.T) string {
 }
 
 // titm demo --autoplay: the scripted players join and play, the reports
-// flow, and SIGTERM stops it cleanly.
+// flow, each mail is written to the mail directory and listed as it comes,
+// the demo says when the players are done and how to go on, and SIGTERM
+// stops it cleanly.
 func TestDemoAutoplay(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "demo", "--autoplay", "--impulses", "2", "--quiet",
-		"--imap", "127.0.0.1:"+freePort(t), "--smtp", "127.0.0.1:"+freePort(t))
+	dir := t.TempDir()
+	imapAddr := "127.0.0.1:" + freePort(t)
+	cmd := exec.Command(os.Args[0], "demo", "--autoplay", "--impulses", "1", "--quiet",
+		"--imap", imapAddr, "--smtp", "127.0.0.1:"+freePort(t), "--mail-dir", dir)
 	cmd.Env = append(os.Environ(), "TITM_RUN_MAIN=1")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -160,7 +165,7 @@ func TestDemoAutoplay(t *testing.T) {
 		close(lines)
 	}()
 	var seen []string
-	deadline := time.After(30 * time.Second)
+	deadline := time.After(45 * time.Second)
 	for done := false; !done; {
 		select {
 		case l, ok := <-lines:
@@ -168,15 +173,58 @@ func TestDemoAutoplay(t *testing.T) {
 				t.Fatalf("the demo ended early:\n%s", strings.Join(seen, "\n"))
 			}
 			seen = append(seen, l)
-			done = strings.Contains(l, "the Allied player sends orders for A16-1")
+			done = strings.Contains(l, "the scripted players are done")
 		case <-deadline:
-			t.Fatalf("the demo's players did not play A16-1 in 30 s:\n%s", strings.Join(seen, "\n"))
+			t.Fatalf("the demo's players were not done with A16-1 in 45 s:\n%s", strings.Join(seen, "\n"))
+		}
+	}
+	// The rest of the closing text.
+	for len(seen) < 1000 && !strings.Contains(seen[len(seen)-1], "Stop with Ctrl-C") {
+		select {
+		case l := <-lines:
+			seen = append(seen, l)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the closing text is cut short:\n%s", strings.Join(seen, "\n"))
 		}
 	}
 	text := strings.Join(seen, "\n")
-	for _, want := range []string{"german@demo.test  password demo", "the German player joins game intro-1", "the German player sends orders for G16-1"} {
+	for _, want := range []string{"german@demo.test  password demo", "the German player joins game intro-1", "the German player sends orders for G16-1",
+		"the Allied player sends orders for A16-1", "IMAP  " + imapAddr, "user  german@demo.test or allied@demo.test, password demo", dir} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the demo did not print %q:\n%s", want, text)
+		}
+	}
+	// Each player's mails, listed in the order they came and written to
+	// the directory: the welcome, the start with the brief, the JOIN's
+	// answer, the reports of G16-1 and A16-1.
+	listed := regexp.MustCompile(`(?m)^mail +(\d+)  to (\S+) +(\d+ B|\d+\.\d KB)  (.*)$`).FindAllStringSubmatch(text, -1)
+	subjects := map[string][]string{}
+	for _, m := range listed {
+		subjects[m[2]] = append(subjects[m[2]], m[4])
+		n, _ := strconv.Atoi(m[1])
+		files, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("%03d-*.eml", n)))
+		if len(files) != 1 {
+			t.Fatalf("mail %d: files %q", n, files)
+		}
+		raw, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := mail.ParseIncoming(raw)
+		if err != nil || in.Subject != m[4] {
+			t.Errorf("%s: subject %q, %v; listed as %q", files[0], in.Subject, err, m[4])
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	if len(files) != len(listed) {
+		t.Errorf("%d mails listed, %d files in the directory", len(listed), len(files))
+	}
+	for _, who := range []string{"german@demo.test", "allied@demo.test"} {
+		got := strings.Join(subjects[who], "\n")
+		for _, want := range []string{"welcome", "Game intro-1 (intro) begins", "G16-1 played", "A16-1 played"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the mails listed for %s lack %q:\n%s", who, want, got)
+			}
 		}
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
