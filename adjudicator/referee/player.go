@@ -238,7 +238,7 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	var out []adjudicator.Record
 	switch q := q.(type) {
 	case HelpRequest:
-		t.answers = append(t.answers, Help(t.s, side))
+		t.answers = append(t.answers, Help(t.s, g.State, side))
 	case StatusRequest:
 		t.answers = append(t.answers, statusText(g))
 		if t.res.ReplyMap, err = t.r.mapRef(t.tx, g, "in play", nil); err != nil {

@@ -77,7 +77,7 @@ func looksHTML(s string) bool {
 
 var ordersHelpCmd = &command{
 	name:    "orders help",
-	summary: "print the HELP text a player receives, with examples from his units",
+	summary: "print the HELP text a player receives, with examples from his units that are legal at the scenario's start",
 	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
 		out := c.out
 		name := fs.String("scenario", "campaign", "scenario name or file")
@@ -93,7 +93,7 @@ var ordersHelpCmd = &command{
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(out, referee.Help(s, rules.Side(*side)))
+			fmt.Fprint(out, referee.Help(s, nil, rules.Side(*side)))
 			return nil
 		}
 	},
