@@ -385,6 +385,11 @@ func (ex *examples) elseExample() []string {
 					for _, id := range ids {
 						line := fmt.Sprintf("MOVE %s %s ELSE %s %s", id, placesString(path), a, l.To)
 						if ex.legal(line) {
+							// A comment says when the ELSE path is taken,
+							// where the line leaves room for it.
+							if c := fmt.Sprintf("%s   # if %s is blown: on from %s", line, r.ID(), a); len(c) <= 67 {
+								line = c
+							}
 							return []string{line}
 						}
 						if ex.budget <= 0 {

@@ -173,3 +173,14 @@ func TestHelpCampaignStart(t *testing.T) {
 		t.Errorf("the old example is refused for another reason: %v", err)
 	}
 }
+
+// BenchmarkHelpText makes the campaign's German HELP at the start, every
+// example checked at the position. Target: under 50 ms, as a mail's answer.
+func BenchmarkHelpText(b *testing.B) {
+	s := scenario(b, "campaign")
+	st := rules.NewState(s)
+	b.ReportAllocs()
+	for b.Loop() {
+		referee.Help(s, st, rules.German)
+	}
+}
