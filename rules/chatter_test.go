@@ -157,14 +157,14 @@ func TestChatter(t *testing.T) {
 	// Between two orders such a line is refused: it may be an order in
 	// words, or one broken in two.
 	if es := errOn("MOVE 116/60 50 49\nafter that\nthe rest\nREPAIR 51-70 BY 600E\nThanks"); len(es) != 2 || es[0].Line != 2 || es[1].Line != 3 ||
-		!strings.Contains(es[0].Msg, "not between orders") {
+		!strings.Contains(es[0].Msg, "not between two orders") {
 		t.Errorf("between orders: %v", es)
 	}
 
 	// A mail of chatter alone, or with only its heading lines, has no
 	// orders: it is refused, not read as nothing to do.
 	for _, body := range []string{"Thanks, Hans\n", "GAME bulge-7\nTOKEN k7f3\n\nSee you next week,\nTony\n", "IMPULSE 16-1\nhold everything\n"} {
-		if es := errOn(body); len(es) != 1 || !strings.Contains(es[0].Msg, "no orders found: not read as orders: line") {
+		if es := errOn(body); len(es) != 1 || !strings.Contains(es[0].Msg, "no orders found (not read as orders: line") {
 			t.Errorf("%q: %v", body, es)
 		}
 	}

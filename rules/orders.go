@@ -226,8 +226,8 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 	case len(p.out.Ignored) > 0 && !p.ordered && !p.ended:
 		// Only heading lines and text that is no order: the writer
 		// meant something, and nothing of it reads as an order.
-		p.errs = append(p.errs, OrderError{Line: p.out.Ignored[0].First, Msg: "no orders found: " + p.out.IgnoredText() +
-			", as it holds no order (a greeting or a sign-off). Write one order per line, as MOVE 116/60 62 70, and END after the last (IMPULSE and END alone pass the impulse). Send HELP for the whole language"})
+		p.errs = append(p.errs, OrderError{Line: p.out.Ignored[0].First, Msg: "no orders found (" + p.out.IgnoredText() +
+			": a greeting or a sign-off). Write one order per line, as MOVE 116/60 62 70, and END after the last; IMPULSE and END alone play the impulse without orders. Send HELP for the whole language"})
 	}
 	if len(p.errs) > 0 {
 		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
@@ -555,7 +555,7 @@ func (p *parser) setAside(orderFollows bool) {
 		if p.ordered && orderFollows {
 			for _, l := range p.chatter {
 				toks := tokenize(nil, l.text)
-				p.unknown(l.n, l.text, toks[0], "this line is no order; text that is none may stand before your first order or after your last one (a greeting, a sign-off), not between orders.")
+				p.unknown(l.n, l.text, toks[0], "a greeting or a sign-off may stand before your first order or after your last one, not between two orders.")
 			}
 		} else {
 			p.out.Ignored = append(p.out.Ignored, LineSpan{p.chatter[0].n, p.chatter[len(p.chatter)-1].n})

@@ -21,6 +21,9 @@ func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
 	wrap(&b, "", "Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END, a signature (-- ), a line of underscores (____) or a quoted reply's heading are ignored. If any line is wrong, nothing is applied and the reply lists every error.")
 	b.WriteString("\n")
 	wrap(&b, "", "A greeting before your first order and a sign-off after your last one are ignored, and the reply names their lines, when they cannot be orders: their first word is no keyword and none written wrong, and they hold no number and no unit's id. Between two orders such a line is an error, and so is any other line that is no order. A mail of chatter alone holds no orders and is refused.")
+	if ex.over {
+		b.WriteString("\nThe game is over, so no examples are given.\n")
+	}
 	for _, sec := range sections {
 		fmt.Fprintf(&b, "\n%s\n", sec)
 		for _, k := range allKinds(kws) {
@@ -39,7 +42,7 @@ func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
 			}
 			b.WriteString(head + "\n")
 			wrap(&b, "      ", k.summary)
-			if k.example != nil {
+			if k.example != nil && !ex.over {
 				ex.budget = maxTries
 				groups, why := k.example(ex)
 				for _, g := range groups {
@@ -154,9 +157,9 @@ func newExamples(s *Scenario, st *State, side Side) *examples {
 	return ex
 }
 
-// newTurn clears what lasts a turn, as the turn's first impulse does: no
-// unit has moved, attacked or tried a bridge yet (8.25, 9.11, 10.14), and
-// each begins the turn where it stands (8.21).
+// newTurn clears what lasts a turn, as the turn's first impulse does in
+// the engine (startImpulse): no unit has moved, attacked or tried a bridge
+// yet (8.25, 9.11, 10.14), and each begins the turn where it stands (8.21).
 func newTurn(st *State) {
 	for _, u := range st.Units {
 		u.Moved, u.Attacked, u.Bridging, u.Stayed = false, false, false, false
@@ -176,7 +179,8 @@ func (ex *examples) legal(lines ...string) bool {
 
 // checkExample reports whether the lines, as one mail, read and pass the
 // rules' check at the examples' position. The examples reach it through a
-// field, as the parser's own table names the example makers.
+// field: the kind table names the example makers, and a direct call to the
+// parser from them would make the table's initialisation refer to itself.
 func (ex *examples) checkExample(lines []string) bool {
 	o, err := ParseOrders(strings.Join(lines, "\n"), ex.s, &ParseOptions{Side: ex.side})
 	if err == nil {

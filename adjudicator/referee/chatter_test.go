@@ -27,7 +27,7 @@ func TestSignOffNamed(t *testing.T) {
 
 	// Chatter alone: refused, and the reply says so.
 	res := send("GAME " + id + "\n\nThanks, Hans\n")
-	if !res.Refused || !strings.Contains(res.Reply, "no orders found: not read as orders: line 3") || strings.Contains(res.Reply, "Not read as orders") {
+	if !res.Refused || !strings.Contains(res.Reply, "no orders found (not read as orders: line 3") || strings.Contains(res.Reply, "Not read as orders") {
 		t.Errorf("chatter alone: refused %v, reply:\n%s", res.Refused, res.Reply)
 	}
 
