@@ -168,6 +168,10 @@ func TestChatter(t *testing.T) {
 			t.Errorf("%q: %v", body, es)
 		}
 	}
+	// Below END nothing is read, chatter or not.
+	if o, err := parseGerman(t, "MOVE 116/60 50 49\nEND\nThanks, Hans\nMOEV 1\n"); err != nil || len(o.Ignored) != 0 || len(o.List) != 2 {
+		t.Errorf("below END: %v %v", o.Ignored, err)
+	}
 	// IMPULSE and END alone play the impulse without orders.
 	if es := errOn("IMPULSE 16-1\nnothing this time\nEND\n"); es != nil {
 		t.Errorf("IMPULSE, chatter and END: %v", es)
