@@ -20,7 +20,7 @@ func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
 	fmt.Fprintf(&b, "HOW TO WRITE ORDERS (%s, %s player)\n\n", s.Title, side.Title())
 	wrap(&b, "", "Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END, a signature (-- ), a line of underscores (____) or a quoted reply's heading are ignored. If any line is wrong, nothing is applied and the reply lists every error.")
 	b.WriteString("\n")
-	wrap(&b, "", "A greeting before your first order and a sign-off after your last one are ignored, and the reply names their lines, when they cannot be orders: their first word is no keyword and none written wrong, and they hold no number and no unit's id. Between two orders such a line is an error, and so is any other line that is no order. A mail of chatter alone holds no orders and is refused.")
+	wrap(&b, "", "A greeting before your first order and a sign-off after your last one are ignored, and the reply names their lines, when they cannot be orders: the first word is not a keyword nor close to one, and the line holds no number and no unit's id. Between two orders such a line is an error, and so is any other line that is no order. A mail of chatter alone holds no orders and is refused.")
 	if ex.over {
 		b.WriteString("\nThe game is over, so no examples are given.\n")
 	}
