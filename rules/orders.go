@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // An Order is one line of an order mail, typed: an order for the player's
@@ -24,6 +25,33 @@ type Order interface {
 type Orders struct {
 	List  []Order
 	Lines []int // Lines[i] is the line of the mail List[i] was written on
+	// Ignored are the lines read as a greeting or a sign-off, before the
+	// first order or after the last, which the reply names.
+	Ignored []LineSpan
+}
+
+// A LineSpan is the lines First to Last of a mail.
+type LineSpan struct{ First, Last int }
+
+// String writes the span as "line 3" or "lines 14-15".
+func (l LineSpan) String() string {
+	if l.First == l.Last {
+		return fmt.Sprintf("line %d", l.First)
+	}
+	return fmt.Sprintf("lines %d-%d", l.First, l.Last)
+}
+
+// IgnoredText says which lines were not read as orders, as "not read as
+// orders: lines 14-15", or "" when every line was.
+func (o *Orders) IgnoredText() string {
+	if o == nil || len(o.Ignored) == 0 {
+		return ""
+	}
+	parts := make([]string, len(o.Ignored))
+	for i, l := range o.Ignored {
+		parts[i] = l.String()
+	}
+	return "not read as orders: " + strings.Join(parts, ", ")
 }
 
 func (o *Orders) add(line int, ord Order) {
@@ -191,8 +219,15 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 		}
 	}
 	p.finish()
-	if len(p.out.List) == 0 && len(p.errs) == 0 {
+	switch {
+	case len(p.errs) > 0:
+	case len(p.out.List) == 0 && len(p.out.Ignored) == 0:
 		p.errs = append(p.errs, OrderError{Line: 1, Msg: "no orders found: write one order per line, as MOVE 116/60 62 70, and END after the last; quoted lines (>) and everything after a signature (-- ) are ignored. Send HELP for the whole language"})
+	case len(p.out.Ignored) > 0 && !p.ordered && !p.ended:
+		// Only heading lines and text that is no order: the writer
+		// meant something, and nothing of it reads as an order.
+		p.errs = append(p.errs, OrderError{Line: p.out.Ignored[0].First, Msg: "no orders found (" + p.out.IgnoredText() +
+			": a greeting or a sign-off). Write one order per line, as MOVE 116/60 62 70, and END after the last; IMPULSE and END alone play the impulse without orders. Send HELP for the whole language"})
 	}
 	if len(p.errs) > 0 {
 		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
@@ -203,6 +238,7 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 
 // finish checks what depends on more than one line.
 func (p *parser) finish() {
+	p.setAside(false) // text after the last order: a sign-off
 	if !p.hasImpulse {
 		return
 	}
@@ -246,7 +282,7 @@ func bodyLines(body string) []srcLine {
 		if n == 1 {
 			line = strings.TrimPrefix(line, "\uFEFF")
 		}
-		if line == "-- " || line == "--" {
+		if strings.TrimRight(line, " \t") == "--" {
 			break // the signature delimiter
 		}
 		line = normalizeLine(line)
@@ -294,6 +330,9 @@ func normalizeLine(s string) string {
 // or a mobile client's signature, below which nothing is read.
 func endsOrders(t string) bool {
 	switch t[0] {
+	case '_':
+		// The line of underscores some mail programs put above a quoted message.
+		return len(t) >= 4 && strings.Trim(t, "_") == ""
 	case '-':
 		return hasPrefixFold(t, "-----original message") || strings.Contains(strings.ToLower(t), "forwarded message --")
 	case 'b', 'B':
@@ -326,6 +365,16 @@ type parser struct {
 	once       [maxKinds]int  // line of each kind allowed once, by its place in the table
 	impulse    ImpulseLine
 	hasImpulse bool
+
+	// ordered is set once a line other than a heading line (GAME, TOKEN,
+	// IMPULSE, END) was read as an order, right or wrong; chatter are
+	// the lines since the last such line that cannot be orders, set
+	// aside until the next order says whether they stand between orders.
+	ordered bool
+	chatter []srcLine
+	// listed is set once an error has listed the keywords: a reply lists
+	// them once.
+	listed bool
 
 	toks []string   // reused for each line
 	lp   lineParser // reused for each line
@@ -363,16 +412,20 @@ func (p *parser) line(n int, text string) {
 	kw := strings.ToUpper(lp.toks[0])
 	k := p.kind(kw)
 	if k == nil {
-		var keywords []string
-		for _, k := range p.kinds {
-			keywords = append(keywords, k.keyword)
-		}
-		if mean := didYouMean(lp.toks[0], keywords); mean != "" {
-			lp.fail("unknown order %q: did you mean %s? A line starts with one of %s; put END after your orders so that the rest of the mail is ignored", lp.toks[0], mean, keywordList(p.kinds))
+		if p.isChatter(lp.toks) {
+			p.chatter = append(p.chatter, srcLine{n, text})
 			return
 		}
-		lp.fail("unknown order %q: a line starts with one of %s; put END after your orders so that the rest of the mail is ignored", lp.toks[0], keywordList(p.kinds))
+		p.setAside(true)
+		why := "the line names a unit or an area, so it is read as an order, not as a greeting or a sign-off."
+		if w := lp.toks[0]; strings.ContainsAny(w, "0123456789") || p.namesUnit(w) {
+			why = "an order starts with its keyword, as MOVE or ATTACK, then the units and areas."
+		}
+		p.unknown(n, text, lp.toks[0], why)
 		return
+	}
+	if k.section != secHeader {
+		p.setAside(true)
 	}
 	lp.i = 1
 	lp.k = k
@@ -400,6 +453,117 @@ func (p *parser) line(n int, text string) {
 	p.out.add(n, ord)
 	if _, ok := ord.(EndLine); ok {
 		p.ended = true
+	}
+}
+
+// unknown refuses a line whose first word is no keyword; why, if set,
+// says why the line is not read as chatter.
+func (p *parser) unknown(n int, text, word, why string) {
+	var sentences []string
+	w := strings.TrimFunc(word, notWordRune)
+	mean := didYouMean(w, p.keywords())
+	if p.kind(strings.ToUpper(w)) != nil {
+		mean = strings.ToUpper(w) // the keyword with a stop or a colon
+	}
+	if mean != "" {
+		sentences = append(sentences, "did you mean "+mean+"?")
+		why = "" // the keyword written wrong is reason enough
+	}
+	if why != "" {
+		sentences = append(sentences, why)
+	}
+	if !p.listed {
+		p.listed = true
+		sentences = append(sentences, "a line starts with one of "+keywordList(p.kinds)+"; put END after your orders so that the rest of the mail is ignored")
+	} else {
+		sentences = append(sentences, "send HELP for the keywords")
+	}
+	for i := 1; i < len(sentences); i++ {
+		sentences[i] = capital(sentences[i])
+	}
+	p.errs = append(p.errs, OrderError{Line: n, Text: text, Msg: fmt.Sprintf("unknown order %q: %s", word, strings.Join(sentences, " "))})
+}
+
+// capital writes s with its first letter in upper case.
+func capital(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+func (p *parser) keywords() []string {
+	out := make([]string, len(p.kinds))
+	for i, k := range p.kinds {
+		out[i] = k.keyword
+	}
+	return out
+}
+
+// isChatter reports whether a line whose first word is no keyword cannot
+// be an order at all: its first word is not near a keyword either, and it
+// holds no number (an area, a bridge, most units) and no unit's id. Such
+// a line before the first order or after the last is a greeting or a
+// sign-off; anything that might be an order written wrong is not.
+func (p *parser) isChatter(toks []string) bool {
+	first := strings.TrimFunc(toks[0], notWordRune)
+	if first != "" && (p.kind(strings.ToUpper(first)) != nil || didYouMean(first, p.keywords()) != "") {
+		return false
+	}
+	for _, t := range toks {
+		if strings.ContainsAny(t, "0123456789") {
+			return false
+		}
+		if w := strings.TrimFunc(t, notWordRune); w != "" && p.namesUnit(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// notWordRune is true for the punctuation around a word in prose.
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '/'
+}
+
+// namesUnit reports whether t is a unit's id in the scenario, whole or by
+// its ending after the formation (CCA for 9AD/CCA), as orders name them.
+func (p *parser) namesUnit(t string) bool {
+	s := p.s
+	if s == nil {
+		return false
+	}
+	if s.OOB.Unit(t) != nil {
+		return true
+	}
+	suffix := "/" + strings.ToLower(t)
+	for _, u := range s.Units {
+		if strings.HasSuffix(strings.ToLower(u.ID), suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// setAside settles the chatter lines set aside since the last order: when
+// an order follows them they stand between orders, and are refused, as an
+// order written in words or broken in two by the mail program may; before
+// the first order or after the last, they are a greeting or a sign-off and
+// are ignored.
+func (p *parser) setAside(orderFollows bool) {
+	if len(p.chatter) > 0 {
+		if p.ordered && orderFollows {
+			for _, l := range p.chatter {
+				toks := tokenize(nil, l.text)
+				p.unknown(l.n, l.text, toks[0], "a greeting or a sign-off may stand before your first order or after your last one, not between two orders.")
+			}
+		} else {
+			p.out.Ignored = append(p.out.Ignored, LineSpan{p.chatter[0].n, p.chatter[len(p.chatter)-1].n})
+		}
+		p.chatter = p.chatter[:0]
+	}
+	if orderFollows {
+		p.ordered = true
 	}
 }
 

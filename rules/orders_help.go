@@ -1,19 +1,29 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // HelpText is the answer to HELP: the order language, written from the same
-// table the parser reads, with examples made from the units and map of the
-// scenario for a player of the side. Every example is a valid order there.
-// kws are the caller's lines (ParseOptions.Keywords), listed with the game's.
-func HelpText(s *Scenario, side Side, kws []Keyword) string {
-	ex := newExamples(s, side)
+// table the parser reads, with examples made from the player's own units at
+// the game's position st (nil: the scenario's start). Every example is
+// checked with the rules' own order check (CheckOrders) at that position,
+// for the side's next impulse: an order with no legal example there is
+// shown with its form and the reason. kws are the caller's lines
+// (ParseOptions.Keywords), listed with the game's.
+func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
+	ex := newExamples(s, st, side)
 	var b strings.Builder
 	fmt.Fprintf(&b, "HOW TO WRITE ORDERS (%s, %s player)\n\n", s.Title, side.Title())
-	wrap(&b, "", "Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END or a signature (-- ) are ignored. If any line is wrong, nothing is applied and the reply lists every error.")
+	wrap(&b, "", "Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END, a signature (-- ), a line of underscores (____) or a quoted reply's heading are ignored. If any line is wrong, nothing is applied and the reply lists every error.")
+	b.WriteString("\n")
+	wrap(&b, "", "A greeting before your first order and a sign-off after your last one are ignored, and the reply names their lines, when they cannot be orders: the first word is not a keyword nor close to one, and the line holds no number and no unit's id. Between two orders such a line is an error, and so is any other line that is no order. A mail of chatter alone holds no orders and is refused.")
+	if ex.over {
+		b.WriteString("\nThe game is over, so no examples are given.\n")
+	}
 	for _, sec := range sections {
 		fmt.Fprintf(&b, "\n%s\n", sec)
 		for _, k := range allKinds(kws) {
@@ -32,9 +42,20 @@ func HelpText(s *Scenario, side Side, kws []Keyword) string {
 			}
 			b.WriteString(head + "\n")
 			wrap(&b, "      ", k.summary)
-			if k.example != nil {
-				for _, e := range k.example(ex) {
-					fmt.Fprintf(&b, "      e.g. %s\n", e)
+			if k.example != nil && !ex.over {
+				ex.budget = maxTries
+				groups, why := k.example(ex)
+				for _, g := range groups {
+					for i, l := range g {
+						if i == 0 {
+							fmt.Fprintf(&b, "      e.g. %s\n", l)
+						} else {
+							fmt.Fprintf(&b, "           %s\n", l)
+						}
+					}
+				}
+				if why != "" {
+					wrap(&b, "      ", "("+why+")")
 				}
 			}
 		}
@@ -45,6 +66,7 @@ func HelpText(s *Scenario, side Side, kws []Keyword) string {
 			fmt.Fprintf(&b, "  %s\n", kw.Sample)
 		}
 	}
+	ex.budget = maxTries
 	for _, l := range ex.mail() {
 		b.WriteString("  " + l + "\n")
 	}
@@ -70,219 +92,518 @@ func wrap(b *strings.Builder, indent, text string) {
 	}
 }
 
-// examples are the units and places HELP's examples are made of.
+// maxTries bounds the orders checked for the examples of one order kind, so
+// that HELP stays quick on a crowded position.
+const maxTries = 200
+
+// examples are the units and places HELP's examples are made of, at the
+// game's position, and the check that keeps only legal ones.
 type examples struct {
-	s           *Scenario
-	side        Side
-	unit, unit2 *Unit // units of the side on the map, in one area if possible
-	foot        *Unit // a unit that may move as infantry (8.34)
-	digger      *Unit // an infantry-type unit (8.5)
-	eng         *Unit
-	enemy       []*Unit
-	path        []Place // from unit's area along roads
-	bridge      *Road
-	sf          int // an area that is not a VP area (14.12)
+	s      *Scenario
+	st     *State // the position, with the side's next impulse to play
+	side   Side
+	over   bool
+	budget int                 // checks left for the kind at hand
+	check  func([]string) bool // checkExample
+	// refusal is the check's answer to the first example refused since
+	// the last reset, as the reason there is none.
+	refusal string
+
+	own     []*UnitState       // the side's units on the map, in order-of-battle order
+	enemyAt map[Place][]string // the enemy's units by place
+	places  []Place            // the places of the side's units, in the order of own
+
+	setups [][]string // battle set-ups: lines that make a battle, each checked
+	areas  []int      // the battle of each set-up
+	firers [][]string // the side's units in each battle
 }
 
-func newExamples(s *Scenario, side Side) *examples {
-	ex := &examples{s: s, side: side}
-	ex.pickUnits()
-	for _, r := range s.Map.Roads {
-		if r.Bridge && s.Uses(AreaPlace(r.A)) && s.Uses(AreaPlace(r.B)) {
-			ex.bridge = r
-			break
+func newExamples(s *Scenario, st *State, side Side) *examples {
+	if st == nil {
+		st = NewState(s)
+	}
+	st = st.Clone()
+	ex := &examples{s: s, st: st, side: side, over: st.Over, enemyAt: map[Place][]string{}}
+	ex.check = ex.checkExample
+	// Orders are checked for the side's own impulse: the one in play if
+	// it is the side's, else its next, after a new turn has begun if one
+	// begins before it.
+	if st.Next.Side != side {
+		if st.Next.Side == German && st.Next.N == 1 {
+			newTurn(st)
+		}
+		st.Next = NextImpulse(st.Next)
+	}
+	seen := map[Place]bool{}
+	for _, u := range st.Units {
+		info := s.OOB.Unit(u.ID)
+		if info == nil || !u.OnMap() {
+			continue
+		}
+		if info.Side != side {
+			ex.enemyAt[u.Place] = append(ex.enemyAt[u.Place], u.ID)
+			continue
+		}
+		ex.own = append(ex.own, u)
+		if !seen[u.Place] {
+			seen[u.Place] = true
+			ex.places = append(ex.places, u.Place)
 		}
 	}
-	ex.pickSFArea()
+	if !ex.over {
+		ex.budget = maxTries
+		ex.findBattles()
+	}
 	return ex
 }
 
-// pickUnits chooses the units of the examples: the side's first on the
-// map and another in its area, one that may move on foot (8.34), one that
-// may entrench (8.5), an engineer, and two of the enemy.
-func (ex *examples) pickUnits() {
-	byArea := map[int][]*Unit{}
-	for _, u := range ex.s.Units {
-		if u.Side != ex.side {
-			if len(ex.enemy) < 2 {
-				ex.enemy = append(ex.enemy, u)
-			}
-			continue
-		}
-		if u.Setup.Area != 0 {
-			byArea[u.Setup.Area] = append(byArea[u.Setup.Area], u)
-			if ex.unit == nil {
-				ex.unit = u
-			}
-		}
-		if ex.foot == nil && u.Setup.Area != 0 && (u.Type == Mech || u.Type == Mot || u.Type == Engineer) {
-			ex.foot = u
-		}
-		if ex.digger == nil && u.Type.InfantryType() {
-			ex.digger = u
-		}
-		if ex.eng == nil && u.Type == Engineer {
-			ex.eng = u
-		}
-	}
-	if ex.unit != nil {
-		if us := byArea[ex.unit.Setup.Area]; len(us) > 1 {
-			ex.unit2 = us[1]
-		}
-		ex.path = ex.walk(ex.unit.Setup, 2)
+// newTurn clears what lasts a turn, as the turn's first impulse does in
+// the engine (startImpulse): no unit has moved, attacked or tried a bridge
+// yet (8.25, 9.11, 10.14), and each begins the turn where it stands (8.21).
+func newTurn(st *State) {
+	for _, u := range st.Units {
+		u.Moved, u.Attacked, u.Bridging, u.Stayed = false, false, false, false
+		u.TurnStart = u.Place
 	}
 }
 
-// pickSFArea places the special forces of the example near the example's
-// units if possible, never in a VP area (14.12).
-func (ex *examples) pickSFArea() {
-	areas := append([]Place(nil), ex.path...)
-	for _, a := range ex.s.Map.Areas {
-		areas = append(areas, AreaPlace(a.ID))
+// legal reports whether the lines, as one mail, read and pass the rules'
+// check at the position.
+func (ex *examples) legal(lines ...string) bool {
+	if ex.over || ex.budget <= 0 {
+		return false
 	}
-	for _, p := range areas {
-		if a := ex.s.Map.Area(p.Area); a != nil && a.VP == 0 && ex.s.Uses(p) {
-			ex.sf = a.ID
+	ex.budget--
+	return ex.check(lines)
+}
+
+// checkExample reports whether the lines, as one mail, read and pass the
+// rules' check at the examples' position. The examples reach it through a
+// field: the kind table names the example makers, and a direct call to the
+// parser from them would make the table's initialisation refer to itself.
+func (ex *examples) checkExample(lines []string) bool {
+	o, err := ParseOrders(strings.Join(lines, "\n"), ex.s, &ParseOptions{Side: ex.side})
+	if err == nil {
+		err = CheckOrders(ex.s, ex.st, o)
+	}
+	var es OrderErrors
+	if errors.As(err, &es) && ex.refusal == "" {
+		ex.refusal = es[len(es)-1].Msg
+	}
+	return err == nil
+}
+
+// first returns the first candidate group that is legal, as HELP's
+// example, or none.
+func (ex *examples) first(cands [][]string) [][]string {
+	for _, c := range cands {
+		if ex.legal(c...) {
+			return [][]string{c}
+		}
+	}
+	return nil
+}
+
+// at returns the side's units at a place, in order-of-battle order.
+func (ex *examples) at(p Place) []string {
+	var ids []string
+	for _, u := range ex.own {
+		if u.Place == p {
+			ids = append(ids, u.ID)
+		}
+	}
+	return ids
+}
+
+// unitsOf returns the side's units of the types for which ok is true.
+func (ex *examples) unitsOf(ok func(*Unit) bool) []*UnitState {
+	var out []*UnitState
+	for _, u := range ex.own {
+		if ok(ex.s.OOB.Unit(u.ID)) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// paths returns the paths of n steps from a place along its links, through
+// places of the scenario's map, never through a zone (3.21) nor through an
+// area with enemy units (8.22): the last place may be either.
+func (ex *examples) paths(from Place, n int) [][]Place {
+	var out [][]Place
+	var walk func(path []Place)
+	walk = func(path []Place) {
+		if len(path) == n+1 {
+			out = append(out, append([]Place(nil), path[1:]...))
 			return
 		}
-	}
-}
-
-// walk returns a path of up to n steps along roads between the scenario's
-// areas, starting at from.
-func (ex *examples) walk(from Place, n int) []Place {
-	path := []Place{from}
-	for len(path) <= n {
 		last := path[len(path)-1]
-		var next Place
+		if len(path) > 1 && (last.IsZone() || len(ex.enemyAt[last]) > 0) {
+			return
+		}
 		for _, l := range ex.s.Map.Links(last) {
-			if !l.To.IsZone() && ex.s.Uses(l.To) && !contains(path, l.To) {
-				next = l.To
-				break
+			if ex.s.Uses(l.To) && !contains(path, l.To) {
+				walk(append(path, l.To))
 			}
 		}
-		if next.IsZero() {
+	}
+	walk([]Place{from})
+	return out
+}
+
+// freePaths returns the paths of n steps and then of fewer from a place,
+// those ending in an area free of enemy units first.
+func (ex *examples) freePaths(from Place, n int) [][]Place {
+	var free, fight [][]Place
+	for k := n; k >= 1; k-- {
+		for _, p := range ex.paths(from, k) {
+			if last := p[len(p)-1]; last.IsZone() || len(ex.enemyAt[last]) > 0 {
+				fight = append(fight, p)
+			} else {
+				free = append(free, p)
+			}
+		}
+	}
+	return append(free, fight...)
+}
+
+// findBattles finds up to two battles the side could fight at the position:
+// in an area it shares with the enemy (ATTACK), or by moving a unit into an
+// area with enemy units (MOVE); each set-up is checked.
+func (ex *examples) findBattles() {
+	add := func(line string, area int, firers []string) bool {
+		for _, a := range ex.areas {
+			if a == area {
+				return false
+			}
+		}
+		if !ex.legal(line) {
+			return false
+		}
+		ex.setups = append(ex.setups, []string{line})
+		ex.areas = append(ex.areas, area)
+		ex.firers = append(ex.firers, firers)
+		return len(ex.setups) == 2
+	}
+	for _, p := range ex.places {
+		if !p.IsZone() && len(ex.enemyAt[p]) > 0 {
+			ids := ex.at(p)
+			if add(fmt.Sprintf("ATTACK %s WITH %s", p, ids[0]), p.Area, ids[:1]) {
+				return
+			}
+		}
+	}
+	for _, p := range ex.places {
+		if len(ex.enemyAt[p]) > 0 {
+			continue
+		}
+		for _, l := range ex.s.Map.Links(p) {
+			if l.To.IsZone() || len(ex.enemyAt[l.To]) == 0 || !ex.s.Uses(l.To) {
+				continue
+			}
+			for _, id := range ex.at(p) {
+				if add(fmt.Sprintf("MOVE %s %s", id, l.To), l.To.Area, []string{id}) {
+					return
+				}
+				if ex.budget <= 0 {
+					return
+				}
+			}
+		}
+	}
+}
+
+// noBattle is why an order about a battle has no example.
+const noBattle = "no battle of yours to fight at this position: a battle is where your units enter an area with enemy units, or attack where both sides stand"
+
+func exImpulse(ex *examples) ([][]string, string) {
+	if ex.over {
+		return nil, "the game is over"
+	}
+	return [][]string{{fmt.Sprintf("IMPULSE %d-%d", ex.st.Next.Day, ex.st.Next.N)}}, ""
+}
+
+// moveCands lists MOVE lines: for each place of the side's units, the
+// first two units together and then the first alone, along free paths of
+// up to n steps.
+func (ex *examples) moveCands(kw string, n int, ok func(*Unit) bool) [][]string {
+	var out [][]string
+	for _, p := range ex.places {
+		var ids []string
+		for _, id := range ex.at(p) {
+			if u := ex.st.Unit(id); ok(ex.s.OOB.Unit(id)) && (!u.Moved || ex.st.Next.Side == German && ex.st.Next.N == 1) {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		groups := [][]string{ids[:1]}
+		if len(ids) > 1 {
+			groups = [][]string{ids[:2], ids[:1]}
+		}
+		for _, path := range ex.freePaths(p, n) {
+			for _, g := range groups {
+				out = append(out, []string{kw + " " + strings.Join(g, " ") + " " + placesString(path)})
+			}
+		}
+	}
+	return out
+}
+
+func exMove(ex *examples) ([][]string, string) {
+	out := ex.first(ex.moveCands("MOVE", 2, func(*Unit) bool { return true }))
+	if len(out) == 0 {
+		return nil, "none of your units can move at this position"
+	}
+	ex.budget = maxTries
+	if e := ex.elseExample(); e != nil {
+		return append(out, e), ""
+	}
+	return out, "none of your moves crosses a bridge that could be blown under it at this position, so ELSE has no example here"
+}
+
+// elseExample is a move across a bridge that may be blown under it, with
+// the way on from the near side if it is (8.42).
+func (ex *examples) elseExample() []string {
+	for _, p := range ex.places {
+		ids := ex.at(p)
+		for _, path := range ex.paths(p, 2) {
+			steps := append([]Place{p}, path...)
+			for i := 0; i+1 < len(steps); i++ {
+				a, b := steps[i], steps[i+1]
+				if a.IsZone() || b.IsZone() {
+					continue
+				}
+				r := ex.s.Map.Road(a.Area, b.Area)
+				if r == nil || !r.Bridge {
+					continue
+				}
+				if br := ex.st.Bridge(a.Area, b.Area); br == nil || br.Blown {
+					continue
+				}
+				for _, l := range ex.s.Map.Links(a) {
+					if l.To == b || l.To.IsZone() || contains(steps, l.To) || !ex.s.Uses(l.To) || len(ex.enemyAt[l.To]) > 0 {
+						continue
+					}
+					for _, id := range ids {
+						line := fmt.Sprintf("MOVE %s %s ELSE %s %s", id, placesString(path), a, l.To)
+						if ex.legal(line) {
+							// A comment says when the ELSE path is taken,
+							// where the line leaves room for it.
+							if c := fmt.Sprintf("%s   # if %s is blown: on from %s", line, r.ID(), a); len(c) <= 67 {
+								line = c
+							}
+							return []string{line}
+						}
+						if ex.budget <= 0 {
+							return nil
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func footCapable(u *Unit) bool { return u.Type == Mech || u.Type == Mot || u.Type == Engineer }
+
+func exFoot(ex *examples) ([][]string, string) {
+	if out := ex.first(ex.moveCands("FOOT", 1, footCapable)); out != nil {
+		return out, ""
+	}
+	return nil, "none of your mech, mot or engineer units can move at this position"
+}
+
+func exEntrench(ex *examples) ([][]string, string) {
+	var cands [][]string
+	for _, u := range ex.unitsOf(func(u *Unit) bool { return u.Type.InfantryType() }) {
+		cands = append(cands, []string{"ENTRENCH " + u.ID})
+	}
+	if out := ex.first(cands); out != nil {
+		return out, ""
+	}
+	return nil, "none of your units can entrench at this position"
+}
+
+func exAttack(ex *examples) ([][]string, string) {
+	for _, s := range ex.setups {
+		if strings.HasPrefix(s[0], "ATTACK ") {
+			return [][]string{s}, ""
+		}
+	}
+	return nil, "no area holds both your units and the enemy's at this position, so there is no battle to attack in; a move into an area with enemy units fights there without ATTACK"
+}
+
+// battleCands lists, for each battle set-up, the set-up followed by the
+// line line makes from its area, its firing units and the enemy's there.
+func (ex *examples) battleCands(line func(area int, own, enemy []string) string) [][]string {
+	var out [][]string
+	for i, s := range ex.setups {
+		enemy := ex.enemyAt[AreaPlace(ex.areas[i])]
+		if l := line(ex.areas[i], ex.firers[i], enemy); l != "" {
+			out = append(out, append(append([]string(nil), s...), l))
+		}
+	}
+	return out
+}
+
+func exFire(ex *examples) ([][]string, string) {
+	out := ex.first(ex.battleCands(func(a int, own, enemy []string) string {
+		return fmt.Sprintf("FIRE %d %s>%s", a, own[0], enemy[0])
+	}))
+	if out == nil {
+		return nil, noBattle
+	}
+	return out, ""
+}
+
+func exArty(ex *examples) ([][]string, string) {
+	out := ex.first(ex.battleCands(func(a int, _, enemy []string) string {
+		return fmt.Sprintf("ARTY %d %s", a, enemy[0])
+	}))
+	if out == nil {
+		return nil, "no battle of yours at this position where your artillery has a choice to make"
+	}
+	return out, ""
+}
+
+func exBattles(ex *examples) ([][]string, string) {
+	if len(ex.setups) == 2 {
+		c := append(append([]string(nil), ex.setups[0]...), ex.setups[1]...)
+		if out := ex.first([][]string{append(c, fmt.Sprintf("BATTLES %d %d", ex.areas[1], ex.areas[0]))}); out != nil {
+			return out, ""
+		}
+	}
+	out := ex.first(ex.battleCands(func(a int, _, _ []string) string { return fmt.Sprintf("BATTLES %d", a) }))
+	if out == nil {
+		return nil, noBattle
+	}
+	return out, ""
+}
+
+func exRepair(ex *examples) ([][]string, string) {
+	var cands [][]string
+	for _, u := range ex.unitsOf(func(u *Unit) bool { return u.Type == Engineer }) {
+		for _, br := range ex.st.Bridges {
+			if br.Blown && !u.Place.IsZone() && (u.Place.Area == br.A || u.Place.Area == br.B) {
+				cands = append(cands, []string{fmt.Sprintf("REPAIR %s BY %s", BridgeID(br.A, br.B), u.ID)})
+			}
+		}
+	}
+	if out := ex.first(cands); out != nil {
+		return out, ""
+	}
+	return nil, "no blown bridge beside one of your engineers at this position"
+}
+
+func exSF(ex *examples) ([][]string, string) {
+	if ex.side != German || !ex.s.SpecialForces {
+		return nil, ""
+	}
+	// Near the side's units, never in a VP area (14.12).
+	var areas []int
+	for _, p := range ex.places {
+		for _, q := range append([]Place{p}, linked(ex.s.Map, p)...) {
+			if a := ex.s.Map.Area(q.Area); !q.IsZone() && a != nil && a.VP == 0 && ex.s.Uses(q) && !slices.Contains(areas, a.ID) {
+				areas = append(areas, a.ID)
+			}
+		}
+	}
+	var out [][]string
+	ex.refusal = ""
+	for _, eff := range []string{"DELAY", "DEMOLITION"} {
+		var cands [][]string
+		for _, a := range areas {
+			cands = append(cands, []string{fmt.Sprintf("SF %d %s", a, eff)})
+		}
+		if g := ex.first(cands); g != nil {
+			out = append(out, g...)
 			break
 		}
-		path = append(path, next)
 	}
-	return path
+	ex.budget = maxTries
+	var cands [][]string
+	for i, s := range ex.setups {
+		for _, a := range areas {
+			cands = append(cands, append(append([]string(nil), s...), fmt.Sprintf("SF %d CONFUSION %d", a, ex.areas[i])))
+		}
+	}
+	out = append(out, ex.first(cands)...)
+	if len(out) == 0 {
+		return nil, "no example at this position: " + ex.refusal
+	}
+	return out, ""
 }
 
-func (ex *examples) area() string {
-	if len(ex.path) > 1 {
-		return ex.path[1].String()
-	}
-	if len(ex.path) == 1 {
-		return ex.path[0].String()
-	}
-	return ""
-}
-
-func exMove(ex *examples) []string {
-	if ex.unit == nil || len(ex.path) < 2 {
-		return nil
-	}
-	ids := ex.unit.ID
-	if ex.unit2 != nil {
-		ids += " " + ex.unit2.ID
-	}
-	return []string{"MOVE " + ids + " " + placesString(ex.path)}
-}
-
-func exFoot(ex *examples) []string {
-	if ex.foot == nil {
-		return nil
-	}
-	p := ex.walk(ex.foot.Setup, 1)
-	if len(p) < 2 {
-		return nil
-	}
-	return []string{"FOOT " + ex.foot.ID + " " + placesString(p[1:])}
-}
-
-func exEntrench(ex *examples) []string {
-	if ex.digger == nil {
-		return nil
-	}
-	return []string{"ENTRENCH " + ex.digger.ID}
-}
-
-func exAttack(ex *examples) []string {
-	if ex.unit == nil {
-		return nil
-	}
-	return []string{"ATTACK " + ex.unit.Setup.String() + " WITH " + ex.unit.ID}
-}
-
-func exFire(ex *examples) []string {
-	if ex.unit == nil || len(ex.enemy) == 0 {
-		return nil
-	}
-	return []string{fmt.Sprintf("FIRE %s %s>%s", ex.area(), ex.unit.ID, ex.enemy[0].ID)}
-}
-
-func exArty(ex *examples) []string {
-	if ex.unit == nil || len(ex.enemy) == 0 {
-		return nil
-	}
-	var ids []string
-	for _, e := range ex.enemy {
-		ids = append(ids, e.ID)
-	}
-	return []string{fmt.Sprintf("ARTY %s %s", ex.area(), strings.Join(ids, " "))}
-}
-
-func exBattles(ex *examples) []string {
-	if len(ex.path) < 3 {
-		return nil
-	}
-	return []string{fmt.Sprintf("BATTLES %s %s", ex.path[2], ex.path[1])}
-}
-
-func exRepair(ex *examples) []string {
-	if ex.eng == nil || ex.bridge == nil {
-		return nil
-	}
-	return []string{fmt.Sprintf("REPAIR %s BY %s", ex.bridge.ID(), ex.eng.ID)}
-}
-
-func exSF(ex *examples) []string {
-	if ex.side != German || !ex.s.SpecialForces || ex.sf == 0 {
-		return nil
-	}
-	return []string{fmt.Sprintf("SF %d DELAY", ex.sf), fmt.Sprintf("SF %d CONFUSION %d", ex.sf, ex.sf)}
-}
-
-func exRemove(ex *examples) []string {
-	if ex.unit == nil {
-		return nil
-	}
-	return []string{fmt.Sprintf("REMOVE %s %s", ex.unit.Setup, ex.unit.ID)}
-}
-
-func exBlow(ex *examples) []string {
-	out := []string{"BLOW ALL", "BLOW NONE"}
-	if ex.bridge != nil && ex.digger != nil {
-		out = append(out, fmt.Sprintf("BLOW %s BY %s", ex.bridge.ID(), ex.digger.ID))
+// linked returns the places one link away.
+func linked(m *Map, p Place) []Place {
+	var out []Place
+	for _, l := range m.Links(p) {
+		out = append(out, l.To)
 	}
 	return out
 }
 
-func exDefend(ex *examples) []string {
-	var out []string
-	if ex.unit != nil && len(ex.enemy) > 0 {
-		out = append(out, fmt.Sprintf("DEFEND %s %s>%s", ex.unit.Setup, ex.unit.ID, ex.enemy[0].ID))
+func exRemove(ex *examples) ([][]string, string) {
+	var cands [][]string
+	for _, p := range ex.places {
+		if !p.IsZone() {
+			cands = append(cands, []string{fmt.Sprintf("REMOVE %s %s", p, ex.at(p)[0])})
+		}
 	}
-	return append(out, "DEFEND PREFER ARMOR INFANTRY")
+	if out := ex.first(cands); out != nil {
+		return out, ""
+	}
+	return nil, "none of your units stands in an area at this position"
 }
 
-// mail is an example mail for the side's impulse.
+func exBlow(ex *examples) ([][]string, string) {
+	out := ex.first([][]string{{"BLOW ALL"}})
+	out = append(out, ex.first([][]string{{"BLOW NONE"}})...)
+	var cands [][]string
+	for _, u := range ex.unitsOf(func(u *Unit) bool { return u.Type != Armor }) {
+		for _, br := range ex.st.Bridges {
+			if !br.Blown && !u.Place.IsZone() && (u.Place.Area == br.A || u.Place.Area == br.B) {
+				cands = append(cands, []string{fmt.Sprintf("BLOW %s BY %s", BridgeID(br.A, br.B), u.ID)})
+			}
+		}
+	}
+	return append(out, ex.first(cands)...), ""
+}
+
+func exDefend(ex *examples) ([][]string, string) {
+	var cands [][]string
+	for _, p := range ex.places {
+		for _, l := range ex.s.Map.Links(p) {
+			if e := ex.enemyAt[l.To]; len(e) > 0 && !p.IsZone() {
+				cands = append(cands, []string{fmt.Sprintf("DEFEND %s %s>%s", p, ex.at(p)[0], e[0])})
+			}
+		}
+		if len(cands) > 10 {
+			break
+		}
+	}
+	out := ex.first(cands)
+	return append(out, ex.first([][]string{{"DEFEND PREFER ARMOR INFANTRY"}})...), ""
+}
+
+// mail is an example mail for the side's impulse: its IMPULSE line and a
+// move or two, checked together.
 func (ex *examples) mail() []string {
-	out := []string{"IMPULSE 16-2"}
-	out = append(out, exMove(ex)...)
-	if ex.foot != ex.unit && ex.foot != ex.unit2 {
-		out = append(out, exFoot(ex)...)
+	imp, _ := exImpulse(ex)
+	if len(imp) == 0 {
+		return nil
 	}
-	return out
+	moves, _ := exMove(ex)
+	lines := append([]string(nil), imp[0]...)
+	if len(moves) > 0 {
+		lines = append(lines, moves[0]...)
+	}
+	ex.budget = maxTries
+	if foot, _ := exFoot(ex); len(foot) > 0 && ex.legal(append(slices.Clone(lines), foot[0]...)...) {
+		lines = append(lines, foot[0]...)
+	}
+	return lines
 }

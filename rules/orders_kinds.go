@@ -17,7 +17,9 @@ type kind struct {
 	rules   string
 	once    bool // at most one such line in a mail
 	parse   func(lp *lineParser) Order
-	example func(ex *examples) []string
+	// example makes the examples HELP gives at the game's position: each
+	// a group of lines checked together, or none and the reason.
+	example func(ex *examples) (groups [][]string, why string)
 	// applies reports whether the order is open to a player of the side in
 	// the scenario; nil: always. HELP leaves out what does not apply.
 	applies func(s *Scenario, side Side) bool
@@ -40,7 +42,7 @@ func kindTable() []*kind {
 		{keyword: "IMPULSE", syntax: "IMPULSE day-n", section: secHeader, once: true,
 			summary: "the impulse the orders are for, as 17-2; orders for another impulse are never applied",
 			rules:   "8.1", parse: parseImpulseLine,
-			example: func(ex *examples) []string { return []string{"IMPULSE 17-2"} }},
+			example: exImpulse},
 		{keyword: "END", syntax: "END", section: secHeader,
 			summary: "the end of the orders: everything below is ignored",
 			parse: func(lp *lineParser) Order {
@@ -49,8 +51,8 @@ func kindTable() []*kind {
 			}},
 
 		{keyword: "MOVE", syntax: "MOVE unit... path [ELSE path]", section: secImpulse,
-			summary: "the units move together along the areas and zones of the path, the first of which may be their own area; ELSE gives the way on from the near side of a bridge blown under them (else they stop there)",
-			rules:   "8.2, 8.3, 8.21, 8.42, B2", parse: parseMove(false), example: exMove},
+			summary: "the units move together along the areas and zones of the path, the first of which may be their own area; ELSE gives the way on from the near side of a bridge blown under them (else they stop there). An area with enemy units ends the path: the units stop on entering it and fight there, so a path that goes on beyond it is refused (8.22, 9.12); entering an area with any other units costs 1 MP more (8.37), leaving one with enemy units 1 MP more (8.36), and no move goes straight from one area with enemy units to another (8.27)",
+			rules:   "8.2, 8.3, 8.21, 8.22, 8.42, B2", parse: parseMove(false), example: exMove},
 		{keyword: "FOOT", syntax: "FOOT unit... path [ELSE path]", section: secImpulse,
 			summary: "as MOVE, the units moving as infantry: 5 MP, and a blown bridge crossed for 3 MP",
 			rules:   "8.34, 8.35", parse: parseMove(true), example: exFoot},

@@ -192,7 +192,7 @@ func TestParseInvalid(t *testing.T) {
 		line int
 		want []string
 	}{
-		{"campaign", rules.German, "MARCH 116/60 50", 1, []string{`unknown order "MARCH": a line starts with one of GAME, TOKEN, IMPULSE, END, MOVE`}},
+		{"campaign", rules.German, "MARCH 116/60 50", 1, []string{`unknown order "MARCH": the line names a unit or an area, so it is read as an order, not as a greeting or a sign-off. A line starts with one of GAME, TOKEN, IMPULSE, END, MOVE`}},
 		{"campaign", rules.German, "MOVE 116/06 52 51", 1, []string{"unknown unit 116/06; closest: ", "116/60", "116/16"}},
 		{"campaign", rules.German, "MOVE 116/60 Bastogn", 1, []string{"unknown unit Bastogn; closest: Bastogne (88)"}},
 		{"campaign", rules.German, "MOVE 116/60 50 88", 1, []string{"no road joins Lützkampen (50) and Bastogne (88): units move only along roads (3.22); from 50 roads lead to"}},
@@ -382,7 +382,7 @@ func TestHelpGolden(t *testing.T) {
 		side rules.Side
 	}{{"campaign", rules.German}, {"campaign", rules.Allied}, {"intro", rules.German}} {
 		s := scenario(t, c.scen)
-		got := referee.Help(s, c.side)
+		got := referee.Help(s, nil, c.side)
 		golden.Check(t, "../testdata/golden/help-"+c.scen+"-"+string(c.side)+".txt", got)
 		for _, line := range strings.Split(got, "\n") {
 			if len(line) > 80 {
@@ -417,6 +417,8 @@ func FuzzParse(f *testing.F) {
 		"ENTRENCH 116/60\nATTACK 70 WITH 2/304\nFIRE 70 2/304>28/110\nARTY 70 28/110\nBATTLES 70 71\nREPAIR 51-70 BY 600E\nSF 52 CONFUSION 70\nREMOVE 51 2/AA",
 		"BLOW 51-70 BY 28/110 55-69\nDEFEND 70 28/110>2/304\nDEFEND PREFER ARMOR\nJOIN SEED x y\nEXTEND 24h\nDRAW ACCEPT",
 		"> quoted\r\n-- \r\nsig", "<b>html</b>", "MOVE 116/06 Bastogn", realisticMail,
+		"Hi Hans,\n\nMOVE 116/60 50 49\nThanks, Hans\n\nCheers,\nTony", "MOVE 116/60 50 49\nafter that\nREPAIR 51-70 BY 600E",
+		"GAME g\nTOKEN t\nMit freundlichen Grüßen\n", "IMPULSE 16-1\nnothing\nEND", "MOEV 116/16 62 70\nLove, Tony\n____\nMOVE x",
 	} {
 		f.Add(seed)
 	}

@@ -20,15 +20,25 @@ func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now tim
 		return nil, err
 	}
 	o, err := ParseOrders(text, t.s, side)
+	// A greeting or a sign-off is named in the answer, so that a line
+	// the player meant as an order is not lost unseen.
+	aside := capital(o.IgnoredText())
 	var oes rules.OrderErrors
 	if errors.As(err, &oes) {
 		// The lines that read are checked against the position all the
 		// same, so that one answer lists every error.
-		return t.refuseOrders(oes.With(t.g.CheckOrders(side, o)...), t.g), nil
+		res := t.refuseOrders(oes.With(t.g.CheckOrders(side, o)...), t.g)
+		if aside != "" && !strings.Contains(oes.Error(), "not read as orders") {
+			res.Reply = aside + ".\n\n" + res.Reply
+		}
+		return res, nil
 	} else if err != nil {
 		return nil, err
 	}
 	t.split(o, text)
+	if aside != "" {
+		t.answers = append(t.answers, aside+".")
+	}
 	return t.run()
 }
 
@@ -242,7 +252,7 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	var out []adjudicator.Record
 	switch q := q.(type) {
 	case HelpRequest:
-		t.answers = append(t.answers, Help(t.s, side))
+		t.answers = append(t.answers, Help(t.s, g.State, side))
 	case StatusRequest:
 		t.answers = append(t.answers, statusText(g)+"\n"+t.r.pictureNote(g, side))
 		if g.Players[side].Pictures() {

@@ -95,7 +95,7 @@ func TestActs(t *testing.T) {
 			reply: `You have joined game intro-1 with the seed "troy's seed".`, records: 2},
 		{name: "orders with an error are refused whole, with every error", at: 3 * time.Hour,
 			fn: func(tx *store.Tx, now time.Time) (*referee.Result, error) {
-				return ref.Orders(tx, id, german, "IMPULSE 16-1\nMOVE nobody 1 2\nMARCH on\n", now)
+				return ref.Orders(tx, id, german, "IMPULSE 16-1\nMOVE nobody 1 2\nMARCH on 12\n", now)
 			},
 			reply: "Your orders have 2 error(s)", refused: true},
 		{name: "a player's EXTEND within the limits tells everyone", at: 4 * time.Hour,

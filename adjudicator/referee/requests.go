@@ -137,8 +137,11 @@ func ParseOrders(text string, s *rules.Scenario, side rules.Side) (*rules.Orders
 }
 
 // Help is the answer to HELP: the order language with the heading lines and
-// the requests, with examples for the side in the scenario.
-func Help(s *rules.Scenario, side rules.Side) string { return rules.HelpText(s, side, Keywords) }
+// the requests, with examples for the side that are legal at the position st
+// (nil: the scenario's start).
+func Help(s *rules.Scenario, st *rules.State, side rules.Side) string {
+	return rules.HelpText(s, st, side, Keywords)
+}
 
 func simple(o rules.Order) func(string, []string) (rules.Order, []string, error) {
 	return func(_ string, w []string) (rules.Order, []string, error) { return o, w, nil }

@@ -45,10 +45,16 @@ var ordersCheckCmd = &command{
 				body = mail.HTMLToText(body)
 			}
 			o, err := referee.ParseOrders(body, s, rules.Side(*side))
+			// A greeting or a sign-off is named as a comment, as the
+			// referee's reply names it.
+			aside := o.IgnoredText()
 			var es rules.OrderErrors
 			if errors.As(err, &es) {
 				for _, e := range es {
 					fmt.Fprintln(out, e)
+				}
+				if aside != "" && !strings.Contains(es.Error(), aside) {
+					fmt.Fprintln(out, "# "+aside)
 				}
 				fmt.Fprintf(out, "%d error(s): nothing would be applied\n", len(es))
 				return errProblems
@@ -62,6 +68,9 @@ var ordersCheckCmd = &command{
 					continue
 				}
 				fmt.Fprintln(out, ord)
+			}
+			if aside != "" {
+				fmt.Fprintln(out, "# "+aside)
 			}
 			return nil
 		}
@@ -77,7 +86,7 @@ func looksHTML(s string) bool {
 
 var ordersHelpCmd = &command{
 	name:    "orders help",
-	summary: "print the HELP text a player receives, with examples from his units",
+	summary: "print the HELP text a player receives, with examples from his units that are legal at the scenario's start",
 	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
 		out := c.out
 		name := fs.String("scenario", "campaign", "scenario name or file")
@@ -93,7 +102,7 @@ var ordersHelpCmd = &command{
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(out, referee.Help(s, rules.Side(*side)))
+			fmt.Fprint(out, referee.Help(s, nil, rules.Side(*side)))
 			return nil
 		}
 	},
