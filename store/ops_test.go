@@ -120,9 +120,15 @@ func TestCheckFindsDamage(t *testing.T) {
 			put(b, 4, r)
 		}},
 		{"a position that differs from its replay", "its position differs from its log replayed", func(tx *bolt.Tx) {
-			// The other game's position: the same impulse, other dice.
+			// The German VP changed in the stored position only.
 			states := tx.Bucket([]byte("states"))
-			states.Put(game, append([]byte(nil), states.Get([]byte(ids[0]))...))
+			var st map[string]any
+			if err := json.Unmarshal(states.Get(game), &st); err != nil {
+				t.Fatal(err)
+			}
+			st["vp"] = 99
+			data, _ := json.Marshal(st)
+			states.Put(game, data)
 		}},
 		{"a queued mail without its message", "mail 2: it is queued without its message", func(tx *bolt.Tx) {
 			tx.Bucket([]byte("mail-data")).Delete(key(2))
