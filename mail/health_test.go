@@ -75,10 +75,10 @@ func TestStatusJudge(t *testing.T) {
 		healthy bool
 	}{
 		{"all well", func(s *mail.Status) {}, true},
-		{"a mail queued 59 minutes", func(s *mail.Status) { s.Queued, s.Oldest = 2, now.Add(-59 * time.Minute) }, true},
-		{"a mail queued 61 minutes", func(s *mail.Status) { s.Queued, s.Oldest = 2, now.Add(-61 * time.Minute) }, false},
-		{"IMAP down 14 minutes", func(s *mail.Status) { s.IMAP.Connected, s.IMAP.Since = false, now.Add(-14 * time.Minute) }, true},
-		{"IMAP down 16 minutes", func(s *mail.Status) { s.IMAP.Connected, s.IMAP.Since = false, now.Add(-16 * time.Minute) }, false},
+		{"a mail queued 59 minutes", func(s *mail.Status) { s.Queued, s.Oldest = 2, now.Add(-59*time.Minute) }, true},
+		{"a mail queued 61 minutes", func(s *mail.Status) { s.Queued, s.Oldest = 2, now.Add(-61*time.Minute) }, false},
+		{"IMAP down 14 minutes", func(s *mail.Status) { s.IMAP.Connected, s.IMAP.Since = false, now.Add(-14*time.Minute) }, true},
+		{"IMAP down 16 minutes", func(s *mail.Status) { s.IMAP.Connected, s.IMAP.Since = false, now.Add(-16*time.Minute) }, false},
 	} {
 		s := &mail.Status{Now: now, Running: true}
 		s.IMAP.Connected, s.IMAP.Since = true, now.Add(-time.Hour)
