@@ -18,8 +18,12 @@ import (
 // a monitor to alert on.
 type web struct {
 	srv  *http.Server
+	ln   net.Listener
 	done chan struct{}
 }
+
+// addr is the address listened on.
+func (wb *web) addr() string { return wb.ln.Addr().String() }
 
 // startWeb listens on addr and serves until Close.
 func startWeb(addr string, status func() (*mail.Status, error), log *slog.Logger) (*web, error) {
@@ -49,7 +53,7 @@ func startWeb(addr string, status func() (*mail.Status, error), log *slog.Logger
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 16 << 10,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-	wb := &web{srv: srv, done: make(chan struct{})}
+	wb := &web{srv: srv, ln: ln, done: make(chan struct{})}
 	go func() {
 		defer close(wb.done)
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
