@@ -478,3 +478,30 @@ func TestHealthURL(t *testing.T) {
 		t.Errorf("POST /health: %v %v", resp.StatusCode, err)
 	}
 }
+
+// The hourly health line carries the status's figures, at WARN when
+// unhealthy.
+func TestLogHealth(t *testing.T) {
+	now := time.Date(2026, 12, 16, 12, 0, 0, 0, time.UTC)
+	for _, healthy := range []bool{true, false} {
+		s := &mail.Status{Now: now, Running: true, Since: now.Add(-time.Hour), Queued: 2, Oldest: now.Add(-90 * time.Minute),
+			Failed: 1, DueToday: 3, Games: 9, Bytes: 1 << 20, Healthy: healthy}
+		if !healthy {
+			s.Problems = []string{"the outbox is stuck"}
+		}
+		var b bytes.Buffer
+		logHealth(func() (*mail.Status, error) { return s, nil }, slog.New(slog.NewJSONHandler(&b, nil)))
+		var line map[string]any
+		if err := json.Unmarshal(b.Bytes(), &line); err != nil {
+			t.Fatalf("%v: %s", err, b.String())
+		}
+		level := "INFO"
+		if !healthy {
+			level = "WARN"
+		}
+		if line["msg"] != "health" || line["level"] != level || line["queued"] != 2.0 || line["oldest_queued_age"] == nil ||
+			line["failed_last_day"] != 1.0 || line["deadlines_today"] != 3.0 || line["store_bytes"] != float64(1<<20) || line["imap_connected"] != false {
+			t.Errorf("healthy %v: %s", healthy, b.String())
+		}
+	}
+}
