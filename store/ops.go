@@ -75,14 +75,16 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// Size returns the size of the store's file in bytes.
+// Size returns the size of the store's file in bytes, free pages
+// included: what it takes on the disk.
 func (s *Store) Size() (int64, error) {
-	var n int64
-	err := s.View(func(tx *Tx) error { n = tx.tx.Size(); return nil })
+	s.gate.RLock() // not in the middle of Compact's swap
+	defer s.gate.RUnlock()
+	fi, err := os.Stat(s.path)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
-	return n, nil
+	return fi.Size(), nil
 }
 
 // Compact rewrites the store into a fresh file, without the free pages a
