@@ -29,6 +29,8 @@ type Config struct {
 	OAuth2   *OAuth2Config
 	Embedded EmbeddedConfig
 	Log      LogConfig
+	Backup   BackupConfig
+	Web      WebConfig
 }
 
 // StoreConfig is the [store] table: where the games are kept.
@@ -208,6 +210,28 @@ type EmbeddedConfig struct {
 	// Users maps each mailbox to create to its password ([embedded.users]);
 	// when Enabled, the referee's own mailbox must be among them.
 	Users map[string]string
+}
+
+// BackupConfig is the [backup] table: the backups the daemon writes
+// itself. With Dir empty (the default) it writes none.
+type BackupConfig struct {
+	// Dir is the folder the backups are written into (dir; optional); it
+	// should be on another disk than the store.
+	Dir string
+	// Every is the time between two backups (every; default 24h when Dir
+	// is set; 1h to 720h).
+	Every time.Duration
+	// Keep is how many backups are kept, the newest (keep; default 7 when
+	// Dir is set; 1 to 1000).
+	Keep int
+}
+
+// WebConfig is the [web] table: the daemon's HTTP listener, which serves
+// its health at /health.
+type WebConfig struct {
+	// Listen is the address the listener takes, host:port (listen;
+	// optional; off when empty).
+	Listen string
 }
 
 // LogConfig is the [log] table.

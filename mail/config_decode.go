@@ -106,6 +106,14 @@ func (l *loader) tables() []table {
 			{"level", choice{&l.cfg.Log.Level, []string{"debug", "info", "warn", "error"}}},
 			{"format", choice{&l.cfg.Log.Format, []string{"text", "json"}}},
 		}},
+		{"backup", []setting{
+			{"dir", text{dst: &l.cfg.Backup.Dir}},
+			{"every", duration{&l.cfg.Backup.Every, time.Hour, 720 * time.Hour}},
+			{"keep", number[int]{&l.cfg.Backup.Keep, 1, 1000}},
+		}},
+		{"web", []setting{
+			{"listen", hostPort{&l.cfg.Web.Listen}},
+		}},
 	}
 }
 
@@ -135,6 +143,15 @@ func (l *loader) decode(doc map[string]any) {
 	}
 	if _, ok := doc["oauth2"].(map[string]any); ok {
 		l.cfg.OAuth2 = l.oauth2
+	}
+	// The backups' defaults apply only when they are on.
+	if b := &l.cfg.Backup; b.Dir != "" {
+		if b.Every == 0 {
+			b.Every = 24 * time.Hour
+		}
+		if b.Keep == 0 {
+			b.Keep = 7
+		}
 	}
 	// The default of the socket follows the store.
 	if st := &l.cfg.Store; st.ControlSocket == "" {

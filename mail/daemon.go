@@ -26,15 +26,18 @@ type Daemon struct {
 	log  *slog.Logger
 	now  func() time.Time
 	wake chan struct{}
+
+	health *Health
 }
 
 // NewDaemon returns the daemon for a configuration and an open store. now
 // is its clock (time.Now in service).
 func NewDaemon(cfg *Config, st *store.Store, log *slog.Logger, now func() time.Time) *Daemon {
-	d := &Daemon{cfg: cfg, st: st, log: log, now: now, wake: make(chan struct{}, 1)}
+	d := &Daemon{cfg: cfg, st: st, log: log, now: now, wake: make(chan struct{}, 1), health: NewHealth(now())}
 	d.Handler = NewHandler(cfg, log)
 	d.Sender = NewSender(&cfg.SMTP, d.Handler.from, st, log, now)
 	d.Inbox = NewInbox(&cfg.IMAP, st, d.Handler, log, now, d.Wake)
+	d.Inbox.health = d.health
 	return d
 }
 

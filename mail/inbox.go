@@ -35,6 +35,9 @@ type Inbox struct {
 	// idling, when set, is called each time the server has accepted IDLE,
 	// so that a test of IDLE can deliver mail once the inbox waits in it.
 	idling func()
+
+	// health, when set, hears of the connection and the mails handled.
+	health *Health
 }
 
 // NewInbox returns the reader of the configured folder.
@@ -53,6 +56,7 @@ func (ib *Inbox) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
+		ib.health.lost(err, ib.now())
 		if time.Since(start) > time.Minute {
 			wait = time.Second // the connection lived: start the backoff again
 		}
@@ -124,6 +128,7 @@ func (ib *Inbox) session(ctx context.Context) error {
 		return fmt.Errorf("imap: selecting %s: %w", ib.cfg.Folder, err)
 	}
 	ib.checkValidity(sel.UIDValidity)
+	ib.health.connected(ib.now())
 	idle := ib.cfg.IDLE && (c.Caps().Has(imap.CapIdle) || c.Caps().Has(imap.CapIMAP4rev2))
 	ib.log.Info("imap: reading", "server", ib.cfg.Address, "folder", ib.cfg.Folder, "uidvalidity", sel.UIDValidity, "idle", idle)
 	for {
@@ -284,6 +289,7 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 		// took is the referee's own time for the mail, from the mail in
 		// hand to its outcome committed, the mails it queued with it.
 		ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome, "took", time.Since(fetched))
+		ib.health.handled(ib.now())
 		if ib.AfterCommit != nil {
 			ib.AfterCommit(uint32(uid))
 		}

@@ -84,6 +84,12 @@ type Options struct {
 type Store struct {
 	db   *bolt.DB
 	path string
+	opts *bolt.Options // what the file was opened with, to open it again after Compact
+
+	// Compact swaps the file under the daemon: wmu keeps writers out while
+	// it copies, gate keeps everyone out while it swaps (ops.go).
+	wmu  sync.Mutex
+	gate sync.RWMutex
 
 	mu        sync.Mutex
 	scenarios map[string]*loaded // by FilesHash: every game of a scenario shares one
@@ -112,7 +118,8 @@ func Open(path string, opt *Options) (*Store, error) {
 	}
 	fi, statErr := os.Stat(path)
 	existed := statErr == nil && fi.Size() > 0
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync})
+	bopts := &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync}
+	db, err := bolt.Open(path, 0o600, bopts)
 	switch {
 	case errors.Is(err, berrors.ErrTimeout):
 		return nil, fmt.Errorf("store: opening %s: %w", path, ErrLocked)
@@ -125,7 +132,7 @@ func Open(path string, opt *Options) (*Store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, scenarios: map[string]*loaded{}}
+	s := &Store{db: db, path: path, opts: bopts, scenarios: map[string]*loaded{}}
 	if err := s.prepare(opt.ReadOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
@@ -380,19 +387,29 @@ func migrate1(tx *bolt.Tx) error {
 func (s *Store) Path() string { return s.path }
 
 // Close closes the store, releasing the file.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.gate.Lock()
+	defer s.gate.Unlock()
+	return s.db.Close()
+}
 
 // Update runs fn in a read-write transaction: if fn returns nil, everything
 // it did is committed (and synced to disk) before Update returns; if it
 // returns an error, nothing of it is kept. It blocks while another Update
 // runs.
 func (s *Store) Update(fn func(*Tx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.gate.RLock()
+	defer s.gate.RUnlock()
 	return s.db.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
 }
 
 // View runs fn in a read-only transaction, which sees the store as it was
 // when it began.
 func (s *Store) View(fn func(*Tx) error) error {
+	s.gate.RLock()
+	defer s.gate.RUnlock()
 	return s.db.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
 }
 

@@ -68,6 +68,7 @@ type response struct {
 	Text       string                `json:"text,omitempty"`   // report
 	Data       []byte                `json:"data,omitempty"`   // render: the PNG
 	ImpulseRan string                `json:"impulse_ran,omitempty"`
+	Ops        *opsResult            `json:"ops,omitempty"` // backup, check-store, compact, status
 }
 
 // host serves requests on an open store: in the daemon for the control
@@ -78,6 +79,8 @@ type host struct {
 	from gomail.Address   // the referee's address; empty: no mail is queued
 	now  func() time.Time // the clock
 	wake func()           // tells the daemon's sender that mail is queued; nil outside it
+	// status is the daemon's status; nil outside it.
+	status func() (*mail.Status, error)
 }
 
 // localHost is the host of a command that opened the store itself: the
@@ -124,6 +127,9 @@ func (h *host) dispatch(req request) (*response, error) {
 	}
 	if view, ok := views[req.Act]; ok {
 		return view(h, req)
+	}
+	if op, ok := ops[req.Act]; ok {
+		return op(h, req)
 	}
 	return nil, fmt.Errorf("no act %q", req.Act)
 }

@@ -55,6 +55,10 @@ var commands = []*command{
 	extendCmd,
 	rollbackCmd,
 	serveCmd,
+	statusCmd,
+	backupCmd,
+	checkStoreCmd,
+	compactCmd,
 	oauth2Cmd,
 	demoCmd,
 }

@@ -101,11 +101,21 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 	// The control socket's requests are served with the daemon's referee,
 	// and the mails they queue wake its sender at once.
 	ctl, err := listenControl(cfg.Store.ControlSocket, &host{st: st, ref: referee.New(cfg.RefereeOptions()), from: cfg.From(),
-		now: time.Now, wake: d.Wake}, log)
+		now: time.Now, wake: d.Wake, status: d.Status}, log)
 	if err != nil {
 		return err
 	}
 	defer ctl.Close()
+	if cfg.Web.Listen != "" {
+		wb, err := startWeb(cfg.Web.Listen, d.Status, log)
+		if err != nil {
+			return err
+		}
+		defer wb.Close()
+	}
+	chores, stopChores := context.WithCancel(ctx)
+	waitChores := upkeep(chores, cfg, st, d.Status, log)
+	defer func() { stopChores(); waitChores() }()
 	log.Info("titm serve", "store", cfg.Store.Path, "referee", cfg.Referee.Address, "imap", cfg.IMAP.Address, "smtp", cfg.SMTP.Address, "control", cfg.Store.ControlSocket)
 	fmt.Fprintf(out, "titm serve: refereeing as %s; store %s; stop with Ctrl-C\n", cfg.Referee.Address, cfg.Store.Path)
 	err = d.Run(ctx)

@@ -1,0 +1,507 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-smtp"
+
+	"titm/adjudicator"
+	"titm/internal/playtest"
+	"titm/mail"
+	"titm/mail/embedded"
+	"titm/rules/scenarios"
+	"titm/store"
+)
+
+// opsWorld is titm serve against embedded mail servers that outlive it,
+// so that a test can stop it, change its store and start it again.
+type opsWorld struct {
+	t     *testing.T
+	srv   *embedded.Servers
+	db    string
+	cfg   *mail.Config
+	extra string // more configuration
+	stop  func()
+}
+
+var opsUsers = map[string]string{"referee@ops.test": "r", "german@ops.test": "g", "allied@ops.test": "a"}
+
+func newOpsWorld(t *testing.T, extra string) *opsWorld {
+	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Users: opsUsers,
+		Folders: []string{"processed"}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	w := &opsWorld{t: t, srv: srv, db: filepath.Join(t.TempDir(), "titm.db"), extra: extra}
+	w.cfg, err = mail.ParseConfig("ops", []byte(fmt.Sprintf(`[store]
+path = %q
+[referee]
+address = "referee@ops.test"
+map_picture = false
+[imap]
+address = %q
+security = "none"
+username = "referee@ops.test"
+password = "r"
+poll_interval = "5s"
+[smtp]
+address = %q
+security = "none"
+%s
+`, w.db, srv.IMAPAddr(), srv.SMTPAddr(), extra)), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// start runs serve until stop.
+func (w *opsWorld) start() {
+	w.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, w.cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard) }()
+	w.stop = func() {
+		cancel()
+		if err := <-done; err != nil {
+			w.t.Errorf("serve: %v", err)
+		}
+		w.stop = nil
+	}
+	w.t.Cleanup(func() {
+		if w.stop != nil {
+			w.stop()
+		}
+	})
+	for !isSocket(w.cfg.Store.ControlSocket) {
+		select {
+		case err := <-done:
+			w.t.Fatalf("serve ended: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// game returns a game as the daemon has it, through its socket.
+func (w *opsWorld) game(id string) *adjudicator.Game {
+	w.t.Helper()
+	resp, err := forward(w.cfg.Store.ControlSocket, request{Version: protocol, Act: "show", Game: id})
+	if err == nil {
+		err = resp.err()
+	}
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return resp.Game
+}
+
+// newGames makes n games of intro through the daemon, both players
+// joined, and returns their ids and tokens.
+func (w *opsWorld) newGames(n int) ([]string, []map[string]string) {
+	var ids []string
+	var tokens []map[string]string
+	for range n {
+		out := mustRun(w.t, "new", "--db", w.db, "--scenario", "intro", "--german", "german@ops.test", "--allied", "allied@ops.test", "--json")
+		var made struct {
+			ID     string
+			Tokens map[string]string
+		}
+		if err := json.Unmarshal([]byte(out), &made); err != nil {
+			w.t.Fatalf("%v\n%s", err, out)
+		}
+		mustRun(w.t, "join", made.ID, "--db", w.db, "--side", "german", "--seed", "g")
+		mustRun(w.t, "join", made.ID, "--db", w.db, "--side", "allied", "--seed", "a")
+		ids, tokens = append(ids, made.ID), append(tokens, made.Tokens)
+	}
+	return ids, tokens
+}
+
+// order mails the orders of the side to move in a game: every unit that
+// may move, moving.
+func (w *opsWorld) order(id string, tokens map[string]string) {
+	w.t.Helper()
+	g := w.game(id)
+	s, err := scenarios.Load("intro")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	text, err := playtest.EveryMove(s, g.State)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	side := g.State.Next.Side
+	from := string(side) + "@ops.test"
+	body := fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE %d-%d\n%s\nEND\n", id, tokens[string(side)], g.State.Next.Day, g.State.Next.N, text)
+	var b bytes.Buffer
+	var h gomail.Header
+	h.SetAddressList("From", []*gomail.Address{{Address: from}})
+	h.SetAddressList("To", []*gomail.Address{{Address: "referee@ops.test"}})
+	h.SetSubject("orders " + g.State.Next.String())
+	h.SetDate(time.Now())
+	h.GenerateMessageID()
+	mw, err := gomail.CreateSingleInlineWriter(&b, h)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	io.WriteString(mw, body)
+	mw.Close()
+	c, err := smtp.Dial(w.srv.SMTPAddr())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.SendMail(from, []string{"referee@ops.test"}, &b); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// impulses counts the impulses a game's log records.
+func impulsesOf(log []adjudicator.Record) int {
+	n := 0
+	for _, r := range log {
+		if r.Kind == adjudicator.KindImpulse {
+			n++
+		}
+	}
+	return n
+}
+
+// waitImpulse waits until a game's next impulse is not at.
+func (w *opsWorld) waitPast(id string, at string) {
+	w.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for w.game(id).State.Next.String() == at {
+		if time.Now().After(deadline) {
+			w.t.Fatalf("game %s is still at %s after 20 s", id, at)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// imapDo logs in as the referee and runs f on the client.
+func (w *opsWorld) imapDo(f func(c *imapclient.Client) error) {
+	w.t.Helper()
+	c, err := imapclient.DialInsecure(w.srv.IMAPAddr(), nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("referee@ops.test", "r").Wait(); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := f(c); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// A backup taken while a burst of order mails is handled opens, checks
+// and holds every game at a consistent point. Restored, with the mails
+// handled since put back in the referee's folder as docs/operating.md
+// says, the daemon applies those after the backup's point once each and
+// skips the others: every game ends where it was before the restore.
+func TestBackupDuringBurstAndRestore(t *testing.T) {
+	w := newOpsWorld(t, "")
+	w.start()
+	ids, tokens := w.newGames(3)
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	const rounds = 4
+	for r := range rounds {
+		at := map[string]string{}
+		for i, id := range ids {
+			at[id] = w.game(id).State.Next.String()
+			w.order(id, tokens[i])
+		}
+		if r == rounds/2 {
+			// In the middle of the burst: the round's mails are being
+			// handled.
+			out := mustRun(t, "backup", "--db", w.db, backup)
+			if !strings.Contains(out, "checked") || !strings.Contains(out, "no problems") {
+				t.Errorf("titm backup: %s", out)
+			}
+		}
+		for _, id := range ids {
+			w.waitPast(id, at[id])
+		}
+	}
+	fi, err := os.Stat(backup)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the backup: %v, %v", err, fi)
+	}
+	// Before the restore: where each game is.
+	want := map[string]string{}
+	wantImpulses := map[string]int{}
+	for _, id := range ids {
+		g := w.game(id)
+		want[id] = adjudicator.StateHash(g.State)
+		wantImpulses[id] = rounds
+	}
+	w.stop()
+	for _, id := range ids {
+		var n int
+		readStore(t, w.db, func(tx *store.Tx) {
+			log, _ := tx.Log(id)
+			n = impulsesOf(log)
+		})
+		if n != rounds {
+			t.Fatalf("game %s has %d impulses before the restore, want %d", id, n, rounds)
+		}
+	}
+
+	// The backup: consistent, somewhere in the burst.
+	var behind int
+	readStore(t, backup, func(tx *store.Tx) {
+		for _, id := range ids {
+			log, err := tx.Log(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := impulsesOf(log)
+			if n < rounds/2 || n > rounds/2+1 {
+				t.Errorf("game %s has %d impulses in the backup, taken in round %d", id, n, rounds/2+1)
+			}
+			behind += rounds - n
+		}
+	})
+	t.Logf("the backup is %d impulse(s) behind, in all", behind)
+
+	// Restore: the backup in the store's place; every mail handled put
+	// back in the folder.
+	if err := os.Rename(backup, w.db); err != nil {
+		t.Fatal(err)
+	}
+	w.imapDo(func(c *imapclient.Client) error {
+		if _, err := c.Select("processed", nil).Wait(); err != nil {
+			return err
+		}
+		_, err := c.Move(imap.SeqSet{imap.SeqRange{Start: 1, Stop: 0}}, "INBOX").Wait()
+		return err
+	})
+	w.start()
+	deadline := time.Now().Add(30 * time.Second)
+	for _, id := range ids {
+		for adjudicator.StateHash(w.game(id).State) != want[id] {
+			if time.Now().After(deadline) {
+				t.Fatalf("game %s is at %s, not where it was before the restore", id, w.game(id).State.Next)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	// Every mail handled, and none twice.
+	for {
+		var left uint32
+		w.imapDo(func(c *imapclient.Client) error {
+			st, err := c.Status("INBOX", &imap.StatusOptions{NumMessages: true}).Wait()
+			if err == nil {
+				left = *st.NumMessages
+			}
+			return err
+		})
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d mails left in the referee's folder", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.stop()
+	readStore(t, w.db, func(tx *store.Tx) {
+		for _, id := range ids {
+			log, _ := tx.Log(id)
+			if n := impulsesOf(log); n != wantImpulses[id] {
+				t.Errorf("game %s has %d impulses after the restore, want %d: a mail applied twice or not at all", id, n, wantImpulses[id])
+			}
+		}
+	})
+	if code, out, errs := runT(t, "check-store", "--db", w.db); code != exitOK || !strings.Contains(out, "no problems") {
+		t.Errorf("check-store after the restore: exit %d\n%s%s", code, out, errs)
+	}
+	// And play goes on.
+	w.start()
+	at := w.game(ids[0]).State.Next.String()
+	w.order(ids[0], tokens[0])
+	w.waitPast(ids[0], at)
+}
+
+// readStore opens a store file read-only for f.
+func readStore(t *testing.T, path string, f func(tx *store.Tx)) {
+	t.Helper()
+	st, err := store.Open(path, &store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	st.View(func(tx *store.Tx) error { f(tx); return nil })
+}
+
+// check-store, compact and status reach the store through a running
+// daemon, and open it themselves without one; the compacted store keeps
+// every game and mail, and a daemon started on it goes on.
+func TestStoreCommands(t *testing.T) {
+	w := newOpsWorld(t, "")
+	w.start()
+	ids, tokens := w.newGames(2)
+	for i, id := range ids {
+		at := w.game(id).State.Next.String()
+		w.order(id, tokens[i])
+		w.waitPast(id, at)
+	}
+	for _, live := range []bool{true, false} {
+		if !live {
+			w.stop()
+		}
+		out := mustRun(t, "check-store", "--db", w.db)
+		if !strings.Contains(out, "2 game(s)") || !strings.Contains(out, "2 replayed") || !strings.Contains(out, "no problems") {
+			t.Errorf("check-store (daemon %v): %s", live, out)
+		}
+		code, out, errs := runT(t, "status", "--db", w.db)
+		if code != exitOK || !strings.Contains(out, "2 game(s)") || strings.Contains(out, "not running") == live {
+			t.Errorf("status (daemon %v): exit %d\n%s%s", live, code, out, errs)
+		}
+		if live && !strings.Contains(out, "IMAP:          connected since") {
+			t.Errorf("status of a daemon: %s", out)
+		}
+		before := map[string]string{}
+		readOrShow := func(id string) string {
+			if live {
+				return w.game(id).Head
+			}
+			var head string
+			readStore(t, w.db, func(tx *store.Tx) { g, _ := tx.Summary(id); head = g.Head })
+			return head
+		}
+		for _, id := range ids {
+			before[id] = readOrShow(id)
+		}
+		out = mustRun(t, "compact", "--db", w.db)
+		if !strings.HasPrefix(out, "compacted "+w.db) {
+			t.Errorf("compact (daemon %v): %s", live, out)
+		}
+		for _, id := range ids {
+			if readOrShow(id) != before[id] {
+				t.Errorf("game %s changed in the compaction", id)
+			}
+		}
+		if out := mustRun(t, "check-store", "--db", w.db); !strings.Contains(out, "no problems") {
+			t.Errorf("check-store after compact (daemon %v): %s", live, out)
+		}
+	}
+	// A daemon on the compacted store goes on.
+	w.start()
+	for i, id := range ids {
+		at := w.game(id).State.Next.String()
+		w.order(id, tokens[i])
+		w.waitPast(id, at)
+	}
+	// A backup file is checked on its own.
+	b := filepath.Join(t.TempDir(), "b.db")
+	mustRun(t, "backup", "--db", w.db, b)
+	if out := mustRun(t, "check-store", b); !strings.Contains(out, b+": schema version") {
+		t.Errorf("check-store of a file: %s", out)
+	}
+}
+
+// The daemon writes the backups [backup] asks for and keeps the newest.
+func TestBackupInto(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "titm.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	dir := filepath.Join(t.TempDir(), "backups")
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	t0 := time.Date(2026, 12, 16, 5, 30, 0, 0, time.UTC)
+	for i := range 5 {
+		if _, err := backupInto(st, dir, 3, t0.Add(time.Duration(i)*time.Hour), log); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{"titm-20261216T073000Z.db", "titm-20261216T083000Z.db", "titm-20261216T093000Z.db"}
+	if fmt.Sprint(names) != fmt.Sprint(want) {
+		t.Errorf("the backups kept: %q, want %q", names, want)
+	}
+}
+
+// /health answers with the status as JSON: 200 while healthy, 503 when
+// not.
+func TestHealthURL(t *testing.T) {
+	var mu sync.Mutex
+	s := &mail.Status{Healthy: true, Running: true, Games: 4}
+	status := func() (*mail.Status, error) { mu.Lock(); defer mu.Unlock(); c := *s; return &c, nil }
+	wb, err := startWeb("127.0.0.1:0", status, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	url := "http://" + wb.addr() + "/health"
+	for _, healthy := range []bool{true, false} {
+		mu.Lock()
+		s.Healthy = healthy
+		mu.Unlock()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got mail.Status
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		want := http.StatusOK
+		if !healthy {
+			want = http.StatusServiceUnavailable
+		}
+		if err != nil || resp.StatusCode != want || got.Games != 4 || got.Healthy != healthy {
+			t.Errorf("healthy %v: %d %v %+v", healthy, resp.StatusCode, err, got)
+		}
+	}
+	if resp, err := http.Post(url, "text/plain", nil); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /health: %v %v", resp.StatusCode, err)
+	}
+}
+
+// The hourly health line carries the status's figures, at WARN when
+// unhealthy.
+func TestLogHealth(t *testing.T) {
+	now := time.Date(2026, 12, 16, 12, 0, 0, 0, time.UTC)
+	for _, healthy := range []bool{true, false} {
+		s := &mail.Status{Now: now, Running: true, Since: now.Add(-time.Hour), Queued: 2, Oldest: now.Add(-90 * time.Minute),
+			Failed: 1, DueToday: 3, Games: 9, Bytes: 1 << 20, Healthy: healthy}
+		if !healthy {
+			s.Problems = []string{"the outbox is stuck"}
+		}
+		var b bytes.Buffer
+		logHealth(func() (*mail.Status, error) { return s, nil }, slog.New(slog.NewJSONHandler(&b, nil)))
+		var line map[string]any
+		if err := json.Unmarshal(b.Bytes(), &line); err != nil {
+			t.Fatalf("%v: %s", err, b.String())
+		}
+		level := "INFO"
+		if !healthy {
+			level = "WARN"
+		}
+		if line["msg"] != "health" || line["level"] != level || line["queued"] != 2.0 || line["oldest_queued_age"] == nil ||
+			line["failed_last_day"] != 1.0 || line["deadlines_today"] != 3.0 || line["store_bytes"] != float64(1<<20) || line["imap_connected"] != false {
+			t.Errorf("healthy %v: %s", healthy, b.String())
+		}
+	}
+}
