@@ -44,3 +44,20 @@ func TestSignOffNamed(t *testing.T) {
 		t.Errorf("played: refused %v, %d records, reply:\n%s", res.Refused, len(res.Records), res.Reply)
 	}
 }
+
+// TestRequestAndSignOff: a request's line is taken out before the game
+// reads the orders, which must not then see a mail of chatter alone and
+// refuse what the referee took.
+func TestRequestAndSignOff(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org"})
+	st, id, _ := game(t, ref)
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, side, "seed", start) })
+	}
+	res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.Orders(tx, id, rules.German, "GAME "+id+"\nIMPULSE 16-1\nUNITS\nThanks, Hans\n", start.Add(time.Hour))
+	})
+	if res.Refused || !strings.Contains(res.Reply, "Not read as orders: line 4.") || !strings.Contains(res.Reply, "352/914") {
+		t.Errorf("refused %v, reply:\n%s", res.Refused, res.Reply)
+	}
+}

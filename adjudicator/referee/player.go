@@ -113,6 +113,16 @@ func (t *turn) split(o *rules.Orders, text string) {
 			}
 		}
 	}
+	// The greetings and sign-offs, already named in the reply, are left
+	// out too: with a request's line blanked, the game's own reading would
+	// otherwise see a mail of chatter alone and refuse what this one took.
+	for _, sp := range o.Ignored {
+		for n := sp.First - 1; n < sp.Last && n < len(lines); n++ {
+			if n >= 0 {
+				lines[n] = ""
+			}
+		}
+	}
 	t.orders = strings.Join(lines, "\n")
 }
 
