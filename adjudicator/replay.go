@@ -116,7 +116,15 @@ func (d *Discrepancy) Error() string {
 // logged dice are used, and only what follows from them is checked. The
 // first difference is returned as a *Discrepancy.
 func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
-	g, err := replayCreated(h, log, secret)
+	return ReplayWith(nil, h, log, secret)
+}
+
+// ReplayWith is Replay with the game's scenario already loaded from the
+// header's files, as a store that checks many games of one scenario has it:
+// loading the campaign's data for each game would take most of the time.
+// With s nil the scenario is loaded from the files.
+func ReplayWith(s *rules.Scenario, h Header, log []Record, secret []byte) (*Replayed, error) {
+	g, err := replayCreated(s, h, log, secret)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +153,7 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 // replayCreated checks the log's first record, the game's creation, against
 // the header and the secret seed if it is revealed, and makes the game it
 // records, forming.
-func replayCreated(h Header, log []Record, secret []byte) (*Game, error) {
+func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*Game, error) {
 	if len(log) == 0 || log[0].Kind != KindCreated {
 		return nil, &Discrepancy{Kind: "start", What: "the log does not begin with a created record"}
 	}
@@ -153,9 +161,11 @@ func replayCreated(h Header, log []Record, secret []byte) (*Game, error) {
 	if err := checkCreated(h, c, secret); err != nil {
 		return nil, err
 	}
-	s, err := LoadScenario(h.Files, h.Main)
-	if err != nil {
-		return nil, fmt.Errorf("loading the game's scenario: %w", err)
+	if s == nil {
+		var err error
+		if s, err = LoadScenario(h.Files, h.Main); err != nil {
+			return nil, fmt.Errorf("loading the game's scenario: %w", err)
+		}
 	}
 	deadline, err := time.ParseDuration(c.Deadline)
 	if err != nil {

@@ -153,7 +153,12 @@ func (t *Tx) checkGame(r *CheckReport, id string) {
 		r.add(where, "%v", err)
 		return
 	}
-	rp, err := adjudicator.Replay(full.Header(), log, full.Secret())
+	s, err := full.Rules()
+	if err != nil {
+		r.add(where, "%v", err)
+		return
+	}
+	rp, err := adjudicator.ReplayWith(s, full.Header(), log, full.Secret())
 	if err != nil {
 		r.add(where, "its log does not replay: %v", err)
 		return
