@@ -145,7 +145,13 @@ func benchThousandGames(b *testing.B, extra string) {
 		w.st.Close()
 		conf := filepath.Join(b.TempDir(), "titm.toml")
 		os.WriteFile(conf, []byte(w.configText(extra)), 0o600)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestDaemonChild$", "-test.count=1")
+		args := []string{"-test.run=^TestDaemonChild$", "-test.count=1"}
+		// TITM_DAEMON_PROFILE=DIR profiles the daemon: its CPU and memory
+		// profiles, as go test writes them, go to DIR.
+		if dir := os.Getenv("TITM_DAEMON_PROFILE"); dir != "" {
+			args = append(args, "-test.cpuprofile="+filepath.Join(dir, "daemon.cpu"), "-test.memprofile="+filepath.Join(dir, "daemon.mem"))
+		}
+		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf)
 		b.StartTimer()
 		start := time.Now()

@@ -310,10 +310,21 @@ func (p *Plan) drawStack(c *canvas, fs *faces, b Box, battle bool) {
 
 func (p *Plan) drawCounter(c *canvas, fs *faces, r image.Rectangle, id string) {
 	us := p.st.Unit(id)
+	if p.lost[id] {
+		drawCounter(c, fs, r, counter{style: styleOf(p.s.OOB.Unit(id)), id: id, lost: true})
+		return
+	}
 	drawCounter(c, fs, r, counter{
 		style: styleOf(p.s.OOB.Unit(id)), id: id, strength: us.Strength,
-		moved: us.Moved, entrenched: us.Entrenched, oos: !us.InSupply,
+		moved: us.Moved && !p.newDay(), entrenched: us.Entrenched, oos: !us.InSupply,
 	})
+}
+
+// newDay reports whether the position is before the first impulse of a
+// day: the moved marks of the day before are gone then (8.25), as the
+// turn's first impulse takes them off before anything moves.
+func (p *Plan) newDay() bool {
+	return !p.st.Over && p.st.Next.Side == rules.German && p.st.Next.N == 1
 }
 
 // counter is what a counter shows.
@@ -322,6 +333,7 @@ type counter struct {
 	id                     string
 	strength               int
 	moved, entrenched, oos bool
+	lost                   bool // eliminated in the impulse just played
 }
 
 // drawCounter draws a counter: the service's colour (4.12), the id, and
@@ -329,6 +341,17 @@ type counter struct {
 // out of supply (13.1) and framed in brown for an entrenched one (8.5); a
 // yellow edge at the left marks a unit that moved this turn (8.25).
 func drawCounter(c *canvas, fs *faces, r image.Rectangle, u counter) {
+	if u.lost {
+		// Eliminated (9.21): pale, its id in its service's colour, crossed
+		// out in red.
+		c.fillRect(r, lostInk)
+		c.fillRect(image.Rect(r.Min.X, r.Min.Y, r.Min.X+movedW, r.Max.Y), u.style.bg)
+		c.text(fs.unit, r.Min.X+movedW+3, r.Min.Y+12, u.id, ink)
+		a, b := ptVec(r.Min).add(vec{2, 2}), ptVec(r.Max).sub(vec{2, 2})
+		c.line(blownRed, 2, a, b)
+		c.line(blownRed, 2, vec{a.X, b.Y}, vec{b.X, a.Y})
+		return
+	}
 	c.fillRect(r, u.style.bg)
 	if u.moved {
 		c.fillRect(image.Rect(r.Min.X, r.Min.Y, r.Min.X+movedW, r.Max.Y), movedMark)

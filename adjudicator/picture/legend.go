@@ -70,16 +70,21 @@ func (p *Plan) legendRows() []legendRow {
 		}
 	}
 	heer := services[1].style
-	rows := []legendRow{{heading: "Units (4.1)"}}
-	samples := []string{"1SS/1", "116/60", "3FJ/5", "28/110", "51/153", "BE/5F"}
+	rows := []legendRow{{heading: "Units (4.1), coloured as 4.12 gives"}}
+	samples := []string{"1SS/1", "116/60", "3FJ/5", "28/110", "51/153", "NO/99"}
 	for i, s := range services {
-		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: samples[i], strength: 3}), text: s.style.name + " (4.12)"})
+		side := ""
+		if s.s.Side() == rules.German {
+			side = "German "
+		}
+		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: samples[i], strength: 3}), text: side + s.style.name})
 	}
 	rows = append(rows,
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4}), text: "unit id and strength in SP (4.16)"},
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, moved: true}), text: "yellow edge: moved this turn (8.25)"},
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, entrenched: true}), text: "brown frame: entrenched (8.5)"},
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, oos: true}), text: "red strength: out of supply (13.1)"},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", lost: true}), text: "crossed out: eliminated in the impulse just played (9.21)"},
 		legendRow{heading: "Areas and zones (3.2)"},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			l := image.Rect(r.Min.X, r.Min.Y, r.Min.X+labelWidthOf(fs, 88, "Bastogne", 3), r.Min.Y+labelH)

@@ -26,11 +26,20 @@ import (
 type Highlights struct {
 	Battles []int           // areas where a battle was fought (9.3)
 	Moves   [][]rules.Place // the paths units moved along (8.2), each from start to end
+	Lost    []Lost          `json:",omitempty"` // the units eliminated (9.21) or removed (7.2)
+}
+
+// Lost is a unit the impulse eliminated, and where: drawn there crossed
+// out, in the picture of that impulse only.
+type Lost struct {
+	Unit string
+	Area int
 }
 
 // HighlightsOf reads the highlights from an impulse's events: the areas of
-// its battles (rules.BattleBegins) and the paths of its moves (rules.Moved),
-// each once, in the order they happened.
+// its battles (rules.BattleBegins), the paths of its moves (rules.Moved),
+// each once, and the units it eliminated (rules.Eliminated) or removed for
+// over-stacking (rules.StackRemoved), in the order they happened.
 func HighlightsOf(events []rules.Event) Highlights {
 	var h Highlights
 	seen := map[string]bool{}
@@ -48,6 +57,10 @@ func HighlightsOf(events []rules.Event) Highlights {
 				seen[key] = true
 				h.Moves = append(h.Moves, slices.Clone(e.Path))
 			}
+		case rules.Eliminated:
+			h.Lost = append(h.Lost, Lost{e.Unit, e.Area})
+		case rules.StackRemoved:
+			h.Lost = append(h.Lost, Lost{e.Unit, e.Area})
 		}
 	}
 	return h
@@ -88,7 +101,7 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 		return nil, err
 	}
 	defer faceSets.Put(fs)
-	p := layout(s, st, fs)
+	p := layout(s, st, fs, opt.Highlights.Lost)
 	r, _ := renderers.Get().(*renderer)
 	if r == nil {
 		r = &renderer{c: newCanvas(0, 0)}
