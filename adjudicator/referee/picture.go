@@ -39,6 +39,29 @@ func (sn *Snapshot) Draw(s *rules.Scenario) ([]byte, error) {
 	return picture.Render(s, st, &picture.Options{Title: sn.Title, Highlights: sn.Highlights})
 }
 
+// statusPicture is the impulse mapRef is given for the position as it stands, as
+// STATUS shows it, rather than after an impulse.
+const statusPicture = "in play"
+
+// pictureTitle is the title of the picture of a game after an impulse, or
+// of the position as it stands (statusPicture): before the impulse to play next.
+func pictureTitle(g *adjudicator.Game, impulse string) string {
+	if impulse != statusPicture {
+		return fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP)
+	}
+	if g.State.Over {
+		return fmt.Sprintf("Game %s — the game is over — German VP %d", g.ID, g.State.VP)
+	}
+	return fmt.Sprintf("Game %s — position before %s — German VP %d", g.ID, g.State.Next, g.State.VP)
+}
+
+// pictureFor returns the picture a recipient's copy of a mail carries: the
+// one place that decides who gets a picture. Today everyone who is sent
+// one; a player's choice to go without will be asked here.
+func pictureFor(g *adjudicator.Game, address string, ref *MapRef) *MapRef {
+	return ref
+}
+
 // mapRef keeps the snapshot of a game's position for the picture of a
 // mail, when the referee sends pictures.
 func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []rules.Event) (*MapRef, error) {
@@ -50,7 +73,7 @@ func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []ru
 		return nil, err
 	}
 	snap, err := json.Marshal(Snapshot{Game: g.ID, State: st, Highlights: picture.HighlightsOf(events),
-		Title: fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP)})
+		Title: pictureTitle(g, impulse)})
 	if err != nil {
 		return nil, err
 	}

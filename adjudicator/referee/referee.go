@@ -148,10 +148,10 @@ func (res *Result) toAll(g *adjudicator.Game, text string) {
 // A player's mail ends with his standing orders.
 func (res *Result) toAllAs(g *adjudicator.Game, subject, text string, ref *MapRef) {
 	for _, side := range sides {
-		res.send(g, KindReport, g.Players[side].Address, subject, text+"\n"+standing(g, side), ref)
+		res.send(g, KindReport, g.Players[side].Address, subject, text+"\n"+standing(g, side), pictureFor(g, g.Players[side].Address, ref))
 	}
 	for _, o := range g.Observers {
-		res.send(g, KindReport, o, subject, text, ref)
+		res.send(g, KindReport, o, subject, text, pictureFor(g, o, ref))
 	}
 }
 
