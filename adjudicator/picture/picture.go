@@ -15,6 +15,7 @@ package picture
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -102,11 +103,8 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	}
 	defer faceSets.Put(fs)
 	p := layout(s, st, fs, opt.Highlights.Lost)
-	r, _ := renderers.Get().(*renderer)
-	if r == nil {
-		r = &renderer{c: newCanvas(0, 0)}
-	}
-	defer renderers.Put(r)
+	r := renderers.get()
+	defer renderers.put(r)
 	r.c.reset(p.Width, p.Height)
 	p.draw(r.c, fs, opt)
 	data, err := r.enc.encode(r.c.img)
@@ -124,4 +122,32 @@ type renderer struct {
 	enc encoder
 }
 
-var renderers sync.Pool
+// renderers keeps the renderers free, as many as renders have run at once
+// up to GOMAXPROCS. Not a sync.Pool: a pool is emptied at every garbage
+// collection, which under a memory limit comes every render or two, and
+// each render would then allocate and clear its 17 MB afresh.
+var renderers freeRenderers
+
+type freeRenderers struct {
+	mu   sync.Mutex
+	free []*renderer
+}
+
+func (f *freeRenderers) get() *renderer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := len(f.free); n > 0 {
+		r := f.free[n-1]
+		f.free = f.free[:n-1]
+		return r
+	}
+	return &renderer{c: newCanvas(0, 0)}
+}
+
+func (f *freeRenderers) put(r *renderer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.free) < runtime.GOMAXPROCS(0) {
+		f.free = append(f.free, r)
+	}
+}
