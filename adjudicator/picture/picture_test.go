@@ -160,6 +160,70 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// playUntilLoss plays a scenario as crowded does until an impulse with a
+// unit eliminated (9.21), or n impulses, and returns the position after it
+// and its events.
+func playUntilLoss(t testing.TB, s *rules.Scenario, n int) (*rules.State, []rules.Event) {
+	t.Helper()
+	st := rules.NewState(s)
+	var events []rules.Event
+	d := &dice{}
+	for range n {
+		if st.Over {
+			break
+		}
+		text, err := playtest.EveryAttack(s, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o *rules.Orders
+		if text != "" {
+			if o, err = rules.ParseOrders(text, s, &rules.ParseOptions{Side: st.Next.Side}); err != nil {
+				t.Fatalf("%s %s: %v", s.Name, st.Next, err)
+			}
+		}
+		imp := st.Next
+		if st, events, err = rules.Play(s, st, o, d); err != nil {
+			t.Fatalf("%s: playing %s: %v", s.Name, imp, err)
+		}
+		if len(HighlightsOf(events).Lost) > 0 {
+			break
+		}
+	}
+	return st, events
+}
+
+// TestScenarioPictures draws every scenario at its start and after its
+// first impulse that eliminates a unit, with that impulse's battles, moves
+// and losses: the layout finds room for everything, and the PNG stays
+// small enough to mail. TITM_PICTURES=DIR keeps them for a look.
+func TestScenarioPictures(t *testing.T) {
+	for _, n := range scenarios.Names {
+		s := load(t, n)
+		st, ev := playUntilLoss(t, s, 12)
+		for _, c := range []struct {
+			name string
+			st   *rules.State
+			opt  *Options
+		}{
+			{"start", rules.NewState(s), &Options{Title: "Game " + n + "-1 — position before G16-1"}},
+			{"battle", st, &Options{Title: "Game " + n + "-1 — after the first loss", Highlights: HighlightsOf(ev)}},
+		} {
+			checkPlan(t, n+" "+c.name, s, c.st)
+			data := render(t, s, c.st, c.opt)
+			writePicture(t, n+"-"+c.name+".png", data)
+			limit := maxPNG
+			if s.WholeMap {
+				limit = maxWholeMapPNG
+			}
+			if len(data) > limit {
+				t.Errorf("%s %s: the picture is %d KB, over %d KB", n, c.name, len(data)>>10, limit>>10)
+			}
+			t.Logf("%s %s: %d KB, %d lost", n, c.name, len(data)>>10, len(c.opt.Highlights.Lost))
+		}
+	}
+}
+
 func TestSize(t *testing.T) {
 	s, st, ev := crowded(t)
 	data := render(t, s, st, &Options{Title: "after impulse G18-2", Highlights: HighlightsOf(ev)})
@@ -815,3 +879,10 @@ func TestLostShown(t *testing.T) {
 		}
 	}
 }
+
+// The greatest PNG a picture may be: a partial scenario's, and the whole
+// map's (see the closing note of TestScenarioPictures).
+const (
+	maxPNG         = 150 << 10
+	maxWholeMapPNG = 450 << 10
+)
