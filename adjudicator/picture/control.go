@@ -30,8 +30,24 @@ const (
 // areas drawn, by id, and for each pixel of r, the map inset by a pixel,
 // row by row, the index of its area among them, offCell or edgeCell. Which
 // areas a position controls changes only their tints: the cells are worked
-// out once for the scenario (see ground).
+// out once for the scenario (see ground), a band of rows at a time.
 func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
+	cm := p.cellMap()
+	r = p.Map.Inset(1)
+	return cm.ids, r, cm.cells(r, nil)
+}
+
+// cellMap is what the cells are worked out from: the areas drawn and their
+// towns, and how far each reaches.
+type cellMap struct {
+	ids   []int // the areas drawn, by id
+	towns *towns
+	R     float64   // the greatest reach, in pixels
+	R2    []float64 // the square of each town's reach
+}
+
+func (p *Plan) cellMap() *cellMap {
+	cm := &cellMap{}
 	var sites []vec // the towns of the areas drawn
 	index := map[int]int{}
 	for _, a := range p.s.Map.Areas {
@@ -39,17 +55,9 @@ func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
 		if !used {
 			continue
 		}
-		index[a.ID] = len(ids)
-		ids = append(ids, a.ID)
+		index[a.ID] = len(cm.ids)
+		cm.ids = append(cm.ids, a.ID)
 		sites = append(sites, at)
-	}
-	r = p.Map.Inset(1)
-	own = make([]int16, r.Dx()*r.Dy())
-	for i := range own {
-		own[i] = offCell
-	}
-	if len(sites) == 0 {
-		return ids, r, own
 	}
 	if len(sites) > math.MaxInt16 {
 		panic("picture: more areas than a tint cell can tell apart")
@@ -64,19 +72,37 @@ func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
 			reach[i], reach[j] = math.Max(reach[i], d), math.Max(reach[j], d)
 		}
 	}
-	R := 0.0
+	cm.R2 = make([]float64, len(reach))
 	for i := range reach {
 		reach[i] = math.Max(minReach*km, math.Min(maxReach*km, reach[i]))
-		R = math.Max(R, reach[i])
+		cm.R = math.Max(cm.R, reach[i])
+		cm.R2[i] = reach[i] * reach[i]
 	}
-	r2 := make([]float64, len(reach))
-	for i, v := range reach {
-		r2[i] = v * v
+	cm.towns = newTowns(sites, math.Max(cm.R, 1), p.Width, p.Height)
+	return cm
+}
+
+// cells returns the cells of the pixels of r, row by row, in own if it has
+// room, the lines between areas marked; a pixel of the last row is marked
+// against the row below r.
+func (cm *cellMap) cells(r image.Rectangle, own []int16) []int16 {
+	n := r.Dx() * r.Dy()
+	ext := r
+	ext.Max.Y++ // the row below, to mark the last row's lines against
+	m := ext.Dx() * ext.Dy()
+	if cap(own) < m {
+		own = make([]int16, m)
 	}
-	tc := &tinter{towns: newTowns(sites, R, p.Width, p.Height), r: r, own: own, R: R, R2: r2}
-	tc.fillBlocks()
-	markEdges(r, own)
-	return ids, r, own
+	own = own[:m]
+	for i := range own {
+		own[i] = offCell
+	}
+	if len(cm.ids) > 0 {
+		tc := &tinter{towns: cm.towns, r: ext, own: own, R: cm.R, R2: cm.R2}
+		tc.fillBlocks()
+	}
+	markEdges(ext, own)
+	return own[:n]
 }
 
 // markEdges marks as edgeCell every pixel of an area whose right or lower

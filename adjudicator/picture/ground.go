@@ -50,6 +50,10 @@ const (
 	nGrounds
 )
 
+// cellRows is the height of the bands of rows newGround works the cells
+// out in.
+const cellRows = 64
+
 var groundColours = [nGrounds]color.RGBA{offMap, paper, germanTint, alliedTint, areaEdge}
 
 // tintSpan is a run of a row's pixels in one area's cell, or on the lines
@@ -121,22 +125,29 @@ func (p *Plan) groundOf(c *canvas) *ground {
 func (p *Plan) newGround(c *canvas, places []rules.Place) *ground {
 	g := &ground{s: p.s, size: image.Pt(p.Width, p.Height), mapR: p.Map, proj: p.proj, places: places}
 
-	var own []int16
-	g.ids, g.tintR, own = p.tintCells()
+	// The cells a band of rows at a time: the whole map's would be some
+	// megabytes more at the first render.
+	cm := p.cellMap()
+	g.ids, g.tintR = cm.ids, p.Map.Inset(1)
 	r := g.tintR
 	g.rowStart = make([]int32, 0, r.Dy()+1)
-	for y := range r.Dy() {
-		g.rowStart = append(g.rowStart, int32(len(g.spans)))
-		row := own[y*r.Dx() : (y+1)*r.Dx()]
-		for x := 0; x < len(row); {
-			e := x + 1
-			for e < len(row) && row[e] == row[x] {
-				e++
+	var own []int16
+	for y0 := r.Min.Y; y0 < r.Max.Y; y0 += cellRows {
+		br := image.Rect(r.Min.X, y0, r.Max.X, min(r.Max.Y, y0+cellRows))
+		own = cm.cells(br, own)
+		for y := range br.Dy() {
+			g.rowStart = append(g.rowStart, int32(len(g.spans)))
+			row := own[y*r.Dx() : (y+1)*r.Dx()]
+			for x := 0; x < len(row); {
+				e := x + 1
+				for e < len(row) && row[e] == row[x] {
+					e++
+				}
+				if row[x] != offCell {
+					g.spans = append(g.spans, tintSpan{int32(r.Min.X + x), int32(r.Min.X + e), int32(row[x])})
+				}
+				x = e
 			}
-			if row[x] != offCell {
-				g.spans = append(g.spans, tintSpan{int32(r.Min.X + x), int32(r.Min.X + e), int32(row[x])})
-			}
-			x = e
 		}
 	}
 	g.rowStart = append(g.rowStart, int32(len(g.spans)))

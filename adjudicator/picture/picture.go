@@ -15,9 +15,7 @@ package picture
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"titm/rules"
 )
@@ -78,7 +76,8 @@ type Options struct {
 }
 
 // Render draws the map with the position as a PNG. The same inputs always
-// give the same bytes. Render is safe for concurrent use, and the bytes it
+// give the same bytes. Render is safe for concurrent use (renders lay out
+// at once, and take turns to draw: see renderers), and the bytes it
 // returns are the caller's; the scenario must not change once drawn, as
 // what of its map does not depend on the position is kept for the next
 // render (see ground).
@@ -103,8 +102,8 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	}
 	defer faceSets.Put(fs)
 	p := layout(s, st, fs, opt.Highlights.Lost)
-	r := renderers.get()
-	defer renderers.put(r)
+	r := <-renderers
+	defer func() { renderers <- r }()
 	r.c.reset(p.Width, p.Height)
 	p.draw(r.c, fs, opt)
 	data, err := r.enc.encode(r.c.img)
@@ -115,39 +114,20 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 }
 
 // renderer is the scratch space of a render, kept for the next: the
-// canvas, some 17 MB for the campaign, and the encoder's buffers. A render
-// takes one of its own from renderers, so renders may run concurrently.
+// canvas, some 17 MB for the campaign, and the encoder's buffers.
 type renderer struct {
 	c   *canvas
 	enc encoder
 }
 
-// renderers keeps the renderers free, as many as renders have run at once
-// up to GOMAXPROCS. Not a sync.Pool: a pool is emptied at every garbage
-// collection, which under a memory limit comes every render or two, and
-// each render would then allocate and clear its 17 MB afresh.
-var renderers freeRenderers
-
-type freeRenderers struct {
-	mu   sync.Mutex
-	free []*renderer
-}
-
-func (f *freeRenderers) get() *renderer {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if n := len(f.free); n > 0 {
-		r := f.free[n-1]
-		f.free = f.free[:n-1]
-		return r
-	}
-	return &renderer{c: newCanvas(0, 0)}
-}
-
-func (f *freeRenderers) put(r *renderer) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.free) < runtime.GOMAXPROCS(0) {
-		f.free = append(f.free, r)
-	}
-}
+// renderers holds the one renderer: renders take turns with it. A render
+// already draws and encodes on every core (see parallel), so that two at
+// once would gain little, for twice the memory. It is not a sync.Pool
+// either: a pool is emptied at every garbage collection, which under a
+// memory limit comes every render or two, and each render would then
+// allocate and clear its 17 MB afresh.
+var renderers = func() chan *renderer {
+	ch := make(chan *renderer, 1)
+	ch <- &renderer{c: newCanvas(0, 0)}
+	return ch
+}()
