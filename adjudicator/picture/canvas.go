@@ -37,18 +37,21 @@ func newCanvas(w, h int) *canvas {
 	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), clip: image.Rect(0, 0, w, h), r: vector.NewRasterizer(1, 1)}
 }
 
-// reset makes the canvas w x h, reusing its pixels' memory if large
-// enough. The pixels are left as they were: every render begins by filling
-// the whole picture.
-func (c *canvas) reset(w, h int) {
-	n := 4 * w * h
+// reset makes the canvas the rows y0 to y1 of a picture w pixels wide,
+// reusing its pixels' memory if large enough. The pixels are left as they
+// were: every render begins by filling the whole canvas.
+func (c *canvas) reset(w, y0, y1 int) {
+	n := 4 * w * (y1 - y0)
 	pix := c.img.Pix
 	if cap(pix) < n {
 		pix = make([]byte, n)
 	}
-	c.img = &image.RGBA{Pix: pix[:n], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	c.img = &image.RGBA{Pix: pix[:n], Stride: 4 * w, Rect: image.Rect(0, y0, w, y1)}
 	c.clip = c.img.Rect
 }
+
+// setClip cuts what is drawn to r, within the canvas.
+func (c *canvas) setClip(r image.Rectangle) { c.clip = r.Intersect(c.img.Rect) }
 
 // fillRect fills a rectangle without antialiasing: boxes sit on whole pixels.
 func (c *canvas) fillRect(r image.Rectangle, col color.RGBA) {
@@ -183,11 +186,31 @@ const pieceLen = 40
 
 // line strokes a polyline.
 func (c *canvas) line(col color.RGBA, w float64, pts ...vec) {
+	if !c.reaches(pts, w) {
+		return
+	}
 	c.fill(col, strokePolys(pts, w, true)...)
+}
+
+// shows reports whether anything drawn in r falls on the canvas: the
+// picture is drawn a band of rows at a time, and what falls in none of its
+// rows is passed over before its shapes are made.
+func (c *canvas) shows(r image.Rectangle) bool { return r.Overlaps(c.clip) }
+
+// reaches reports whether a line w pixels wide through pts falls on the
+// canvas.
+func (c *canvas) reaches(pts []vec, w float64) bool {
+	if len(pts) == 0 {
+		return false
+	}
+	return c.shows(bounds(pts).Inset(-int(w) - 2))
 }
 
 // dashed strokes a polyline in dashes of on pixels with gaps of off pixels.
 func (c *canvas) dashed(col color.RGBA, w, on, off float64, pts ...vec) {
+	if !c.reaches(pts, w) {
+		return
+	}
 	var polys [][]vec
 	pos, drawing := 0.0, true // pos: how far into the current dash or gap
 	for i := 0; i+1 < len(pts); i++ {
@@ -270,6 +293,9 @@ func (f *face) width(s string) int {
 
 // text draws s with its baseline starting at (x, y) and returns the x after it.
 func (c *canvas) text(f *face, x, y int, s string, col color.RGBA) int {
+	if y+f.height < c.clip.Min.Y || y-f.height > c.clip.Max.Y {
+		return x + f.width(s)
+	}
 	src := image.NewUniform(col)
 	dot := fixed.I(x)
 	prev := rune(-1)

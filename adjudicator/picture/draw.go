@@ -10,11 +10,16 @@ import (
 	"titm/rules"
 )
 
-// draw draws the plan, from the ground up: what lies under is drawn first.
+// draw draws the plan, from the ground up: what lies under is drawn first;
+// of it, what falls on the canvas, which may be a band of the picture's rows.
 func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
-	p.groundOf(c).draw(c, p.st) // the paper, the tints, the rivers and roads
+	g := p.ground
+	if g == nil {
+		g = p.groundOf(c)
+	}
+	g.draw(c, p.st) // the ground off the map, the areas, the rivers and roads
 
-	c.clip = p.Map
+	c.setClip(p.Map)
 	p.drawBridges(c)
 	p.drawMoves(c, opt.Highlights.Moves)
 	// Leader lines, cased in white to stand out from the roads.
@@ -34,12 +39,16 @@ func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
 		battle[a] = true
 	}
 	for _, b := range p.Labels {
-		p.drawLabel(c, fs, b)
+		if c.shows(b.Rect) {
+			p.drawLabel(c, fs, b)
+		}
 	}
 	for _, b := range p.Stacks {
-		p.drawStack(c, fs, b, battle[b.Place.Area] && !b.Place.IsZone())
+		if c.shows(b.Rect.Inset(-4)) {
+			p.drawStack(c, fs, b, battle[b.Place.Area] && !b.Place.IsZone())
+		}
 	}
-	c.clip = c.img.Bounds()
+	c.setClip(c.img.Rect)
 	c.frame(p.Map, 1, frameInk)
 
 	p.drawTitle(c, fs, opt.Title)
@@ -219,7 +228,7 @@ func drawArrow(c *canvas, pts []vec) {
 func (p *Plan) drawTowns(c *canvas, battles []int) {
 	for _, a := range p.s.Map.Areas {
 		at, ok := p.anchor[rules.AreaPlace(a.ID)]
-		if !ok {
+		if !ok || !c.shows(image.Rectangle{Min: at.pt(), Max: at.pt()}.Inset(-17)) {
 			continue
 		}
 		if slices.Contains(battles, a.ID) {
@@ -373,6 +382,9 @@ func drawCounter(c *canvas, fs *faces, r image.Rectangle, u counter) {
 // drawTitle draws the title band: the caller's title, and a line with the
 // scenario, the impulse to play next (8.1) and the German VP (12.12).
 func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
+	if !c.shows(p.Title) {
+		return
+	}
 	c.fillRect(p.Title, titleBG)
 	sub := fmt.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", p.s.Title, p.s.Name, p.st.Next.Side.Title(), p.st.Next.Day, p.st.Next.N, p.st.VP)
 	if p.st.Over {

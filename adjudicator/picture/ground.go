@@ -34,7 +34,7 @@ type ground struct {
 	tintR    image.Rectangle // where the regions may go
 	rowStart []int32         // the spans of row y of tintR: spans[rowStart[y]:rowStart[y+1]]
 	spans    []tintSpan
-	off      []int32  // the pixels the lines cover, by offset in the RGBA picture, ascending
+	off      []int32  // the pixels the lines cover, by offset in the whole RGBA picture, ascending
 	lines    []uint32 // their colour, premultiplied RGBA, little-endian
 	rows     [nGrounds][]byte
 }
@@ -160,17 +160,22 @@ func (p *Plan) newGround(c *canvas, places []rules.Place) *ground {
 		}
 	}
 
-	// The lines, drawn on nothing: what they leave is their layer.
-	c.fillRect(c.img.Bounds(), color.RGBA{})
-	c.clip = p.Map
-	p.drawLines(c)
-	c.clip = c.img.Bounds()
-	for y := p.Map.Min.Y; y < p.Map.Max.Y; y++ {
-		for x := p.Map.Min.X; x < p.Map.Max.X; x++ {
-			o := y*c.img.Stride + 4*x
-			if v := binary.LittleEndian.Uint32(c.img.Pix[o:]); v != 0 {
-				g.off = append(g.off, int32(o))
-				g.lines = append(g.lines, v)
+	// The lines, drawn on nothing, a band of the canvas's rows at a time:
+	// what they leave is their layer. The canvas is left as it came.
+	was := c.img.Rect
+	defer c.reset(was.Dx(), was.Min.Y, was.Max.Y)
+	h := max(1, was.Dy())
+	for y0 := p.Map.Min.Y; y0 < p.Map.Max.Y; y0 += h {
+		c.reset(p.Width, y0, min(p.Map.Max.Y, y0+h))
+		c.fillRect(c.img.Rect, color.RGBA{})
+		c.setClip(p.Map)
+		p.drawLines(c)
+		for y := c.img.Rect.Min.Y; y < c.img.Rect.Max.Y; y++ {
+			for x := p.Map.Min.X; x < p.Map.Max.X; x++ {
+				if v := binary.LittleEndian.Uint32(c.img.Pix[c.img.PixOffset(x, y):]); v != 0 {
+					g.off = append(g.off, int32(y*4*p.Width+4*x))
+					g.lines = append(g.lines, v)
+				}
 			}
 		}
 	}
@@ -200,12 +205,12 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 		}
 	}
 	img := c.img
-	h := img.Rect.Dy()
+	top, h := img.Rect.Min.Y, img.Rect.Dy()
 	nb := (h + bandRows - 1) / bandRows
 	parallel(workers(nb), nb, func(_, b int) {
-		y0, y1 := b*bandRows, min(h, (b+1)*bandRows)
+		y0, y1 := top+b*bandRows, top+min(h, (b+1)*bandRows)
 		for y := y0; y < y1; y++ {
-			row := img.Pix[y*img.Stride:][:4*img.Rect.Dx()]
+			row := img.Pix[img.PixOffset(0, y):][:4*img.Rect.Dx()]
 			copy(row, g.rows[groundOff])
 			if y < g.tintR.Min.Y || y >= g.tintR.Max.Y {
 				continue
@@ -219,10 +224,12 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 				copy(row[4*s.x0:4*s.x1], g.rows[k][4*s.x0:])
 			}
 		}
-		lo, hi := int32(y0*img.Stride), int32(y1*img.Stride)
+		// The lines' offsets are in the whole picture, the canvas's rows
+		// from top.
+		lo, hi, base := int32(y0*img.Stride), int32(y1*img.Stride), int32(top*img.Stride)
 		i := sort.Search(len(g.off), func(i int) bool { return g.off[i] >= lo })
 		for ; i < len(g.off) && g.off[i] < hi; i++ {
-			layOver(img.Pix[g.off[i]:], g.lines[i])
+			layOver(img.Pix[g.off[i]-base:], g.lines[i])
 		}
 	})
 }

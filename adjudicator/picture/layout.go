@@ -73,6 +73,7 @@ type Plan struct {
 	s        *rules.Scenario
 	st       *rules.State
 	lost     map[string]bool // the units drawn crossed out (see Lost)
+	ground   *ground         // the ground drawn under it, once found (see groundOf)
 	proj     projection
 	anchor   map[rules.Place]vec
 	counterW int

@@ -50,7 +50,7 @@ func (p *Plan) legend(c *canvas, fs *faces, at image.Point) int {
 		}
 		lines := wrap(fs.small, row.text, textW)
 		h := max(len(lines)*15, counterH+2)
-		if c != nil {
+		if c != nil && c.shows(image.Rect(at.X, y-8, at.X+legendW, y+h+8)) {
 			row.sample(c, fs, image.Rect(x0, y, x0+legendSampleW, y+min(h, 2*15)))
 			for i, l := range lines {
 				c.text(fs.small, textX, y+12+i*15, l, ink)

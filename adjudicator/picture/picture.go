@@ -104,17 +104,44 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	p := layout(s, st, fs, opt.Highlights.Lost)
 	r := <-renderers
 	defer func() { renderers <- r }()
-	r.c.reset(p.Width, p.Height)
-	p.draw(r.c, fs, opt)
-	data, err := r.enc.encode(r.c.img)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the map picture: %w", err)
+	// The picture is drawn a band of rows at a time, on a canvas of a few
+	// megabytes: twice, first to count its colours for the palette, then
+	// to palette and compress it; once if it fits on the canvas.
+	c, e := r.c, &r.enc
+	rows := stripRows(p.Width)
+	c.reset(p.Width, 0, min(rows, p.Height))
+	p.ground = p.groundOf(c)
+	e.begin(p.Width, p.Height)
+	strips := (p.Height + rows - 1) / rows
+	for pass := range 2 {
+		for i := range strips {
+			if strips > 1 || pass == 0 {
+				c.reset(p.Width, i*rows, min(p.Height, (i+1)*rows))
+				p.draw(c, fs, opt)
+			}
+			if pass == 0 {
+				e.count(c.img)
+			} else {
+				e.compress(c.img)
+			}
+		}
+		if pass == 0 {
+			e.palette()
+		}
 	}
-	return data, nil
+	return e.png(), nil
+}
+
+// stripRows is the height of the bands of rows Render draws at a time in
+// a picture w pixels wide: whole bands of the encoder's, some 4 MB of
+// canvas.
+func stripRows(w int) int {
+	z := zRows(w)
+	return max(1, (4<<20)/(4*w)/z) * z
 }
 
 // renderer is the scratch space of a render, kept for the next: the
-// canvas, some 17 MB for the campaign, and the encoder's buffers.
+// canvas, a band of the picture's rows, and the encoder's buffers.
 type renderer struct {
 	c   *canvas
 	enc encoder
@@ -125,7 +152,7 @@ type renderer struct {
 // once would gain little, for twice the memory. It is not a sync.Pool
 // either: a pool is emptied at every garbage collection, which under a
 // memory limit comes every render or two, and each render would then
-// allocate and clear its 17 MB afresh.
+// allocate and clear its canvas afresh.
 var renderers = func() chan *renderer {
 	ch := make(chan *renderer, 1)
 	ch <- &renderer{c: newCanvas(0, 0)}
