@@ -22,9 +22,9 @@ import (
 // The bands are fixed by the picture's height, never by the number of
 // goroutines, so that the same picture always gives the same bytes.
 type encoder struct {
-	w, h   int           // the picture's size
-	pal    color.Palette // worked out by palette, once every row is counted
-	counts []*table      // colour counts, one table per goroutine
+	w, h   int              // the picture's size
+	pal    color.Palette    // worked out by palette, once every row is counted
+	counts []*table         // colour counts, one table per goroutine
 	near   [][1 << 15]int16 // nearest palette entries, one cache per goroutine
 	zw     []*flate.Writer  // one per goroutine
 	raw    [][]byte         // a band's rows, paletted, one per goroutine
@@ -314,6 +314,7 @@ func (e *encoder) palette() {
 // countStep is how many rows apart countBand counts: the commonest colours
 // are as common in every fourth row, counted in a quarter of the time.
 const countStep = 4
+
 // countBand adds to count the colours of the rows y0 to y1 of the picture
 // img holds that are a multiple of countStep, but those of style.go. A
 // count is a sum, the same however the rows are shared out.
