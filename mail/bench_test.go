@@ -147,12 +147,20 @@ func benchThousandGames(b *testing.B, extra string) {
 		os.WriteFile(conf, []byte(w.configText(extra)), 0o600)
 		args := []string{"-test.run=^TestDaemonChild$", "-test.count=1"}
 		// TITM_DAEMON_PROFILE=DIR profiles the daemon: its CPU and memory
-		// profiles, as go test writes them, go to DIR.
+		// profiles, as go test writes them, and its standard error go to
+		// DIR.
 		if dir := os.Getenv("TITM_DAEMON_PROFILE"); dir != "" {
 			args = append(args, "-test.cpuprofile="+filepath.Join(dir, "daemon.cpu"), "-test.memprofile="+filepath.Join(dir, "daemon.mem"))
 		}
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf)
+		if dir := os.Getenv("TITM_DAEMON_PROFILE"); dir != "" {
+			// And its standard error, where GODEBUG=gctrace=1 writes.
+			if f, err := os.Create(filepath.Join(dir, "daemon.log")); err == nil {
+				defer f.Close()
+				cmd.Stderr = f
+			}
+		}
 		b.StartTimer()
 		start := time.Now()
 		if err := cmd.Start(); err != nil {

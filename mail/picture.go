@@ -29,8 +29,8 @@ func draw(tx *store.Tx, key string) ([]byte, error) {
 	if data == nil {
 		return nil, fmt.Errorf("the picture's snapshot %s is missing", key)
 	}
-	var snap referee.Snapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
+	snap, err := referee.ReadSnapshot(data)
+	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", key, err)
 	}
 	s, err := tx.Scenario(snap.Game)
