@@ -96,7 +96,7 @@ func packSnapshot(js []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(snapshotMagic)
 	zw, _ := flate.NewWriter(&b, flate.BestSpeed) // only a level out of range fails
-	zw.Write(js)                                   // a bytes.Buffer fails not
+	zw.Write(js)                                  // a bytes.Buffer fails not
 	zw.Close()
 	return b.Bytes()
 }
