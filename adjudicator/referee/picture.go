@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"titm/adjudicator"
 	"titm/adjudicator/picture"
@@ -95,11 +96,20 @@ func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []ru
 func packSnapshot(js []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(snapshotMagic)
-	zw, _ := flate.NewWriter(&b, flate.BestSpeed) // only a level out of range fails
-	zw.Write(js)                                  // a bytes.Buffer fails not
+	zw, _ := snapshotWriters.Get().(*flate.Writer)
+	if zw == nil {
+		zw, _ = flate.NewWriter(nil, flate.BestSpeed) // only a level out of range fails
+	}
+	zw.Reset(&b)
+	zw.Write(js) // a bytes.Buffer fails not
 	zw.Close()
+	snapshotWriters.Put(zw)
 	return b.Bytes()
 }
+
+// snapshotWriters keeps deflate writers for packSnapshot: a writer is some
+// hundreds of kilobytes of tables, too many to make for every report.
+var snapshotWriters sync.Pool
 
 // snapshotMagic begins a deflated snapshot; a snapshot kept before they
 // were deflated is JSON, which begins with "{".
