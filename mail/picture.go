@@ -118,8 +118,9 @@ type recentPictures struct {
 	pngs map[string][]byte
 }
 
-// keptPictures is how many recentPictures keeps: a picture is some 100 KB.
-const keptPictures = 4
+// keptPictures is how many recentPictures keeps: a picture is 130 to 400
+// KB, and the mails of one impulse are queued together.
+const keptPictures = 2
 
 func (r *recentPictures) get(key string) []byte {
 	r.mu.Lock()

@@ -133,11 +133,11 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 }
 
 // stripRows is the height of the bands of rows Render draws at a time in
-// a picture w pixels wide: whole bands of the encoder's, some 4 MB of
+// a picture w pixels wide: whole bands of the encoder's, some 2 MB of
 // canvas.
 func stripRows(w int) int {
 	z := zRows(w)
-	return max(1, (4<<20)/(4*w)/z) * z
+	return max(1, (2<<20)/(4*w)/z) * z
 }
 
 // renderer is the scratch space of a render, kept for the next: the
