@@ -88,9 +88,10 @@ func benchOrderToReports(b *testing.B, extra string) {
 
 // BenchmarkThousandGames: a daemon whose store holds 1,000 campaign games
 // handles 200 order mails spread over them, from its start to the last
-// report accepted. Target: under 20 s, with a peak resident memory under
-// 100 MB (the daemon's process alone). The map sub-benchmark attaches the
-// map picture to every report (referee.map_picture).
+// report accepted. Target: under 5 s, with a peak resident memory under
+// 64 MB (the daemon's process alone). The map sub-benchmark attaches the
+// map picture to every report (referee.map_picture). Run it alone, it is
+// heavy: go test ./mail -run '^$' -bench ThousandGames -benchtime 1x.
 func BenchmarkThousandGames(b *testing.B) {
 	b.Run("text", func(b *testing.B) { benchThousandGames(b, "map_picture = false") })
 	b.Run("map", func(b *testing.B) { benchThousandGames(b, "map_picture = true") })

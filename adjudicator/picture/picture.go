@@ -1,13 +1,16 @@
 // Package picture draws the map of a game of Tigers in the Mist with the
 // position on it, as the PNG mailed to both players after every impulse.
 //
-// The picture shows the areas at their towns' real positions with their
-// numbers, names and VP (3.22, 3.26), the roads by class and the rivers and
-// bridges, blown ones marked (3.23, 5.1, 10.0), the perimeter zones (3.21,
-// 3.28), each side's control (12.22), every stack with its units' ids and
-// strengths in their service's colours (4.1), the units that moved (8.25),
-// are entrenched (8.5) or are out of supply (13.1), and what the impulse
-// just played did: its battles and moves. A legend explains it all.
+// The picture is an area map of the scenario's part of the map: each area a
+// region round its town, with its number, name and VP (3.22, 3.26), tinted
+// by the side that controls it (12.22); over them the roads by class and
+// the rivers and bridges, blown ones marked (3.23, 5.1, 10.0); the
+// perimeter zones on the map's edge beside the areas they join (3.21,
+// 3.28); every stack with its units' ids and strengths in their service's
+// colours (4.12), the units that moved this day (8.25), are entrenched
+// (8.5) or are out of supply (13.1); and what the impulse just played did:
+// its battles, its moves and the units it eliminated. A legend explains it
+// all.
 //
 // Everything is placed by Layout from the data alone, and drawn in a fixed
 // order with fixed colours: the same position always gives the same bytes.

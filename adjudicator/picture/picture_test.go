@@ -606,7 +606,7 @@ func TestTitle(t *testing.T) {
 }
 
 // BenchmarkRenderCrowded renders the whole campaign map in a crowded
-// position, with the last impulse's battles and moves. It renders once
+// position, with the last impulse's battles and moves. Target: under 60 ms. It renders once
 // before it starts timing, as the daemon renders the same few scenarios
 // over and over: what a render keeps for the next (see ground and
 // renderer) is worked out at the first.
