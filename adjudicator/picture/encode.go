@@ -56,23 +56,15 @@ const bandRows = 32
 // with one Huffman table; at the campaign's width, 30 rows.
 func zRows(w int) int { return max(1, (1<<16-1)/(w+1)) }
 
-// encode writes the picture as a paletted PNG: a quarter of the bytes of an
-// RGB one, and quicker to compress. The palette is the picture's own: the
-// colours of style.go, exactly, then the commonest of the rest (the shades
-// antialiasing makes at the edges of lines and letters), each pixel taking
-// the nearest. Everything is counted and sorted, never taken in a map's
-// order, so that the same picture gives the same bytes. The bytes returned
-// are the caller's.
+// The encoder writes a picture as a paletted PNG: a quarter of the bytes of
+// an RGB one, and quicker to compress. The palette is the picture's own:
+// the colours of style.go, exactly, then the commonest of the rest (the
+// shades antialiasing makes at the edges of lines and letters), each pixel
+// taking the nearest. Everything is counted and sorted, never taken in a
+// map's order, so that the same picture gives the same bytes.
 //
-// A picture drawn a band of rows at a time (see Render) is encoded in the
-// same steps: begin, count each band, palette, compress each band, png.
-func (e *encoder) encode(img *image.RGBA) ([]byte, error) {
-	e.begin(img.Rect.Dx(), img.Rect.Dy())
-	e.count(img)
-	e.palette()
-	e.compress(img)
-	return e.png(), nil
-}
+// A picture drawn a band of rows at a time (see Render) is encoded in
+// steps: begin, count each band, palette, compress each band, png.
 
 // begin starts a picture of w x h pixels.
 func (e *encoder) begin(w, h int) {
