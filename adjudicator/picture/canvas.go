@@ -291,10 +291,11 @@ func (f *face) width(s string) int {
 	return w.Ceil()
 }
 
-// text draws s with its baseline starting at (x, y) and returns the x after it.
+// text draws s with its baseline starting at (x, y) and returns the x after
+// it; or x, if the line falls off the canvas, as what follows on it does.
 func (c *canvas) text(f *face, x, y int, s string, col color.RGBA) int {
 	if y+f.height < c.clip.Min.Y || y-f.height > c.clip.Max.Y {
-		return x + f.width(s)
+		return x
 	}
 	src := image.NewUniform(col)
 	dot := fixed.I(x)

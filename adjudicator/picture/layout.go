@@ -70,14 +70,16 @@ type Plan struct {
 	// put where they overlap another: zero on the shipped scenarios.
 	Overlaps int
 
-	s        *rules.Scenario
-	st       *rules.State
-	lost     map[string]bool // the units drawn crossed out (see Lost)
-	ground   *ground         // the ground drawn under it, once found (see groundOf)
-	proj     projection
-	anchor   map[rules.Place]vec
-	counterW int
-	leaders  [][2]vec
+	s      *rules.Scenario
+	st     *rules.State
+	lost   map[string]bool // the units drawn crossed out (see Lost)
+	ground *ground         // the ground drawn under it, once found (see groundOf)
+
+	legendRowsKept []legendRow // the legend's rows, once worked out (see legend)
+	proj           projection
+	anchor         map[rules.Place]vec
+	counterW       int
+	leaders        [][2]vec
 	// riverLabels are the rivers' names, where room was found for them.
 	riverLabels []riverLabel
 }

@@ -13,6 +13,7 @@ type legendRow struct {
 	heading string // a section's heading instead of a sample
 	sample  func(c *canvas, fs *faces, r image.Rectangle)
 	text    string
+	lines   []string // text wrapped to the legend's width
 }
 
 const (
@@ -38,7 +39,15 @@ func (p *Plan) legend(c *canvas, fs *faces, at image.Point) int {
 		c.text(fs.title, x0, y+18, "Legend", ink)
 	}
 	y += 34
-	for _, row := range p.legendRows() {
+	if p.legendRowsKept == nil {
+		// Kept for the draws of the picture's bands: the rows and their
+		// text wrapped are the same every time.
+		p.legendRowsKept = p.legendRows()
+		for i := range p.legendRowsKept {
+			p.legendRowsKept[i].lines = wrap(fs.small, p.legendRowsKept[i].text, textW)
+		}
+	}
+	for _, row := range p.legendRowsKept {
 		if row.heading != "" {
 			y += 8
 			if c != nil {
@@ -48,7 +57,7 @@ func (p *Plan) legend(c *canvas, fs *faces, at image.Point) int {
 			y += 22
 			continue
 		}
-		lines := wrap(fs.small, row.text, textW)
+		lines := row.lines
 		h := max(len(lines)*15, counterH+2)
 		if c != nil && c.shows(image.Rect(at.X, y-8, at.X+legendW, y+h+8)) {
 			row.sample(c, fs, image.Rect(x0, y, x0+legendSampleW, y+min(h, 2*15)))
