@@ -15,7 +15,7 @@ import (
 // controlled area is tinted with its side's colour (12.22), so that the
 // front line shows where the tints meet.
 const (
-	reachOfRoad = 0.62 // of an area's longest road, how far its region reaches
+	reachOfRoad = 0.75 // of an area's longest road, how far its region reaches
 	minReach    = 4.0  // km: the least reach, for an area with short roads or none
 	maxReach    = 14.0 // km
 )
