@@ -147,15 +147,17 @@ func circle(at vec, r float64) []vec {
 }
 
 // strokePolys returns the polygons of a line w pixels wide through pts:
-// one quadrilateral per segment and round joins and caps.
-func strokePolys(pts []vec, w float64, roundEnds bool) [][]vec {
+// one quadrilateral per segment and round joins and caps, of those that
+// may fall in clip.
+func strokePolys(pts []vec, w float64, roundEnds bool, clip image.Rectangle) [][]vec {
 	var polys [][]vec
 	h := w / 2
+	near := func(ps ...vec) bool { return bounds(ps).Inset(-int(w) - 2).Overlaps(clip) }
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
 		d := b.sub(a)
 		l := d.len()
-		if l < 1e-6 {
+		if l < 1e-6 || !near(a, b) {
 			continue
 		}
 		u := d.mul(1 / l)
@@ -171,11 +173,14 @@ func strokePolys(pts []vec, w float64, roundEnds bool) [][]vec {
 				s -= 1.5
 			}
 			p, q := a.add(u.mul(s)), a.add(u.mul(e))
+			if !near(p, q) {
+				continue
+			}
 			polys = append(polys, ring([]vec{p.add(n), q.add(n), q.sub(n), p.sub(n)}))
 		}
 	}
 	for i, p := range pts {
-		if (i > 0 && i < len(pts)-1) || roundEnds {
+		if ((i > 0 && i < len(pts)-1) || roundEnds) && near(p) {
 			polys = append(polys, circle(p, h))
 		}
 	}
@@ -189,7 +194,7 @@ func (c *canvas) line(col color.RGBA, w float64, pts ...vec) {
 	if !c.reaches(pts, w) {
 		return
 	}
-	c.fill(col, strokePolys(pts, w, true)...)
+	c.fill(col, strokePolys(pts, w, true, c.clip)...)
 }
 
 // shows reports whether anything drawn in r falls on the canvas: the
@@ -224,7 +229,7 @@ func (c *canvas) dashed(col color.RGBA, w, on, off float64, pts ...vec) {
 			}
 			step := math.Min(run-pos, l-t)
 			if drawing {
-				polys = append(polys, strokePolys([]vec{lerpVec(a, b, t/l), lerpVec(a, b, (t+step)/l)}, w, false)...)
+				polys = append(polys, strokePolys([]vec{lerpVec(a, b, t/l), lerpVec(a, b, (t+step)/l)}, w, false, c.clip)...)
 			}
 			t += step
 			pos += step
