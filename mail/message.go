@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -350,6 +351,14 @@ func ComposeAs(from gomail.Address, o *Outgoing, now time.Time, messageID string
 		}
 		return b.Bytes(), messageID, nil
 	}
+	// Room for it all at once: a picture in base64, some 550 KB for the
+	// whole map, would otherwise be copied over and over as the buffer
+	// doubles.
+	size := 4<<10 + len(text)
+	for _, a := range o.Attachments {
+		size += base64.StdEncoding.EncodedLen(len(a.Data)) * 78 / 76
+	}
+	b.Grow(size)
 	w, err := gomail.CreateWriter(&b, h)
 	if err != nil {
 		return nil, "", fmt.Errorf("composing a mail: %w", err)

@@ -28,6 +28,8 @@ type Sender struct {
 	st   *store.Store
 	log  *slog.Logger
 	now  func() time.Time
+
+	recent recentPictures // the pictures drawn last, for mails sent in a later flush
 }
 
 // NewSender returns the sender of a store's outbox; from is the referee,
@@ -98,7 +100,7 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		return next, err
 	}
 	lanes := lanesOf(due)
-	pics := newPictures(due)
+	pics := newPictures(due, &s.recent)
 	var (
 		mu    sync.Mutex
 		first error

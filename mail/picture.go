@@ -3,6 +3,7 @@ package mail
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,8 +29,8 @@ func draw(tx *store.Tx, key string) ([]byte, error) {
 	if data == nil {
 		return nil, fmt.Errorf("the picture's snapshot %s is missing", key)
 	}
-	var snap referee.Snapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
+	snap, err := referee.ReadSnapshot(data)
+	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", key, err)
 	}
 	s, err := tx.Scenario(snap.Game)
@@ -44,11 +45,15 @@ func draw(tx *store.Tx, key string) ([]byte, error) {
 }
 
 // pictures are the pictures of the mails of one Flush, each drawn once for
-// the mails that carry it (both players' reports of an impulse), which may
-// be sent at the same time, and forgotten when the last of them is made.
+// the mails that carry it (both players' reports of an impulse, and the
+// observers'), which may be sent at the same time, and forgotten when the
+// last of them is made; the last few drawn are kept in recent besides, for
+// the mails of the same impulse a later Flush sends (a retry, or a
+// recipient's mail queued after the others).
 type pictures struct {
-	mu sync.Mutex
-	m  map[string]*picture // by snapshot
+	mu     sync.Mutex
+	m      map[string]*picture // by snapshot
+	recent *recentPictures
 }
 
 type picture struct {
@@ -58,8 +63,8 @@ type picture struct {
 	left int // mails still to be made with it
 }
 
-func newPictures(due []*store.Mail) *pictures {
-	p := &pictures{m: map[string]*picture{}}
+func newPictures(due []*store.Mail, recent *recentPictures) *pictures {
+	p := &pictures{m: map[string]*picture{}, recent: recent}
 	for _, m := range due {
 		if m.Deferred && m.Snapshot != "" {
 			if p.m[m.Snapshot] == nil {
@@ -71,15 +76,26 @@ func newPictures(due []*store.Mail) *pictures {
 	return p
 }
 
-// get returns a mail's picture, drawn by the first mail that asks for it.
+// get returns a mail's picture: one drawn lately, or drawn now by the first
+// mail that asks for it.
 func (p *pictures) get(tx *store.Tx, m *store.Mail) ([]byte, error) {
 	p.mu.Lock()
 	pic := p.m[m.Snapshot]
 	p.mu.Unlock()
-	if pic == nil {
-		return draw(tx, m.Snapshot)
+	draw := func() ([]byte, error) {
+		if png := p.recent.get(m.Snapshot); png != nil {
+			return png, nil
+		}
+		png, err := draw(tx, m.Snapshot)
+		if err == nil {
+			p.recent.put(m.Snapshot, png)
+		}
+		return png, err
 	}
-	pic.once.Do(func() { pic.png, pic.err = draw(tx, m.Snapshot) })
+	if pic == nil {
+		return draw()
+	}
+	pic.once.Do(func() { pic.png, pic.err = draw() })
 	return pic.png, pic.err
 }
 
@@ -92,6 +108,46 @@ func (p *pictures) done(m *store.Mail) {
 			delete(p.m, m.Snapshot)
 		}
 	}
+}
+
+// recentPictures keeps the last few pictures drawn, by snapshot: a
+// snapshot never changes once kept, nor does its picture.
+type recentPictures struct {
+	mu   sync.Mutex
+	keys []string // the latest last
+	pngs map[string][]byte
+}
+
+// keptPictures is how many recentPictures keeps: a picture is 130 to 400
+// KB, and the mails of one impulse are queued together.
+const keptPictures = 2
+
+func (r *recentPictures) get(key string) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	png := r.pngs[key]
+	if png != nil {
+		i := slices.Index(r.keys, key)
+		r.keys = append(slices.Delete(r.keys, i, i+1), key)
+	}
+	return png
+}
+
+func (r *recentPictures) put(key string, png []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pngs == nil {
+		r.pngs = map[string][]byte{}
+	}
+	if _, ok := r.pngs[key]; ok {
+		return
+	}
+	if len(r.keys) == keptPictures {
+		delete(r.pngs, r.keys[0])
+		r.keys = slices.Delete(r.keys, 0, 1)
+	}
+	r.keys = append(r.keys, key)
+	r.pngs[key] = png
 }
 
 // message returns the message of a queued mail: stored whole, or composed

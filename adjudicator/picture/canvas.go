@@ -37,18 +37,21 @@ func newCanvas(w, h int) *canvas {
 	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), clip: image.Rect(0, 0, w, h), r: vector.NewRasterizer(1, 1)}
 }
 
-// reset makes the canvas w x h, reusing its pixels' memory if large
-// enough. The pixels are left as they were: every render begins by filling
-// the whole picture.
-func (c *canvas) reset(w, h int) {
-	n := 4 * w * h
+// reset makes the canvas the rows y0 to y1 of a picture w pixels wide,
+// reusing its pixels' memory if large enough. The pixels are left as they
+// were: every render begins by filling the whole canvas.
+func (c *canvas) reset(w, y0, y1 int) {
+	n := 4 * w * (y1 - y0)
 	pix := c.img.Pix
 	if cap(pix) < n {
 		pix = make([]byte, n)
 	}
-	c.img = &image.RGBA{Pix: pix[:n], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	c.img = &image.RGBA{Pix: pix[:n], Stride: 4 * w, Rect: image.Rect(0, y0, w, y1)}
 	c.clip = c.img.Rect
 }
+
+// setClip cuts what is drawn to r, within the canvas.
+func (c *canvas) setClip(r image.Rectangle) { c.clip = r.Intersect(c.img.Rect) }
 
 // fillRect fills a rectangle without antialiasing: boxes sit on whole pixels.
 func (c *canvas) fillRect(r image.Rectangle, col color.RGBA) {
@@ -144,15 +147,17 @@ func circle(at vec, r float64) []vec {
 }
 
 // strokePolys returns the polygons of a line w pixels wide through pts:
-// one quadrilateral per segment and round joins and caps.
-func strokePolys(pts []vec, w float64, roundEnds bool) [][]vec {
+// one quadrilateral per segment and round joins and caps, of those that
+// may fall in clip.
+func strokePolys(pts []vec, w float64, roundEnds bool, clip image.Rectangle) [][]vec {
 	var polys [][]vec
 	h := w / 2
+	near := func(ps ...vec) bool { return bounds(ps).Inset(-int(w) - 2).Overlaps(clip) }
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
 		d := b.sub(a)
 		l := d.len()
-		if l < 1e-6 {
+		if l < 1e-6 || !near(a, b) {
 			continue
 		}
 		u := d.mul(1 / l)
@@ -168,11 +173,14 @@ func strokePolys(pts []vec, w float64, roundEnds bool) [][]vec {
 				s -= 1.5
 			}
 			p, q := a.add(u.mul(s)), a.add(u.mul(e))
+			if !near(p, q) {
+				continue
+			}
 			polys = append(polys, ring([]vec{p.add(n), q.add(n), q.sub(n), p.sub(n)}))
 		}
 	}
 	for i, p := range pts {
-		if (i > 0 && i < len(pts)-1) || roundEnds {
+		if ((i > 0 && i < len(pts)-1) || roundEnds) && near(p) {
 			polys = append(polys, circle(p, h))
 		}
 	}
@@ -183,11 +191,31 @@ const pieceLen = 40
 
 // line strokes a polyline.
 func (c *canvas) line(col color.RGBA, w float64, pts ...vec) {
-	c.fill(col, strokePolys(pts, w, true)...)
+	if !c.reaches(pts, w) {
+		return
+	}
+	c.fill(col, strokePolys(pts, w, true, c.clip)...)
+}
+
+// shows reports whether anything drawn in r falls on the canvas: the
+// picture is drawn a band of rows at a time, and what falls in none of its
+// rows is passed over before its shapes are made.
+func (c *canvas) shows(r image.Rectangle) bool { return r.Overlaps(c.clip) }
+
+// reaches reports whether a line w pixels wide through pts falls on the
+// canvas.
+func (c *canvas) reaches(pts []vec, w float64) bool {
+	if len(pts) == 0 {
+		return false
+	}
+	return c.shows(bounds(pts).Inset(-int(w) - 2))
 }
 
 // dashed strokes a polyline in dashes of on pixels with gaps of off pixels.
 func (c *canvas) dashed(col color.RGBA, w, on, off float64, pts ...vec) {
+	if !c.reaches(pts, w) {
+		return
+	}
 	var polys [][]vec
 	pos, drawing := 0.0, true // pos: how far into the current dash or gap
 	for i := 0; i+1 < len(pts); i++ {
@@ -201,7 +229,7 @@ func (c *canvas) dashed(col color.RGBA, w, on, off float64, pts ...vec) {
 			}
 			step := math.Min(run-pos, l-t)
 			if drawing {
-				polys = append(polys, strokePolys([]vec{lerpVec(a, b, t/l), lerpVec(a, b, (t+step)/l)}, w, false)...)
+				polys = append(polys, strokePolys([]vec{lerpVec(a, b, t/l), lerpVec(a, b, (t+step)/l)}, w, false, c.clip)...)
 			}
 			t += step
 			pos += step
@@ -268,8 +296,12 @@ func (f *face) width(s string) int {
 	return w.Ceil()
 }
 
-// text draws s with its baseline starting at (x, y) and returns the x after it.
+// text draws s with its baseline starting at (x, y) and returns the x after
+// it; or x, if the line falls off the canvas, as what follows on it does.
 func (c *canvas) text(f *face, x, y int, s string, col color.RGBA) int {
+	if y+f.height < c.clip.Min.Y || y-f.height > c.clip.Max.Y {
+		return x
+	}
 	src := image.NewUniform(col)
 	dot := fixed.I(x)
 	prev := rune(-1)

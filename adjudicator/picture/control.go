@@ -7,46 +7,133 @@ import (
 	"titm/rules"
 )
 
-// tintRadius is how far from its town an area's ground is tinted. The data
-// gives areas no borders, only towns (3.22), so an area is drawn as the
-// ground nearer its town than any other (a Voronoi cell), no farther than
-// this.
-const tintRadius = 5.5 // km
+// An area is drawn as a region: the data gives areas no borders, only
+// towns (3.22), so an area is the ground nearer its town than any other (a
+// Voronoi cell), no farther from it than a little over half its longest
+// road to a neighbour drawn: neighbours' regions meet along their roads,
+// and the map ends a little beyond its outer towns. The ground of every
+// controlled area is tinted with its side's colour (12.22), so that the
+// front line shows where the tints meet.
+const (
+	reachOfRoad = 0.75 // of an area's longest road, how far its region reaches
+	minReach    = 4.0  // km: the least reach, for an area with short roads or none
+	maxReach    = 14.0 // km
+)
 
-// The ground of every controlled area is tinted with its side's colour
-// (12.22), so that the front line shows where the tints meet.
+// Values of a pixel in the cells tintCells returns, besides an area's index.
+const (
+	offCell  = -1 // in no area: off the scenario's map
+	edgeCell = -2 // on the line between two areas, or at the map's edge
+)
 
 // tintCells returns which area's ground each pixel of the map is: the
 // areas drawn, by id, and for each pixel of r, the map inset by a pixel,
-// row by row, the index of its area among them, or -1 for a pixel farther
-// than tintRadius from every town. Which areas a position controls changes
-// only their tints: the cells are worked out once for the scenario (see
-// ground).
+// row by row, the index of its area among them, offCell or edgeCell. Which
+// areas a position controls changes only their tints: the cells are worked
+// out once for the scenario (see ground), a band of rows at a time.
 func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
+	cm := p.cellMap()
+	r = p.Map.Inset(1)
+	return cm.ids, r, cm.cells(r, nil)
+}
+
+// cellMap is what the cells are worked out from: the areas drawn and their
+// towns, and how far each reaches.
+type cellMap struct {
+	ids   []int // the areas drawn, by id
+	towns *towns
+	R     float64   // the greatest reach, in pixels
+	R2    []float64 // the square of each town's reach
+}
+
+func (p *Plan) cellMap() *cellMap {
+	cm := &cellMap{}
 	var sites []vec // the towns of the areas drawn
+	index := map[int]int{}
 	for _, a := range p.s.Map.Areas {
 		at, used := p.anchor[rules.AreaPlace(a.ID)]
 		if !used {
 			continue
 		}
-		ids = append(ids, a.ID)
+		index[a.ID] = len(cm.ids)
+		cm.ids = append(cm.ids, a.ID)
 		sites = append(sites, at)
-	}
-	r = p.Map.Inset(1)
-	own = make([]int16, r.Dx()*r.Dy())
-	for i := range own {
-		own[i] = -1
-	}
-	if len(sites) == 0 {
-		return ids, r, own
 	}
 	if len(sites) > math.MaxInt16 {
 		panic("picture: more areas than a tint cell can tell apart")
 	}
-	R := tintRadius * p.proj.k / 111.2 // pixels
-	tc := &tinter{towns: newTowns(sites, R, p.Width, p.Height), r: r, own: own, R: R, R2: R * R}
-	tc.fillBlocks()
-	return ids, r, own
+	km := p.proj.k / 111.2 // pixels a km
+	reach := make([]float64, len(sites))
+	for _, rd := range p.s.Map.Roads {
+		i, okA := index[rd.A]
+		j, okB := index[rd.B]
+		if okA && okB {
+			d := sites[i].sub(sites[j]).len() * reachOfRoad
+			reach[i], reach[j] = math.Max(reach[i], d), math.Max(reach[j], d)
+		}
+	}
+	cm.R2 = make([]float64, len(reach))
+	for i := range reach {
+		reach[i] = math.Max(minReach*km, math.Min(maxReach*km, reach[i]))
+		cm.R = math.Max(cm.R, reach[i])
+		cm.R2[i] = reach[i] * reach[i]
+	}
+	cm.towns = newTowns(sites, math.Max(cm.R, 1), p.Width, p.Height)
+	return cm
+}
+
+// cells returns the cells of the pixels of r, row by row, in own if it has
+// room, the lines between areas marked; a pixel of the last row is marked
+// against the row below r.
+func (cm *cellMap) cells(r image.Rectangle, own []int16) []int16 {
+	n := r.Dx() * r.Dy()
+	ext := r
+	ext.Max.Y++ // the row below, to mark the last row's lines against
+	m := ext.Dx() * ext.Dy()
+	if cap(own) < m {
+		own = make([]int16, m)
+	}
+	own = own[:m]
+	for i := range own {
+		own[i] = offCell
+	}
+	if len(cm.ids) > 0 {
+		tc := &tinter{towns: cm.towns, r: ext, own: own, R: cm.R, R2: cm.R2}
+		tc.fillBlocks()
+	}
+	markEdges(ext, own)
+	return own[:n]
+}
+
+// markEdges marks as edgeCell every pixel of an area whose right or lower
+// neighbour is of another area or of none, and every pixel of none whose
+// right or lower neighbour is of an area: a line a pixel or two wide
+// between areas and round the map.
+func markEdges(r image.Rectangle, own []int16) {
+	w, h := r.Dx(), r.Dy()
+	for y := range h {
+		row := own[y*w : (y+1)*w]
+		var below []int16
+		if y+1 < h {
+			below = own[(y+1)*w : (y+2)*w]
+		}
+		for x, o := range row {
+			if o == edgeCell {
+				continue
+			}
+			right := o
+			if x+1 < w {
+				right = row[x+1]
+			}
+			down := o
+			if below != nil {
+				down = below[x]
+			}
+			if (right != o && right != edgeCell) || (down != o && down != edgeCell) {
+				row[x] = edgeCell
+			}
+		}
+	}
 }
 
 // towns finds the town nearest to a point. Only a town within R can tint a
@@ -122,7 +209,8 @@ type tinter struct {
 	towns *towns
 	r     image.Rectangle
 	own   []int16
-	R, R2 float64 // tintRadius in pixels, and its square
+	R     float64   // the greatest reach, in pixels
+	R2    []float64 // the square of each town's reach
 
 	cols, rows int       // the grid of block corners
 	owner      []int     // the nearest town at each corner, row by row
@@ -151,7 +239,7 @@ func (tc *tinter) fillBlocks() {
 }
 
 // block fills the block of the grid at column i, row j: at once if it lies
-// wholly in one town's cut cell, not at all if wholly beyond tintRadius of
+// wholly in one town's cut cell, not at all if wholly beyond the reach of
 // every town, else pixel by pixel.
 func (tc *tinter) block(i, j int) {
 	const B = tintBlock
@@ -162,7 +250,7 @@ func (tc *tinter) block(i, j int) {
 	same, inside, outside := true, true, true
 	for _, n := range k {
 		same = same && tc.owner[n] == o
-		inside = inside && tc.dist[n] <= tc.R2
+		inside = inside && tc.owner[n] >= 0 && tc.dist[n] <= tc.R2[tc.owner[n]]
 		// Every pixel of the block is within 0.71 B of a corner.
 		outside = outside && tc.dist[n] > (R+B)*(R+B)
 	}
@@ -205,7 +293,7 @@ func (tc *tinter) border(blk image.Rectangle) {
 					n, d = m, dd
 				}
 			}
-			if n >= 0 && d <= R2 {
+			if n >= 0 && d <= R2[n] {
 				own[(y-r.Min.Y)*r.Dx()+x-r.Min.X] = int16(n)
 			}
 		}

@@ -10,11 +10,16 @@ import (
 	"titm/rules"
 )
 
-// draw draws the plan, from the ground up: what lies under is drawn first.
+// draw draws the plan, from the ground up: what lies under is drawn first;
+// of it, what falls on the canvas, which may be a band of the picture's rows.
 func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
-	p.groundOf(c).draw(c, p.st) // the paper, the tints, the rivers and roads
+	g := p.ground
+	if g == nil {
+		g = p.groundOf(c)
+	}
+	g.draw(c, p.st) // the ground off the map, the areas, the rivers and roads
 
-	c.clip = p.Map
+	c.setClip(p.Map)
 	p.drawBridges(c)
 	p.drawMoves(c, opt.Highlights.Moves)
 	// Leader lines, cased in white to stand out from the roads.
@@ -34,12 +39,16 @@ func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
 		battle[a] = true
 	}
 	for _, b := range p.Labels {
-		p.drawLabel(c, fs, b)
+		if c.shows(b.Rect) {
+			p.drawLabel(c, fs, b)
+		}
 	}
 	for _, b := range p.Stacks {
-		p.drawStack(c, fs, b, battle[b.Place.Area] && !b.Place.IsZone())
+		if c.shows(b.Rect.Inset(-4)) {
+			p.drawStack(c, fs, b, battle[b.Place.Area] && !b.Place.IsZone())
+		}
 	}
-	c.clip = c.img.Bounds()
+	c.setClip(c.img.Rect)
 	c.frame(p.Map, 1, frameInk)
 
 	p.drawTitle(c, fs, opt.Title)
@@ -219,7 +228,7 @@ func drawArrow(c *canvas, pts []vec) {
 func (p *Plan) drawTowns(c *canvas, battles []int) {
 	for _, a := range p.s.Map.Areas {
 		at, ok := p.anchor[rules.AreaPlace(a.ID)]
-		if !ok {
+		if !ok || !c.shows(image.Rectangle{Min: at.pt(), Max: at.pt()}.Inset(-17)) {
 			continue
 		}
 		if slices.Contains(battles, a.ID) {
@@ -310,10 +319,21 @@ func (p *Plan) drawStack(c *canvas, fs *faces, b Box, battle bool) {
 
 func (p *Plan) drawCounter(c *canvas, fs *faces, r image.Rectangle, id string) {
 	us := p.st.Unit(id)
+	if p.lost[id] {
+		drawCounter(c, fs, r, counter{style: styleOf(p.s.OOB.Unit(id)), id: id, lost: true})
+		return
+	}
 	drawCounter(c, fs, r, counter{
 		style: styleOf(p.s.OOB.Unit(id)), id: id, strength: us.Strength,
-		moved: us.Moved, entrenched: us.Entrenched, oos: !us.InSupply,
+		moved: us.Moved && !p.newDay(), entrenched: us.Entrenched, oos: !us.InSupply,
 	})
+}
+
+// newDay reports whether the position is before the first impulse of a
+// day: the moved marks of the day before are gone then (8.25), as the
+// turn's first impulse takes them off before anything moves.
+func (p *Plan) newDay() bool {
+	return !p.st.Over && p.st.Next.Side == rules.German && p.st.Next.N == 1
 }
 
 // counter is what a counter shows.
@@ -322,6 +342,7 @@ type counter struct {
 	id                     string
 	strength               int
 	moved, entrenched, oos bool
+	lost                   bool // eliminated in the impulse just played
 }
 
 // drawCounter draws a counter: the service's colour (4.12), the id, and
@@ -329,6 +350,17 @@ type counter struct {
 // out of supply (13.1) and framed in brown for an entrenched one (8.5); a
 // yellow edge at the left marks a unit that moved this turn (8.25).
 func drawCounter(c *canvas, fs *faces, r image.Rectangle, u counter) {
+	if u.lost {
+		// Eliminated (9.21): pale, its id in its service's colour, crossed
+		// out in red.
+		c.fillRect(r, lostInk)
+		c.fillRect(image.Rect(r.Min.X, r.Min.Y, r.Min.X+movedW, r.Max.Y), u.style.bg)
+		c.text(fs.unit, r.Min.X+movedW+3, r.Min.Y+12, u.id, ink)
+		a, b := ptVec(r.Min).add(vec{2, 2}), ptVec(r.Max).sub(vec{2, 2})
+		c.line(blownRed, 2, a, b)
+		c.line(blownRed, 2, vec{a.X, b.Y}, vec{b.X, a.Y})
+		return
+	}
 	c.fillRect(r, u.style.bg)
 	if u.moved {
 		c.fillRect(image.Rect(r.Min.X, r.Min.Y, r.Min.X+movedW, r.Max.Y), movedMark)
@@ -350,6 +382,9 @@ func drawCounter(c *canvas, fs *faces, r image.Rectangle, u counter) {
 // drawTitle draws the title band: the caller's title, and a line with the
 // scenario, the impulse to play next (8.1) and the German VP (12.12).
 func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
+	if !c.shows(p.Title) {
+		return
+	}
 	c.fillRect(p.Title, titleBG)
 	sub := fmt.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", p.s.Title, p.s.Name, p.st.Next.Side.Title(), p.st.Next.Day, p.st.Next.N, p.st.VP)
 	if p.st.Over {

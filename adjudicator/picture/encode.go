@@ -22,6 +22,8 @@ import (
 // The bands are fixed by the picture's height, never by the number of
 // goroutines, so that the same picture always gives the same bytes.
 type encoder struct {
+	w, h   int              // the picture's size
+	pal    color.Palette    // worked out by palette, once every row is counted
 	counts []*table         // colour counts, one table per goroutine
 	near   [][1 << 15]int16 // nearest palette entries, one cache per goroutine
 	zw     []*flate.Writer  // one per goroutine
@@ -54,53 +56,58 @@ const bandRows = 32
 // with one Huffman table; at the campaign's width, 30 rows.
 func zRows(w int) int { return max(1, (1<<16-1)/(w+1)) }
 
-// encode writes the picture as a paletted PNG: a quarter of the bytes of an
-// RGB one, and quicker to compress. The palette is the picture's own: the
-// colours of style.go, exactly, then the commonest of the rest (the shades
-// antialiasing makes at the edges of lines and letters), each pixel taking
-// the nearest. Everything is counted and sorted, never taken in a map's
-// order, so that the same picture gives the same bytes. The bytes returned
-// are the caller's.
-func (e *encoder) encode(img *image.RGBA) ([]byte, error) {
-	w, h := img.Bounds().Dx(), img.Bounds().Dy()
-	pal := e.palette(img)
-	if e.index == nil {
-		e.index = newTable()
-	}
-	e.index.reset()
-	for i, c := range pal {
-		*e.index.at(key(c.(color.RGBA))) = int32(i) + 1
-	}
-	nb := e.compress(img, pal)
-	return e.png(w, h, pal, nb), nil
-}
+// The encoder writes a picture as a paletted PNG: a quarter of the bytes of
+// an RGB one, and quicker to compress. The palette is the picture's own:
+// the colours of style.go, exactly, then the commonest of the rest (the
+// shades antialiasing makes at the edges of lines and letters), each pixel
+// taking the nearest. Everything is counted and sorted, never taken in a
+// map's order, so that the same picture gives the same bytes.
+//
+// A picture drawn a band of rows at a time (see Render) is encoded in
+// steps: begin, count each band, palette, compress each band, png.
 
-// compress palettes and compresses the picture's bands of zRows rows, in
-// parallel, into e.bands, and returns how many there are.
-func (e *encoder) compress(img *image.RGBA, pal color.Palette) int {
-	w, h := img.Bounds().Dx(), img.Bounds().Dy()
-	rows := zRows(w)
-	nb := (h + rows - 1) / rows
-	k := workers(nb)
+// begin starts a picture of w x h pixels.
+func (e *encoder) begin(w, h int) {
+	e.w, e.h = w, h
+	k := workers((h + bandRows - 1) / bandRows)
 	e.grow(k)
-	// The nearest palette entry of colours not in it, by 5 bits a channel:
-	// edge shades that close are told apart by no one.
-	for i := range e.near[:k] {
-		for j := range e.near[i] {
-			e.near[i][j] = -1
-		}
+	for _, t := range e.counts {
+		t.reset()
 	}
-	if len(e.bands) < nb {
+	if nb := (h + zRows(w) - 1) / zRows(w); len(e.bands) < nb {
 		e.bands = append(e.bands, make([]band, nb-len(e.bands))...)
 	}
+}
+
+// count counts the colours of rows of the picture (see countColours).
+func (e *encoder) count(img *image.RGBA) {
+	nb := (img.Rect.Dy() + bandRows - 1) / bandRows
+	k := min(workers(nb), len(e.counts))
 	parallel(k, nb, func(wk, i int) {
+		y0 := img.Rect.Min.Y + i*bandRows
+		countBand(e.counts[wk], img, y0, min(img.Rect.Max.Y, y0+bandRows))
+	})
+}
+
+// compress palettes and compresses the bands of zRows rows of the rows of
+// the picture img holds, in parallel, into e.bands. img begins on a band's
+// first row.
+func (e *encoder) compress(img *image.RGBA) {
+	w, h, pal := e.w, e.h, e.pal
+	rows := zRows(w)
+	nb := (h + rows - 1) / rows
+	first := img.Rect.Min.Y / rows
+	last := min(nb, (img.Rect.Max.Y+rows-1)/rows)
+	k := min(workers(last-first), len(e.zw))
+	parallel(k, last-first, func(wk, j int) {
+		i := first + j
 		y0, y1 := i*rows, min(h, (i+1)*rows)
 		raw := slices.Grow(e.raw[wk][:0], (y1-y0)*(1+w))[:(y1-y0)*(1+w)]
 		e.raw[wk] = raw
 		for y := y0; y < y1; y++ {
 			row := raw[(y-y0)*(1+w):][:1+w]
 			row[0] = 0 // the PNG filter None: paletted pixels gain little from the others
-			e.paletteRow(img.Pix[y*img.Stride:][:4*w], row[1:], pal, &e.near[wk])
+			e.paletteRow(img.Pix[img.PixOffset(0, y):][:4*w], row[1:], pal, &e.near[wk])
 		}
 		b := &e.bands[i]
 		b.z.Reset()
@@ -114,13 +121,13 @@ func (e *encoder) compress(img *image.RGBA, pal color.Palette) int {
 			zw.Flush()
 		}
 	})
-	return nb
 }
 
-// png returns the PNG of a picture of w x h pixels with the palette and
-// the first nb bands of e.bands: signature, header, palette, the bands'
-// zlib stream in one IDAT.
-func (e *encoder) png(w, h int, pal color.Palette, nb int) []byte {
+// png returns the PNG of the picture with its palette and bands:
+// signature, header, palette, the bands' zlib stream in one IDAT.
+func (e *encoder) png() []byte {
+	w, h, pal := e.w, e.h, e.pal
+	nb := (h + zRows(w) - 1) / zRows(w)
 	e.out.Reset()
 	e.out.WriteString("\x89PNG\r\n\x1a\n")
 	var hdr [13]byte
@@ -260,55 +267,59 @@ var stylePalette, styleKeys = func() (color.Palette, *table) {
 	return pal, t
 }()
 
-// palette returns the colours of style.go and, up to 256, the commonest
-// other colours of the picture.
-func (e *encoder) palette(img *image.RGBA) color.Palette {
-	pal := append(make(color.Palette, 0, 256), stylePalette...)
-	e.others = commonest(e.countColours(img), 256-len(pal), e.others[:0])
-	for _, o := range e.others {
-		if len(pal) == 256 {
-			break
-		}
-		pal = append(pal, color.RGBA{uint8(o.k), uint8(o.k >> 8), uint8(o.k >> 16), 0xff})
-	}
-	return pal
-}
-
-// countColours counts the colours of the picture but those of style.go, a
-// run of equal pixels at a time, in every other row: the commonest colours
-// are as common there, in half the time. Each goroutine counts bands of its
-// own; a count is a sum, the same however the rows are shared out. It
-// returns the counts.
-func (e *encoder) countColours(img *image.RGBA) *table {
-	nb := (img.Bounds().Dy() + bandRows - 1) / bandRows
-	k := workers(nb)
-	e.grow(k)
-	for _, t := range e.counts[:k] {
-		t.reset()
-	}
-	parallel(k, nb, func(wk, i int) { countBand(e.counts[wk], img, i) })
-	for _, t := range e.counts[1:k] {
+// palette works out the palette from the colours counted: the colours of
+// style.go and, up to 256, the commonest other colours of the picture; and
+// readies the lookups of paletteRow.
+func (e *encoder) palette() {
+	for _, t := range e.counts[1:] {
 		for i, c := range t.keys {
 			if c != 0 {
 				*e.counts[0].at(c - 1) += t.vals[i]
 			}
 		}
 	}
-	return e.counts[0]
+	pal := append(make(color.Palette, 0, 256), stylePalette...)
+	e.others = commonest(e.counts[0], 256-len(pal), e.others[:0])
+	for _, o := range e.others {
+		if len(pal) == 256 {
+			break
+		}
+		pal = append(pal, color.RGBA{uint8(o.k), uint8(o.k >> 8), uint8(o.k >> 16), 0xff})
+	}
+	e.pal = pal
+	if e.index == nil {
+		e.index = newTable()
+	}
+	e.index.reset()
+	for i, c := range pal {
+		*e.index.at(key(c.(color.RGBA))) = int32(i) + 1
+	}
+	// The nearest palette entry of colours not in it, by 5 bits a channel:
+	// edge shades that close are told apart by no one.
+	for i := range e.near {
+		for j := range e.near[i] {
+			e.near[i][j] = -1
+		}
+	}
 }
 
-// countBand adds to count the colours of every other row of the i-th band
-// of bandRows rows, but those of style.go.
-func countBand(count *table, img *image.RGBA, i int) {
-	b := img.Bounds()
-	last, run := pixel(img.Pix, i*bandRows*img.Stride), int32(0)
+// countStep is how many rows apart countBand counts: the commonest colours
+// are as common in every fourth row, counted in a quarter of the time.
+const countStep = 4
+
+// countBand adds to count the colours of the rows y0 to y1 of the picture
+// img holds that are a multiple of countStep, but those of style.go. A
+// count is a sum, the same however the rows are shared out.
+func countBand(count *table, img *image.RGBA, y0, y1 int) {
+	w := img.Rect.Dx()
+	last, run := pixel(img.Pix, img.PixOffset(0, y0)), int32(0)
 	flush := func() {
 		if run > 0 && styleKeys.get(last) == 0 {
 			*count.at(last) += run
 		}
 	}
-	for y := i * bandRows; y < min(b.Dy(), (i+1)*bandRows); y += 2 {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
+	for y := (y0 + countStep - 1) / countStep * countStep; y < y1; y += countStep {
+		row := img.Pix[img.PixOffset(0, y):][:4*w]
 		for i := 0; i < len(row); i += 4 {
 			if i+8 <= len(row) && binary.LittleEndian.Uint64(row[i:]) == uint64(last|0xff000000)*(1<<32+1) {
 				run += 2

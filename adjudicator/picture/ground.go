@@ -11,18 +11,17 @@ import (
 	"titm/rules"
 )
 
-// ground is the bottom of the picture: the paper, the control tints
-// (12.22), the rivers and the roads without their bridges. Only the tints
-// depend on the position, and only on who controls each area, so the rest
-// is worked out once for a scenario and kept: the daemon draws many games
-// of the same few scenarios.
+// ground is the bottom of the picture: the ground off the map, the areas'
+// regions tinted by control (12.22) with the lines between them, the
+// rivers and the roads without their bridges. Only the tints depend on the
+// position, and only on who controls each area, so the rest is worked out
+// once for a scenario and kept: the daemon draws many games of the same
+// few scenarios.
 //
-// The tints are kept as the spans of each area's cell on each row. The
-// rivers and roads are kept as the pixels they change, each with what it
-// becomes on each of the three grounds a pixel can have under them, paper
-// or either side's tint: a pixel drawn over with antialiased shapes ends as
-// a function of its colour before alone, so the picture is the same, to
-// the bit, as one drawn shape by shape.
+// The regions are kept as the spans of each area's cell on each row. The
+// rivers and roads are kept as a layer of their own: the pixels they cover,
+// each with its colour premultiplied by how much of it they cover, laid
+// over the ground as the last thing.
 type ground struct {
 	// What the ground was worked out for.
 	s      *rules.Scenario
@@ -32,18 +31,36 @@ type ground struct {
 	places []rules.Place // drawn, in the map's order
 
 	ids      []int           // the areas, by id, whose cells the spans give
-	tintR    image.Rectangle // where the tints may go
+	tintR    image.Rectangle // where the regions may go
 	rowStart []int32         // the spans of row y of tintR: spans[rowStart[y]:rowStart[y+1]]
 	spans    []tintSpan
-	off      []int32     // the pixels the lines change, by offset in the RGBA picture, ascending
-	lines    [][3]uint32 // what they become over paper, the German tint and the Allied tint
-	rows     [3][]byte   // a row of the picture in paper, the German tint and the Allied tint
+	off      []int32  // the pixels the lines cover, by offset in the whole RGBA picture, ascending
+	lines    []uint32 // their colour, premultiplied RGBA, little-endian
+	rows     [nGrounds][]byte
 }
 
-// tintSpan is a run of a row's pixels in one area's cell.
+// The grounds a pixel of the map can have under the lines, by index into
+// ground.rows and groundColours.
+const (
+	groundOff = iota
+	groundNeutral
+	groundGerman
+	groundAllied
+	groundEdge
+	nGrounds
+)
+
+// cellRows is the height of the bands of rows newGround works the cells
+// out in.
+const cellRows = 64
+
+var groundColours = [nGrounds]color.RGBA{offMap, paper, germanTint, alliedTint, areaEdge}
+
+// tintSpan is a run of a row's pixels in one area's cell, or on the lines
+// between cells.
 type tintSpan struct {
 	x0, x1 int32 // in the picture
-	site   int32 // the area's index in ground.ids
+	site   int32 // the area's index in ground.ids, or edgeCell
 }
 
 // grounds keeps the grounds of the last scenarios drawn, the latest first;
@@ -105,27 +122,32 @@ func (p *Plan) groundOf(c *canvas) *ground {
 	return g
 }
 
-var groundColours = [3]color.RGBA{paper, germanTint, alliedTint}
-
 func (p *Plan) newGround(c *canvas, places []rules.Place) *ground {
 	g := &ground{s: p.s, size: image.Pt(p.Width, p.Height), mapR: p.Map, proj: p.proj, places: places}
 
-	var own []int16
-	g.ids, g.tintR, own = p.tintCells()
+	// The cells a band of rows at a time: the whole map's would be some
+	// megabytes more at the first render.
+	cm := p.cellMap()
+	g.ids, g.tintR = cm.ids, p.Map.Inset(1)
 	r := g.tintR
 	g.rowStart = make([]int32, 0, r.Dy()+1)
-	for y := range r.Dy() {
-		g.rowStart = append(g.rowStart, int32(len(g.spans)))
-		row := own[y*r.Dx() : (y+1)*r.Dx()]
-		for x := 0; x < len(row); {
-			e := x + 1
-			for e < len(row) && row[e] == row[x] {
-				e++
+	var own []int16
+	for y0 := r.Min.Y; y0 < r.Max.Y; y0 += cellRows {
+		br := image.Rect(r.Min.X, y0, r.Max.X, min(r.Max.Y, y0+cellRows))
+		own = cm.cells(br, own)
+		for y := range br.Dy() {
+			g.rowStart = append(g.rowStart, int32(len(g.spans)))
+			row := own[y*r.Dx() : (y+1)*r.Dx()]
+			for x := 0; x < len(row); {
+				e := x + 1
+				for e < len(row) && row[e] == row[x] {
+					e++
+				}
+				if row[x] != offCell {
+					g.spans = append(g.spans, tintSpan{int32(r.Min.X + x), int32(r.Min.X + e), int32(row[x])})
+				}
+				x = e
 			}
-			if row[x] >= 0 {
-				g.spans = append(g.spans, tintSpan{int32(r.Min.X + x), int32(r.Min.X + e), int32(row[x])})
-			}
-			x = e
 		}
 	}
 	g.rowStart = append(g.rowStart, int32(len(g.spans)))
@@ -138,42 +160,26 @@ func (p *Plan) newGround(c *canvas, places []rules.Place) *ground {
 		}
 	}
 
-	// The lines drawn on each ground in turn; a pixel a line leaves as it
-	// was on one ground may yet change on another.
-	var changed [3]map[int32]uint32
-	for i, col := range groundColours {
-		c.fillRect(c.img.Bounds(), col)
-		c.clip = p.Map
+	// The lines, drawn on nothing, a band of the canvas's rows at a time:
+	// what they leave is their layer. The canvas is left as it came.
+	was := c.img.Rect
+	defer c.reset(was.Dx(), was.Min.Y, was.Max.Y)
+	h := max(1, was.Dy())
+	for y0 := p.Map.Min.Y; y0 < p.Map.Max.Y; y0 += h {
+		c.reset(p.Width, y0, min(p.Map.Max.Y, y0+h))
+		c.fillRect(c.img.Rect, color.RGBA{})
+		c.setClip(p.Map)
 		p.drawLines(c)
-		c.clip = c.img.Bounds()
-		changed[i] = map[int32]uint32{}
-		bg := key(col)
-		for y := p.Map.Min.Y; y < p.Map.Max.Y; y++ {
+		for y := c.img.Rect.Min.Y; y < c.img.Rect.Max.Y; y++ {
 			for x := p.Map.Min.X; x < p.Map.Max.X; x++ {
-				o := y*c.img.Stride + 4*x
-				if pixel(c.img.Pix, o) != bg {
-					changed[i][int32(o)] = binary.LittleEndian.Uint32(c.img.Pix[o:])
+				if v := binary.LittleEndian.Uint32(c.img.Pix[c.img.PixOffset(x, y):]); v != 0 {
+					g.off = append(g.off, int32(y*4*p.Width+4*x))
+					g.lines = append(g.lines, v)
 				}
 			}
 		}
 	}
-	for i := range changed {
-		for o := range changed[i] {
-			g.off = append(g.off, o)
-		}
-	}
-	slices.Sort(g.off)
-	g.off = slices.Compact(g.off)
-	g.lines = make([][3]uint32, len(g.off))
-	for j, o := range g.off {
-		for i, col := range groundColours {
-			v, ok := changed[i][o]
-			if !ok {
-				v = key(col) | 0xff000000
-			}
-			g.lines[j][i] = v
-		}
-	}
+	g.off, g.lines = slices.Clip(g.off), slices.Clip(g.lines)
 	return g
 }
 
@@ -187,46 +193,58 @@ func (p *Plan) drawLines(c *canvas) {
 // draw draws the ground of the position on the canvas, which it covers
 // whole, in bands of rows in parallel: no two bands share a pixel.
 func (g *ground) draw(c *canvas, st *rules.State) {
-	kind := make([]int8, len(g.ids)) // the ground of each area: 1 German, 2 Allied, else 0
+	kind := make([]int8, len(g.ids)) // the ground of each area
 	for i, id := range g.ids {
 		switch st.Control[id] {
 		case rules.German:
-			kind[i] = 1
+			kind[i] = groundGerman
 		case rules.Allied:
-			kind[i] = 2
+			kind[i] = groundAllied
+		default:
+			kind[i] = groundNeutral
 		}
 	}
 	img := c.img
-	h := img.Rect.Dy()
-	keys := [3]uint32{key(paper), key(germanTint), key(alliedTint)}
+	top, h := img.Rect.Min.Y, img.Rect.Dy()
 	nb := (h + bandRows - 1) / bandRows
 	parallel(workers(nb), nb, func(_, b int) {
-		y0, y1 := b*bandRows, min(h, (b+1)*bandRows)
+		y0, y1 := top+b*bandRows, top+min(h, (b+1)*bandRows)
 		for y := y0; y < y1; y++ {
-			row := img.Pix[y*img.Stride:][:4*img.Rect.Dx()]
-			copy(row, g.rows[0])
+			row := img.Pix[img.PixOffset(0, y):][:4*img.Rect.Dx()]
+			copy(row, g.rows[groundOff])
 			if y < g.tintR.Min.Y || y >= g.tintR.Max.Y {
 				continue
 			}
 			j := y - g.tintR.Min.Y
 			for _, s := range g.spans[g.rowStart[j]:g.rowStart[j+1]] {
-				if k := kind[s.site]; k != 0 {
-					copy(row[4*s.x0:4*s.x1], g.rows[k][4*s.x0:])
+				k := groundEdge
+				if s.site >= 0 {
+					k = int(kind[s.site])
 				}
+				copy(row[4*s.x0:4*s.x1], g.rows[k][4*s.x0:])
 			}
 		}
-		lo, hi := int32(y0*img.Stride), int32(y1*img.Stride)
+		// The lines' offsets are in the whole picture, the canvas's rows
+		// from top.
+		lo, hi, base := int32(y0*img.Stride), int32(y1*img.Stride), int32(top*img.Stride)
 		i := sort.Search(len(g.off), func(i int) bool { return g.off[i] >= lo })
 		for ; i < len(g.off) && g.off[i] < hi; i++ {
-			o := g.off[i]
-			k := 0
-			switch pixel(img.Pix, int(o)) {
-			case keys[1]:
-				k = 1
-			case keys[2]:
-				k = 2
-			}
-			binary.LittleEndian.PutUint32(img.Pix[o:], g.lines[i][k])
+			layOver(img.Pix[g.off[i]-base:], g.lines[i])
 		}
 	})
+}
+
+// layOver lays the premultiplied colour v over the opaque pixel px.
+func layOver(px []byte, v uint32) {
+	a := v >> 24
+	if a == 0xff {
+		binary.LittleEndian.PutUint32(px, v)
+		return
+	}
+	k := 0xff - a
+	for ch := range 3 {
+		s := v >> (8 * ch) & 0xff
+		px[ch] = uint8(s + (uint32(px[ch])*k+0x7f)/0xff)
+	}
+	px[3] = 0xff
 }

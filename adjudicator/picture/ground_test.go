@@ -13,7 +13,7 @@ import (
 )
 
 // TestGround checks the ground kept for a scenario against the ground
-// drawn afresh, shape by shape, to the bit: on the tints of the start, of
+// drawn afresh, shape by shape: on the tints of the start, of
 // the crowded position, and with every area's control turned over.
 func TestGround(t *testing.T) {
 	s, crowdedSt, _ := crowded(t)
@@ -37,31 +37,43 @@ func TestGround(t *testing.T) {
 		p.groundOf(kept).draw(kept, c.st)
 
 		fresh := newCanvas(p.Width, p.Height)
-		fresh.fillRect(fresh.img.Bounds(), paper)
+		fresh.fillRect(fresh.img.Bounds(), offMap)
 		ids, r, own := p.tintCells()
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			for x := r.Min.X; x < r.Max.X; x++ {
-				if n := own[(y-r.Min.Y)*r.Dx()+x-r.Min.X]; n >= 0 {
-					if tint, ok := controlTint(c.st.Control[ids[n]]); ok {
-						fresh.img.SetRGBA(x, y, tint)
+				switch n := own[(y-r.Min.Y)*r.Dx()+x-r.Min.X]; {
+				case n == edgeCell:
+					fresh.img.SetRGBA(x, y, areaEdge)
+				case n >= 0:
+					tint, ok := controlTint(c.st.Control[ids[n]])
+					if !ok {
+						tint = paper
 					}
+					fresh.img.SetRGBA(x, y, tint)
 				}
 			}
 		}
 		fresh.clip = p.Map
 		p.drawLines(fresh)
 
-		if !bytes.Equal(kept.img.Pix, fresh.img.Pix) {
-			n := 0
-			for i := range kept.img.Pix {
-				if kept.img.Pix[i] != fresh.img.Pix[i] {
-					n++
-				}
+		// The lines kept as a layer and laid over the ground make each
+		// channel the same as drawn on it but for rounding: the layer holds
+		// a faint edge's colour premultiplied, in few levels.
+		n := 0
+		for i := range kept.img.Pix {
+			if d := int(kept.img.Pix[i]) - int(fresh.img.Pix[i]); d < -maxLayerError || d > maxLayerError {
+				n++
 			}
+		}
+		if n > 0 {
 			t.Errorf("%s: the ground kept differs from the ground drawn in %d bytes", c.name, n)
 		}
 	}
 }
+
+// maxLayerError is how far a channel of the ground kept may be from the
+// ground drawn shape by shape.
+const maxLayerError = 6
 
 // TestGoroutines: the bytes depend on neither the number of goroutines a
 // render uses nor on renders running at the same time.

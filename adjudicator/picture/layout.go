@@ -70,12 +70,16 @@ type Plan struct {
 	// put where they overlap another: zero on the shipped scenarios.
 	Overlaps int
 
-	s        *rules.Scenario
-	st       *rules.State
-	proj     projection
-	anchor   map[rules.Place]vec
-	counterW int
-	leaders  [][2]vec
+	s      *rules.Scenario
+	st     *rules.State
+	lost   map[string]bool // the units drawn crossed out (see Lost)
+	ground *ground         // the ground drawn under it, once found (see groundOf)
+
+	legendRowsKept []legendRow // the legend's rows, once worked out (see legend)
+	proj           projection
+	anchor         map[rules.Place]vec
+	counterW       int
+	leaders        [][2]vec
 	// riverLabels are the rivers' names, where room was found for them.
 	riverLabels []riverLabel
 }
@@ -105,15 +109,24 @@ func Layout(s *rules.Scenario, st *rules.State) *Plan {
 		panic("picture: " + err.Error())
 	}
 	defer faceSets.Put(fs)
-	return layout(s, st, fs)
+	return layout(s, st, fs, nil)
 }
 
 // layout computes the plan: the frame and the projection, then the boxes
 // that are fixed (towns, bridges, zones), then the labels and stacks set
 // where there is room, then the rivers' names.
-func layout(s *rules.Scenario, st *rules.State, fs *faces) *Plan {
-	p := &Plan{s: s, st: st, anchor: map[rules.Place]vec{}}
+func layout(s *rules.Scenario, st *rules.State, fs *faces, lost []Lost) *Plan {
+	p := &Plan{s: s, st: st, anchor: map[rules.Place]vec{}, lost: map[string]bool{}}
 	units := unitsByPlace(s, st)
+	// The units lost in the impulse stand crossed out where they fell,
+	// after the living.
+	for _, l := range lost {
+		pl := rules.AreaPlace(l.Area)
+		if u := st.Unit(l.Unit); u != nil && !u.OnMap() && s.OOB.Unit(l.Unit) != nil && s.Map.Has(pl) && !p.lost[l.Unit] {
+			p.lost[l.Unit] = true
+			units[pl] = append(units[pl], l.Unit)
+		}
+	}
 	areas, zones := shownPlaces(s, units)
 	p.frame(fs, areas, zones)
 	free := p.fixedBoxes(fs, areas, zones)
@@ -189,10 +202,15 @@ func (e *extent) extend(lat, lon float64) {
 }
 
 // frame sets the picture's size and frames (title, map and legend), the
-// counters' width and the projection that fits the places drawn into the
-// map's frame, and the anchors of the places at their towns.
+// counters' width and the projection that fits the areas drawn into the
+// map's frame, and the anchors of the areas at their towns. The zones do
+// not widen the frame: they lie off the map (3.21), some far off, and are
+// set on its edge (see zoneAnchors).
 func (p *Plan) frame(fs *faces, areas []*rules.Area, zones []*rules.Zone) {
-	e := extentOf(areas, zones)
+	e := extentOf(areas, nil)
+	if len(areas) == 0 {
+		e = extentOf(nil, zones)
+	}
 	cos := math.Cos((e.minLat + e.maxLat) / 2 * math.Pi / 180)
 	extW, extH := math.Max((e.maxLon-e.minLon)*cos, 1e-3), math.Max(e.maxLat-e.minLat, 1e-3)
 	k := math.Min(math.Min((maxMapW-2*mapMargin)/extW, (maxMapH-2*mapMargin)/extH), maxScale)
@@ -205,9 +223,6 @@ func (p *Plan) frame(fs *faces, areas []*rules.Area, zones []*rules.Zone) {
 	p.proj = projection{lat0: e.maxLat, lon0: e.minLon, cos: cos, k: k, off: vec{float64(mapMargin), float64(titleH + mapMargin)}}
 	for _, a := range areas {
 		p.anchor[rules.AreaPlace(a.ID)] = p.proj.at(a.Lat, a.Lon)
-	}
-	for _, z := range zones {
-		p.anchor[rules.ZonePlace(z.ID)] = p.proj.at(z.Lat, z.Lon)
 	}
 }
 
@@ -232,6 +247,7 @@ func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone) *
 		free.add(image.Rectangle{Min: at, Max: at}.Inset(-dotR-1), kindDot)
 	}
 	free.owner = rules.Place{}
+	p.zoneAnchors(fs, free, zones)
 	for _, r := range p.s.Map.Roads {
 		a, okA := p.anchor[rules.AreaPlace(r.A)]
 		b, okB := p.anchor[rules.AreaPlace(r.B)]
@@ -240,15 +256,85 @@ func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone) *
 			free.add(image.Rectangle{Min: q, Max: q}.Inset(-7), kindBridge)
 		}
 	}
+	return free
+}
+
+// zoneAnchors sets each zone's marker on the edge of the map beside the
+// areas it joins (3.21, 11.13): where the line from their middle towards
+// the zone's town leaves the map, or the nearest free room along the edge,
+// kept clear of the towns and of the zones set before. It records the
+// markers in p.Zones and in free.
+func (p *Plan) zoneAnchors(fs *faces, free *index, zones []*rules.Zone) {
+	edge := p.Map.Inset(zoneR + 8)
 	for _, z := range zones {
 		pl := rules.ZonePlace(z.ID)
-		at := p.anchor[pl]
-		r := p.zoneMarker(fs, z, at)
+		var mid vec
+		n := 0
+		for _, a := range z.Areas {
+			if at, ok := p.anchor[rules.AreaPlace(a)]; ok {
+				mid = mid.add(at)
+				n++
+			}
+		}
+		to := p.proj.at(z.Lat, z.Lon)
+		if n == 0 {
+			mid = ptVec(p.Map.Min.Add(p.Map.Max).Div(2))
+		} else {
+			mid = mid.mul(1 / float64(n))
+		}
+		at := onEdge(edge, mid, to.sub(mid))
+		// Along the edge from there, nearest first, for room.
+		along := vec{1, 0}
+		if at.X <= float64(edge.Min.X)+0.5 || at.X >= float64(edge.Max.X)-0.5 {
+			along = vec{0, 1}
+		}
+		best, found := at, false
+		for d := 0; d <= 2*searchMax && !found; d += searchStep {
+			for _, sgn := range []float64{1, -1} {
+				q := at.add(along.mul(sgn * float64(d)))
+				if q.X < float64(edge.Min.X) || q.X > float64(edge.Max.X) || q.Y < float64(edge.Min.Y) || q.Y > float64(edge.Max.Y) {
+					continue
+				}
+				if free.fits(p.zoneMarker(fs, z, q)) {
+					best, found = q, true
+					break
+				}
+			}
+		}
+		if !found {
+			p.Overlaps++
+		}
+		best = ptVec(best.pt())
+		p.anchor[pl] = best
+		r := p.zoneMarker(fs, z, best)
 		free.owner = pl
 		free.add(r, kindLabel)
-		p.Zones = append(p.Zones, Box{Place: pl, Rect: r, Anchor: at.pt()})
+		p.Zones = append(p.Zones, Box{Place: pl, Rect: r, Anchor: best.pt()})
 	}
-	return free
+	free.owner = rules.Place{}
+}
+
+// onEdge returns where the ray from a point of r along d leaves r; the
+// point pulled into r if d is nil.
+func onEdge(r image.Rectangle, from, d vec) vec {
+	x0, y0, x1, y1 := float64(r.Min.X), float64(r.Min.Y), float64(r.Max.X), float64(r.Max.Y)
+	from = vec{math.Max(x0, math.Min(x1, from.X)), math.Max(y0, math.Min(y1, from.Y))}
+	if d.len() < 1e-9 {
+		return from
+	}
+	t := math.Inf(1)
+	if d.X > 0 {
+		t = math.Min(t, (x1-from.X)/d.X)
+	} else if d.X < 0 {
+		t = math.Min(t, (x0-from.X)/d.X)
+	}
+	if d.Y > 0 {
+		t = math.Min(t, (y1-from.Y)/d.Y)
+	} else if d.Y < 0 {
+		t = math.Min(t, (y0-from.Y)/d.Y)
+	}
+	q := from.add(d.mul(t))
+	return vec{math.Max(x0, math.Min(x1, q.X)), math.Max(y0, math.Min(y1, q.Y))}
 }
 
 // zoneMarker returns the box of a zone's marker at at: its disc, with its

@@ -13,6 +13,7 @@ type legendRow struct {
 	heading string // a section's heading instead of a sample
 	sample  func(c *canvas, fs *faces, r image.Rectangle)
 	text    string
+	lines   []string // text wrapped to the legend's width
 }
 
 const (
@@ -38,7 +39,15 @@ func (p *Plan) legend(c *canvas, fs *faces, at image.Point) int {
 		c.text(fs.title, x0, y+18, "Legend", ink)
 	}
 	y += 34
-	for _, row := range p.legendRows() {
+	if p.legendRowsKept == nil {
+		// Kept for the draws of the picture's bands: the rows and their
+		// text wrapped are the same every time.
+		p.legendRowsKept = p.legendRows()
+		for i := range p.legendRowsKept {
+			p.legendRowsKept[i].lines = wrap(fs.small, p.legendRowsKept[i].text, textW)
+		}
+	}
+	for _, row := range p.legendRowsKept {
 		if row.heading != "" {
 			y += 8
 			if c != nil {
@@ -48,9 +57,9 @@ func (p *Plan) legend(c *canvas, fs *faces, at image.Point) int {
 			y += 22
 			continue
 		}
-		lines := wrap(fs.small, row.text, textW)
+		lines := row.lines
 		h := max(len(lines)*15, counterH+2)
-		if c != nil {
+		if c != nil && c.shows(image.Rect(at.X, y-8, at.X+legendW, y+h+8)) {
 			row.sample(c, fs, image.Rect(x0, y, x0+legendSampleW, y+min(h, 2*15)))
 			for i, l := range lines {
 				c.text(fs.small, textX, y+12+i*15, l, ink)
@@ -70,16 +79,21 @@ func (p *Plan) legendRows() []legendRow {
 		}
 	}
 	heer := services[1].style
-	rows := []legendRow{{heading: "Units (4.1)"}}
-	samples := []string{"1SS/1", "116/60", "3FJ/5", "28/110", "51/153", "BE/5F"}
+	rows := []legendRow{{heading: "Units (4.1), coloured as 4.12 gives"}}
+	samples := []string{"1SS/1", "116/60", "3FJ/5", "28/110", "51/153", "NO/99"}
 	for i, s := range services {
-		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: samples[i], strength: 3}), text: s.style.name + " (4.12)"})
+		side := ""
+		if s.s.Side() == rules.German {
+			side = "German "
+		}
+		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: samples[i], strength: 3}), text: side + s.style.name})
 	}
 	rows = append(rows,
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4}), text: "unit id and strength in SP (4.16)"},
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, moved: true}), text: "yellow edge: moved this turn (8.25)"},
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, entrenched: true}), text: "brown frame: entrenched (8.5)"},
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, oos: true}), text: "red strength: out of supply (13.1)"},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", lost: true}), text: "crossed out: eliminated in the impulse just played (9.21)"},
 		legendRow{heading: "Areas and zones (3.2)"},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			l := image.Rect(r.Min.X, r.Min.Y, r.Min.X+labelWidthOf(fs, 88, "Bastogne", 3), r.Min.Y+labelH)

@@ -1,13 +1,16 @@
 // Package picture draws the map of a game of Tigers in the Mist with the
 // position on it, as the PNG mailed to both players after every impulse.
 //
-// The picture shows the areas at their towns' real positions with their
-// numbers, names and VP (3.22, 3.26), the roads by class and the rivers and
-// bridges, blown ones marked (3.23, 5.1, 10.0), the perimeter zones (3.21,
-// 3.28), each side's control (12.22), every stack with its units' ids and
-// strengths in their service's colours (4.1), the units that moved (8.25),
-// are entrenched (8.5) or are out of supply (13.1), and what the impulse
-// just played did: its battles and moves. A legend explains it all.
+// The picture is an area map of the scenario's part of the map: each area a
+// region round its town, with its number, name and VP (3.22, 3.26), tinted
+// by the side that controls it (12.22); over them the roads by class and
+// the rivers and bridges, blown ones marked (3.23, 5.1, 10.0); the
+// perimeter zones on the map's edge beside the areas they join (3.21,
+// 3.28); every stack with its units' ids and strengths in their service's
+// colours (4.12), the units that moved this day (8.25), are entrenched
+// (8.5) or are out of supply (13.1); and what the impulse just played did:
+// its battles, its moves and the units it eliminated. A legend explains it
+// all.
 //
 // Everything is placed by Layout from the data alone, and drawn in a fixed
 // order with fixed colours: the same position always gives the same bytes.
@@ -16,7 +19,6 @@ package picture
 import (
 	"fmt"
 	"slices"
-	"sync"
 
 	"titm/rules"
 )
@@ -26,11 +28,20 @@ import (
 type Highlights struct {
 	Battles []int           // areas where a battle was fought (9.3)
 	Moves   [][]rules.Place // the paths units moved along (8.2), each from start to end
+	Lost    []Lost          `json:",omitempty"` // the units eliminated (9.21) or removed (7.2)
+}
+
+// Lost is a unit the impulse eliminated, and where: drawn there crossed
+// out, in the picture of that impulse only.
+type Lost struct {
+	Unit string
+	Area int
 }
 
 // HighlightsOf reads the highlights from an impulse's events: the areas of
-// its battles (rules.BattleBegins) and the paths of its moves (rules.Moved),
-// each once, in the order they happened.
+// its battles (rules.BattleBegins), the paths of its moves (rules.Moved),
+// each once, and the units it eliminated (rules.Eliminated) or removed for
+// over-stacking (rules.StackRemoved), in the order they happened.
 func HighlightsOf(events []rules.Event) Highlights {
 	var h Highlights
 	seen := map[string]bool{}
@@ -48,6 +59,10 @@ func HighlightsOf(events []rules.Event) Highlights {
 				seen[key] = true
 				h.Moves = append(h.Moves, slices.Clone(e.Path))
 			}
+		case rules.Eliminated:
+			h.Lost = append(h.Lost, Lost{e.Unit, e.Area})
+		case rules.StackRemoved:
+			h.Lost = append(h.Lost, Lost{e.Unit, e.Area})
 		}
 	}
 	return h
@@ -64,7 +79,8 @@ type Options struct {
 }
 
 // Render draws the map with the position as a PNG. The same inputs always
-// give the same bytes. Render is safe for concurrent use, and the bytes it
+// give the same bytes. Render is safe for concurrent use (renders lay out
+// at once, and take turns to draw: see renderers), and the bytes it
 // returns are the caller's; the scenario must not change once drawn, as
 // what of its map does not depend on the position is kept for the next
 // render (see ground).
@@ -88,27 +104,60 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 		return nil, err
 	}
 	defer faceSets.Put(fs)
-	p := layout(s, st, fs)
-	r, _ := renderers.Get().(*renderer)
-	if r == nil {
-		r = &renderer{c: newCanvas(0, 0)}
+	p := layout(s, st, fs, opt.Highlights.Lost)
+	r := <-renderers
+	defer func() { renderers <- r }()
+	// The picture is drawn a band of rows at a time, on a canvas of a few
+	// megabytes: twice, first to count its colours for the palette, then
+	// to palette and compress it; once if it fits on the canvas.
+	c, e := r.c, &r.enc
+	rows := stripRows(p.Width)
+	c.reset(p.Width, 0, min(rows, p.Height))
+	p.ground = p.groundOf(c)
+	e.begin(p.Width, p.Height)
+	strips := (p.Height + rows - 1) / rows
+	for pass := range 2 {
+		for i := range strips {
+			if strips > 1 || pass == 0 {
+				c.reset(p.Width, i*rows, min(p.Height, (i+1)*rows))
+				p.draw(c, fs, opt)
+			}
+			if pass == 0 {
+				e.count(c.img)
+			} else {
+				e.compress(c.img)
+			}
+		}
+		if pass == 0 {
+			e.palette()
+		}
 	}
-	defer renderers.Put(r)
-	r.c.reset(p.Width, p.Height)
-	p.draw(r.c, fs, opt)
-	data, err := r.enc.encode(r.c.img)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the map picture: %w", err)
-	}
-	return data, nil
+	return e.png(), nil
+}
+
+// stripRows is the height of the bands of rows Render draws at a time in
+// a picture w pixels wide: whole bands of the encoder's, some 2 MB of
+// canvas.
+func stripRows(w int) int {
+	z := zRows(w)
+	return max(1, (2<<20)/(4*w)/z) * z
 }
 
 // renderer is the scratch space of a render, kept for the next: the
-// canvas, some 17 MB for the campaign, and the encoder's buffers. A render
-// takes one of its own from renderers, so renders may run concurrently.
+// canvas, a band of the picture's rows, and the encoder's buffers.
 type renderer struct {
 	c   *canvas
 	enc encoder
 }
 
-var renderers sync.Pool
+// renderers holds the one renderer: renders take turns with it. A render
+// already draws and encodes on every core (see parallel), so that two at
+// once would gain little, for twice the memory. It is not a sync.Pool
+// either: a pool is emptied at every garbage collection, which under a
+// memory limit comes every render or two, and each render would then
+// allocate and clear its canvas afresh.
+var renderers = func() chan *renderer {
+	ch := make(chan *renderer, 1)
+	ch <- &renderer{c: newCanvas(0, 0)}
+	return ch
+}()

@@ -37,14 +37,19 @@ var (
 	moveInk   = rgb(0x9c, 0x27, 0xb0)
 	vpGold    = rgb(0xf0, 0xb4, 0x00)
 	movedMark = rgb(0xff, 0xd5, 0x00)
+	lostInk   = rgb(0xb8, 0xb4, 0xaa) // an eliminated unit's counter, crossed out in red
 	trench    = rgb(0x8b, 0x4a, 0x12)
 	oosRed    = rgb(0xd6, 0x28, 0x28)
 	titleBG   = rgb(0x2e, 0x33, 0x3a)
 	titleSub  = rgb(0xd8, 0xdc, 0xe2)
 
-	// Control (12.22): the tint of an area's ground and its town's dot.
-	germanTint = rgb(0xd2, 0xd9, 0xe6)
-	alliedTint = rgb(0xd6, 0xe7, 0xc2)
+	// Control (12.22): the tint of an area's ground and its town's dot. An
+	// area neither side controls is paper; the ground off the scenario's map
+	// is darker, and a thin line runs between the areas.
+	germanTint = rgb(0xc9, 0xd3, 0xe4)
+	alliedTint = rgb(0xd2, 0xe5, 0xbc)
+	offMap     = rgb(0xdc, 0xd8, 0xcd)
+	areaEdge   = rgb(0xa3, 0x9b, 0x8a)
 	germanDot  = rgb(0x3d, 0x4e, 0x66)
 	alliedDot  = rgb(0x3f, 0x7d, 0x23)
 	neutralDot = rgb(0xff, 0xff, 0xff)
@@ -56,7 +61,7 @@ func styleColours() []color.RGBA {
 	cs := []color.RGBA{
 		paper, panelBG, ink, leaderInk, white, frameInk, riverBlue, riverText, primary, secondary,
 		blownRed, battleRed, moveInk, vpGold, movedMark, trench, oosRed,
-		germanTint, alliedTint, germanDot, alliedDot, neutralDot, titleBG, titleSub,
+		germanTint, alliedTint, offMap, areaEdge, germanDot, alliedDot, neutralDot, titleBG, titleSub, lostInk,
 	}
 	for _, s := range services {
 		cs = append(cs, s.style.bg, s.style.fg)
@@ -74,12 +79,14 @@ var services = []struct {
 	s     rules.Service
 	style serviceStyle
 }{
-	{rules.SS, serviceStyle{rgb(0x1a, 0x1a, 0x1a), rgb(0xff, 0xff, 0xff), "German SS"}},
-	{rules.Heer, serviceStyle{rgb(0x6b, 0x7a, 0x88), rgb(0xff, 0xff, 0xff), "German Heer (army)"}},
-	{rules.Luftwaffe, serviceStyle{rgb(0x8c, 0xc4, 0xf0), rgb(0x0b, 0x24, 0x3c), "German Luftwaffe (FJ, Flak)"}},
-	{rules.US, serviceStyle{rgb(0x4e, 0x6b, 0x1c), rgb(0xff, 0xff, 0xff), "US"}},
-	{rules.British, serviceStyle{rgb(0xcf, 0xae, 0x6a), rgb(0x1c, 0x1c, 0x1c), "British"}},
-	{rules.Garrison, serviceStyle{rgb(0x9a, 0x43, 0x2e), rgb(0xff, 0xff, 0xff), "Allied garrison (Belgian, French ...)"}},
+	// 4.12: SS black, Heer grey, Luftwaffe light blue; US green, British
+	// khaki, the Allied garrison units (Norwegian and Belgian) dark blue.
+	{rules.SS, serviceStyle{rgb(0x14, 0x14, 0x14), rgb(0xff, 0xff, 0xff), "SS: black"}},
+	{rules.Heer, serviceStyle{rgb(0x7c, 0x7c, 0x7c), rgb(0xff, 0xff, 0xff), "Heer (army): grey"}},
+	{rules.Luftwaffe, serviceStyle{rgb(0x8c, 0xc4, 0xf0), rgb(0x0b, 0x24, 0x3c), "Luftwaffe: light blue"}},
+	{rules.US, serviceStyle{rgb(0x3f, 0x6e, 0x1e), rgb(0xff, 0xff, 0xff), "US: green"}},
+	{rules.British, serviceStyle{rgb(0xc3, 0xa8, 0x6b), rgb(0x1c, 0x1c, 0x1c), "British: khaki"}},
+	{rules.Garrison, serviceStyle{rgb(0x1b, 0x2f, 0x6b), rgb(0xff, 0xff, 0xff), "Allied garrison (Norwegian, Belgian): dark blue"}},
 }
 
 func styleOf(u *rules.Unit) serviceStyle {

@@ -1,9 +1,13 @@
 package referee
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 
 	"titm/adjudicator"
 	"titm/adjudicator/picture"
@@ -39,6 +43,22 @@ func (sn *Snapshot) Draw(s *rules.Scenario) ([]byte, error) {
 	return picture.Render(s, st, &picture.Options{Title: sn.Title, Highlights: sn.Highlights})
 }
 
+// statusPicture is the impulse mapRef is given for the position as it stands, as
+// STATUS shows it, rather than after an impulse.
+const statusPicture = "in play"
+
+// pictureTitle is the title of the picture of a game after an impulse, or
+// of the position as it stands (statusPicture): before the impulse to play next.
+func pictureTitle(g *adjudicator.Game, impulse string) string {
+	if impulse != statusPicture {
+		return fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP)
+	}
+	if g.State.Over {
+		return fmt.Sprintf("Game %s — the game is over — German VP %d", g.ID, g.State.VP)
+	}
+	return fmt.Sprintf("Game %s — position before %s — German VP %d", g.ID, g.State.Next, g.State.VP)
+}
+
 // mapRef keeps the snapshot of a game's position for the picture of a
 // mail, when the referee sends pictures.
 func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []rules.Event) (*MapRef, error) {
@@ -50,13 +70,56 @@ func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []ru
 		return nil, err
 	}
 	snap, err := json.Marshal(Snapshot{Game: g.ID, State: st, Highlights: picture.HighlightsOf(events),
-		Title: fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP)})
+		Title: pictureTitle(g, impulse)})
 	if err != nil {
 		return nil, err
 	}
 	key := fmt.Sprintf("%s/%d/%s", g.ID, g.Log, strings.ReplaceAll(impulse, " ", "-"))
-	if err := tx.PutSnapshot(key, snap); err != nil {
+	if err := tx.PutSnapshot(key, packSnapshot(snap)); err != nil {
 		return nil, err
 	}
 	return &MapRef{Snapshot: key, Name: strings.ReplaceAll(fmt.Sprintf("%s-%s.png", g.ID, impulse), " ", "-")}, nil
+}
+
+// A snapshot is kept deflated: the position's JSON, some 18 KB for the
+// campaign, deflates to 3 KB, and the store writes, and the daemon maps into
+// memory, every snapshot of every report until its mails are sent.
+
+// packSnapshot deflates a snapshot's JSON.
+func packSnapshot(js []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString(snapshotMagic)
+	zw, _ := snapshotWriters.Get().(*flate.Writer)
+	if zw == nil {
+		zw, _ = flate.NewWriter(nil, flate.BestSpeed) // only a level out of range fails
+	}
+	zw.Reset(&b)
+	zw.Write(js) // a bytes.Buffer fails not
+	zw.Close()
+	snapshotWriters.Put(zw)
+	return b.Bytes()
+}
+
+// snapshotWriters keeps deflate writers for packSnapshot: a writer is some
+// hundreds of kilobytes of tables, too many to make for every report.
+var snapshotWriters sync.Pool
+
+// snapshotMagic begins a deflated snapshot; a snapshot kept before they
+// were deflated is JSON, which begins with "{".
+const snapshotMagic = "titm-snapshot-deflate\n"
+
+// ReadSnapshot reads a snapshot as the store keeps it.
+func ReadSnapshot(data []byte) (*Snapshot, error) {
+	if rest, ok := bytes.CutPrefix(data, []byte(snapshotMagic)); ok {
+		js, err := io.ReadAll(flate.NewReader(bytes.NewReader(rest)))
+		if err != nil {
+			return nil, fmt.Errorf("inflating the snapshot: %w", err)
+		}
+		data = js
+	}
+	var snap Snapshot
+	if err := json.Unmarshal(data, &snap); err != nil {
+		return nil, err
+	}
+	return &snap, nil
 }

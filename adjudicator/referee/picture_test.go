@@ -1,0 +1,68 @@
+package referee
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"titm/adjudicator"
+	"titm/adjudicator/picture"
+	"titm/rules"
+	"titm/rules/scenarios"
+)
+
+// TestSnapshotKept: a snapshot is kept deflated and read back whole; one
+// kept as plain JSON, before snapshots were deflated, still reads.
+func TestSnapshotKept(t *testing.T) {
+	s, err := scenarios.Load("campaign")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := json.Marshal(rules.NewState(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(Snapshot{Game: "campaign-1", Title: "a title", State: st,
+		Highlights: picture.Highlights{Battles: []int{38}, Lost: []picture.Lost{{Unit: "99/393", Area: 38}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed := packSnapshot(js)
+	if len(packed) > len(js)/3 {
+		t.Errorf("the snapshot is kept in %d bytes, its JSON %d", len(packed), len(js))
+	}
+	for _, data := range [][]byte{packed, js} {
+		snap, err := ReadSnapshot(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, _ := json.Marshal(snap)
+		if !bytes.Equal(back, js) {
+			t.Errorf("the snapshot read back differs:\n%s\nwant\n%s", back, js)
+		}
+	}
+	if _, err := ReadSnapshot(packed[:len(packed)/2]); err == nil {
+		t.Error("half a snapshot reads")
+	}
+}
+
+// TestPictureTitle: a report's picture is of the position after its
+// impulse; a STATUS picture of the position before the impulse to play.
+func TestPictureTitle(t *testing.T) {
+	s, err := scenarios.Load("intro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rules.NewState(s)
+	st.Next = rules.Impulse{Side: rules.German, Day: 18, N: 1}
+	st.VP = 2
+	g := &adjudicator.Game{ID: "intro-1", State: st}
+	for _, c := range []struct{ impulse, want string }{
+		{"A17-3", "Game intro-1 — after impulse A17-3 — German VP 2"},
+		{statusPicture, "Game intro-1 — position before G18-1 — German VP 2"},
+	} {
+		if got := pictureTitle(g, c.impulse); got != c.want {
+			t.Errorf("%s: %q, want %q", c.impulse, got, c.want)
+		}
+	}
+}
