@@ -61,5 +61,5 @@ func (r *Referee) Deadline(tx Tx, id string, now time.Time) (*Result, error) {
 		return nil, err
 	}
 	res.Outcome = "deadline passed: played " + recs[0].Impulse
-	return res, nil
+	return res, r.gameEnded(tx, res, now)
 }

@@ -45,7 +45,7 @@ type File struct {
 	Format        string   `toml:"format"`
 	Rounds        int      `toml:"rounds"` // Swiss only
 	Deadline      string   `toml:"deadline"`
-	MaxExtensions int      `toml:"max_extensions"`
+	MaxExtensions *int     `toml:"max_extensions"` // nil: the referee's
 	ForfeitAfter  int      `toml:"forfeit_after"` // missed deadlines in a game that lose it; 0: never
 	Sides         string   `toml:"sides"`
 	BidDeadline   string   `toml:"bid_deadline"`
@@ -93,7 +93,7 @@ type Settings struct {
 	Format        string        `json:"format"`
 	Rounds        int           `json:"rounds"` // every format's, worked out for round robin and elimination
 	Deadline      time.Duration `json:"deadline"`
-	MaxExtensions int           `json:"max_extensions"`
+	MaxExtensions int           `json:"max_extensions"` // -1: the referee's setting
 	ForfeitAfter  int           `json:"forfeit_after"`
 	Sides         string        `json:"sides"`
 	BidDeadline   time.Duration `json:"bid_deadline"`
@@ -144,7 +144,7 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 	for _, k := range md.Undecoded() {
 		add(ln.key(k[len(k)-1], 0), "unknown key %q (the keys are listed in docs/tournaments.md)", k.String())
 	}
-	s := &Settings{Name: strings.TrimSpace(f.Name), Format: f.Format, Rounds: f.Rounds, MaxExtensions: f.MaxExtensions,
+	s := &Settings{Name: strings.TrimSpace(f.Name), Format: f.Format, Rounds: f.Rounds, MaxExtensions: -1,
 		ForfeitAfter: f.ForfeitAfter, Sides: f.Sides, TieBreaks: f.TieBreaks}
 	if s.Name == "" {
 		add(ln.key("name", 0), "the tournament has no name: add name = \"...\"")
@@ -235,8 +235,11 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 		add(ln.key("scenarios", 0), "scenarios names %d scenarios for %d rounds: give one per round, or one for all", len(s.Scenarios), s.Rounds)
 	}
 	s.Deadline = duration(f.Deadline, 72*time.Hour, ln.key("deadline", 0), "deadline", add)
-	if s.MaxExtensions < 0 {
-		add(ln.key("max_extensions", 0), "max_extensions = %d: it cannot be negative", s.MaxExtensions)
+	if f.MaxExtensions != nil {
+		s.MaxExtensions = *f.MaxExtensions
+		if s.MaxExtensions < 0 {
+			add(ln.key("max_extensions", 0), "max_extensions = %d: it cannot be negative", s.MaxExtensions)
+		}
 	}
 	if s.ForfeitAfter < 0 {
 		add(ln.key("forfeit_after", 0), "forfeit_after = %d: it cannot be negative (0: never)", s.ForfeitAfter)

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,22 +20,22 @@ func ParseBid(words []string) (Bid, error) {
 	const form = "a bid is a side and the VP you give up to play it, as BID german 3"
 	if len(words) != 2 {
 		if len(words) > 2 {
-			return Bid{}, errors.New("one side only: " + form)
+			return Bid{}, bidErr("one side only: " + form)
 		}
-		return Bid{}, errors.New(form)
+		return Bid{}, bidErr(form)
 	}
 	side, ok := sideOf(words[0])
 	if !ok {
-		return Bid{}, fmt.Errorf("%q is no side: %s", words[0], form)
+		return Bid{}, bidErrf("%q is no side: %s", words[0], form)
 	}
 	vp, err := strconv.Atoi(words[1])
 	switch {
 	case err != nil:
-		return Bid{}, fmt.Errorf("%q is not a whole number of VP: %s", words[1], form)
+		return Bid{}, bidErrf("%q is not a whole number of VP: %s", words[1], form)
 	case vp < 0:
-		return Bid{}, fmt.Errorf("a bid cannot be negative (%d): bid 0 to ask for the side and give nothing", vp)
+		return Bid{}, bidErrf("a bid cannot be negative (%d): bid 0 to ask for the side and give nothing", vp)
 	case vp > 1000:
-		return Bid{}, fmt.Errorf("a bid of %d VP is more than any game gives", vp)
+		return Bid{}, bidErrf("a bid of %d VP is more than any game gives", vp)
 	}
 	return Bid{Side: side, VP: vp}, nil
 }
@@ -45,6 +44,10 @@ func ParseBid(words []string) (Bid, error) {
 type ErrBid struct{ Why string }
 
 func (e *ErrBid) Error() string { return e.Why }
+
+func bidErr(why string) error { return &ErrBid{why} }
+
+func bidErrf(format string, args ...any) error { return &ErrBid{fmt.Sprintf(format, args...)} }
 
 // Bid takes player i's sealed bid for his pairing of the round in play. A
 // bid is refused (*ErrBid) when the tournament does not take bids, the
