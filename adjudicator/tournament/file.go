@@ -46,7 +46,7 @@ type File struct {
 	Rounds        int      `toml:"rounds"` // Swiss only
 	Deadline      string   `toml:"deadline"`
 	MaxExtensions *int     `toml:"max_extensions"` // nil: the referee's
-	ForfeitAfter  int      `toml:"forfeit_after"` // missed deadlines in a game that lose it; 0: never
+	ForfeitAfter  int      `toml:"forfeit_after"`  // missed deadlines in a game that lose it; 0: never
 	Sides         string   `toml:"sides"`
 	BidDeadline   string   `toml:"bid_deadline"`
 	TieBreaks     []string `toml:"tiebreaks"`

@@ -69,7 +69,7 @@ type response struct {
 	Text       string                `json:"text,omitempty"`   // report
 	Data       []byte                `json:"data,omitempty"`   // render: the PNG
 	ImpulseRan string                `json:"impulse_ran,omitempty"`
-	Ops        *opsResult            `json:"ops,omitempty"` // backup, check-store, compact, status
+	Ops        *opsResult            `json:"ops,omitempty"`  // backup, check-store, compact, status
 	Tour       *tourResponse         `json:"tour,omitempty"` // the tournament commands, ratings
 }
 
