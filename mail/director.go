@@ -78,6 +78,7 @@ const directorHelp = `The director's orders, one a line, after TOKEN:
   TOURNAMENT PAUSE id reason...
   TOURNAMENT RESUME id reason...
   TOURNAMENT REPLACE id old-address new-address reason...
+  TOURNAMENT WITHDRAW id address reason...
   TOURNAMENT ADJUDICATE id game draw|german|allied reason...
   TOURNAMENT STANDINGS id`
 
@@ -179,7 +180,7 @@ func (w *work) newTournament(lines []string) (string, error) {
 // tournamentLine does one of the director's TOURNAMENT lines.
 func (w *work) tournamentLine(args []string) (string, error) {
 	ref, tx, now := w.h.ref, w.tx, w.now
-	const form = "TOURNAMENT takes PAUSE, RESUME, REPLACE, ADJUDICATE or STANDINGS, the tournament's id, and what they need"
+	const form = "TOURNAMENT takes PAUSE, RESUME, REPLACE, WITHDRAW, ADJUDICATE or STANDINGS, the tournament's id, and what they need"
 	if len(args) < 2 {
 		return "", errors.New(form)
 	}
@@ -217,7 +218,13 @@ func (w *work) tournamentLine(args []string) (string, error) {
 		if rerr != nil {
 			return "", rerr
 		}
-		res, err = ref.TournamentReplace(tx, id, args[2], "", args[3], why, now)
+		res, err = ref.TournamentReplace(tx, id, args[2], args[3], args[3], why, now)
+	case "WITHDRAW":
+		why, rerr := reason(3)
+		if rerr != nil {
+			return "", rerr
+		}
+		res, err = ref.TournamentWithdraw(tx, id, args[2], why, now)
 	case "ADJUDICATE":
 		why, rerr := reason(4)
 		if rerr != nil {

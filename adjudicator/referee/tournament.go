@@ -436,12 +436,7 @@ func (r *Referee) TournamentResume(tx Tx, id, reason string, now time.Time) (*Re
 func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string, now time.Time) (*Result, error) {
 	address = strings.ToLower(strings.TrimSpace(address))
 	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (string, error) {
-		i := t.Player(strings.ToLower(who))
-		for j, e := range t.Entrants {
-			if i < 0 && strings.EqualFold(e.Name, who) {
-				i = j
-			}
-		}
+		i := findPlayer(t, who)
 		if i < 0 {
 			return "", fmt.Errorf("no player %s in tournament %s", who, t.ID)
 		}
@@ -485,6 +480,61 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 		res.Mails = append(res.Mails, Mail{Kind: KindWelcome, Secret: true, To: []string{address}, Subject: fmt.Sprintf("[%s] welcome to %s: you take a player's place", t.ID, t.Name), Text: text})
 		return fmt.Sprintf("The director has replaced %s <%s> by %s <%s> in %s: %s.", old, old, t.Entrants[i].Name, address, t.Name, reason), nil
 	})
+}
+
+// TournamentWithdraw takes a player who drops out, with nobody to take his
+// place, out of the rounds to come: his game in play is his forfeit, and
+// his opponents in the rounds to come have byes.
+func (r *Referee) TournamentWithdraw(tx Tx, id, who, reason string, now time.Time) (*Result, error) {
+	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (string, error) {
+		i := findPlayer(t, who)
+		if i < 0 {
+			return "", fmt.Errorf("no player %s in tournament %s", who, t.ID)
+		}
+		rec, err := t.Withdraw(i, reason, now)
+		if err != nil {
+			return "", err
+		}
+		res.TournamentRecords = append(res.TournamentRecords, rec)
+		notice := fmt.Sprintf("%s has withdrawn from %s: %s.", t.Entrants[i].Name, t.Name, reason)
+		for _, round := range t.Rounds {
+			for _, p := range round.Pairings {
+				if p.Of(i) < 0 || p.Game == "" || p.Done {
+					continue
+				}
+				g, err := tx.Game(p.Game)
+				if err != nil {
+					return "", err
+				}
+				if g.Status != adjudicator.Finished {
+					recs, err := g.Adjudicate(p.SideOf(i), "the player withdrew from the tournament: "+reason, now)
+					if err != nil {
+						return "", err
+					}
+					if err := tx.SaveGame(g, recs); err != nil {
+						return "", err
+					}
+					res.Game, res.Records = g, recs
+					res.toAll(g, fmt.Sprintf("Game %s is over: %s.\nThe game's seed is revealed in its log.", g.ID, g.Result))
+				}
+				if err := r.enterResult(tx, t, g, "forfeit", res, now); err != nil {
+					return "", err
+				}
+			}
+		}
+		return notice, nil
+	})
+}
+
+// findPlayer finds a tournament's player by address or name, or -1.
+func findPlayer(t *tournament.Tournament, who string) int {
+	i := t.Player(strings.ToLower(who))
+	for j, e := range t.Entrants {
+		if i < 0 && strings.EqualFold(e.Name, who) {
+			i = j
+		}
+	}
+	return i
 }
 
 // TournamentAdjudicate ends a stalled game of a tournament: decision is

@@ -199,10 +199,25 @@ func (t *Tournament) Pair(now time.Time) ([]Record, error) {
 	}
 	r := &Round{N: n, Scenario: t.Settings.Scenario(n)}
 	for _, pr := range pairs {
-		r.Pairings = append(r.Pairings, &Pairing{A: pr[0], B: pr[1], German: -1})
+		// A withdrawn player's opponent has a bye.
+		a, b := pr[0], pr[1]
+		if b >= 0 && t.Entrants[b].Withdrawn {
+			b = -1
+		}
+		if t.Entrants[a].Withdrawn {
+			a, b = b, -1
+		}
+		if a < 0 {
+			continue
+		}
+		r.Pairings = append(r.Pairings, &Pairing{A: a, B: b, German: -1})
 	}
 	t.Rounds = append(t.Rounds, r)
-	out := []Record{t.record(Record{Kind: KindPaired, Time: now, Round: n, Text: r.Scenario, Pairs: pairs})}
+	logged := make([][2]int, len(r.Pairings))
+	for i, p := range r.Pairings {
+		logged[i] = [2]int{p.A, p.B}
+	}
+	out := []Record{t.record(Record{Kind: KindPaired, Time: now, Round: n, Text: r.Scenario, Pairs: logged})}
 	for k, p := range r.Pairings {
 		if p.Bye() {
 			p.Points, p.How, p.Done = [2]float64{1, 0}, "bye", true
@@ -247,8 +262,11 @@ func (t *Tournament) drawSides(r *Round, k int, why string, now time.Time) (Reco
 // swissPlayers ranks the players for Swiss pairing: by the standings.
 func (t *Tournament) swissPlayers() []SwissPlayer {
 	st := t.Standings()
-	out := make([]SwissPlayer, len(st))
-	for i, s := range st {
+	out := make([]SwissPlayer, 0, len(st))
+	for _, s := range st {
+		if t.Entrants[s.Player].Withdrawn {
+			continue
+		}
 		sp := SwissPlayer{ID: s.Player, Score: s.Points, Played: map[int]bool{}}
 		for _, r := range t.Rounds {
 			for _, p := range r.Pairings {
@@ -261,7 +279,7 @@ func (t *Tournament) swissPlayers() []SwissPlayer {
 				}
 			}
 		}
-		out[i] = sp
+		out = append(out, sp)
 	}
 	return out
 }

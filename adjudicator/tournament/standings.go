@@ -30,15 +30,20 @@ type Standing struct {
 	// him when that tie-break was applied.
 	HeadToHead float64 `json:"head_to_head"`
 	Out        bool    `json:"out,omitempty"` // knocked out
+	Withdrawn  bool    `json:"withdrawn,omitempty"`
+	// Through is, in a single elimination, the rounds he went through:
+	// the standings are by it first, so the champion is first.
+	Through int `json:"through,omitempty"`
 }
 
-// Standings returns the standings: by points, then the tie-breaks in the
+// Standings returns the standings: by points (in a single elimination,
+// by the rounds gone through first), then the tie-breaks in the
 // order of the settings, then the order of the file.
 func (t *Tournament) Standings() []Standing {
 	n := len(t.Entrants)
 	st := make([]Standing, n)
 	for i, e := range t.Entrants {
-		st[i] = Standing{Player: i, Name: e.Name, Out: e.Out}
+		st[i] = Standing{Player: i, Name: e.Name, Out: e.Out, Withdrawn: e.Withdrawn}
 	}
 	for _, r := range t.Rounds {
 		for _, p := range r.Pairings {
@@ -66,6 +71,15 @@ func (t *Tournament) Standings() []Standing {
 			}
 		}
 	}
+	if t.Format == Elimination {
+		for _, r := range t.Rounds {
+			for _, p := range r.Pairings {
+				if p.Done {
+					st[p.Winner()].Through++
+				}
+			}
+		}
+	}
 	for _, r := range t.Rounds {
 		for _, p := range r.Pairings {
 			if p.Done && !p.Bye() {
@@ -78,10 +92,16 @@ func (t *Tournament) Standings() []Standing {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return st[order[a]].Points > st[order[b]].Points })
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := &st[order[a]], &st[order[b]]
+		if x.Through != y.Through {
+			return x.Through > y.Through
+		}
+		return x.Points > y.Points
+	})
 	keys := make([][]float64, n) // each player's values so far, to find the ties
 	for i := range keys {
-		keys[i] = []float64{st[i].Points}
+		keys[i] = []float64{float64(st[i].Through), st[i].Points}
 	}
 	for _, tb := range t.TieBreaks {
 		// Within each group equal on everything so far, work out the
@@ -164,7 +184,10 @@ func (t *Tournament) WriteStandings(b *strings.Builder) {
 	fmt.Fprintf(b, "%-4s %-20s %6s %4s %4s %4s %4s %4s %7s %8s\n", "rank", "player", "points", "won", "drawn", "lost", "byes", "", "margin", "buchholz")
 	for _, s := range st {
 		out := ""
-		if s.Out {
+		switch {
+		case s.Withdrawn:
+			out = "left"
+		case s.Out:
 			out = "out"
 		}
 		fmt.Fprintf(b, "%-4d %-20s %6.1f %4d %4d %4d %4d %4s %+7d %8.1f\n", s.Rank, trunc(s.Name, 20), s.Points, s.Won, s.Drawn, s.Lost, s.Byes, out, s.Margin, s.Buchholz)

@@ -56,6 +56,7 @@ type Entrant struct {
 	TokenHash string   `json:"token_hash"`
 	Before    []string `json:"before,omitempty"` // addresses he replaced, oldest first
 	Out       bool     `json:"out,omitempty"`    // knocked out (single elimination)
+	Withdrawn bool     `json:"withdrawn,omitempty"`
 }
 
 // Round is one round's pairings.
@@ -144,6 +145,7 @@ const (
 	KindPaused      = "paused"      // by the director
 	KindResumed     = "resumed"     // by the director
 	KindAdjudicated = "adjudicated" // the director ended a stalled game
+	KindWithdrawn   = "withdrawn"   // a player left, with nobody to take his place
 	KindFinished    = "finished"    // the last round is over; the seed is revealed
 )
 
@@ -245,6 +247,22 @@ func (t *Tournament) Player(addr string) int {
 // Authentic reports whether token is player i's.
 func (t *Tournament) Authentic(i int, token string) bool {
 	return token != "" && adjudicator.HashToken(token) == t.Entrants[i].TokenHash
+}
+
+// Withdraw takes player i out of the rounds to come: a player who drops
+// out with nobody to take his place. His game in play, if any, is the
+// referee's to end as his forfeit.
+func (t *Tournament) Withdraw(i int, reason string, now time.Time) (Record, error) {
+	switch {
+	case i < 0 || i >= len(t.Entrants):
+		return Record{}, fmt.Errorf("no player %d", i+1)
+	case t.Entrants[i].Withdrawn:
+		return Record{}, fmt.Errorf("%s has withdrawn already", t.Entrants[i].Name)
+	case t.Status == Over:
+		return Record{}, fmt.Errorf("tournament %s is over", t.ID)
+	}
+	t.Entrants[i].Withdrawn = true
+	return t.record(Record{Kind: KindWithdrawn, Time: now, Player: i + 1, Text: reason}), nil
 }
 
 // at returns pairing k (1-based) of round n (1-based), or nils.

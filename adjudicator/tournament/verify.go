@@ -174,6 +174,10 @@ func verifyLog(x *Export) (*Verified, *Tournament, error) {
 			var rec Record
 			rec, err = t.Replace(r.Player-1, r.Name, r.Address, "", r.Text, r.Time)
 			got = []Record{rec}
+		case KindWithdrawn:
+			var rec Record
+			rec, err = t.Withdraw(r.Player-1, r.Text, r.Time)
+			got = []Record{rec}
 		case KindPaused:
 			var rec Record
 			rec, err = t.Pause(r.Text, r.Time)

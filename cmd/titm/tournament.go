@@ -51,6 +51,9 @@ func init() {
 		q := req.Tour
 		return tourResult(h.ref.TournamentReplace(tx, q.ID, q.Who, q.Name, q.Address, req.Reason, now))
 	}
+	acts["tournament-withdraw"] = func(h *host, tx *store.Tx, req request, now time.Time) (*referee.Result, *response, error) {
+		return tourResult(h.ref.TournamentWithdraw(tx, req.Tour.ID, req.Tour.Who, req.Reason, now))
+	}
 	acts["tournament-adjudicate"] = func(h *host, tx *store.Tx, req request, now time.Time) (*referee.Result, *response, error) {
 		q := req.Tour
 		return tourResult(h.ref.TournamentAdjudicate(tx, q.ID, q.Game, q.Decision, req.Reason, now))
@@ -111,7 +114,7 @@ var tournamentCmd = &command{
 	name:    "tournament",
 	summary: "run a tournament: pairing, sides, standings, by mail or here",
 	subs: []*command{tournamentNewCmd, tournamentShowCmd, tournamentPauseCmd, tournamentResumeCmd,
-		tournamentReplaceCmd, tournamentAdjudicateCmd, tournamentExportCmd},
+		tournamentReplaceCmd, tournamentWithdrawCmd, tournamentAdjudicateCmd, tournamentExportCmd},
 }
 
 var tournamentNewCmd = &command{
@@ -261,6 +264,17 @@ var tournamentReplaceCmd = tourDirectorCmd("replace", "ID PLAYER NEW-ADDRESS", "
 			if q.Name == "" {
 				q.Name = q.Address
 			}
+			return nil
+		}
+	})
+
+var tournamentWithdrawCmd = tourDirectorCmd("withdraw", "ID PLAYER", "the director takes out a player who drops out with nobody to take his place: his game in play is his forfeit, his next opponents have byes",
+	func(fs *flag.FlagSet) func(*tourRequest, []string) error {
+		return func(q *tourRequest, args []string) error {
+			if len(args) != 1 {
+				return usageError{"name the player: his address or name"}
+			}
+			q.Who = args[0]
 			return nil
 		}
 	})
