@@ -440,7 +440,7 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 		if i < 0 {
 			return "", fmt.Errorf("no player %s in tournament %s", who, t.ID)
 		}
-		old := t.Entrants[i].Address
+		old, oldName := t.Entrants[i].Address, t.Entrants[i].Name
 		token, err := adjudicator.NewToken()
 		if err != nil {
 			return "", err
@@ -478,7 +478,7 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 			}
 		}
 		res.Mails = append(res.Mails, Mail{Kind: KindWelcome, Secret: true, To: []string{address}, Subject: fmt.Sprintf("[%s] welcome to %s: you take a player's place", t.ID, t.Name), Text: text})
-		return fmt.Sprintf("The director has replaced %s <%s> by %s <%s> in %s: %s.", old, old, t.Entrants[i].Name, address, t.Name, reason), nil
+		return fmt.Sprintf("The director has replaced %s <%s> by %s <%s> in %s: %s.", oldName, old, t.Entrants[i].Name, address, t.Name, reason), nil
 	})
 }
 
