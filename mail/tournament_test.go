@@ -32,7 +32,7 @@ type cup struct {
 	d      *mail.Daemon
 	offset atomic.Int64 // added to the clock
 	id     string
-	tokens map[string]string // tournament tokens, by address
+	tokens map[string]string       // tournament tokens, by address
 	seen   map[string]map[int]bool // mails read, by address
 }
 
