@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"titm/adjudicator"
 	"titm/adjudicator/referee"
 	"titm/adjudicator/tournament"
 	"titm/rules"
@@ -309,6 +308,9 @@ func TestBidsRefused(t *testing.T) {
 	}
 	// P2 and P4 send none: when the bids close, the dice decide.
 	res = act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.TournamentTick(tx, start.Add(12*time.Hour)) })
+	if len(res.Mails) == 0 {
+		t.Error("the bids closed, and nobody was told")
+	}
 	tr = current(t, st, id)
 	if p := tr.Current().Pairings[1]; !p.Sided() || p.Game == "" {
 		t.Errorf("P2-P4 after the bids closed: %+v", p)
@@ -316,5 +318,4 @@ func TestBidsRefused(t *testing.T) {
 	if rec := tr.Log[len(tr.Log)-2]; rec.Kind != tournament.KindSides || len(rec.Dice) != 1 {
 		t.Errorf("the sides by the dice: %+v", rec)
 	}
-	_ = adjudicator.FormatTime
 }

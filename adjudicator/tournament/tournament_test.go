@@ -115,9 +115,8 @@ func TestSwissWorkedExample(t *testing.T) {
 	for _, s := range tr.Standings() {
 		got = append(got, fmt.Sprintf("%d %s %.1f", s.Rank, s.Name, s.Points))
 	}
-	want := "1 A 3.0|2 B 2.0|2 E 2.0|4 F 1.5|5 D 0.5|6 C 0.0"
 	// B and E have 2 points each and did meet: B won, so B is second alone.
-	want = "1 A 3.0|2 B 2.0|3 E 2.0|4 F 1.5|5 D 0.5|6 C 0.0"
+	want := "1 A 3.0|2 B 2.0|3 E 2.0|4 F 1.5|5 D 0.5|6 C 0.0"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("standings %s, want %s", g, want)
 	}
@@ -350,7 +349,6 @@ func TestBids(t *testing.T) {
 	// A-C and B-D.
 	a, b, c := 0, 1, 2
 	now := t0.Add(time.Minute)
-	before, _ := json.Marshal(tr)
 	for _, bad := range []struct {
 		who  int
 		bid  Bid
@@ -372,7 +370,6 @@ func TestBids(t *testing.T) {
 			t.Errorf("ParseBid(%q) took it", s)
 		}
 	}
-	_ = before
 	recs, err := tr.Bid(c, Bid{Side: rules.German, VP: 3}, now)
 	if err != nil {
 		t.Fatal(err)
