@@ -349,7 +349,12 @@ func (r *Referee) enterResult(tx Tx, t *tournament.Tournament, g *adjudicator.Ga
 	res.Tournament = t
 	if round := t.Current(); round.Done() {
 		r.tellAll(t, res, fmt.Sprintf("[%s] standings after round %d", t.ID, round.N), standingsText(t))
-		if err := r.nextRound(tx, t, res, now); err != nil {
+		if err := r.nextRound(tx, t, res, now); errors.Is(err, tournament.ErrNoPairing) {
+			// The result stands; the director decides what comes next.
+			res.Mails = append(res.Mails, Mail{Kind: KindTournament, To: []string{t.Director},
+				Subject: fmt.Sprintf("[%s] round %d cannot be paired", t.ID, round.N+1),
+				Text: fmt.Sprintf("Round %d of %s cannot be paired: %v.\nThe tournament waits; end it with TOURNAMENT PAUSE, or withdraw a player.\n", round.N+1, t.Name, err)})
+		} else if err != nil {
 			return err
 		}
 	}

@@ -153,34 +153,34 @@ func (t *Tournament) BidsOpen() bool {
 func (t *Tournament) resolve(r *Round, k int, now time.Time) (Record, error) {
 	p := r.Pairings[k]
 	a, b := p.Bids[0], p.Bids[1]
-	take := func(i int, side rules.Side, give int) Record {
-		p.German = i
+	// take gives player i the side; he gives give VP for it.
+	take := func(i int, side rules.Side, give int, dice []adjudicator.Roll) Record {
+		p.German, p.Give = i, give
 		if side == rules.Allied {
-			p.German = p.Opponent(i)
+			p.German, p.Give = p.Opponent(i), -give
 		}
-		p.Give = give
-		if side == rules.Allied {
-			p.Give = -give
-		}
-		text := fmt.Sprintf("%s takes the %s side", t.Entrants[i].Name, side.Title())
+		text := fmt.Sprintf("bids: %s takes the %s side", t.Entrants[i].Name, side.Title())
 		if give > 0 {
 			text += fmt.Sprintf(" and gives %d VP", give)
 		}
-		return t.record(Record{Kind: KindSides, Time: now, Round: r.N, Pairing: k + 1, German: p.German + 1, Give: p.Give, Bids: p.Bids, Text: "bids: " + text})
+		if len(dice) > 0 {
+			text += " (equal bids: the die)"
+		}
+		return t.record(Record{Kind: KindSides, Time: now, Round: r.N, Pairing: k + 1, German: p.German + 1, Give: p.Give, Bids: p.Bids, Text: text, Dice: dice})
 	}
 	switch {
 	case a != nil && b == nil:
-		return take(p.A, a.Side, 0), nil
+		return take(p.A, a.Side, 0, nil), nil
 	case a == nil && b != nil:
-		return take(p.B, b.Side, 0), nil
+		return take(p.B, b.Side, 0, nil), nil
 	case a == nil && b == nil:
 		return t.drawSides(r, k, "no bids: sides by the dice", now)
 	case a.Side != b.Side:
-		return take(p.A, a.Side, 0), nil
+		return take(p.A, a.Side, 0, nil), nil
 	case a.VP > b.VP:
-		return take(p.A, a.Side, a.VP), nil
+		return take(p.A, a.Side, a.VP, nil), nil
 	case b.VP > a.VP:
-		return take(p.B, b.Side, b.VP), nil
+		return take(p.B, b.Side, b.VP, nil), nil
 	}
 	roll, err := t.roll(fmt.Sprintf("round %d pairing %d: equal bids of %d for the %s side (1-5 %s, 6-10 %s)", r.N, k+1, a.VP, a.Side.Title(), t.Entrants[p.A].Name, t.Entrants[p.B].Name))
 	if err != nil {
@@ -190,13 +190,7 @@ func (t *Tournament) resolve(r *Round, k int, now time.Time) (Record, error) {
 	if roll.Value > 5 {
 		i = p.B
 	}
-	rec := take(i, a.Side, a.VP)
-	// The die goes into the record: take made it without; make it again.
-	t.Log, t.Head = t.Log[:len(t.Log)-1], rec.Prev
-	rec.Dice, rec.Text = []adjudicator.Roll{roll}, rec.Text+" (equal bids: the die)"
-	rec.Hash = ""
-	rec.Seq = 0
-	return t.record(Record{Kind: rec.Kind, Time: rec.Time, Round: rec.Round, Pairing: rec.Pairing, German: rec.German, Give: rec.Give, Bids: rec.Bids, Text: rec.Text, Dice: rec.Dice}), nil
+	return take(i, a.Side, a.VP, []adjudicator.Roll{roll}), nil
 }
 
 // BidText writes a bid as a player reads it.

@@ -187,7 +187,9 @@ func verifyLog(x *Export) (*Verified, *Tournament, error) {
 			rec, err = t.Resume(r.Text, r.Time)
 			got = []Record{rec}
 		case KindAdjudicated:
-			got = []Record{t.record(Record{Kind: KindAdjudicated, Time: r.Time, Round: r.Round, Pairing: r.Pairing, Game: r.Game, Text: r.Text})}
+			var rec Record
+			rec, err = t.Adjudicate(r.Game, r.Text, r.Time)
+			got = []Record{rec}
 		default:
 			return nil, nil, bad(r.Seq, "a record of kind %q cannot come here", r.Kind)
 		}
