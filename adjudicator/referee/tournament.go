@@ -353,7 +353,7 @@ func (r *Referee) enterResult(tx Tx, t *tournament.Tournament, g *adjudicator.Ga
 			// The result stands; the director decides what comes next.
 			res.Mails = append(res.Mails, Mail{Kind: KindTournament, To: []string{t.Director},
 				Subject: fmt.Sprintf("[%s] round %d cannot be paired", t.ID, round.N+1),
-				Text: fmt.Sprintf("Round %d of %s cannot be paired: %v.\nThe tournament waits; end it with TOURNAMENT PAUSE, or withdraw a player.\n", round.N+1, t.Name, err)})
+				Text:    fmt.Sprintf("Round %d of %s cannot be paired: %v.\nThe tournament waits; end it with TOURNAMENT PAUSE, or withdraw a player.\n", round.N+1, t.Name, err)})
 		} else if err != nil {
 			return err
 		}
