@@ -319,3 +319,20 @@ func TestBidsRefused(t *testing.T) {
 		t.Errorf("the sides by the dice: %+v", rec)
 	}
 }
+
+// The tournament's max_extensions is the limit in its games, not the
+// referee's.
+func TestTournamentExtensions(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org", Deadline: 24 * time.Hour, MaxExtensions: 5, MaxExtension: 48 * time.Hour})
+	st, res := newTournament(t, ref, tournamentFile("round-robin", "alternate", 2, "max_extensions = 1"))
+	p := current(t, st, res.Tournament.ID).Current().Pairings[0]
+	joinGame(t, st, ref, p.Game, start)
+	for n, want := range []bool{false, true} {
+		r := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+			return ref.Orders(tx, p.Game, rules.German, "EXTEND 24h", start.Add(time.Hour))
+		})
+		if r.Refused != want {
+			t.Errorf("extension %d: refused %v (%q), want %v", n+1, r.Refused, r.Reply, want)
+		}
+	}
+}

@@ -221,6 +221,21 @@ func New(id string, s *Settings, secret []byte, tokens []string, now time.Time) 
 	return t, nil
 }
 
+// Public returns a copy of the tournament to show: without its players'
+// token hashes (and, as always, without the seed of its dice before it is
+// over). A page or a command shows this, never the tournament itself.
+func (t *Tournament) Public() *Tournament {
+	c := *t
+	c.secret, c.logged = nil, nil
+	c.Entrants = nil
+	for _, e := range t.Entrants {
+		x := *e
+		x.TokenHash = ""
+		c.Entrants = append(c.Entrants, &x)
+	}
+	return &c
+}
+
 // Secret returns the tournament's secret seed, for the store to keep apart.
 func (t *Tournament) Secret() []byte { return append([]byte(nil), t.secret...) }
 

@@ -65,7 +65,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			resp.Tour.Tournament, resp.Tour.Standings, resp.Tour.Text = public(t), t.Standings(), referee.TournamentStandings(t)
+			resp.Tour.Tournament, resp.Tour.Standings, resp.Tour.Text = t.Public(), t.Standings(), referee.TournamentStandings(t)
 			return nil
 		})
 		return resp, err
@@ -90,24 +90,12 @@ func init() {
 	}
 }
 
-// public is a tournament as shown: without its players' token hashes.
-func public(t *tournament.Tournament) *tournament.Tournament {
-	c := *t
-	c.Entrants = nil
-	for _, e := range t.Entrants {
-		x := *e
-		x.TokenHash = ""
-		c.Entrants = append(c.Entrants, &x)
-	}
-	return &c
-}
-
 // tourResult is a tournament act's result as a command's.
 func tourResult(res *referee.Result, err error) (*referee.Result, *response, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return res, &response{Tour: &tourResponse{Tournament: public(res.Tournament)}}, nil
+	return res, &response{Tour: &tourResponse{Tournament: res.Tournament.Public()}}, nil
 }
 
 var tournamentCmd = &command{
