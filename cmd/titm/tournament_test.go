@@ -2,13 +2,18 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"titm/adjudicator/tournament"
+	"titm/mail"
+	"titm/store"
 )
 
 const cupFile = `name = "Ardennes Cup"
@@ -129,4 +134,59 @@ func TestTournamentCommands(t *testing.T) {
 	if out := mustRun(t, "ratings", "--db", db); !strings.Contains(out, "rating") {
 		t.Errorf("ratings:\n%s", out)
 	}
+}
+
+// A tournament's acts tell the players the same by mail as by the command
+// line: made, paused, a player withdrawn.
+func TestTournamentDoorsAlike(t *testing.T) {
+	dir := t.TempDir()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	prepare := func(name string) string {
+		p := filepath.Join(dir, name+".db")
+		st, err := store.Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Update(func(tx *store.Tx) error { return mail.StoreReferee(tx, doorsConfig(t, p, "")) })
+		st.Close()
+		return p
+	}
+	file := strings.Replace(cupFile, `"random"`, `"alternate"`, 1)
+	path := filepath.Join(dir, "cup.toml")
+	os.WriteFile(path, []byte(file), 0o600)
+	const id = "ardennes-cup-1"
+	steps := []step{
+		{name: "new", from: dDirector, mail: "TOKEN " + dDirToken + "\nNEW TOURNAMENT\n" + file + "END", cmd: []string{"tournament", "new", path}},
+		{name: "pause", from: dDirector, mail: "TOKEN " + dDirToken + "\nTOURNAMENT PAUSE " + id + " a player is ill", cmd: []string{"tournament", "pause", id, "--reason", "a player is ill"}},
+		{name: "withdraw", from: dDirector, mail: "TOKEN " + dDirToken + "\nTOURNAMENT WITHDRAW " + id + " cleo@example.test ill", cmd: []string{"tournament", "withdraw", id, "cleo@example.test", "--reason", "ill"}},
+	}
+	mdb, cdb := prepare("mail"), prepare("cli")
+	mst, err := store.Open(mdb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := &mailDoor{st: mst, h: mail.NewHandler(doorsConfig(t, mdb, ""), quiet)}
+	var cnow time.Time
+	cd := &cliDoor{db: cdb, now: &cnow, dir: t.TempDir()}
+	secrets := regexp.MustCompile(`[0-9a-f]{64}|[a-z0-9]{4}(-[a-z0-9]{4}){4}`)
+	var mrecs, mbox, crecs, cbox int
+	now := time.Date(2026, 12, 16, 6, 0, 0, 0, time.UTC)
+	for _, s := range steps {
+		now = now.Add(time.Hour)
+		md.act(t, s, now)
+		byMail := observe(t, mst, "", &mrecs, &mbox)
+		cd.act(t, s, now)
+		cst, err := store.Open(cdb, &store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byCmd := observe(t, cst, "", &crecs, &cbox)
+		cst.Close()
+		a := secrets.ReplaceAllString(strings.Join(byMail.Mails, "\n----\n"), "(secret)")
+		b := secrets.ReplaceAllString(strings.Join(byCmd.Mails, "\n----\n"), "(secret)")
+		if a != b || len(byMail.Mails) == 0 {
+			t.Errorf("%s: the mails by the command differ from those by mail:\n%s\nby mail:\n%s", s.name, b, a)
+		}
+	}
+	mst.Close()
 }
