@@ -289,6 +289,10 @@ func (r *Referee) gameEnded(tx Tx, res *Result, now time.Time) error {
 	if g == nil || len(res.Records) == 0 {
 		return nil
 	}
+	if g.Status != adjudicator.Finished && g.Players[rules.German].Missed == 0 && g.Players[rules.Allied].Missed == 0 {
+		// Neither over nor late: no need to look for its tournament.
+		return nil
+	}
 	id, err := tx.TournamentOf(g.ID)
 	if err != nil || id == "" {
 		return err
