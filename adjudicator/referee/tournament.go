@@ -185,7 +185,11 @@ func (r *Referee) tournamentWelcome(t *tournament.Tournament, i int, token strin
 	fmt.Fprintf(&b, "Format: %s, %d rounds; %d players. Scenario: %s.\n", t.Format, t.Settings.Rounds, len(t.Entrants), strings.Join(t.Scenarios, ", "))
 	fmt.Fprintf(&b, "Each impulse gives a player %s; a player who misses %s loses the game.\n", human(t.Deadline), forfeitRule(t))
 	fmt.Fprintf(&b, "Sides: %s. Tie-breaks after the points: %s.\n\n", t.Sides, strings.Join(t.TieBreaks, ", "))
-	fmt.Fprintf(&b, "Schedule: round 1 is paired now; each next round is paired when the last game of the\nround before ends. Each game of a round is made at once, with its own welcome mail.\n\n")
+	now := "round 1 is paired now"
+	if n := len(t.Rounds); n > 0 {
+		now = fmt.Sprintf("round %d of %d is in play", n, t.Settings.Rounds)
+	}
+	fmt.Fprintf(&b, "Schedule: %s; each next round is paired when the last game of the\nround before ends. Each game of a round is made at once, with its own welcome mail.\n\n", now)
 	fmt.Fprintf(&b, "Your secret tournament token:\n\n    %s\n\n", token)
 	fmt.Fprintf(&b, "Put it on a TOKEN line, with TOURNAMENT %s, in the mails you send to the referee\n(%s) about the tournament:\n\n", t.ID, r.opt.Address)
 	if t.Sides == tournament.SidesBids {
