@@ -285,6 +285,29 @@ func (g *Game) concede(side rules.Side, now time.Time, result string) ([]Record,
 	return []Record{r, g.finish(result, now)}, nil
 }
 
+// Adjudicate ends a game from outside it, as a tournament does: side
+// forfeits it (missed deadlines, or the director's decision on a stalled
+// game) and the other wins, or, with side "", the director declares it
+// drawn. The reason goes into the log.
+func (g *Game) Adjudicate(side rules.Side, reason string, now time.Time) ([]Record, error) {
+	now = at(now)
+	if g.Status == Finished {
+		return nil, fmt.Errorf("game %s is over: %w", g.ID, ErrNotPlaying)
+	}
+	if strings.TrimSpace(reason) == "" {
+		return nil, errors.New("an adjudication needs a reason")
+	}
+	result := "drawn by the director"
+	if side != "" {
+		if g.Players[side] == nil {
+			return nil, fmt.Errorf("no side %q: german or allied", side)
+		}
+		result = fmt.Sprintf("the %s player forfeits: %s victory", side.Title(), side.Enemy().Title())
+	}
+	r := g.record(Record{Kind: KindAdjudicated, Time: now, Side: side, Reason: reason})
+	return []Record{r, g.finish(result, now)}, nil
+}
+
 // Draw offers a draw, or accepts the one the other side offered. An offer
 // lapses when the next impulse is played.
 func (g *Game) Draw(side rules.Side, accept bool, now time.Time) ([]Record, error) {

@@ -24,6 +24,7 @@ const (
 	KindDrawOffered = "draw-offered" // a player offered a draw
 	KindDrawAgreed  = "draw-agreed"  // the other accepted it
 	KindFinished    = "finished"     // the game is over; the secret seed is revealed
+	KindAdjudicated = "adjudicated"  // a tournament ended the game: a forfeit, or a draw by the director
 )
 
 // A Record is one entry of a game's append-only log. Each carries the hash

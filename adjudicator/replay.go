@@ -256,6 +256,8 @@ func (out *Replayed) apply(e Record, next *Record, engine int, secret []byte) ([
 			result = concededResult1(e.Side)
 		}
 		return g.concede(e.Side, e.Time, result)
+	case KindAdjudicated:
+		return g.Adjudicate(e.Side, e.Reason, e.Time)
 	case KindDrawOffered:
 		return g.Draw(e.Side, false, e.Time)
 	case KindDrawAgreed:

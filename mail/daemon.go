@@ -120,6 +120,24 @@ func (d *Daemon) Tick() (int, error) {
 			}
 		}
 	}
+	// The tournaments: bids that close, rounds a pause held back.
+	err = d.st.Update(func(tx *store.Tx) error {
+		res, err := ref.TournamentTick(tx, now)
+		if err != nil {
+			return err
+		}
+		if len(res.TournamentRecords) > 0 {
+			d.log.Info("tournaments", "outcome", res.Outcome)
+		}
+		queued += len(res.Mails)
+		return Queue(tx, d.Handler.from, res.Mails, now)
+	})
+	if err != nil {
+		d.log.Error("tournaments", "err", err)
+		if first == nil {
+			first = fmt.Errorf("tournaments: %w", err)
+		}
+	}
 	return queued, first
 }
 

@@ -25,7 +25,8 @@ func (w *work) director() error {
 		return nil
 	}
 	var answers, done []string
-	for n, l := range strings.Split(strings.ReplaceAll(w.in.Text, "\r\n", "\n"), "\n") {
+	lines := strings.Split(strings.ReplaceAll(w.in.Text, "\r\n", "\n"), "\n")
+	for n, l := range lines {
 		f := strings.Fields(l)
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") || strings.HasPrefix(f[0], ">") {
 			continue
@@ -36,6 +37,17 @@ func (w *work) director() error {
 		}
 		if kw == "TOKEN" {
 			continue
+		}
+		if kw == "NEW" && len(f) == 2 && strings.EqualFold(f[1], "TOURNAMENT") {
+			// The tournament's file is the rest of the mail, to END.
+			ans, err := w.newTournament(lines[n+1:])
+			if err != nil {
+				ans = err.Error()
+			} else {
+				done = append(done, "NEW TOURNAMENT")
+			}
+			answers = append(answers, fmt.Sprintf("line %d: %s\n%s", n+1, strings.TrimSpace(l), indent(ans)))
+			break
 		}
 		ans, err := w.directorLine(kw, f[1:])
 		if err != nil {
@@ -61,7 +73,14 @@ const directorHelp = `The director's orders, one a line, after TOKEN:
   PAUSE game reason...
   RESUME game reason...
   EXTEND game 24h reason...
-  ROLLBACK game G17-2 reason...`
+  ROLLBACK game G17-2 reason...
+  NEW TOURNAMENT, then the tournament's file to END
+  TOURNAMENT PAUSE id reason...
+  TOURNAMENT RESUME id reason...
+  TOURNAMENT REPLACE id old-address new-address reason...
+  TOURNAMENT WITHDRAW id address reason...
+  TOURNAMENT ADJUDICATE id game draw|german|allied reason...
+  TOURNAMENT STANDINGS id`
 
 // directorLine does one line of the director's mail. An error is the
 // answer to that line; the lines done before it stand.
@@ -76,6 +95,9 @@ func (w *work) directorLine(kw string, args []string) (string, error) {
 		}
 		w.collect(c.Result)
 		return c.Reply, nil
+	}
+	if kw == "TOURNAMENT" {
+		return w.tournamentLine(args)
 	}
 	if len(args) < 2 {
 		return "", fmt.Errorf("%s takes a game and a reason\n%s", kw, directorHelp)
@@ -135,4 +157,91 @@ func constantEqual(a, b string) bool {
 		return false
 	}
 	return adjudicator.HashToken(a) == adjudicator.HashToken(b)
+}
+
+// newTournament makes a tournament of the file's text in the director's
+// mail: the lines after NEW TOURNAMENT, to END or a signature.
+func (w *work) newTournament(lines []string) (string, error) {
+	var file []string
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "END" || l == "-- " {
+			break
+		}
+		file = append(file, l)
+	}
+	res, err := w.h.ref.NewTournament(w.tx, "the tournament's file", []byte(strings.Join(file, "\n")), w.now)
+	if err != nil {
+		return "", err
+	}
+	w.collect(res)
+	return res.Reply, nil
+}
+
+// tournamentLine does one of the director's TOURNAMENT lines.
+func (w *work) tournamentLine(args []string) (string, error) {
+	ref, tx, now := w.h.ref, w.tx, w.now
+	const form = "TOURNAMENT takes PAUSE, RESUME, REPLACE, WITHDRAW, ADJUDICATE or STANDINGS, the tournament's id, and what they need"
+	if len(args) < 2 {
+		return "", errors.New(form)
+	}
+	id := args[1]
+	reason := func(from int) (string, error) {
+		if len(args) <= from {
+			return "", fmt.Errorf("TOURNAMENT %s needs a reason\n%s", strings.ToUpper(args[0]), directorHelp)
+		}
+		return strings.Join(args[from:], " "), nil
+	}
+	var res *referee.Result
+	var err error
+	switch strings.ToUpper(args[0]) {
+	case "STANDINGS":
+		t, err := tx.Tournament(id)
+		if err != nil {
+			return "", err
+		}
+		return referee.TournamentStandings(t), nil
+	case "PAUSE", "RESUME":
+		why, err := reason(2)
+		if err != nil {
+			return "", err
+		}
+		if strings.EqualFold(args[0], "PAUSE") {
+			res, err = ref.TournamentPause(tx, id, why, now)
+		} else {
+			res, err = ref.TournamentResume(tx, id, why, now)
+		}
+		if err != nil {
+			return "", err
+		}
+	case "REPLACE":
+		why, rerr := reason(4)
+		if rerr != nil {
+			return "", rerr
+		}
+		res, err = ref.TournamentReplace(tx, id, args[2], args[3], args[3], why, now)
+	case "WITHDRAW":
+		why, rerr := reason(3)
+		if rerr != nil {
+			return "", rerr
+		}
+		res, err = ref.TournamentWithdraw(tx, id, args[2], why, now)
+	case "ADJUDICATE":
+		why, rerr := reason(4)
+		if rerr != nil {
+			return "", rerr
+		}
+		res, err = ref.TournamentAdjudicate(tx, id, args[2], args[3], why, now)
+	default:
+		return "", errors.New(form)
+	}
+	if err != nil {
+		return "", err
+	}
+	w.collect(res)
+	return res.Reply, nil
+}
+
+// indent sets a text two spaces in, as the director's answers are.
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
 }

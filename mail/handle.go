@@ -264,6 +264,9 @@ func (w *work) registered(addr string) bool {
 		return true
 	}
 	ids, _ := w.tx.GamesOf(addr)
+	if len(ids) == 0 {
+		ids, _ = w.tx.TournamentsOf(strings.ToLower(addr))
+	}
 	return len(ids) > 0
 }
 
@@ -313,6 +316,9 @@ func (w *work) handle(raw []byte) error {
 	}
 	if d := cfg.Referee.Director; d != "" && strings.EqualFold(d, in.From) {
 		return w.director()
+	}
+	if ok, err := w.tournamentMail(); ok || err != nil {
+		return err
 	}
 	ids, err := w.tx.GamesOf(in.From)
 	if err != nil {

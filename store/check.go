@@ -63,7 +63,7 @@ func (t *Tx) check() (*CheckReport, error) {
 	if v := t.tx.Bucket(bucketMeta).Get(keyVersion); len(v) == 8 {
 		r.Version = int(binary.BigEndian.Uint64(v))
 	}
-	for _, b := range [][]byte{bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs} {
+	for _, b := range [][]byte{bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs, bucketTournaments, bucketTourSecrets} {
 		if t.tx.Bucket(b) == nil {
 			r.add("schema", "the bucket %q is missing", b)
 		}

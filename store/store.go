@@ -39,7 +39,7 @@ import (
 
 // Version is the schema version this build writes. Open migrates a file of
 // an older version and refuses a newer one.
-const Version = 7
+const Version = 8
 
 // Buckets. Each game has a bucket of its own under bucketLog, whose keys
 // are the records' sequence numbers, big-endian.
@@ -61,6 +61,9 @@ var (
 
 	bucketDigests = []byte("message-digests") // a message's digest -> its processed key (version 7)
 	bucketSentIDs = []byte("mail-ids")        // an outgoing mail's Message-ID -> its id (version 7)
+
+	bucketTournaments = []byte("tournaments")        // tournament id -> the tournament, JSON (version 8)
+	bucketTourSecrets = []byte("tournament-secrets") // tournament id -> the seed of its dice (version 8)
 
 	keyVersion = []byte("version")
 	keyApp     = []byte("application")
@@ -194,7 +197,7 @@ func (s *Store) prepare(readOnly bool) error {
 
 // create makes the buckets of a new file.
 func create(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs, bucketTournaments, bucketTourSecrets} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -218,6 +221,18 @@ var migrations = map[int]func(*bolt.Tx) error{
 	4: migrate4,
 	5: func(tx *bolt.Tx) error { _, err := tx.CreateBucket(bucketSnapshots); return err },
 	6: migrate6,
+	7: migrate7,
+}
+
+// migrate7 adds the tournaments (version 8): each kept as JSON, and the
+// seed of its dice apart, as a game's.
+func migrate7(tx *bolt.Tx) error {
+	for _, b := range [][]byte{bucketTournaments, bucketTourSecrets} {
+		if _, err := tx.CreateBucket(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // migrate6 knows a message processed by its digest instead of its

@@ -416,7 +416,7 @@ func TestMigrate6(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range []string{"message-digests", "mail-ids"} {
+		for _, b := range []string{"message-digests", "mail-ids", "tournaments", "tournament-secrets"} {
 			if err := tx.DeleteBucket([]byte(b)); err != nil {
 				return fmt.Errorf("%s: %w", b, err)
 			}

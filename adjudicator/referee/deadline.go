@@ -34,6 +34,11 @@ func (r *Referee) Deadline(tx Tx, id string, now time.Time) (*Result, error) {
 	}
 	side := g.Next.Side
 	res := &Result{Game: g}
+	if g.Status != adjudicator.Playing || g.Paused || g.Due.IsZero() {
+		// It ended or was paused since the list of games due was read.
+		res.Outcome = "no deadline: the game is " + string(g.Status)
+		return res, nil
+	}
 	if now.Before(g.Due) {
 		g.Reminded = g.Due
 		if err := tx.SaveGame(g, nil); err != nil {
@@ -61,5 +66,5 @@ func (r *Referee) Deadline(tx Tx, id string, now time.Time) (*Result, error) {
 		return nil, err
 	}
 	res.Outcome = "deadline passed: played " + recs[0].Impulse
-	return res, nil
+	return res, r.gameEnded(tx, res, now)
 }

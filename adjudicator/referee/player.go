@@ -39,7 +39,11 @@ func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now tim
 	if aside != "" {
 		t.answers = append(t.answers, aside+".")
 	}
-	return t.run()
+	res, err := t.run()
+	if err == nil && !res.Refused {
+		err = r.gameEnded(tx, res, now)
+	}
+	return res, err
 }
 
 // Join is JOIN by itself: the side's player joins the game with his seed
@@ -324,6 +328,9 @@ func (t *turn) join(seed string) (out []adjudicator.Record, refused, err error) 
 // extend is a player's EXTEND, within the referee's limits.
 func (t *turn) extend(d time.Duration) ([]adjudicator.Record, error) {
 	g, side, opt := t.g, t.side, t.r.opt
+	if n, ok := t.r.tournamentExtensions(t.tx, g.ID); ok {
+		opt.MaxExtensions = n
+	}
 	switch {
 	case g.Players[side].Extensions >= opt.MaxExtensions:
 		return nil, fmt.Errorf("you have had the %d extensions a player may have in a game", opt.MaxExtensions)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/tournament"
 	"titm/rules"
 )
 
@@ -41,6 +42,19 @@ type Tx interface {
 	Log(id string) ([]adjudicator.Record, error)
 	// PutSnapshot keeps what a mail's map picture is drawn from.
 	PutSnapshot(key string, data []byte) error
+	// IndexGame adds a game's addresses to the index of who plays what,
+	// after a player is replaced.
+	IndexGame(g *adjudicator.Game) error
+
+	// CreateTournament keeps a new tournament, SaveTournament one after a
+	// change; Tournament returns one whole, Tournaments every one (without
+	// the seed of its dice), TournamentOf the id of a game's tournament
+	// ("" if none).
+	CreateTournament(t *tournament.Tournament) error
+	SaveTournament(t *tournament.Tournament) error
+	Tournament(id string) (*tournament.Tournament, error)
+	Tournaments() ([]*tournament.Tournament, error)
+	TournamentOf(game string) (string, error)
 }
 
 // The kinds of mail, for the outbox and the operator.
@@ -84,6 +98,10 @@ type Result struct {
 	// the orders when they were the reason.
 	Refused bool
 	Errors  rules.OrderErrors
+	// Tournament is the tournament the act changed or read, if any, and
+	// TournamentRecords the records appended to its log.
+	Tournament        *tournament.Tournament
+	TournamentRecords []tournament.Record
 }
 
 // Options are the referee's settings. A nil *Options is the zero value.

@@ -39,6 +39,7 @@ type request struct {
 	// the last played.
 	Impulse string           `json:"impulse,omitempty"`
 	New     *referee.NewGame `json:"new,omitempty"`
+	Tour    *tourRequest     `json:"tour,omitempty"` // the tournament commands
 }
 
 // response is what serving a request gave: the fields of its act.
@@ -68,7 +69,8 @@ type response struct {
 	Text       string                `json:"text,omitempty"`   // report
 	Data       []byte                `json:"data,omitempty"`   // render: the PNG
 	ImpulseRan string                `json:"impulse_ran,omitempty"`
-	Ops        *opsResult            `json:"ops,omitempty"` // backup, check-store, compact, status
+	Ops        *opsResult            `json:"ops,omitempty"`  // backup, check-store, compact, status
+	Tour       *tourResponse         `json:"tour,omitempty"` // the tournament commands, ratings
 }
 
 // host serves requests on an open store: in the daemon for the control

@@ -54,6 +54,8 @@ var commands = []*command{
 	resumeCmd,
 	extendCmd,
 	rollbackCmd,
+	tournamentCmd,
+	ratingsCmd,
 	serveCmd,
 	statusCmd,
 	backupCmd,

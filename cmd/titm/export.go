@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"titm/adjudicator"
+	"titm/adjudicator/tournament"
 )
 
 var exportCmd = &command{
@@ -49,7 +51,7 @@ var exportCmd = &command{
 var verifyCmd = &command{
 	name:    "verify",
 	args:    "FILE",
-	summary: "check an export: the seed against the commitment, every die, every impulse replayed, every hash",
+	summary: "check an export: the seed against the commitment, every die, every impulse replayed, every hash; of a tournament, every side decision and game too",
 	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
 		out := c.out
 		head := fs.String("head", "", "a log head from a report (a receipt): check that the log passes through it")
@@ -66,7 +68,14 @@ var verifyCmd = &command{
 				defer f.Close()
 				r = f
 			}
-			x, err := adjudicator.ReadExport(r)
+			data, err := io.ReadAll(r)
+			if err != nil {
+				return err
+			}
+			if tournament.IsExport(data) {
+				return verifyTournament(out, data, *head)
+			}
+			x, err := adjudicator.ReadExport(bytes.NewReader(data))
 			if err != nil {
 				return err
 			}

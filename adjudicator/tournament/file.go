@@ -1,0 +1,337 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	netmail "net/mail"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"titm/rules"
+)
+
+// The formats of a tournament.
+const (
+	RoundRobin  = "round-robin" // everyone plays everyone once
+	Swiss       = "swiss"       // a fixed number of rounds, paired by score
+	Elimination = "elimination" // single elimination: the loser of a game is out
+)
+
+// The side rules: how the two players of a pairing get their sides.
+const (
+	SidesAlternate = "alternate" // the one who played the German side less often takes it
+	SidesRandom    = "random"    // a die of the tournament's stream
+	SidesBids      = "bids"      // sealed bids of VP (BID german 3)
+)
+
+// The tie-breaks, applied in the order the file lists them after the points.
+const (
+	TieMargin     = "margin"       // the VP margin of a player's games, adjusted by bids
+	TieHeadToHead = "head-to-head" // the points scored in games between the tied players
+	TieBuchholz   = "buchholz"     // the sum of the opponents' points
+)
+
+// File is a tournament file as written by its director (TOML, described in
+// docs/tournaments.md).
+type File struct {
+	Name          string   `toml:"name"`
+	Director      string   `toml:"director"`
+	Scenario      string   `toml:"scenario"`
+	Scenarios     []string `toml:"scenarios"` // one per round, instead of scenario
+	Format        string   `toml:"format"`
+	Rounds        int      `toml:"rounds"` // Swiss only
+	Deadline      string   `toml:"deadline"`
+	MaxExtensions *int     `toml:"max_extensions"` // nil: the referee's
+	ForfeitAfter  int      `toml:"forfeit_after"`  // missed deadlines in a game that lose it; 0: never
+	Sides         string   `toml:"sides"`
+	BidDeadline   string   `toml:"bid_deadline"`
+	TieBreaks     []string `toml:"tiebreaks"`
+	Players       []struct {
+		Name    string `toml:"name"`
+		Address string `toml:"address"`
+	} `toml:"player"`
+}
+
+// Problem is one problem of a tournament file, on its line (0: the whole
+// file).
+type Problem struct {
+	Line int
+	Msg  string
+}
+
+// Problems are all the problems of a tournament file; as an error, one a
+// line, each with the file's name and its line.
+type Problems struct {
+	File string
+	List []Problem
+}
+
+func (ps *Problems) Error() string {
+	var b strings.Builder
+	for i, p := range ps.List {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if p.Line > 0 {
+			fmt.Fprintf(&b, "%s:%d: %s", ps.File, p.Line, p.Msg)
+		} else {
+			fmt.Fprintf(&b, "%s: %s", ps.File, p.Msg)
+		}
+	}
+	return b.String()
+}
+
+// Settings are a tournament's rules, read and checked from its file.
+type Settings struct {
+	Name          string        `json:"name"`
+	Director      string        `json:"director"`
+	Scenarios     []string      `json:"scenarios"` // one, or one per round
+	Format        string        `json:"format"`
+	Rounds        int           `json:"rounds"` // every format's, worked out for round robin and elimination
+	Deadline      time.Duration `json:"deadline"`
+	MaxExtensions int           `json:"max_extensions"` // -1: the referee's setting
+	ForfeitAfter  int           `json:"forfeit_after"`
+	Sides         string        `json:"sides"`
+	BidDeadline   time.Duration `json:"bid_deadline"`
+	TieBreaks     []string      `json:"tiebreaks"`
+	Players       []Entry       `json:"players"`
+}
+
+// Entry is a player as the file names him.
+type Entry struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+}
+
+// Scenario returns the scenario of round n (1-based).
+func (s *Settings) Scenario(n int) string {
+	if len(s.Scenarios) == 1 {
+		return s.Scenarios[0]
+	}
+	return s.Scenarios[n-1]
+}
+
+var lineRE = regexp.MustCompile(`line (\d+)`)
+
+// Parse reads and checks a tournament file. known reports whether a
+// scenario name or file can be loaded (nil: any). Every problem is
+// returned, each on its line, as *Problems.
+func Parse(name string, data []byte, known func(string) error) (*Settings, error) {
+	ps := &Problems{File: name}
+	var f File
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			ps.List = append(ps.List, Problem{pe.Position.Line, "not valid TOML: " + pe.Message})
+			return nil, ps
+		}
+		line := 0
+		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		ps.List = append(ps.List, Problem{line, "wrong kind of value: " + strings.TrimPrefix(err.Error(), "toml: ")})
+		return nil, ps
+	}
+	ln := newLines(data)
+	add := func(line int, format string, args ...any) {
+		ps.List = append(ps.List, Problem{line, fmt.Sprintf(format, args...)})
+	}
+	for _, k := range md.Undecoded() {
+		add(ln.key(k[len(k)-1], 0), "unknown key %q (the keys are listed in docs/tournaments.md)", k.String())
+	}
+	s := &Settings{Name: strings.TrimSpace(f.Name), Format: f.Format, Rounds: f.Rounds, MaxExtensions: -1,
+		ForfeitAfter: f.ForfeitAfter, Sides: f.Sides, TieBreaks: f.TieBreaks}
+	if s.Name == "" {
+		add(ln.key("name", 0), "the tournament has no name: add name = \"...\"")
+	}
+	if a, err := netmail.ParseAddress(f.Director); err != nil {
+		add(ln.key("director", 0), "director = %q is not a mail address", f.Director)
+	} else {
+		s.Director = strings.ToLower(a.Address)
+	}
+	switch {
+	case f.Scenario != "" && len(f.Scenarios) > 0:
+		add(ln.key("scenarios", 0), "give scenario or scenarios, not both")
+	case f.Scenario != "":
+		s.Scenarios = []string{f.Scenario}
+	case len(f.Scenarios) > 0:
+		s.Scenarios = f.Scenarios
+	default:
+		add(0, "no scenario: add scenario = \"intro\", or scenarios = [...] with one per round")
+	}
+	if known != nil {
+		key := "scenario"
+		if len(f.Scenarios) > 0 {
+			key = "scenarios"
+		}
+		for _, sc := range s.Scenarios {
+			if err := known(sc); err != nil {
+				add(ln.key(key, 0), "unknown scenario %q: %v", sc, firstLine(err.Error()))
+			}
+		}
+	}
+	seen := map[string]int{}
+	for i, p := range f.Players {
+		line := ln.table("player", i)
+		e := Entry{Name: strings.TrimSpace(p.Name)}
+		if e.Name == "" {
+			add(line, "player %d has no name", i+1)
+		}
+		a, err := netmail.ParseAddress(p.Address)
+		if err != nil {
+			add(line, "player %q: address %q is not a mail address", e.Name, p.Address)
+		} else {
+			e.Address = strings.ToLower(a.Address)
+		}
+		for _, k := range []string{"name:" + strings.ToLower(e.Name), "address:" + e.Address} {
+			if j, ok := seen[k]; ok && !strings.HasSuffix(k, ":") {
+				add(line, "player %q repeats the %s of the player at line %d", e.Name, strings.SplitN(k, ":", 2)[0], ln.table("player", j))
+			}
+			seen[k] = i
+		}
+		if e.Address != "" && e.Address == s.Director {
+			add(line, "player %q has the director's address: the director does not play", e.Name)
+		}
+		s.Players = append(s.Players, e)
+	}
+	n := len(f.Players)
+	if n < 2 {
+		add(0, "a tournament needs at least 2 players, not %d", n)
+	}
+	fl := ln.key("format", 0)
+	switch f.Format {
+	case RoundRobin:
+		s.Rounds = n - 1
+		if n%2 == 1 {
+			s.Rounds = n
+		}
+		if f.Rounds != 0 && f.Rounds != s.Rounds {
+			add(ln.key("rounds", 0), "rounds = %d: a round robin of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
+		}
+	case Elimination:
+		s.Rounds = 0
+		for k := 1; k < n; k *= 2 {
+			s.Rounds++
+		}
+		if f.Rounds != 0 && f.Rounds != s.Rounds {
+			add(ln.key("rounds", 0), "rounds = %d: a single elimination of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
+		}
+	case Swiss:
+		switch {
+		case f.Rounds < 1:
+			add(ln.key("rounds", fl), "a Swiss tournament needs rounds = N, at least 1")
+		case n >= 2 && f.Rounds > n-1:
+			add(ln.key("rounds", fl), "rounds = %d is impossible: %d players can play at most %d rounds without a rematch", f.Rounds, n, n-1)
+		}
+	default:
+		add(fl, "format = %q: it is %q, %q or %q", f.Format, RoundRobin, Swiss, Elimination)
+	}
+	if len(s.Scenarios) > 1 && s.Rounds > 0 && len(s.Scenarios) != s.Rounds {
+		add(ln.key("scenarios", 0), "scenarios names %d scenarios for %d rounds: give one per round, or one for all", len(s.Scenarios), s.Rounds)
+	}
+	s.Deadline = duration(f.Deadline, 72*time.Hour, ln.key("deadline", 0), "deadline", add)
+	if f.MaxExtensions != nil {
+		s.MaxExtensions = *f.MaxExtensions
+		if s.MaxExtensions < 0 {
+			add(ln.key("max_extensions", 0), "max_extensions = %d: it cannot be negative", s.MaxExtensions)
+		}
+	}
+	if s.ForfeitAfter < 0 {
+		add(ln.key("forfeit_after", 0), "forfeit_after = %d: it cannot be negative (0: never)", s.ForfeitAfter)
+	}
+	switch s.Sides {
+	case "":
+		s.Sides = SidesAlternate
+	case SidesAlternate, SidesRandom, SidesBids:
+	default:
+		add(ln.key("sides", 0), "sides = %q: it is %q, %q or %q", s.Sides, SidesAlternate, SidesRandom, SidesBids)
+	}
+	s.BidDeadline = duration(f.BidDeadline, 48*time.Hour, ln.key("bid_deadline", 0), "bid_deadline", add)
+	if len(s.TieBreaks) == 0 {
+		s.TieBreaks = []string{TieMargin, TieHeadToHead}
+		if s.Format == Swiss {
+			s.TieBreaks = []string{TieBuchholz, TieMargin, TieHeadToHead}
+		}
+	}
+	dup := map[string]bool{}
+	for _, t := range s.TieBreaks {
+		if t != TieMargin && t != TieHeadToHead && t != TieBuchholz {
+			add(ln.key("tiebreaks", 0), "tie-break %q: it is %q, %q or %q", t, TieMargin, TieHeadToHead, TieBuchholz)
+		}
+		if dup[t] {
+			add(ln.key("tiebreaks", 0), "tie-break %q is listed twice", t)
+		}
+		dup[t] = true
+	}
+	if len(ps.List) > 0 {
+		return nil, ps
+	}
+	return s, nil
+}
+
+func duration(text string, def time.Duration, line int, key string, add func(int, string, ...any)) time.Duration {
+	if text == "" {
+		return def
+	}
+	d, err := time.ParseDuration(text)
+	if err != nil || d <= 0 {
+		add(line, "%s = %q: write a time as \"72h\" or \"90m\"", key, text)
+		return def
+	}
+	return d
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// lines finds the lines of a TOML file's keys and tables, for the
+// problems: the decoder gives the values, not where they were.
+type lines struct{ text []string }
+
+func newLines(data []byte) *lines {
+	return &lines{text: strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")}
+}
+
+// key returns the first line that sets key, or def.
+func (l *lines) key(key string, def int) int {
+	for i, t := range l.text {
+		t = strings.TrimSpace(t)
+		if rest, ok := strings.CutPrefix(t, key); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
+			return i + 1
+		}
+	}
+	return def
+}
+
+// table returns the line of the n-th (0-based) [[name]] header, or 0.
+func (l *lines) table(name string, n int) int {
+	for i, t := range l.text {
+		if strings.TrimSpace(t) == "[["+name+"]]" {
+			if n == 0 {
+				return i + 1
+			}
+			n--
+		}
+	}
+	return 0
+}
+
+// sideOf reads a side as a player writes it.
+func sideOf(s string) (rules.Side, bool) {
+	switch strings.ToLower(s) {
+	case "german", "g":
+		return rules.German, true
+	case "allied", "a":
+		return rules.Allied, true
+	}
+	return "", false
+}

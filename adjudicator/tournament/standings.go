@@ -1,0 +1,309 @@
+package tournament
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"titm/adjudicator"
+	"titm/rules"
+)
+
+// Standing is one player's line of the standings.
+type Standing struct {
+	Rank   int     `json:"rank"` // equal for players equal on points and every tie-break
+	Player int     `json:"player"`
+	Name   string  `json:"name"`
+	Points float64 `json:"points"`
+	Played int     `json:"played"` // games finished, byes not counted
+	Won    int     `json:"won"`
+	Drawn  int     `json:"drawn"`
+	Lost   int     `json:"lost"`
+	Byes   int     `json:"byes"`
+	// Margin is the VP margin of his games, adjusted by the bids: as
+	// German the German VP less what he gave, as Allied its opposite.
+	Margin int `json:"margin"`
+	// Buchholz is the sum of his opponents' points.
+	Buchholz float64 `json:"buchholz"`
+	// HeadToHead is the points he scored against the players tied with
+	// him when that tie-break was applied.
+	HeadToHead float64 `json:"head_to_head"`
+	Out        bool    `json:"out,omitempty"` // knocked out
+	Withdrawn  bool    `json:"withdrawn,omitempty"`
+	// Through is, in a single elimination, the rounds he went through:
+	// the standings are by it first, so the champion is first.
+	Through int `json:"through,omitempty"`
+}
+
+// Standings returns the standings: by points (in a single elimination,
+// by the rounds gone through first), then the tie-breaks in the
+// order of the settings, then the order of the file.
+func (t *Tournament) Standings() []Standing {
+	n := len(t.Entrants)
+	st := make([]Standing, n)
+	for i, e := range t.Entrants {
+		st[i] = Standing{Player: i, Name: e.Name, Out: e.Out, Withdrawn: e.Withdrawn}
+	}
+	for _, r := range t.Rounds {
+		for _, p := range r.Pairings {
+			if !p.Done {
+				continue
+			}
+			if p.Bye() {
+				st[p.A].Points += p.Points[0]
+				st[p.A].Byes++
+				continue
+			}
+			for j, i := range [2]int{p.A, p.B} {
+				s := &st[i]
+				s.Played++
+				s.Points += p.Points[j]
+				s.Margin += p.Margin[j]
+				switch o := p.Points[1-j]; {
+				case p.Points[j] > o:
+					s.Won++
+				case p.Points[j] == o && p.Points[j] > 0:
+					s.Drawn++
+				default:
+					s.Lost++
+				}
+			}
+		}
+	}
+	if t.Format == Elimination {
+		for _, r := range t.Rounds {
+			for _, p := range r.Pairings {
+				if p.Done {
+					st[p.Winner()].Through++
+				}
+			}
+		}
+	}
+	for _, r := range t.Rounds {
+		for _, p := range r.Pairings {
+			if p.Done && !p.Bye() {
+				st[p.A].Buchholz += st[p.B].Points
+				st[p.B].Buchholz += st[p.A].Points
+			}
+		}
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := &st[order[a]], &st[order[b]]
+		if x.Through != y.Through {
+			return x.Through > y.Through
+		}
+		return x.Points > y.Points
+	})
+	keys := make([][]float64, n) // each player's values so far, to find the ties
+	for i := range keys {
+		keys[i] = []float64{float64(st[i].Through), st[i].Points}
+	}
+	for _, tb := range t.TieBreaks {
+		// Within each group equal on everything so far, work out the
+		// tie-break and sort by it.
+		for lo := 0; lo < n; {
+			hi := lo + 1
+			for hi < n && equal(keys[order[lo]], keys[order[hi]]) {
+				hi++
+			}
+			group := order[lo:hi]
+			if tb == TieHeadToHead && len(group) > 1 {
+				t.headToHead(st, group)
+			}
+			for _, i := range group {
+				keys[i] = append(keys[i], tieValue(&st[i], tb))
+			}
+			sort.SliceStable(group, func(a, b int) bool {
+				return tieValue(&st[group[a]], tb) > tieValue(&st[group[b]], tb)
+			})
+			lo = hi
+		}
+	}
+	out := make([]Standing, n)
+	for k, i := range order {
+		out[k] = st[i]
+		out[k].Rank = k + 1
+		if k > 0 && equal(keys[i], keys[order[k-1]]) {
+			out[k].Rank = out[k-1].Rank
+		}
+	}
+	return out
+}
+
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func tieValue(s *Standing, tb string) float64 {
+	switch tb {
+	case TieMargin:
+		return float64(s.Margin)
+	case TieBuchholz:
+		return s.Buchholz
+	case TieHeadToHead:
+		return s.HeadToHead
+	}
+	return 0
+}
+
+// headToHead sets the points each player of group scored against the
+// others of the group.
+func (t *Tournament) headToHead(st []Standing, group []int) {
+	in := map[int]bool{}
+	for _, i := range group {
+		in[i] = true
+		st[i].HeadToHead = 0
+	}
+	for _, r := range t.Rounds {
+		for _, p := range r.Pairings {
+			if p.Done && !p.Bye() && in[p.A] && in[p.B] {
+				st[p.A].HeadToHead += p.Points[0]
+				st[p.B].HeadToHead += p.Points[1]
+			}
+		}
+	}
+}
+
+// WriteStandings writes the standings as the mails and titm tournament show
+// give them.
+func (t *Tournament) WriteStandings(b *strings.Builder) {
+	st := t.Standings()
+	fmt.Fprintf(b, "%-4s %-20s %6s %4s %4s %4s %4s %4s %7s %8s\n", "rank", "player", "points", "won", "drawn", "lost", "byes", "", "margin", "buchholz")
+	for _, s := range st {
+		out := ""
+		switch {
+		case s.Withdrawn:
+			out = "left"
+		case s.Out:
+			out = "out"
+		}
+		fmt.Fprintf(b, "%-4d %-20s %6.1f %4d %4d %4d %4d %4s %+7d %8.1f\n", s.Rank, trunc(s.Name, 20), s.Points, s.Won, s.Drawn, s.Lost, s.Byes, out, s.Margin, s.Buchholz)
+	}
+}
+
+func trunc(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// GameEnd is how a pairing's game ended.
+type GameEnd struct {
+	Winner   rules.Side // "" for a draw, or when both lose
+	BothLose bool       // a result that gives no side the game
+	VP       int        // the German VP at the end, already adjusted by the bids
+	How      string     // "victory", "draw", "concession", "forfeit", "adjudicated"
+	Result   string     // the game's result, as its log gives it
+}
+
+// Result enters a game's end into its pairing. When it ends the round, the
+// losers of a single elimination are out and, after the last round, the
+// tournament is over and its seed revealed. It returns the records.
+func (t *Tournament) Result(game string, e GameEnd, now time.Time) ([]Record, error) {
+	r, p, k := t.Find(game)
+	switch {
+	case p == nil:
+		return nil, fmt.Errorf("game %s is in no pairing of tournament %s", game, t.ID)
+	case p.Done:
+		return nil, fmt.Errorf("the result of game %s is in already", game)
+	}
+	g := p.Of(p.German)
+	switch {
+	case e.BothLose:
+	case e.Winner == rules.German:
+		p.Points[g] = 1
+	case e.Winner == rules.Allied:
+		p.Points[1-g] = 1
+	default:
+		p.Points = [2]float64{0.5, 0.5}
+	}
+	p.Margin[g], p.Margin[1-g] = e.VP, -e.VP
+	p.How, p.Done = e.How, true
+	rec := Record{Kind: KindResult, Time: now, Round: r.N, Pairing: k + 1, Game: game, Text: e.How + ": " + e.Result, Points: p.Points, Margin: p.Margin}
+	if t.Format == Elimination && p.Points[0] == p.Points[1] {
+		p.Advance = p.A
+		switch {
+		case p.Margin[1] > p.Margin[0]:
+			p.Advance = p.B
+		case p.Margin[0] == p.Margin[1]:
+			roll, err := t.roll(fmt.Sprintf("round %d pairing %d: a drawn knockout game with equal margins (1-5 %s goes on, 6-10 %s)", r.N, k+1, t.Entrants[p.A].Name, t.Entrants[p.B].Name))
+			if err != nil {
+				return nil, err
+			}
+			if roll.Value > 5 {
+				p.Advance = p.B
+			}
+			rec.Dice = []adjudicator.Roll{roll}
+		}
+		rec.Advance = p.Advance + 1
+	}
+	out := []Record{t.record(rec)}
+	if !r.Done() {
+		return out, nil
+	}
+	if t.Format == Elimination {
+		for _, q := range r.Pairings {
+			if !q.Bye() {
+				t.Entrants[q.Opponent(q.Winner())].Out = true
+			}
+		}
+	}
+	if len(t.Rounds) == t.Settings.Rounds {
+		t.Status = Over
+		t.Seed = fmt.Sprintf("%x", t.secret)
+		out = append(out, t.record(Record{Kind: KindFinished, Time: now, Seed: t.Seed}))
+	}
+	return out, nil
+}
+
+// Adjudicate ends a stalled game by the director's decision: a forfeit by
+// side, or a draw when side is "". The game's own log records it too.
+func Adjudicated(side rules.Side) GameEnd {
+	if side == "" {
+		return GameEnd{How: "adjudicated", Result: "drawn by the director"}
+	}
+	return GameEnd{Winner: side.Enemy(), How: "adjudicated", Result: fmt.Sprintf("the %s player forfeits by the director's decision", side.Title())}
+}
+
+// EndOf reads a game's result as its log gives it: the winning side from
+// "German ... victory", "Allied ... victory", a concession or a forfeit
+// ("...: Allied victory"); "Draw" or an agreed draw is a draw; a result naming no
+// winner and not a draw ("Both sides lose") gives the game to nobody.
+func EndOf(result string) GameEnd {
+	e := GameEnd{Result: result, How: "victory"}
+	r := strings.ToLower(result)
+	if i := strings.LastIndex(r, ": "); i >= 0 {
+		switch {
+		case strings.Contains(r[:i], "conceded"):
+			e.How = "concession"
+		case strings.Contains(r[:i], "forfeits"):
+			e.How = "forfeit"
+		}
+		r = r[i+2:]
+	}
+	switch {
+	case strings.HasPrefix(r, "german") && strings.Contains(r, "victory"):
+		e.Winner = rules.German
+	case strings.HasPrefix(r, "allied") && strings.Contains(r, "victory"):
+		e.Winner = rules.Allied
+	case strings.Contains(r, "draw"):
+		e.How = "draw"
+	default:
+		e.BothLose = true
+	}
+	return e
+}

@@ -1,0 +1,400 @@
+// Package tournament is a tournament's logic, apart from any store or door:
+// the tournament file, pairing (round robin, Swiss, single elimination),
+// the side rules (alternate, random by the tournament's dice, sealed bids),
+// the standings with their tie-breaks, the ratings (Glicko-2) and the
+// tournament's hash-chained log, which lets anyone check every side
+// decision. docs/tournaments.md describes it for directors and players.
+//
+// A Tournament is plain data, kept as JSON by the store; its methods change
+// it and append the change's records to its log.
+package tournament
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"titm/adjudicator"
+	"titm/rules"
+)
+
+// The statuses of a tournament.
+const (
+	Running = "running"
+	Over    = "finished"
+)
+
+// Tournament is one tournament: its settings, its players, the pairings of
+// the rounds played and in play, and the head of its log.
+type Tournament struct {
+	ID string `json:"id"`
+	Settings
+	Entrants   []*Entrant `json:"entrants"`
+	Status     string     `json:"status"`
+	Paused     bool       `json:"paused,omitempty"`
+	Created    time.Time  `json:"created"`
+	Rounds     []*Round   `json:"round_list"`
+	Commitment string     `json:"commitment"`     // hex SHA-256 of the secret seed
+	Seed       string     `json:"seed,omitempty"` // revealed when the tournament is over
+	Draws      uint64     `json:"draws"`          // draws taken from the dice stream
+	Log        []Record   `json:"log"`
+	Head       string     `json:"head"`
+
+	secret []byte
+	logged []adjudicator.Roll // Verify without the seed: the dice as logged
+}
+
+// Entrant is one player of a tournament.
+type Entrant struct {
+	Name      string   `json:"name"`
+	Address   string   `json:"address"`
+	TokenHash string   `json:"token_hash"`
+	Before    []string `json:"before,omitempty"` // addresses he replaced, oldest first
+	Out       bool     `json:"out,omitempty"`    // knocked out (single elimination)
+	Withdrawn bool     `json:"withdrawn,omitempty"`
+}
+
+// Round is one round's pairings.
+type Round struct {
+	N        int        `json:"n"`
+	Scenario string     `json:"scenario"`
+	Pairings []*Pairing `json:"pairings"`
+	BidsDue  time.Time  `json:"bids_due,omitzero"` // sealed bids only
+}
+
+// Pairing is two players of a round, or one with a bye (B = -1).
+type Pairing struct {
+	A      int    `json:"a"`              // an index into Entrants
+	B      int    `json:"b"`              // the other, or -1 for a bye
+	German int    `json:"german"`         // the index of the German player; -1 until decided
+	Game   string `json:"game,omitempty"` // the game's id once made
+	// Bids are the sealed bids of A and B (nil: none yet). They are kept
+	// from the players until both are in or the deadline passes.
+	Bids [2]*Bid `json:"bids"`
+	// Give is the VP the German side gives the Allied side by the bids
+	// (negative: the Allied gives the German), which adjusts the German VP
+	// of the game's result.
+	Give int `json:"give,omitempty"`
+	// Points and Margin are A's and B's once the game is over.
+	Points [2]float64 `json:"points"`
+	Margin [2]int     `json:"margin"`
+	How    string     `json:"how,omitempty"` // how it ended: "victory", "draw", "concession", "forfeit", "bye", ...
+	Done   bool       `json:"done,omitempty"`
+	// Advance is the player who goes on from a drawn game of a single
+	// elimination: the better VP margin, else a die.
+	Advance int `json:"advance,omitempty"`
+}
+
+// Bye reports whether the pairing is a bye.
+func (p *Pairing) Bye() bool { return p.B < 0 }
+
+// Sided reports whether the pairing's sides are decided.
+func (p *Pairing) Sided() bool { return p.German >= 0 }
+
+// Of returns 0 when i is the pairing's A, 1 when B, -1 when neither.
+func (p *Pairing) Of(i int) int {
+	switch i {
+	case p.A:
+		return 0
+	case p.B:
+		return 1
+	}
+	return -1
+}
+
+// Opponent returns the other player of a pairing.
+func (p *Pairing) Opponent(i int) int {
+	if i == p.A {
+		return p.B
+	}
+	return p.A
+}
+
+// SideOf returns the side player i plays in the pairing, once decided.
+func (p *Pairing) SideOf(i int) rules.Side {
+	switch {
+	case !p.Sided():
+		return ""
+	case p.German == i:
+		return rules.German
+	}
+	return rules.Allied
+}
+
+// Bid is a player's sealed bid: the VP he gives up to play Side.
+type Bid struct {
+	Side rules.Side `json:"side"`
+	VP   int        `json:"vp"`
+	Time time.Time  `json:"time"`
+}
+
+// The kinds of a tournament's log record.
+const (
+	KindCreated     = "created"     // the settings and players; the commitment
+	KindPaired      = "paired"      // a round's pairings
+	KindBid         = "bid"         // a sealed bid came in: who bid, its hash
+	KindSides       = "sides"       // a pairing's sides: the bids revealed, the dice
+	KindGame        = "game"        // a pairing's game was made
+	KindResult      = "result"      // a pairing's result entered the standings
+	KindReplaced    = "replaced"    // a player was replaced by the director
+	KindPaused      = "paused"      // by the director
+	KindResumed     = "resumed"     // by the director
+	KindAdjudicated = "adjudicated" // the director ended a stalled game
+	KindWithdrawn   = "withdrawn"   // a player left, with nobody to take his place
+	KindFinished    = "finished"    // the last round is over; the seed is revealed
+)
+
+// Record is one entry of a tournament's log, chained by hashes as a game's.
+type Record struct {
+	Seq     int       `json:"seq"`
+	Kind    string    `json:"kind"`
+	Time    time.Time `json:"time"`
+	Round   int       `json:"round,omitempty"`
+	Pairing int       `json:"pairing,omitempty"` // 1-based
+	Player  int       `json:"player,omitempty"`  // 1-based: the player who bid, or who was replaced
+	Name    string    `json:"name,omitempty"`    // replaced: the new player's name
+	Address string    `json:"address,omitempty"` // replaced: his address
+	Game    string    `json:"game,omitempty"`
+	Text    string    `json:"text,omitempty"`
+
+	Settings   *Settings          `json:"settings,omitempty"` // created
+	Commitment string             `json:"commitment,omitempty"`
+	Pairs      [][2]int           `json:"pairs,omitempty"`    // paired: A and B of each pairing (B -1: a bye)
+	Bids       [2]*Bid            `json:"bids,omitzero"`      // sides: both bids, revealed
+	BidHash    string             `json:"bid_hash,omitempty"` // bid: SHA-256 of the bid's JSON, sealed
+	Dice       []adjudicator.Roll `json:"dice,omitempty"`
+	German     int                `json:"german,omitempty"`  // sides: the German player, 1-based
+	Give       int                `json:"give,omitempty"`    // sides: VP the German side gives
+	Points     [2]float64         `json:"points,omitzero"`   // result
+	Margin     [2]int             `json:"margin,omitzero"`   // result
+	Advance    int                `json:"advance,omitempty"` // result of a drawn knockout game: who goes on, 1-based
+	Seed       string             `json:"seed,omitempty"`    // finished
+
+	Prev string `json:"prev"`
+	Hash string `json:"hash"`
+}
+
+// RecordHash returns the hash of a record: hex SHA-256 of its JSON with the
+// hash empty.
+func RecordHash(r Record) string {
+	r.Hash = ""
+	data, err := json.Marshal(r)
+	if err != nil {
+		// A Record is plain data; marshalling it cannot fail.
+		panic("tournament: marshalling a record: " + err.Error())
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func (t *Tournament) record(r Record) Record {
+	r.Seq = len(t.Log)
+	r.Prev = t.Head
+	r.Time = r.Time.UTC().Truncate(time.Millisecond)
+	r.Hash = RecordHash(r)
+	t.Log = append(t.Log, r)
+	t.Head = r.Hash
+	return r
+}
+
+// New makes a tournament of settings s with the secret seed of its dice and
+// the players' tokens (only their hashes are kept).
+func New(id string, s *Settings, secret []byte, tokens []string, now time.Time) (*Tournament, error) {
+	if len(secret) != adjudicator.SeedSize {
+		return nil, fmt.Errorf("a tournament's secret seed is %d bytes, not %d", adjudicator.SeedSize, len(secret))
+	}
+	if len(tokens) != len(s.Players) {
+		return nil, errors.New("one token per player is needed")
+	}
+	sum := sha256.Sum256(secret)
+	t := &Tournament{ID: id, Settings: *s, Status: Running, Created: now.UTC().Truncate(time.Millisecond),
+		Commitment: hex.EncodeToString(sum[:]), secret: append([]byte(nil), secret...)}
+	for i, p := range s.Players {
+		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, TokenHash: adjudicator.HashToken(tokens[i])})
+	}
+	t.record(Record{Kind: KindCreated, Time: now, Settings: s, Commitment: t.Commitment})
+	return t, nil
+}
+
+// Public returns a copy of the tournament to show: without its players'
+// token hashes (and, as always, without the seed of its dice before it is
+// over). A page or a command shows this, never the tournament itself.
+func (t *Tournament) Public() *Tournament {
+	c := *t
+	c.secret, c.logged = nil, nil
+	c.Entrants = nil
+	for _, e := range t.Entrants {
+		x := *e
+		x.TokenHash = ""
+		c.Entrants = append(c.Entrants, &x)
+	}
+	return &c
+}
+
+// Secret returns the tournament's secret seed, for the store to keep apart.
+func (t *Tournament) Secret() []byte { return append([]byte(nil), t.secret...) }
+
+// SetSecret gives a tournament loaded from the store its seed back.
+func (t *Tournament) SetSecret(secret []byte) error {
+	sum := sha256.Sum256(secret)
+	if hex.EncodeToString(sum[:]) != t.Commitment {
+		return fmt.Errorf("tournament %s: the secret seed does not match the commitment", t.ID)
+	}
+	t.secret = append([]byte(nil), secret...)
+	return nil
+}
+
+// Player returns the index of the entrant with the address, or -1.
+func (t *Tournament) Player(addr string) int {
+	for i, e := range t.Entrants {
+		if e.Address == addr {
+			return i
+		}
+	}
+	return -1
+}
+
+// Authentic reports whether token is player i's.
+func (t *Tournament) Authentic(i int, token string) bool {
+	return token != "" && adjudicator.HashToken(token) == t.Entrants[i].TokenHash
+}
+
+// Withdraw takes player i out of the rounds to come: a player who drops
+// out with nobody to take his place. His game in play, if any, is the
+// referee's to end as his forfeit.
+func (t *Tournament) Withdraw(i int, reason string, now time.Time) (Record, error) {
+	switch {
+	case i < 0 || i >= len(t.Entrants):
+		return Record{}, fmt.Errorf("no player %d", i+1)
+	case t.Entrants[i].Withdrawn:
+		return Record{}, fmt.Errorf("%s has withdrawn already", t.Entrants[i].Name)
+	case t.Status == Over:
+		return Record{}, fmt.Errorf("tournament %s is over", t.ID)
+	}
+	t.Entrants[i].Withdrawn = true
+	return t.record(Record{Kind: KindWithdrawn, Time: now, Player: i + 1, Text: reason}), nil
+}
+
+// at returns pairing k (1-based) of round n (1-based), or nils.
+func (t *Tournament) at(n, k int) (*Round, *Pairing, int) {
+	if n < 1 || n > len(t.Rounds) || k < 1 || k > len(t.Rounds[n-1].Pairings) {
+		return nil, nil, -1
+	}
+	return t.Rounds[n-1], t.Rounds[n-1].Pairings[k-1], k - 1
+}
+
+// GameMade records the game made for pairing k (1-based) of round n.
+func (t *Tournament) GameMade(n, k int, game string, now time.Time) Record {
+	_, p, _ := t.at(n, k)
+	p.Game = game
+	return t.record(Record{Kind: KindGame, Time: now, Round: n, Pairing: k, Game: game})
+}
+
+// Adjudicate records the director's decision on a stalled game, before
+// its result.
+func (t *Tournament) Adjudicate(game, decision string, now time.Time) (Record, error) {
+	r, p, k := t.Find(game)
+	if p == nil || p.Done {
+		return Record{}, fmt.Errorf("game %s is no game in play of tournament %s", game, t.ID)
+	}
+	return t.record(Record{Kind: KindAdjudicated, Time: now, Round: r.N, Pairing: k + 1, Game: game, Text: decision}), nil
+}
+
+// Current returns the round in play, or nil before the first.
+func (t *Tournament) Current() *Round {
+	if len(t.Rounds) == 0 {
+		return nil
+	}
+	return t.Rounds[len(t.Rounds)-1]
+}
+
+// Find returns the round and pairing of a game, or nils.
+func (t *Tournament) Find(game string) (*Round, *Pairing, int) {
+	for _, r := range t.Rounds {
+		for k, p := range r.Pairings {
+			if p.Game != "" && p.Game == game {
+				return r, p, k
+			}
+		}
+	}
+	return nil, nil, -1
+}
+
+// DiceKey is the key of a tournament's dice stream:
+//
+//	key = HMAC-SHA256(seed, "titm tournament dice v1" || lp(id))
+//
+// with lp as for a game's key (docs/verify.md).
+func DiceKey(seed []byte, id string) []byte {
+	m := hmac.New(sha256.New, seed)
+	m.Write([]byte("titm tournament dice v1"))
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(len(id)))
+	m.Write(n[:])
+	m.Write([]byte(id))
+	return m.Sum(nil)
+}
+
+// roll rolls one die of the tournament's stream.
+func (t *Tournament) roll(purpose string) (adjudicator.Roll, error) {
+	if t.secret == nil {
+		if len(t.logged) == 0 {
+			return adjudicator.Roll{}, fmt.Errorf("a die is needed for %s, and the log has none", purpose)
+		}
+		r := t.logged[0]
+		t.logged = t.logged[1:]
+		t.Draws = r.Draw + 1
+		return r, nil
+	}
+	s := adjudicator.NewStreamAt(DiceKey(t.secret, t.ID), t.Draws)
+	if _, err := s.Roll(purpose); err != nil {
+		return adjudicator.Roll{}, err
+	}
+	t.Draws = s.Drawn()
+	return s.Rolls[0], nil
+}
+
+// Pause stops the tournament: no round is paired and no game made until
+// Resume. The games in play go on; the director pauses them one by one.
+func (t *Tournament) Pause(reason string, now time.Time) (Record, error) {
+	if t.Status == Over {
+		return Record{}, fmt.Errorf("tournament %s is over", t.ID)
+	}
+	if t.Paused {
+		return Record{}, fmt.Errorf("tournament %s is paused already", t.ID)
+	}
+	t.Paused = true
+	return t.record(Record{Kind: KindPaused, Time: now, Text: reason}), nil
+}
+
+// Resume starts a paused tournament again.
+func (t *Tournament) Resume(reason string, now time.Time) (Record, error) {
+	if !t.Paused {
+		return Record{}, fmt.Errorf("tournament %s is not paused", t.ID)
+	}
+	t.Paused = false
+	return t.record(Record{Kind: KindResumed, Time: now, Text: reason}), nil
+}
+
+// Replace gives player i's place to a new address and token, for a player
+// who drops out: the games go on with the new player.
+func (t *Tournament) Replace(i int, name, addr, token, reason string, now time.Time) (Record, error) {
+	if i < 0 || i >= len(t.Entrants) {
+		return Record{}, fmt.Errorf("no player %d", i+1)
+	}
+	if t.Player(addr) >= 0 {
+		return Record{}, fmt.Errorf("%s plays in tournament %s already", addr, t.ID)
+	}
+	e := t.Entrants[i]
+	e.Before = append(e.Before, e.Address)
+	e.Address, e.TokenHash = addr, adjudicator.HashToken(token)
+	if name != "" {
+		e.Name = name
+	}
+	return t.record(Record{Kind: KindReplaced, Time: now, Player: i + 1, Name: e.Name, Address: addr, Text: reason}), nil
+}

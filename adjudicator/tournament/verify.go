@@ -1,0 +1,297 @@
+package tournament
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"titm/adjudicator"
+	"titm/rules"
+)
+
+// ExportFormat names the format of a tournament's export.
+const ExportFormat = "titm-tournament/1"
+
+// Export is everything needed to audit a tournament: its log (every
+// pairing, sealed bid, side decision and result), the revealed seed once it
+// is over, and the export of each of its games.
+type Export struct {
+	Format     string                `json:"format"`
+	ID         string                `json:"id"`
+	Commitment string                `json:"commitment"`
+	Seed       string                `json:"seed,omitempty"`
+	Head       string                `json:"head"`
+	Records    []Record              `json:"records"`
+	Games      []*adjudicator.Export `json:"games"`
+}
+
+// MakeExport returns a tournament's export with its games'.
+func MakeExport(t *Tournament, games []*adjudicator.Export) *Export {
+	return &Export{Format: ExportFormat, ID: t.ID, Commitment: t.Commitment, Seed: t.Seed, Head: t.Head, Records: t.Log, Games: games}
+}
+
+// IsExport reports whether data is a tournament's export rather than a
+// game's.
+func IsExport(data []byte) bool {
+	var x struct {
+		Format string `json:"format"`
+	}
+	return json.Unmarshal(data, &x) == nil && x.Format == ExportFormat
+}
+
+// ReadExport reads a tournament's export.
+func ReadExport(r io.Reader) (*Export, error) {
+	var x Export
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&x); err != nil {
+		return nil, fmt.Errorf("reading the tournament's export: %w", err)
+	}
+	if x.Format != ExportFormat {
+		return nil, fmt.Errorf("reading the tournament's export: format %q, want %q", x.Format, ExportFormat)
+	}
+	return &x, nil
+}
+
+// Verified is what Verify checked.
+type Verified struct {
+	Records, Sides, Dice, Games, Impulses int
+	DiceChecked                           bool // false while the seed is not revealed
+}
+
+// Discrepancy is the first difference Verify found.
+type Discrepancy struct {
+	Seq  int
+	What string
+}
+
+func (d *Discrepancy) Error() string {
+	if d.Seq < 0 {
+		return d.What
+	}
+	return fmt.Sprintf("record %d: %s", d.Seq, d.What)
+}
+
+// Verify checks a tournament's export: every hash of its chain; the seed
+// against the commitment; the whole log replayed from its first record,
+// each act giving again exactly the records logged (so every pairing, every
+// side decision from the revealed bids and every die is checked); each
+// sealed bid against the hash logged when it came; each game's export
+// (adjudicator.Verify) and its result against the tournament's.
+func Verify(x *Export) (*Verified, error) {
+	v, t, err := verifyLog(x)
+	if err != nil {
+		return nil, err
+	}
+	return v, verifyGames(x, v, t)
+}
+
+// VerifyLog checks the tournament's log alone, as Verify does, without its
+// games.
+func VerifyLog(x *Export) (*Verified, error) {
+	v, _, err := verifyLog(x)
+	return v, err
+}
+
+func bad(seq int, format string, args ...any) error {
+	return &Discrepancy{Seq: seq, What: fmt.Sprintf(format, args...)}
+}
+
+func verifyLog(x *Export) (*Verified, *Tournament, error) {
+	if len(x.Records) == 0 || x.Records[0].Kind != KindCreated || x.Records[0].Settings == nil {
+		return nil, nil, bad(0, "the log does not begin with the tournament's creation")
+	}
+	prev := ""
+	for _, r := range x.Records {
+		if r.Prev != prev {
+			return nil, nil, bad(r.Seq, "its prev %s is not the hash of the record before, %s", r.Prev, prev)
+		}
+		if RecordHash(r) != r.Hash {
+			return nil, nil, bad(r.Seq, "its hash %s is not the hash of its content", r.Hash)
+		}
+		prev = r.Hash
+	}
+	if prev != x.Head {
+		return nil, nil, bad(-1, "the export's head %s is not the hash of its last record, %s", x.Head, prev)
+	}
+	c := x.Records[0]
+	if c.Commitment != x.Commitment {
+		return nil, nil, bad(0, "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
+	}
+	v := &Verified{Records: len(x.Records)}
+	t := &Tournament{ID: x.ID, Settings: *c.Settings, Status: Running, Created: c.Time, Commitment: c.Commitment}
+	for _, p := range c.Settings.Players {
+		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address})
+	}
+	if x.Seed != "" {
+		secret, err := hex.DecodeString(x.Seed)
+		if err != nil {
+			return nil, nil, bad(-1, "the revealed seed is not hex")
+		}
+		if err := t.SetSecret(secret); err != nil {
+			return nil, nil, bad(-1, "%v", err)
+		}
+		v.DiceChecked = true
+	}
+	t.Log, t.Head = x.Records[:1], c.Hash
+	for i := 1; i < len(x.Records); {
+		r := x.Records[i]
+		if !v.DiceChecked {
+			// The dice are taken as logged, from this record on.
+			t.logged = nil
+			for _, q := range x.Records[i:] {
+				t.logged = append(t.logged, q.Dice...)
+			}
+		}
+		var got []Record
+		var err error
+		switch r.Kind {
+		case KindPaired:
+			got, err = t.Pair(r.Time)
+		case KindBid:
+			b, berr := revealed(t.ID, x.Records[i:], r)
+			if berr != nil {
+				return nil, nil, bad(r.Seq, "%v", berr)
+			}
+			got, err = t.Bid(r.Player-1, b, r.Time)
+		case KindSides:
+			got, err = t.CloseBids(r.Time)
+		case KindGame:
+			_, p, _ := t.at(r.Round, r.Pairing)
+			if p == nil {
+				return nil, nil, bad(r.Seq, "no pairing %d in round %d", r.Pairing, r.Round)
+			}
+			got = []Record{t.GameMade(r.Round, r.Pairing, r.Game, r.Time)}
+		case KindResult:
+			_, p, _ := t.at(r.Round, r.Pairing)
+			if p == nil || !p.Sided() {
+				return nil, nil, bad(r.Seq, "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
+			}
+			got, err = t.Result(r.Game, endOf(p, r), r.Time)
+		case KindReplaced:
+			var rec Record
+			rec, err = t.Replace(r.Player-1, r.Name, r.Address, "", r.Text, r.Time)
+			got = []Record{rec}
+		case KindWithdrawn:
+			var rec Record
+			rec, err = t.Withdraw(r.Player-1, r.Text, r.Time)
+			got = []Record{rec}
+		case KindPaused:
+			var rec Record
+			rec, err = t.Pause(r.Text, r.Time)
+			got = []Record{rec}
+		case KindResumed:
+			var rec Record
+			rec, err = t.Resume(r.Text, r.Time)
+			got = []Record{rec}
+		case KindAdjudicated:
+			var rec Record
+			rec, err = t.Adjudicate(r.Game, r.Text, r.Time)
+			got = []Record{rec}
+		default:
+			return nil, nil, bad(r.Seq, "a record of kind %q cannot come here", r.Kind)
+		}
+		if err != nil {
+			return nil, nil, bad(r.Seq, "replaying it: %v", err)
+		}
+		if len(got) == 0 {
+			return nil, nil, bad(r.Seq, "replaying it makes no record")
+		}
+		for _, g := range got {
+			if i >= len(x.Records) {
+				return nil, nil, bad(g.Seq, "the replay makes a %s record the log does not have", g.Kind)
+			}
+			if g.Hash != x.Records[i].Hash {
+				want, _ := json.Marshal(x.Records[i])
+				have, _ := json.Marshal(g)
+				return nil, nil, bad(g.Seq, "the replay differs:\n  logged:   %s\n  replayed: %s", want, have)
+			}
+			if g.Kind == KindSides {
+				v.Sides++
+			}
+			v.Dice += len(g.Dice)
+			i++
+		}
+	}
+	if t.Status == Over && x.Seed == "" {
+		return nil, nil, bad(-1, "the tournament is over, but the export does not reveal its seed")
+	}
+	return v, t, nil
+}
+
+// verifyGames checks each game's export and that its result is the one the
+// tournament counted.
+func verifyGames(x *Export, v *Verified, t *Tournament) error {
+	made := map[string]*Pairing{}
+	for _, r := range t.Rounds {
+		for _, p := range r.Pairings {
+			if p.Game != "" {
+				made[p.Game] = p
+			}
+		}
+	}
+	for _, gx := range x.Games {
+		p := made[gx.ID]
+		if p == nil {
+			return bad(-1, "game %s is in the export but in no pairing of the log", gx.ID)
+		}
+		gv, err := adjudicator.Verify(gx)
+		if err != nil {
+			return bad(-1, "game %s: %v", gx.ID, err)
+		}
+		v.Games++
+		v.Impulses += gv.Impulses
+		v.Dice += gv.Dice
+		if gx.Status == adjudicator.Finished {
+			// The result the tournament counted names the game's own.
+			found := false
+			for _, r := range x.Records {
+				if r.Kind == KindResult && r.Game == gx.ID {
+					found = strings.HasSuffix(r.Text, gx.Result)
+				}
+			}
+			if !found {
+				return bad(-1, "game %s ended %q, and no result of the tournament's log says so", gx.ID, gx.Result)
+			}
+		}
+		delete(made, gx.ID)
+	}
+	for id := range made {
+		return bad(-1, "game %s of the log is missing from the export", id)
+	}
+	return nil
+}
+
+// revealed finds the bid a bid record sealed: revealed in the sides record
+// of its pairing, and matching the hash.
+func revealed(id string, rest []Record, r Record) (Bid, error) {
+	for _, q := range rest {
+		if q.Kind == KindSides && q.Round == r.Round && q.Pairing == r.Pairing {
+			for _, b := range q.Bids {
+				if b != nil && bidHash(id, r.Round, r.Player-1, *b) == r.BidHash {
+					return *b, nil
+				}
+			}
+			return Bid{}, fmt.Errorf("the sealed bid does not match any bid revealed for pairing %d of round %d", r.Pairing, r.Round)
+		}
+	}
+	return Bid{}, fmt.Errorf("the bid of pairing %d of round %d is never revealed", r.Pairing, r.Round)
+}
+
+// endOf is the game's end a result record tells, for the replay.
+func endOf(p *Pairing, r Record) GameEnd {
+	g := p.Of(p.German)
+	how, result, _ := strings.Cut(r.Text, ": ")
+	e := GameEnd{VP: r.Margin[g], How: how, Result: result}
+	switch {
+	case r.Points[g] > r.Points[1-g]:
+		e.Winner = rules.German
+	case r.Points[g] < r.Points[1-g]:
+		e.Winner = rules.Allied
+	case r.Points[g] == 0:
+		e.BothLose = true
+	}
+	return e
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"titm/adjudicator/tournament"
+	"titm/mail"
+	"titm/store"
+)
+
+const cupFile = `name = "Ardennes Cup"
+director = "td@example.test"
+scenario = "intro"
+format = "round-robin"
+sides = "random"
+deadline = "48h"
+
+[[player]]
+name = "Anna"
+address = "anna@example.test"
+
+[[player]]
+name = "Bert"
+address = "bert@example.test"
+
+[[player]]
+name = "Cleo"
+address = "cleo@example.test"
+`
+
+// The tournament commands on a store: new, show, adjudicate, withdraw,
+// export and verify, ratings; a file with problems gives each with its
+// line.
+func TestTournamentCommands(t *testing.T) {
+	fixClock(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "titm.db")
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte(strings.Replace(strings.Replace(cupFile, `"intro"`, `"atlantis"`, 1), "cleo@", "bert@", 1)), 0o600)
+	code, out, errs := runT(t, "tournament", "new", "--db", db, bad)
+	if code == exitOK || !strings.Contains(out+errs, `bad.toml:3: unknown scenario "atlantis"`) || !strings.Contains(out+errs, `bad.toml:16: player "Cleo" repeats the address of the player at line 12`) {
+		t.Errorf("a bad file: exit %d\n%s%s", code, out, errs)
+	}
+	file := filepath.Join(dir, "cup.toml")
+	os.WriteFile(file, []byte(cupFile), 0o600)
+	out = mustRun(t, "tournament", "new", "--db", db, file)
+	m := regexp.MustCompile(`tournament (\S+) made: 3 players, round-robin, 3 rounds`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("tournament new:\n%s", out)
+	}
+	id := m[1]
+	out = mustRun(t, "tournament", "show", "--db", db, id)
+	for _, want := range []string{"Ardennes Cup (" + id + "): round-robin, 3 rounds, sides random, running", "Round 1 (intro):", ": a bye", "(German) v ", "rank player"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show lacks %q:\n%s", want, out)
+		}
+	}
+	var shown struct {
+		Tournament *tournament.Tournament `json:"tournament"`
+		Standings  []tournament.Standing  `json:"standings"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "tournament", "show", "--db", db, id, "--json")), &shown); err != nil {
+		t.Fatal(err)
+	}
+	if len(shown.Standings) != 3 || shown.Tournament.Entrants[0].TokenHash != "" {
+		t.Errorf("show --json: %d standings, token hash %q (want none shown)", len(shown.Standings), shown.Tournament.Entrants[0].TokenHash)
+	}
+	// The one game of round 1 stalls: the director makes it a draw.
+	var game string
+	for _, p := range shown.Tournament.Rounds[0].Pairings {
+		if !p.Bye() {
+			game = p.Game
+		}
+	}
+	if code, out, errs := runT(t, "tournament", "adjudicate", "--db", db, id, game, "draw"); code != exitUsage {
+		t.Errorf("adjudicate without a reason: exit %d %s%s", code, out, errs)
+	}
+	mustRun(t, "tournament", "adjudicate", "--db", db, id, game, "draw", "--reason", "neither player answers")
+	// Round 2 is paired; Cleo withdraws, and his game is his forfeit.
+	mustRun(t, "tournament", "withdraw", "--db", db, id, "Cleo", "--reason", "ill")
+	json.Unmarshal([]byte(mustRun(t, "tournament", "show", "--db", db, id, "--json")), &shown)
+	if n := len(shown.Tournament.Rounds); n != 3 {
+		t.Fatalf("%d rounds paired after the draw and the withdrawal, want 3", n)
+	}
+	// Round 3: Anna and Bert; Bert's side concedes.
+	var p3 *tournament.Pairing
+	for _, p := range shown.Tournament.Rounds[2].Pairings {
+		if !p.Bye() {
+			p3 = p
+		}
+	}
+	if p3 == nil {
+		t.Fatalf("round 3: %+v", shown.Tournament.Rounds[2].Pairings)
+	}
+	bert := p3.A
+	if shown.Tournament.Entrants[bert].Name != "Bert" {
+		bert = p3.B
+	}
+	mustRun(t, "join", "--db", db, p3.Game, "--side", "german")
+	mustRun(t, "join", "--db", db, p3.Game, "--side", "allied")
+	concede := filepath.Join(dir, "concede.txt")
+	os.WriteFile(concede, []byte("CONCEDE\n"), 0o600)
+	mustRun(t, "play", "--db", db, p3.Game, "--side", string(p3.SideOf(bert)), "--orders", concede)
+	out = mustRun(t, "tournament", "show", "--db", db, id)
+	if !strings.Contains(out, "finished") || !strings.Contains(out, "after 3 of 3 rounds: final") {
+		t.Errorf("after the last game:\n%s", out)
+	}
+	x := filepath.Join(dir, "cup.json")
+	mustRun(t, "tournament", "export", "--db", db, id, "-o", x)
+	if out := mustRun(t, "verify", x); !strings.Contains(out, "verified: tournament "+id+": ") || !strings.Contains(out, "3 side decisions, 3 games") {
+		t.Errorf("verify:\n%s", out)
+	}
+	// A changed side decision fails.
+	data, _ := os.ReadFile(x)
+	os.WriteFile(x, []byte(strings.Replace(string(data), `"german": 1,`, `"german": 2,`, 1)), 0o600)
+	if code, out, _ := runT(t, "verify", x); code != exitProblems || !strings.Contains(out, "NOT verified") {
+		t.Errorf("a changed export: exit %d\n%s", code, out)
+	}
+	var rs []tournament.Rating
+	if err := json.Unmarshal([]byte(mustRun(t, "ratings", "--db", db, "--json")), &rs); err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 3 {
+		t.Errorf("ratings of %d players, want 3: %+v", len(rs), rs)
+	}
+	if out := mustRun(t, "ratings", "--db", db); !strings.Contains(out, "rating") {
+		t.Errorf("ratings:\n%s", out)
+	}
+}
+
+// A tournament's acts tell the players the same by mail as by the command
+// line: made, paused, a player withdrawn.
+func TestTournamentDoorsAlike(t *testing.T) {
+	dir := t.TempDir()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	prepare := func(name string) string {
+		p := filepath.Join(dir, name+".db")
+		st, err := store.Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Update(func(tx *store.Tx) error { return mail.StoreReferee(tx, doorsConfig(t, p, "")) })
+		st.Close()
+		return p
+	}
+	file := strings.Replace(cupFile, `"random"`, `"alternate"`, 1)
+	path := filepath.Join(dir, "cup.toml")
+	os.WriteFile(path, []byte(file), 0o600)
+	const id = "ardennes-cup-1"
+	steps := []step{
+		{name: "new", from: dDirector, mail: "TOKEN " + dDirToken + "\nNEW TOURNAMENT\n" + file + "END", cmd: []string{"tournament", "new", path}},
+		{name: "pause", from: dDirector, mail: "TOKEN " + dDirToken + "\nTOURNAMENT PAUSE " + id + " a player is ill", cmd: []string{"tournament", "pause", id, "--reason", "a player is ill"}},
+		{name: "withdraw", from: dDirector, mail: "TOKEN " + dDirToken + "\nTOURNAMENT WITHDRAW " + id + " cleo@example.test ill", cmd: []string{"tournament", "withdraw", id, "cleo@example.test", "--reason", "ill"}},
+	}
+	mdb, cdb := prepare("mail"), prepare("cli")
+	mst, err := store.Open(mdb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := &mailDoor{st: mst, h: mail.NewHandler(doorsConfig(t, mdb, ""), quiet)}
+	var cnow time.Time
+	cd := &cliDoor{db: cdb, now: &cnow, dir: t.TempDir()}
+	secrets := regexp.MustCompile(`[0-9a-f]{64}|[a-z0-9]{4}(-[a-z0-9]{4}){4}`)
+	var mrecs, mbox, crecs, cbox int
+	now := time.Date(2026, 12, 16, 6, 0, 0, 0, time.UTC)
+	for _, s := range steps {
+		now = now.Add(time.Hour)
+		md.act(t, s, now)
+		byMail := observe(t, mst, "", &mrecs, &mbox)
+		cd.act(t, s, now)
+		cst, err := store.Open(cdb, &store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byCmd := observe(t, cst, "", &crecs, &cbox)
+		cst.Close()
+		a := secrets.ReplaceAllString(strings.Join(byMail.Mails, "\n----\n"), "(secret)")
+		b := secrets.ReplaceAllString(strings.Join(byCmd.Mails, "\n----\n"), "(secret)")
+		if a != b || len(byMail.Mails) == 0 {
+			t.Errorf("%s: the mails by the command differ from those by mail:\n%s\nby mail:\n%s", s.name, b, a)
+		}
+	}
+	mst.Close()
+}
