@@ -218,7 +218,7 @@ func (w *work) tournamentLine(args []string) (string, error) {
 		if rerr != nil {
 			return "", rerr
 		}
-		res, err = ref.TournamentReplace(tx, id, args[2], args[3], args[3], why, now)
+		res, err = ref.TournamentReplace(tx, id, args[2], "", args[3], why, now)
 	case "WITHDRAW":
 		why, rerr := reason(3)
 		if rerr != nil {

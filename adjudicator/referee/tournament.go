@@ -446,8 +446,13 @@ func (r *Referee) TournamentResume(tx Tx, id, reason string, now time.Time) (*Re
 // TournamentReplace gives a player's place to another: his game in play
 // goes on with the new address and a new token, and the new player is
 // welcomed with both tokens. who is the old player's address or name.
+// Without a name the new player is called by his address's local part: the
+// standings go to every player, and an address is not shown to them.
 func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string, now time.Time) (*Result, error) {
 	address = strings.ToLower(strings.TrimSpace(address))
+	if name == "" {
+		name, _, _ = strings.Cut(address, "@")
+	}
 	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (string, error) {
 		i := findPlayer(t, who)
 		if i < 0 {
