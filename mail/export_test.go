@@ -35,3 +35,7 @@ func DialSMTP(cfg *SMTPConfig) error {
 
 // LanesOf parts mails into the lanes Flush sends at once.
 var LanesOf = lanesOf
+
+// SendConns is how many connections the sender sends over at once: as many
+// mails may be in flight when the daemon is killed.
+const SendConns = sendConns

@@ -41,8 +41,10 @@ func TestHealthIMAPDownAndBack(t *testing.T) {
 	}
 
 	imapAddr, smtpAddr := w.srv.IMAPAddr(), w.srv.SMTPAddr()
-	w.srv.Close()
+	// The inbox may see its connection close while Close is still
+	// returning: the time of the stop is taken before.
 	stopped := time.Now()
+	w.srv.Close()
 	took := waitStatus(t, w.d, poll, "down after the server stopped", func(s *mail.Status) bool { return !s.IMAP.Connected })
 	t.Logf("down reported %s after the server stopped (poll interval %s)", took, poll)
 	s, _ = w.d.Status()

@@ -460,8 +460,10 @@ func killedMidBurst(t *testing.T, w *world) string {
 	// Each game's mails are its two welcomes and its two reports. A mail
 	// the server took just before the kill, not yet marked sent, is sent
 	// again at the restart, under its Message-ID: delivery is at least
-	// once. At most that one mail may come twice; a second answer, made
-	// anew for a mail handled again, would have a Message-ID of its own.
+	// once. The sender sends over mail.SendConns connections at once, so
+	// as many mails may be in flight at the kill and come twice; a second
+	// answer, made anew for a mail handled again, would have a Message-ID
+	// of its own and show as a fifth distinct mail.
 	n, mids := reports()
 	twice := 0
 	for _, id := range ids {
@@ -474,12 +476,12 @@ func killedMidBurst(t *testing.T, w *world) string {
 		}
 		twice += len(mids[id]) - len(distinct)
 	}
-	if twice > 1 {
-		t.Errorf("%d mails delivered twice, want at most the one in flight at the kill", twice)
+	if twice > mail.SendConns {
+		t.Errorf("%d mails delivered twice, want at most the %d in flight at the kill", twice, mail.SendConns)
 	}
 	resent := "no mail resent"
-	if twice == 1 {
-		resent = "the mail in flight at the kill delivered again, under its Message-ID"
+	if twice > 0 {
+		resent = "the mails in flight at the kill delivered again, under their Message-IDs"
 	}
 	return fmt.Sprintf("%-75s | %d of %d applied at the kill; after the restart impulses by game %s | every report delivered (%d games × 2 players), nothing unsent; %s",
 		name, atKill, games, strings.Join(applied, ","), games, resent)
