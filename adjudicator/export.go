@@ -56,6 +56,9 @@ type Verified struct {
 	// DiceChecked is false when the seed is not revealed yet: the dice were
 	// taken from the log, and only what follows from them was checked.
 	DiceChecked bool
+	// Game is the game as its replayed log leaves it: a tournament's
+	// verify counts its result from it.
+	Game *Game
 }
 
 // Verify checks an export: the revealed seed against the commitment, every
@@ -90,5 +93,5 @@ func Verify(x *Export) (*Verified, error) {
 			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
 		}
 	}
-	return &Verified{Impulses: rp.Impulses, Dice: rp.Dice, DiceChecked: secret != nil}, nil
+	return &Verified{Impulses: rp.Impulses, Dice: rp.Dice, DiceChecked: secret != nil, Game: g}, nil
 }

@@ -334,21 +334,13 @@ func (r *Referee) enterResult(tx Tx, t *tournament.Tournament, g *adjudicator.Ga
 	if p == nil || p.Done {
 		return nil
 	}
-	e := tournament.EndOf(g.Result)
-	if how != "" {
-		e.How = how
+	s, err := g.Rules()
+	if err != nil {
+		return fmt.Errorf("tournament %s: the result of game %s: %w", t.ID, g.ID, err)
 	}
-	e.VP = g.State.VP - p.Give
-	if s, err := g.Rules(); err == nil && s.Victory.Kind == rules.VictoryVP && p.Give != 0 && e.How == "victory" {
-		// The bid's VP change the result: the level of the adjusted total.
-		for _, l := range s.Victory.Levels {
-			if l.Includes(e.VP) {
-				adj := tournament.EndOf(l.Result)
-				e.Winner, e.BothLose = adj.Winner, adj.BothLose
-				e.Result = fmt.Sprintf("%s with the bids (%d German VP after %+d); the game's result %s", l.Result, e.VP, -p.Give, g.Result)
-			}
-		}
-	}
+	// tournament.End is what verify derives the result with, from the
+	// game's export.
+	e := tournament.End(g.Result, g.State.VP, p.Give, &s.Victory, how)
 	recs, err := t.Result(g.ID, e, now)
 	if err != nil {
 		return err

@@ -336,3 +336,108 @@ func TestTournamentExtensions(t *testing.T) {
 		}
 	}
 }
+
+// exportOf is a tournament's export, as titm tournament export writes it.
+func exportOf(t *testing.T, st *store.Store, id string) *tournament.Export {
+	t.Helper()
+	var x *tournament.Export
+	if err := st.View(func(tx *store.Tx) error {
+		var err error
+		x, err = referee.TournamentExport(tx, id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// A tournament exported while a bid is in and its opponent's is not: the
+// export and what is shown keep the bid sealed, and the export verifies.
+func TestTournamentExportWhileBidding(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org", Deadline: 24 * time.Hour})
+	st, res := newTournament(t, ref, tournamentFile("swiss", "bids", 4, "rounds = 1"))
+	id := res.Tournament.ID
+	var token string
+	for _, m := range res.Mails {
+		if k := regexp.MustCompile(`tournament token:\n\n    (\S+)`).FindStringSubmatch(m.Text); k != nil && m.To[0] == "p1@example.org" {
+			token = k[1]
+		}
+	}
+	r := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.Tournament(tx, id, "p1@example.org", token, referee.TournamentRequest{Bid: []string{"german", "7"}}, start.Add(time.Hour))
+	})
+	if r.Refused {
+		t.Fatalf("P1's bid: %s", r.Reply)
+	}
+	shown, _ := json.Marshal(current(t, st, id).Public())
+	x := exportOf(t, st, id)
+	exported, _ := json.Marshal(x)
+	for what, data := range map[string][]byte{"shown": shown, "exported": exported} {
+		if strings.Contains(string(data), `"vp":7`) {
+			t.Errorf("the sealed bid is %s:\n%s", what, data)
+		}
+	}
+	v, err := tournament.Verify(x)
+	if err != nil {
+		t.Fatalf("the export taken while the bids are open: %v", err)
+	}
+	if v.Sides != 0 || v.DiceChecked {
+		t.Errorf("verified %+v: want no side decided, the dice taken as logged", v)
+	}
+}
+
+// A result changed in the log, with the chain hashed again, tells the
+// log's own replay nothing; verify refuses it against the game.
+func TestVerifyResultAgainstGame(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org", Deadline: 24 * time.Hour})
+	st, res := newTournament(t, ref, tournamentFile("round-robin", "alternate", 2, ""))
+	id := res.Tournament.ID
+	p := current(t, st, id).Current().Pairings[0]
+	joinGame(t, st, ref, p.Game, start)
+	finish(t, st, ref, p.Game, "german", start.Add(time.Hour))
+	x := exportOf(t, st, id)
+	if _, err := tournament.Verify(x); err != nil {
+		t.Fatalf("the export as made: %v", err)
+	}
+	// The German side won by the Allied concession; the log gives the
+	// point to the Allied player instead, and is hashed again from there.
+	prev := ""
+	for i := range x.Records {
+		r := &x.Records[i]
+		if r.Kind == tournament.KindResult {
+			r.Points[0], r.Points[1] = r.Points[1], r.Points[0]
+			r.Margin[0], r.Margin[1] = r.Margin[1], r.Margin[0]
+		}
+		r.Prev = prev
+		r.Hash = tournament.RecordHash(*r)
+		prev = r.Hash
+	}
+	x.Head = prev
+	if _, err := tournament.VerifyLog(x); err != nil {
+		t.Fatalf("the log alone: %v (it cannot tell: the test changes nothing it checks)", err)
+	}
+	_, err := tournament.Verify(x)
+	if err == nil || !strings.Contains(err.Error(), "the log counts game "+p.Game+" as ") || !strings.Contains(err.Error(), "conceded") {
+		t.Errorf("a result with its points swapped: %v", err)
+	}
+}
+
+// The director cannot give a player's place to his own address, nor to
+// something that is no address.
+func TestTournamentReplaceRefused(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org", Deadline: 24 * time.Hour})
+	st, res := newTournament(t, ref, tournamentFile("round-robin", "alternate", 2, ""))
+	id := res.Tournament.ID
+	for _, addr := range []string{"TD@example.org", "no address", "<p9@example.org"} {
+		err := st.Update(func(tx *store.Tx) error {
+			_, err := ref.TournamentReplace(tx, id, "P1", "", addr, "ill", start)
+			return err
+		})
+		if err == nil {
+			t.Errorf("P1 replaced by %q", addr)
+		}
+	}
+	if tr := current(t, st, id); tr.Entrants[0].Address != "p1@example.org" || len(tr.Log) != len(res.Tournament.Log) {
+		t.Errorf("a refused replacement changed the tournament: %+v", tr.Entrants[0])
+	}
+}

@@ -142,21 +142,27 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 		ps.List = append(ps.List, Problem{line, fmt.Sprintf(format, args...)})
 	}
 	for _, k := range md.Undecoded() {
-		add(ln.key(k[len(k)-1], 0), "unknown key %q (the keys are listed in docs/tournaments.md)", k.String())
+		line := ln.key(k[len(k)-1], 0)
+		if len(k) == 1 {
+			line = ln.top(k[0], 0)
+		}
+		add(line, "unknown key %q (the keys are listed in docs/tournaments.md)", k.String())
 	}
 	s := &Settings{Name: strings.TrimSpace(f.Name), Format: f.Format, Rounds: f.Rounds, MaxExtensions: -1,
 		ForfeitAfter: f.ForfeitAfter, Sides: f.Sides, TieBreaks: f.TieBreaks}
 	if s.Name == "" {
-		add(ln.key("name", 0), "the tournament has no name: add name = \"...\"")
+		// A missing key is the whole file's problem, as a missing director
+		// or scenario is; a player's name is not the tournament's.
+		add(ln.top("name", 0), "the tournament has no name: add name = \"...\"")
 	}
 	if a, err := netmail.ParseAddress(f.Director); err != nil {
-		add(ln.key("director", 0), "director = %q is not a mail address", f.Director)
+		add(ln.top("director", 0), "director = %q is not a mail address", f.Director)
 	} else {
 		s.Director = strings.ToLower(a.Address)
 	}
 	switch {
 	case f.Scenario != "" && len(f.Scenarios) > 0:
-		add(ln.key("scenarios", 0), "give scenario or scenarios, not both")
+		add(ln.top("scenarios", 0), "give scenario or scenarios, not both")
 	case f.Scenario != "":
 		s.Scenarios = []string{f.Scenario}
 	case len(f.Scenarios) > 0:
@@ -171,7 +177,7 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 		}
 		for _, sc := range s.Scenarios {
 			if err := known(sc); err != nil {
-				add(ln.key(key, 0), "unknown scenario %q: %v", sc, firstLine(err.Error()))
+				add(ln.top(key, 0), "unknown scenario %q: %v", sc, firstLine(err.Error()))
 			}
 		}
 	}
@@ -203,7 +209,7 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 	if n < 2 {
 		add(0, "a tournament needs at least 2 players, not %d", n)
 	}
-	fl := ln.key("format", 0)
+	fl := ln.top("format", 0)
 	switch f.Format {
 	case RoundRobin:
 		s.Rounds = n - 1
@@ -211,7 +217,7 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 			s.Rounds = n
 		}
 		if f.Rounds != 0 && f.Rounds != s.Rounds {
-			add(ln.key("rounds", 0), "rounds = %d: a round robin of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
+			add(ln.top("rounds", 0), "rounds = %d: a round robin of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
 		}
 	case Elimination:
 		s.Rounds = 0
@@ -219,39 +225,39 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 			s.Rounds++
 		}
 		if f.Rounds != 0 && f.Rounds != s.Rounds {
-			add(ln.key("rounds", 0), "rounds = %d: a single elimination of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
+			add(ln.top("rounds", 0), "rounds = %d: a single elimination of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
 		}
 	case Swiss:
 		switch {
 		case f.Rounds < 1:
-			add(ln.key("rounds", fl), "a Swiss tournament needs rounds = N, at least 1")
+			add(ln.top("rounds", fl), "a Swiss tournament needs rounds = N, at least 1")
 		case n >= 2 && f.Rounds > n-1:
-			add(ln.key("rounds", fl), "rounds = %d is impossible: %d players can play at most %d rounds without a rematch", f.Rounds, n, n-1)
+			add(ln.top("rounds", fl), "rounds = %d is impossible: %d players can play at most %d rounds without a rematch", f.Rounds, n, n-1)
 		}
 	default:
 		add(fl, "format = %q: it is %q, %q or %q", f.Format, RoundRobin, Swiss, Elimination)
 	}
 	if len(s.Scenarios) > 1 && s.Rounds > 0 && len(s.Scenarios) != s.Rounds {
-		add(ln.key("scenarios", 0), "scenarios names %d scenarios for %d rounds: give one per round, or one for all", len(s.Scenarios), s.Rounds)
+		add(ln.top("scenarios", 0), "scenarios names %d scenarios for %d rounds: give one per round, or one for all", len(s.Scenarios), s.Rounds)
 	}
-	s.Deadline = duration(f.Deadline, 72*time.Hour, ln.key("deadline", 0), "deadline", add)
+	s.Deadline = duration(f.Deadline, 72*time.Hour, ln.top("deadline", 0), "deadline", add)
 	if f.MaxExtensions != nil {
 		s.MaxExtensions = *f.MaxExtensions
 		if s.MaxExtensions < 0 {
-			add(ln.key("max_extensions", 0), "max_extensions = %d: it cannot be negative", s.MaxExtensions)
+			add(ln.top("max_extensions", 0), "max_extensions = %d: it cannot be negative", s.MaxExtensions)
 		}
 	}
 	if s.ForfeitAfter < 0 {
-		add(ln.key("forfeit_after", 0), "forfeit_after = %d: it cannot be negative (0: never)", s.ForfeitAfter)
+		add(ln.top("forfeit_after", 0), "forfeit_after = %d: it cannot be negative (0: never)", s.ForfeitAfter)
 	}
 	switch s.Sides {
 	case "":
 		s.Sides = SidesAlternate
 	case SidesAlternate, SidesRandom, SidesBids:
 	default:
-		add(ln.key("sides", 0), "sides = %q: it is %q, %q or %q", s.Sides, SidesAlternate, SidesRandom, SidesBids)
+		add(ln.top("sides", 0), "sides = %q: it is %q, %q or %q", s.Sides, SidesAlternate, SidesRandom, SidesBids)
 	}
-	s.BidDeadline = duration(f.BidDeadline, 48*time.Hour, ln.key("bid_deadline", 0), "bid_deadline", add)
+	s.BidDeadline = duration(f.BidDeadline, 48*time.Hour, ln.top("bid_deadline", 0), "bid_deadline", add)
 	if len(s.TieBreaks) == 0 {
 		s.TieBreaks = []string{TieMargin, TieHeadToHead}
 		if s.Format == Swiss {
@@ -261,10 +267,10 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 	dup := map[string]bool{}
 	for _, t := range s.TieBreaks {
 		if t != TieMargin && t != TieHeadToHead && t != TieBuchholz {
-			add(ln.key("tiebreaks", 0), "tie-break %q: it is %q, %q or %q", t, TieMargin, TieHeadToHead, TieBuchholz)
+			add(ln.top("tiebreaks", 0), "tie-break %q: it is %q, %q or %q", t, TieMargin, TieHeadToHead, TieBuchholz)
 		}
 		if dup[t] {
-			add(ln.key("tiebreaks", 0), "tie-break %q is listed twice", t)
+			add(ln.top("tiebreaks", 0), "tie-break %q is listed twice", t)
 		}
 		dup[t] = true
 	}
@@ -311,6 +317,25 @@ func (l *lines) key(key string, def int) int {
 	}
 	return def
 }
+
+// top returns the first line that sets key before the first table (the
+// tournament's own keys, not a player's), or def.
+func (l *lines) top(key string, def int) int {
+	for i, t := range l.text {
+		t = strings.TrimSpace(t)
+		if header.MatchString(t) {
+			break
+		}
+		if rest, ok := strings.CutPrefix(t, key); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
+			return i + 1
+		}
+	}
+	return def
+}
+
+// header matches a table's header line, [name] or [[name]], with a comment
+// after it or none.
+var header = regexp.MustCompile(`^\[\[?[^\[\]=]+\]\]?\s*(#.*)?$`)
 
 // table returns the line of the n-th (0-based) [[name]] header, or 0.
 func (l *lines) table(name string, n int) int {

@@ -1,7 +1,9 @@
 package tournament
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -52,18 +54,33 @@ func bidErrf(format string, args ...any) error { return &ErrBid{fmt.Sprintf(form
 // Bid takes player i's sealed bid for his pairing of the round in play. A
 // bid is refused (*ErrBid) when the tournament does not take bids, the
 // player has no pairing waiting for bids, the bids are closed, or he has
-// bid already. When both bids are in, the sides are resolved and the
+// bid already. The bid is salted from the tournament's seed before its hash
+// goes into the log. When both bids are in, the sides are resolved and the
 // records carry both bids, revealed.
 func (t *Tournament) Bid(i int, b Bid, now time.Time) ([]Record, error) {
 	now = now.UTC().Truncate(time.Millisecond)
+	r, k, err := t.biddable(i, now)
+	if err != nil {
+		return nil, err
+	}
+	if t.secret == nil {
+		return nil, fmt.Errorf("tournament %s: a bid is sealed with the tournament's seed, which is not loaded", t.ID)
+	}
+	b.Salt = t.bidSalt(r.N, i)
+	return t.takeBid(r, k, i, b, now)
+}
+
+// biddable returns the round in play and the pairing (0-based) player i
+// may bid for at now, or why he may not (*ErrBid).
+func (t *Tournament) biddable(i int, now time.Time) (*Round, int, error) {
 	r := t.Current()
 	switch {
 	case t.Sides != SidesBids:
-		return nil, &ErrBid{fmt.Sprintf("tournament %s decides sides by the rule %q, not by bids", t.ID, t.Sides)}
+		return nil, -1, &ErrBid{fmt.Sprintf("tournament %s decides sides by the rule %q, not by bids", t.ID, t.Sides)}
 	case t.Status == Over:
-		return nil, &ErrBid{fmt.Sprintf("tournament %s is over", t.ID)}
+		return nil, -1, &ErrBid{fmt.Sprintf("tournament %s is over", t.ID)}
 	case r == nil:
-		return nil, &ErrBid{"no round is paired yet"}
+		return nil, -1, &ErrBid{"no round is paired yet"}
 	}
 	k := -1
 	for j, p := range r.Pairings {
@@ -72,21 +89,52 @@ func (t *Tournament) Bid(i int, b Bid, now time.Time) ([]Record, error) {
 		}
 	}
 	if k < 0 {
-		return nil, &ErrBid{fmt.Sprintf("you have no game in round %d to bid for", r.N)}
+		return nil, -1, &ErrBid{fmt.Sprintf("you have no game in round %d to bid for", r.N)}
 	}
 	p := r.Pairings[k]
 	switch {
 	case p.Sided():
-		return nil, &ErrBid{fmt.Sprintf("the sides of your round %d game are decided already: you play the %s side", r.N, p.SideOf(i).Title())}
+		return nil, -1, &ErrBid{fmt.Sprintf("the sides of your round %d game are decided already: you play the %s side", r.N, p.SideOf(i).Title())}
 	case !now.Before(r.BidsDue):
-		return nil, &ErrBid{fmt.Sprintf("the bids of round %d closed at %s", r.N, adjudicator.FormatTime(r.BidsDue))}
-	case p.Bids[p.Of(i)] != nil:
-		return nil, &ErrBid{"your bid is in already, and sealed: it cannot be changed"}
+		return nil, -1, &ErrBid{fmt.Sprintf("the bids of round %d closed at %s", r.N, adjudicator.FormatTime(r.BidsDue))}
+	case p.in(p.Of(i)):
+		return nil, -1, &ErrBid{"your bid is in already, and sealed: it cannot be changed"}
 	}
+	return r, k, nil
+}
+
+// in reports whether the bid of the pairing's A (j 0) or B (j 1) is in,
+// known or sealed.
+func (p *Pairing) in(j int) bool { return p.Bids[j] != nil || p.Sealed[j] }
+
+// takeBid logs player i's bid b, salted already, for pairing k of round r,
+// and resolves the sides when both bids are in.
+func (t *Tournament) takeBid(r *Round, k, i int, b Bid, now time.Time) ([]Record, error) {
+	p := r.Pairings[k]
 	b.Time = now
 	p.Bids[p.Of(i)] = &b
-	out := []Record{t.record(Record{Kind: KindBid, Time: now, Round: r.N, Pairing: k + 1, Player: i + 1, BidHash: bidHash(t.ID, r.N, i, b)})}
-	if p.Bids[0] != nil && p.Bids[1] != nil {
+	return t.bidLogged(r, k, i, bidHash(t.ID, r.N, i, b), now)
+}
+
+// sealedBid replays a bid the export holds only the hash of: it was taken
+// while the bids were open, and is not revealed yet. That it came in, from
+// a player who could bid then, is all there is to check.
+func (t *Tournament) sealedBid(i int, hash string, now time.Time) ([]Record, error) {
+	r, k, err := t.biddable(i, now)
+	if err != nil {
+		return nil, err
+	}
+	p := r.Pairings[k]
+	p.Sealed[p.Of(i)] = true
+	return t.bidLogged(r, k, i, hash, now)
+}
+
+// bidLogged logs the bid record of player i, whose bid of pairing k of
+// round r is in, and resolves the sides when both bids are in.
+func (t *Tournament) bidLogged(r *Round, k, i int, hash string, now time.Time) ([]Record, error) {
+	p := r.Pairings[k]
+	out := []Record{t.record(Record{Kind: KindBid, Time: now, Round: r.N, Pairing: k + 1, Player: i + 1, BidHash: hash})}
+	if p.in(0) && p.in(1) {
 		rec, err := t.resolve(r, k, now)
 		if err != nil {
 			return nil, err
@@ -97,7 +145,7 @@ func (t *Tournament) Bid(i int, b Bid, now time.Time) ([]Record, error) {
 }
 
 // bidHash seals a bid in the log: the SHA-256 of the tournament, round,
-// player and bid, which the revealed bid must match.
+// player and bid with its salt, which the revealed bid must match.
 func bidHash(id string, round, player int, b Bid) string {
 	data, _ := json.Marshal(struct {
 		T string `json:"t"`
@@ -107,6 +155,26 @@ func bidHash(id string, round, player int, b Bid) string {
 	}{id, round, player + 1, b})
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
+}
+
+// bidSalt is the salt of player i's bid in round n:
+//
+//	hex(HMAC-SHA256(seed, "titm tournament bid salt v1" || lp(id) || round || player)[:16])
+//
+// with the round and the 1-based player as 4-byte big-endian numbers. It
+// is secret while the seed is, and the same whenever the act is done.
+func (t *Tournament) bidSalt(n, i int) string {
+	m := hmac.New(sha256.New, t.secret)
+	m.Write([]byte("titm tournament bid salt v1"))
+	var x [4]byte
+	binary.BigEndian.PutUint32(x[:], uint32(len(t.ID)))
+	m.Write(x[:])
+	m.Write([]byte(t.ID))
+	for _, v := range []int{n, i + 1} {
+		binary.BigEndian.PutUint32(x[:], uint32(v))
+		m.Write(x[:])
+	}
+	return hex.EncodeToString(m.Sum(nil)[:16])
 }
 
 // CloseBids resolves, once the bids of the round in play are due, the
@@ -152,6 +220,11 @@ func (t *Tournament) BidsOpen() bool {
 // nothing.
 func (t *Tournament) resolve(r *Round, k int, now time.Time) (Record, error) {
 	p := r.Pairings[k]
+	if p.Sealed[0] || p.Sealed[1] {
+		// Only the replay of an export has such a bid, and the log that
+		// decided these sides would have revealed it.
+		return Record{}, fmt.Errorf("the sides of pairing %d of round %d are decided from a bid the log never reveals", k+1, r.N)
+	}
 	a, b := p.Bids[0], p.Bids[1]
 	// take gives player i the side; he gives give VP for it.
 	take := func(i int, side rules.Side, give int, dice []adjudicator.Roll) Record {

@@ -210,6 +210,48 @@ type GameEnd struct {
 	Result   string     // the game's result, as its log gives it
 }
 
+// End is how a finished game ends for its tournament: its result as EndOf
+// reads it; how it ended, when the act that ended it names it (how:
+// "adjudicated", "forfeit"; "" to read it from the result); and the German
+// VP at the end (vp) less the VP the German side gave by the bids (give).
+// In a scenario won by VP (v.Kind "vp"; v may be nil) a game that ended by
+// its VP levels takes the result of the level the adjusted VP reach; a
+// concession, an agreed draw, a forfeit or the director's decision stands
+// as it is. The referee enters a game's end with it, and Verify derives
+// each result from the game's export with it, so the two cannot differ.
+func End(result string, vp, give int, v *rules.Victory, how string) GameEnd {
+	e := EndOf(result)
+	e.VP = vp - give
+	if how != "" {
+		e.How = how
+	}
+	if how != "" || give == 0 || v == nil || v.Kind != rules.VictoryVP || !isLevel(v, result) {
+		return e
+	}
+	// The bids' VP change the result: the level of the adjusted total.
+	for _, l := range v.Levels {
+		if l.Includes(e.VP) {
+			adj := EndOf(l.Result)
+			e.Winner, e.BothLose, e.How = adj.Winner, adj.BothLose, adj.How
+			e.Result = fmt.Sprintf("%s with the bids (%d German VP after %+d); the game's result %s", l.Result, e.VP, -give, result)
+			break
+		}
+	}
+	return e
+}
+
+// isLevel reports whether a game's result is one of the VP levels of its
+// scenario: the game ended by its victory conditions, not by a concession,
+// an agreement or a forfeit, whose results name none.
+func isLevel(v *rules.Victory, result string) bool {
+	for _, l := range v.Levels {
+		if l.Result == result {
+			return true
+		}
+	}
+	return false
+}
+
 // Result enters a game's end into its pairing. When it ends the round, the
 // losers of a single elimination are out and, after the last round, the
 // tournament is over and its seed revealed. It returns the records.

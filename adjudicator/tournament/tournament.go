@@ -17,6 +17,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	netmail "net/mail"
+	"strings"
 	"time"
 
 	"titm/adjudicator"
@@ -74,8 +76,14 @@ type Pairing struct {
 	German int    `json:"german"`         // the index of the German player; -1 until decided
 	Game   string `json:"game,omitempty"` // the game's id once made
 	// Bids are the sealed bids of A and B (nil: none yet). They are kept
-	// from the players until both are in or the deadline passes.
+	// from the players until the sides are decided: when both are in, or
+	// the bids close.
 	Bids [2]*Bid `json:"bids"`
+	// Sealed marks a bid that is in but not known here: in a tournament
+	// to show (Public) until the bids are revealed, and in the replay of
+	// an export taken while the bids were open, whose log holds only the
+	// bid's hash.
+	Sealed [2]bool `json:"sealed,omitzero"`
 	// Give is the VP the German side gives the Allied side by the bids
 	// (negative: the Allied gives the German), which adjusts the German VP
 	// of the game's result.
@@ -131,6 +139,11 @@ type Bid struct {
 	Side rules.Side `json:"side"`
 	VP   int        `json:"vp"`
 	Time time.Time  `json:"time"`
+	// Salt goes into the bid's hash in the log: with two sides and a few
+	// VP to choose from, anyone who reads the log could otherwise hash
+	// every possible bid and find the sealed one. It is drawn from the
+	// tournament's secret seed and revealed with the bid.
+	Salt string `json:"salt,omitempty"`
 }
 
 // The kinds of a tournament's log record.
@@ -222,8 +235,10 @@ func New(id string, s *Settings, secret []byte, tokens []string, now time.Time) 
 }
 
 // Public returns a copy of the tournament to show: without its players'
-// token hashes (and, as always, without the seed of its dice before it is
-// over). A page or a command shows this, never the tournament itself.
+// token hashes, without the sealed bids not yet revealed (only that each
+// came in, as Pairing.Sealed), and, as always, without the seed of its
+// dice before it is over. A page or a command shows this, never the
+// tournament itself.
 func (t *Tournament) Public() *Tournament {
 	c := *t
 	c.secret, c.logged = nil, nil
@@ -232,6 +247,27 @@ func (t *Tournament) Public() *Tournament {
 		x := *e
 		x.TokenHash = ""
 		c.Entrants = append(c.Entrants, &x)
+	}
+	// The rounds are copied down to the pairings, so that hiding a bid
+	// leaves the tournament itself as it is.
+	c.Rounds = nil
+	for _, r := range t.Rounds {
+		x := *r
+		x.Pairings = nil
+		for _, p := range r.Pairings {
+			q := *p
+			if !q.Sided() {
+				// The bids are revealed with the sides, as the log's sides
+				// record reveals them; until then the bid is sealed.
+				for j, b := range q.Bids {
+					if b != nil {
+						q.Bids[j], q.Sealed[j] = nil, true
+					}
+				}
+			}
+			x.Pairings = append(x.Pairings, &q)
+		}
+		c.Rounds = append(c.Rounds, &x)
 	}
 	return &c
 }
@@ -382,10 +418,18 @@ func (t *Tournament) Resume(reason string, now time.Time) (Record, error) {
 }
 
 // Replace gives player i's place to a new address and token, for a player
-// who drops out: the games go on with the new player.
+// who drops out: the games go on with the new player. The address is a
+// bare mail address, as the file's are (Parse); the director's is refused,
+// as the file refuses it: the director does not play.
 func (t *Tournament) Replace(i int, name, addr, token, reason string, now time.Time) (Record, error) {
 	if i < 0 || i >= len(t.Entrants) {
 		return Record{}, fmt.Errorf("no player %d", i+1)
+	}
+	if a, err := netmail.ParseAddress(addr); err != nil || a.Name != "" || a.Address != addr {
+		return Record{}, fmt.Errorf("%q is not a mail address", addr)
+	}
+	if strings.EqualFold(addr, t.Director) {
+		return Record{}, fmt.Errorf("%s is the director's address: the director does not play", addr)
 	}
 	if t.Player(addr) >= 0 {
 		return Record{}, fmt.Errorf("%s plays in tournament %s already", addr, t.ID)

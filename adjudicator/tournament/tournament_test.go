@@ -333,6 +333,12 @@ address = "dora@example.org"
 	if _, err := Parse("open.toml", []byte(strings.Replace(strings.Replace(strings.Replace(file, "nowhere", "intro", 1), "rounds = 5", "rounds = 3", 1), "Anna\"\naddress = \"ANNA", "Cleo\"\naddress = \"cleo", 1)), known); err != nil {
 		t.Errorf("the file put right: %v", err)
 	}
+	// A missing name is the whole file's problem, as a missing scenario
+	// is: not the line of a player's name.
+	_, err = Parse("open.toml", []byte(strings.Replace(file, "name = \"Bulge Open\"\n", "", 1)), known)
+	if err == nil || !strings.Contains(err.Error(), "open.toml: the tournament has no name") {
+		t.Errorf("problems %v: want the missing name with no line", err)
+	}
 	_, err = Parse("x.toml", []byte("name = \"x\"\nformat = \"ladder\"\ndirector = \"nobody\"\nscenario = \"intro\"\ncolour = 3\n"), nil)
 	for _, w := range []string{`x.toml:5: unknown key "colour"`, `x.toml:3: director = "nobody" is not a mail address`, `x.toml:2: format = "ladder"`, "at least 2 players"} {
 		if err == nil || !strings.Contains(err.Error(), w) {
@@ -508,5 +514,169 @@ func BenchmarkStandings256(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		tr.Standings()
+	}
+}
+
+// A lone bid is sealed in what is shown of the tournament: only that it
+// came in, until the sides are decided; then both bids are shown.
+func TestPublicSealsBids(t *testing.T) {
+	tr := newT(t, settings(Swiss, 1, 4, SidesBids))
+	if _, err := tr.Pair(t0); err != nil {
+		t.Fatal(err)
+	}
+	// A-C and B-D; A bids.
+	if _, err := tr.Bid(0, Bid{Side: rules.German, VP: 7}, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	pub := tr.Public()
+	data, err := json.Marshal(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := pub.Rounds[0].Pairings[0]; p.Bids[0] != nil || !p.Sealed[0] || p.Sealed[1] || strings.Contains(string(data), `"vp":7`) {
+		t.Errorf("a lone bid is shown: bids %v, sealed %v\n%s", p.Bids, p.Sealed, data)
+	}
+	if p := tr.Rounds[0].Pairings[0]; p.Bids[0] == nil || p.Sealed[0] {
+		t.Errorf("Public changed the tournament: bids %v, sealed %v", p.Bids, p.Sealed)
+	}
+	// C bids: the sides are decided, and both bids are revealed.
+	if _, err := tr.Bid(2, Bid{Side: rules.Allied, VP: 2}, t0.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if p := tr.Public().Rounds[0].Pairings[0]; p.Bids[0] == nil || p.Bids[0].VP != 7 || p.Bids[1] == nil || p.Sealed != [2]bool{} {
+		t.Errorf("the bids after the sides are decided: bids %v, sealed %v", p.Bids, p.Sealed)
+	}
+}
+
+// The hash of a sealed bid in the log cannot be undone by hashing every
+// bid a player could make: it is salted, and the salt is revealed with the
+// bid.
+func TestBidHashSalted(t *testing.T) {
+	tr := newT(t, settings(Swiss, 1, 4, SidesBids))
+	if _, err := tr.Pair(t0); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := tr.Bid(0, Bid{Side: rules.German, VP: 7}, t0.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recs[0]
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		for vp := 0; vp <= 1000; vp++ {
+			if bidHash(tr.ID, r.Round, r.Player-1, Bid{Side: side, VP: vp, Time: r.Time}) == r.BidHash {
+				t.Fatalf("the log's hash gives the sealed bid away: %s %d", side, vp)
+			}
+		}
+	}
+	recs, err = tr.Bid(2, Bid{Side: rules.Allied, VP: 2}, t0.Add(2*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := recs[len(recs)-1].Bids[0]
+	if b == nil || b.Salt == "" || bidHash(tr.ID, r.Round, r.Player-1, *b) != r.BidHash {
+		t.Errorf("the revealed bid %+v does not match its sealed hash", b)
+	}
+}
+
+// The export of a running tournament verifies while a bid is sealed; a
+// log whose two bids are in and never revealed does not.
+func TestVerifyWhileBidding(t *testing.T) {
+	tr := newT(t, settings(Swiss, 1, 4, SidesBids))
+	if _, err := tr.Pair(t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Bid(0, Bid{Side: rules.German, VP: 7}, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	x := MakeExport(tr, nil)
+	if data, _ := json.Marshal(x); strings.Contains(string(data), `"vp":7`) {
+		t.Errorf("the export reveals the sealed bid:\n%s", data)
+	}
+	if _, err := Verify(x); err != nil {
+		t.Errorf("the export with a bid sealed: %v", err)
+	}
+	// Both bids in: the sides record follows at once. A log cut before it
+	// has two bids the sides must come from, and reveals neither.
+	recs, err := tr.Bid(2, Bid{Side: rules.Allied, VP: 2}, t0.Add(2*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = MakeExport(tr, nil)
+	x.Records = x.Records[:len(x.Records)-1]
+	x.Head = recs[0].Hash
+	if _, err := VerifyLog(x); err == nil || !strings.Contains(err.Error(), "never reveals") {
+		t.Errorf("two bids never revealed: %v", err)
+	}
+	// A bid logged after the bids closed is refused, sealed as it is.
+	tr = newT(t, settings(Swiss, 1, 4, SidesBids))
+	if _, err := tr.Pair(t0); err != nil {
+		t.Fatal(err)
+	}
+	recs, err = tr.Bid(0, Bid{Side: rules.German, VP: 7}, t0.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = MakeExport(tr, nil)
+	r := &x.Records[len(x.Records)-1]
+	r.Time = t0.Add(2 * time.Hour)
+	r.Hash = RecordHash(*r)
+	x.Head = r.Hash
+	if _, err := VerifyLog(x); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("a sealed bid after the bids closed: %v", err)
+	}
+}
+
+// The bids' VP change a game ended by its VP levels, a draw as a victory;
+// a concession, an agreed draw and the director's decision stand.
+func TestEndWithBids(t *testing.T) {
+	n := func(v int) *int { return &v }
+	v := &rules.Victory{Kind: rules.VictoryVP, Levels: []rules.Level{
+		{Min: n(3), Result: "German tactical victory"},
+		{Min: n(-2), Max: n(2), Result: "Draw"},
+		{Max: n(-3), Result: "Allied tactical victory"},
+	}}
+	for _, c := range []struct {
+		result     string
+		vp, give   int
+		how        string
+		winner     rules.Side
+		wantHow    string
+		wantMargin int
+	}{
+		{"Draw", 2, -2, "", rules.German, "victory", 4},
+		{"German tactical victory", 4, 3, "", "", "draw", 1},
+		{"Allied tactical victory", -3, 0, "", rules.Allied, "victory", -3},
+		{"drawn by agreement", 2, -2, "", "", "draw", 4},
+		{"the German player conceded: Allied victory", 5, 3, "", rules.Allied, "concession", 2},
+		{"drawn by the director", 2, -2, "adjudicated", "", "adjudicated", 4},
+	} {
+		e := End(c.result, c.vp, c.give, v, c.how)
+		if e.Winner != c.winner || e.How != c.wantHow || e.VP != c.wantMargin || e.BothLose {
+			t.Errorf("%q, %d VP, %d given: %+v; want winner %q, how %q, VP %d", c.result, c.vp, c.give, e, c.winner, c.wantHow, c.wantMargin)
+		}
+	}
+}
+
+// Replace takes a bare mail address of nobody in the tournament, and not
+// the director's.
+func TestReplaceRefused(t *testing.T) {
+	tr := newT(t, settings(Swiss, 1, 4, SidesAlternate))
+	head := tr.Head
+	for _, c := range []struct{ addr, want string }{
+		{"not an address", "is not a mail address"},
+		{"Eve <eve@example.org>", "is not a mail address"},
+		{"td@example.org", "the director's address"},
+		{"TD@example.org", "the director's address"},
+		{"b@example.org", "plays in tournament"},
+	} {
+		if _, err := tr.Replace(0, "", c.addr, "token-x", "ill", t0); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("replaced by %q: %v, want %q", c.addr, err, c.want)
+		}
+	}
+	if tr.Head != head || tr.Entrants[0].Address != "a@example.org" {
+		t.Error("a refused replacement changed the tournament")
+	}
+	if _, err := tr.Replace(0, "", "eve@example.org", "token-x", "ill", t0); err != nil {
+		t.Errorf("a good replacement: %v", err)
 	}
 }

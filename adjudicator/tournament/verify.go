@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"titm/adjudicator"
 	"titm/rules"
@@ -75,23 +76,42 @@ func (d *Discrepancy) Error() string {
 }
 
 // Verify checks a tournament's export: every hash of its chain; the seed
-// against the commitment; the whole log replayed from its first record,
-// each act giving again exactly the records logged (so every pairing, every
-// side decision from the revealed bids and every die is checked); each
-// sealed bid against the hash logged when it came; each game's export
-// (adjudicator.Verify) and its result against the tournament's.
+// against the commitment; each game's export (adjudicator.Verify); the
+// whole log replayed from its first record, each act giving again exactly
+// the records logged (so every pairing, every side decision from the
+// revealed bids and every die is checked), with each result derived from
+// its game as the referee derives it (End): the game's result, its German
+// VP less the bids' and the scenario's VP levels; each sealed bid against
+// the hash logged when it came. A bid not revealed yet, in the export of
+// a running tournament, is checked only for having come in when it could.
 func Verify(x *Export) (*Verified, error) {
-	v, t, err := verifyLog(x)
+	games := map[string]*adjudicator.Game{}
+	var gv Verified
+	for _, gx := range x.Games {
+		if games[gx.ID] != nil {
+			return nil, bad(-1, "game %s is in the export twice", gx.ID)
+		}
+		r, err := adjudicator.Verify(gx)
+		if err != nil {
+			return nil, bad(-1, "game %s: %v", gx.ID, err)
+		}
+		games[gx.ID] = r.Game
+		gv.Games++
+		gv.Impulses += r.Impulses
+		gv.Dice += r.Dice
+	}
+	v, t, err := verifyLog(x, games)
 	if err != nil {
 		return nil, err
 	}
-	return v, verifyGames(x, v, t)
+	v.Games, v.Impulses, v.Dice = gv.Games, gv.Impulses, v.Dice+gv.Dice
+	return v, verifyGames(x, games, t)
 }
 
 // VerifyLog checks the tournament's log alone, as Verify does, without its
-// games.
+// games: each result is taken as its record tells it.
 func VerifyLog(x *Export) (*Verified, error) {
-	v, _, err := verifyLog(x)
+	v, _, err := verifyLog(x, nil)
 	return v, err
 }
 
@@ -99,7 +119,10 @@ func bad(seq int, format string, args ...any) error {
 	return &Discrepancy{Seq: seq, What: fmt.Sprintf(format, args...)}
 }
 
-func verifyLog(x *Export) (*Verified, *Tournament, error) {
+// verifyLog replays the log. With games (the verified games of the
+// export, by id) each result is derived from its game; with nil, from its
+// record.
+func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tournament, error) {
 	if len(x.Records) == 0 || x.Records[0].Kind != KindCreated || x.Records[0].Settings == nil {
 		return nil, nil, bad(0, "the log does not begin with the tournament's creation")
 	}
@@ -136,6 +159,9 @@ func verifyLog(x *Export) (*Verified, *Tournament, error) {
 		v.DiceChecked = true
 	}
 	t.Log, t.Head = x.Records[:1], c.Hash
+	// The director's decision names how its game ended, as the referee's
+	// act does (TournamentAdjudicate).
+	adjudicated := map[string]bool{}
 	for i := 1; i < len(x.Records); {
 		r := x.Records[i]
 		if !v.DiceChecked {
@@ -151,11 +177,17 @@ func verifyLog(x *Export) (*Verified, *Tournament, error) {
 		case KindPaired:
 			got, err = t.Pair(r.Time)
 		case KindBid:
-			b, berr := revealed(t.ID, x.Records[i:], r)
-			if berr != nil {
+			b, ok, berr := revealed(t.ID, x.Records[i:], r)
+			switch {
+			case berr != nil:
 				return nil, nil, bad(r.Seq, "%v", berr)
+			case ok:
+				got, err = t.replayBid(r.Player-1, b, r.Time)
+			default:
+				// The export was taken while the bids were open: the bid
+				// is still sealed, and its hash all the log holds.
+				got, err = t.sealedBid(r.Player-1, r.BidHash, r.Time)
 			}
-			got, err = t.Bid(r.Player-1, b, r.Time)
 		case KindSides:
 			got, err = t.CloseBids(r.Time)
 		case KindGame:
@@ -169,7 +201,25 @@ func verifyLog(x *Export) (*Verified, *Tournament, error) {
 			if p == nil || !p.Sided() {
 				return nil, nil, bad(r.Seq, "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
 			}
-			got, err = t.Result(r.Game, endOf(p, r), r.Time)
+			e := endOf(p, r)
+			if games != nil {
+				g := games[r.Game]
+				if g == nil {
+					return nil, nil, bad(r.Seq, "game %s of the log is missing from the export", r.Game)
+				}
+				how := ""
+				if adjudicated[r.Game] {
+					how = "adjudicated"
+				}
+				if e, err = endOfGame(g, p, how); err != nil {
+					return nil, nil, bad(r.Seq, "%v", err)
+				}
+			}
+			got, err = t.Result(r.Game, e, r.Time)
+			if err == nil && games != nil && (got[0].Points != r.Points || got[0].Margin != r.Margin) {
+				return nil, nil, bad(r.Seq, "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
+					r.Game, t.count(p, r.Points, r.Margin), e.Result, e.VP+p.Give, p.Give, t.count(p, got[0].Points, got[0].Margin))
+			}
 		case KindReplaced:
 			var rec Record
 			rec, err = t.Replace(r.Player-1, r.Name, r.Address, "", r.Text, r.Time)
@@ -190,6 +240,7 @@ func verifyLog(x *Export) (*Verified, *Tournament, error) {
 			var rec Record
 			rec, err = t.Adjudicate(r.Game, r.Text, r.Time)
 			got = []Record{rec}
+			adjudicated[r.Game] = true
 		default:
 			return nil, nil, bad(r.Seq, "a record of kind %q cannot come here", r.Kind)
 		}
@@ -221,66 +272,74 @@ func verifyLog(x *Export) (*Verified, *Tournament, error) {
 	return v, t, nil
 }
 
-// verifyGames checks each game's export and that its result is the one the
-// tournament counted.
-func verifyGames(x *Export, v *Verified, t *Tournament) error {
-	made := map[string]*Pairing{}
+// verifyGames checks that the export holds the games of the log's
+// pairings, no other, and that each finished game's result is counted:
+// the replay derived each result logged from its game.
+func verifyGames(x *Export, games map[string]*adjudicator.Game, t *Tournament) error {
+	for _, gx := range x.Games {
+		if _, p, _ := t.Find(gx.ID); p == nil {
+			return bad(-1, "game %s is in the export but in no pairing of the log", gx.ID)
+		} else if games[gx.ID].Status == adjudicator.Finished && !p.Done {
+			return bad(-1, "game %s ended %q, and no result of the tournament's log says so", gx.ID, gx.Result)
+		}
+	}
 	for _, r := range t.Rounds {
 		for _, p := range r.Pairings {
-			if p.Game != "" {
-				made[p.Game] = p
+			if p.Game != "" && games[p.Game] == nil {
+				return bad(-1, "game %s of the log is missing from the export", p.Game)
 			}
 		}
-	}
-	for _, gx := range x.Games {
-		p := made[gx.ID]
-		if p == nil {
-			return bad(-1, "game %s is in the export but in no pairing of the log", gx.ID)
-		}
-		gv, err := adjudicator.Verify(gx)
-		if err != nil {
-			return bad(-1, "game %s: %v", gx.ID, err)
-		}
-		v.Games++
-		v.Impulses += gv.Impulses
-		v.Dice += gv.Dice
-		if gx.Status == adjudicator.Finished {
-			// The result the tournament counted names the game's own.
-			found := false
-			for _, r := range x.Records {
-				if r.Kind == KindResult && r.Game == gx.ID {
-					found = strings.HasSuffix(r.Text, gx.Result)
-				}
-			}
-			if !found {
-				return bad(-1, "game %s ended %q, and no result of the tournament's log says so", gx.ID, gx.Result)
-			}
-		}
-		delete(made, gx.ID)
-	}
-	for id := range made {
-		return bad(-1, "game %s of the log is missing from the export", id)
 	}
 	return nil
 }
 
+// endOfGame is the end a verified game counts for in its tournament, as
+// the referee enters it (End).
+func endOfGame(g *adjudicator.Game, p *Pairing, how string) (GameEnd, error) {
+	if g.Status != adjudicator.Finished {
+		return GameEnd{}, fmt.Errorf("the log has a result for game %s, which its export shows %s", g.ID, g.Status)
+	}
+	s, err := g.Rules()
+	if err != nil {
+		return GameEnd{}, err
+	}
+	return End(g.Result, g.State.VP, p.Give, &s.Victory, how), nil
+}
+
+// count writes a pairing's points and margins, for a discrepancy.
+func (t *Tournament) count(p *Pairing, points [2]float64, margin [2]int) string {
+	return fmt.Sprintf("%s %g (margin %+d), %s %g (margin %+d)", t.Entrants[p.A].Name, points[0], margin[0], t.Entrants[p.B].Name, points[1], margin[1])
+}
+
+// replayBid replays a bid revealed in the log, with its salt as revealed.
+func (t *Tournament) replayBid(i int, b Bid, now time.Time) ([]Record, error) {
+	r, k, err := t.biddable(i, now)
+	if err != nil {
+		return nil, err
+	}
+	return t.takeBid(r, k, i, b, now)
+}
+
 // revealed finds the bid a bid record sealed: revealed in the sides record
-// of its pairing, and matching the hash.
-func revealed(id string, rest []Record, r Record) (Bid, error) {
+// of its pairing, and matching the hash. It reports false when the log has
+// no sides record for the pairing: the bids were still open when the
+// export was taken.
+func revealed(id string, rest []Record, r Record) (Bid, bool, error) {
 	for _, q := range rest {
 		if q.Kind == KindSides && q.Round == r.Round && q.Pairing == r.Pairing {
 			for _, b := range q.Bids {
 				if b != nil && bidHash(id, r.Round, r.Player-1, *b) == r.BidHash {
-					return *b, nil
+					return *b, true, nil
 				}
 			}
-			return Bid{}, fmt.Errorf("the sealed bid does not match any bid revealed for pairing %d of round %d", r.Pairing, r.Round)
+			return Bid{}, false, fmt.Errorf("the sealed bid does not match any bid revealed for pairing %d of round %d", r.Pairing, r.Round)
 		}
 	}
-	return Bid{}, fmt.Errorf("the bid of pairing %d of round %d is never revealed", r.Pairing, r.Round)
+	return Bid{}, false, nil
 }
 
-// endOf is the game's end a result record tells, for the replay.
+// endOf is the game's end a result record tells, for the replay of the
+// log without its games (VerifyLog).
 func endOf(p *Pairing, r Record) GameEnd {
 	g := p.Of(p.German)
 	how, result, _ := strings.Cut(r.Text, ": ")

@@ -182,6 +182,13 @@ func pairingLine(t *tournament.Tournament, p *tournament.Pairing) string {
 		s = fmt.Sprintf("%s (German) v %s (Allied)", name(p.German), name(p.Opponent(p.German)))
 	} else {
 		s = fmt.Sprintf("%s v %s: waiting for the bids", name(p.A), name(p.B))
+		// A bid shows only that it came in (Public seals it) until the
+		// sides are decided.
+		for j, i := range [2]int{p.A, p.B} {
+			if p.Sealed[j] {
+				s += fmt.Sprintf(", %s's is in", name(i))
+			}
+		}
 	}
 	if p.Give != 0 {
 		s += fmt.Sprintf(", bids: German gives %+d VP", p.Give)

@@ -204,3 +204,13 @@ func TestTournamentDoorsAlike(t *testing.T) {
 	}
 	mst.Close()
 }
+
+// show lists a sealed bid as in, without its side or VP, until the sides
+// are decided.
+func TestTournamentShowSealedBid(t *testing.T) {
+	tr := &tournament.Tournament{Entrants: []*tournament.Entrant{{Name: "Anna"}, {Name: "Bert"}}}
+	p := &tournament.Pairing{A: 0, B: 1, German: -1, Sealed: [2]bool{false, true}}
+	if got, want := pairingLine(tr, p), "Anna v Bert: waiting for the bids, Bert's is in"; got != want {
+		t.Errorf("pairing line %q, want %q", got, want)
+	}
+}
