@@ -9,9 +9,11 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -504,4 +506,111 @@ func TestLogHealth(t *testing.T) {
 			t.Errorf("healthy %v: %s", healthy, b.String())
 		}
 	}
+}
+
+// titm serve, run as the service unit runs it (docs/titm.service), with its
+// web listener, its backups and JSON logs, stops cleanly on SIGTERM well
+// within the unit's TimeoutStopSec, leaving the store free for the next
+// start.
+func TestServeStopsOnSIGTERM(t *testing.T) {
+	w := newOpsWorld(t, "")
+	dir := t.TempDir()
+	web := "127.0.0.1:" + freePort(t)
+	config := filepath.Join(dir, "titm.toml")
+	err := os.WriteFile(config, []byte(fmt.Sprintf(`[store]
+path = %q
+[referee]
+address = "referee@ops.test"
+map_picture = false
+[imap]
+address = %q
+security = "none"
+username = "referee@ops.test"
+password = "r"
+poll_interval = "5s"
+[smtp]
+address = %q
+security = "none"
+[backup]
+dir = %q
+every = "1h"
+[web]
+listen = %q
+[log]
+format = "json"
+`, w.db, w.srv.IMAPAddr(), w.srv.SMTPAddr(), filepath.Join(dir, "backups"), web)), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "serve", "--config", config)
+	cmd.Env = append(os.Environ(), "TITM_RUN_MAIN=1")
+	var stderr syncBuffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stopped := false
+	defer func() {
+		if !stopped {
+			cmd.Process.Kill()
+			<-exited
+		}
+	}()
+
+	// Up: /health answers 200 with the inbox connected.
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var s mail.Status
+		resp, err := http.Get("http://" + web + "/health")
+		if err == nil {
+			err = json.NewDecoder(resp.Body).Decode(&s)
+			resp.Body.Close()
+			if err == nil && resp.StatusCode == http.StatusOK && s.IMAP.Connected {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no healthy /health 20 s after the start: %v %+v\n%s", err, s, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// The unit's TimeoutStopSec is 30 s; the daemon should need far less.
+	cmd.Process.Signal(syscall.SIGTERM)
+	sent := time.Now()
+	select {
+	case err := <-exited:
+		stopped = true
+		if err != nil {
+			t.Fatalf("serve did not exit cleanly on SIGTERM: %v\n%s", err, stderr.String())
+		}
+		t.Logf("serve exited %s after SIGTERM", time.Since(sent).Round(time.Millisecond))
+		if took := time.Since(sent); took > 5*time.Second {
+			t.Errorf("serve took %s to stop on SIGTERM, want under 5 s", took)
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Signal(syscall.SIGQUIT)
+		<-exited
+		stopped = true
+		t.Fatalf("serve did not stop within the unit's 30 s of SIGTERM:\n%s", stderr.String())
+	}
+
+	// Every log line is JSON, as [log] format asks, for the journal.
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m["msg"] == nil || m["level"] == nil {
+			t.Errorf("a log line that is not JSON: %q (%v)", l, err)
+		}
+	}
+	// The store and its socket are free for the next start.
+	if isSocket(filepath.Join(filepath.Dir(w.db), "titm.db.sock")) {
+		t.Errorf("the control socket is left behind")
+	}
+	st, err := store.Open(w.db, &store.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatalf("the store after the stop: %v", err)
+	}
+	st.Close()
 }
