@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -81,11 +83,38 @@ func (t *Tx) check() (*CheckReport, error) {
 // without it.
 func (t *Tx) checkGames(r *CheckReport) {
 	games := t.tx.Bucket(bucketGames)
+	// The replays, most of the time a check takes, run on every core. The
+	// transaction is read by this goroutine alone (bbolt's objects are not
+	// safe for concurrent use); a replay works on what was read from it.
+	// Each game's findings are kept apart and reported in the games' order.
+	var (
+		per  []*CheckReport
+		jobs = make(chan func(), runtime.GOMAXPROCS(0))
+		wg   sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for job := range jobs {
+				job()
+			}
+		})
+	}
 	games.ForEach(func(k, _ []byte) error {
 		r.Games++
-		t.checkGame(r, string(k))
+		gr := &CheckReport{}
+		per = append(per, gr)
+		if replay := t.checkGame(gr, string(k)); replay != nil {
+			jobs <- replay
+		}
 		return nil
 	})
+	close(jobs)
+	wg.Wait()
+	for _, gr := range per {
+		r.Problems = append(r.Problems, gr.Problems...)
+		r.Records += gr.Records
+		r.Replayed += gr.Replayed
+	}
 	for _, b := range [][]byte{bucketLog, bucketHeads, bucketStates, bucketSecrets} {
 		t.tx.Bucket(b).ForEach(func(k, _ []byte) error {
 			if games.Get(k) == nil {
@@ -96,18 +125,21 @@ func (t *Tx) checkGames(r *CheckReport) {
 	}
 }
 
-func (t *Tx) checkGame(r *CheckReport, id string) {
+// checkGame checks what of a game needs the transaction, reporting to r,
+// and returns the replay of its log to run when that is all that is left
+// to check: the returned func touches r and nothing of the transaction.
+func (t *Tx) checkGame(r *CheckReport, id string) (replay func()) {
 	where := "game " + id
 	g, err := t.Summary(id)
 	if err != nil {
 		r.add(where, "its record cannot be read: %v", err)
-		return
+		return nil
 	}
 	// The chain, record by record.
 	lb := t.tx.Bucket(bucketLog).Bucket([]byte(id))
 	if lb == nil {
 		r.add(where, "its log is missing")
-		return
+		return nil
 	}
 	var log []adjudicator.Record
 	prev, broken := "", false
@@ -136,46 +168,48 @@ func (t *Tx) checkGame(r *CheckReport, id string) {
 	})
 	r.Records += len(log)
 	if broken {
-		return
+		return nil
 	}
 	head := t.tx.Bucket(bucketHeads).Get([]byte(id))
 	switch {
 	case len(head) <= 8 || binary.BigEndian.Uint64(head) != uint64(len(log)) || string(head[8:]) != prev:
 		r.add(where, "the head the store keeps does not match its log of %d records", len(log))
-		return
+		return nil
 	case g.Log != len(log) || g.Head != prev:
 		r.add(where, "the game is at record %d (%.12s), its log at %d (%.12s)", g.Log, g.Head, len(log), prev)
-		return
-	}
-	// The position, against the log replayed.
-	full, err := t.Game(id)
-	if err != nil {
-		r.add(where, "%v", err)
-		return
-	}
-	s, err := full.Rules()
-	if err != nil {
-		r.add(where, "%v", err)
-		return
-	}
-	rp, err := adjudicator.ReplayWith(s, full.Header(), log, full.Secret())
-	if err != nil {
-		r.add(where, "its log does not replay: %v", err)
-		return
-	}
-	switch {
-	case adjudicator.StateHash(rp.Game.State) != adjudicator.StateHash(full.State):
-		r.add(where, "its position differs from its log replayed (at %s)", rp.Game.State.Next)
-	case rp.Game.Status != full.Status:
-		r.add(where, "it is %s, but its log replayed leaves it %s", full.Status, rp.Game.Status)
-	default:
-		r.Replayed++
+		return nil
 	}
 	// Its players find it.
 	for _, a := range append([]string{g.Players[rules.German].Address, g.Players[rules.Allied].Address}, g.Observers...) {
 		ids, err := t.GamesOf(a)
 		if err == nil && !contains(ids, id) {
 			r.add(where, "the index of %s's games lacks it", a)
+		}
+	}
+	// The position, against the log replayed.
+	full, err := t.Game(id)
+	if err != nil {
+		r.add(where, "%v", err)
+		return nil
+	}
+	s, err := full.Rules()
+	if err != nil {
+		r.add(where, "%v", err)
+		return nil
+	}
+	return func() {
+		rp, err := adjudicator.ReplayWith(s, full.Header(), log, full.Secret())
+		if err != nil {
+			r.add(where, "its log does not replay: %v", err)
+			return
+		}
+		switch {
+		case adjudicator.StateHash(rp.Game.State) != adjudicator.StateHash(full.State):
+			r.add(where, "its position differs from its log replayed (at %s)", rp.Game.State.Next)
+		case rp.Game.Status != full.Status:
+			r.add(where, "it is %s, but its log replayed leaves it %s", full.Status, rp.Game.Status)
+		default:
+			r.Replayed++
 		}
 	}
 }
