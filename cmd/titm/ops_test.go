@@ -614,3 +614,33 @@ format = "json"
 	}
 	st.Close()
 }
+
+// The daemon's next backup is due an interval after the newest in its
+// folder, so that restarts do not put it off for ever; at once when there
+// is none, or it is due already.
+func TestNextBackup(t *testing.T) {
+	now := time.Date(2026, 12, 16, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name  string
+		files []string
+		want  time.Time
+	}{
+		{"no backup yet", nil, now},
+		{"newest 3 hours old", []string{"titm-20261215T090000Z.db", "titm-20261216T090000Z.db"}, now.Add(21 * time.Hour)},
+		{"newest a day and more old", []string{"titm-20261215T090000Z.db"}, now.Add(-3 * time.Hour)},
+		{"other files ignored", []string{"titm-20261216T090000Z.db", "titm-notes.txt", "other-20261216T110000Z.db"}, now.Add(21 * time.Hour)},
+		{"a name of the future: the clock went back", []string{"titm-20261217T090000Z.db"}, now},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range c.files {
+				if err := os.WriteFile(filepath.Join(dir, f), nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := nextBackup(dir, 24*time.Hour, now); !got.Equal(c.want) {
+				t.Errorf("next backup at %s, want %s", got, c.want)
+			}
+		})
+	}
+}

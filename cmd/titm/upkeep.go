@@ -29,11 +29,24 @@ func upkeep(ctx context.Context, cfg *mail.Config, st *store.Store, status func(
 	if b := cfg.Backup; b.Dir != "" {
 		log.Info("backups", "dir", b.Dir, "every", b.Every, "keep", b.Keep)
 		wg.Go(func() {
-			every(ctx, b.Every, func() {
-				if _, err := backupInto(st, b.Dir, b.Keep, time.Now(), log); err != nil {
+			// The schedule goes by the backups already written, not by the
+			// start: a daemon restarted more often than every interval
+			// would otherwise never write one.
+			next := nextBackup(b.Dir, b.Every, time.Now())
+			for {
+				t := time.NewTimer(time.Until(next))
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-t.C:
+				}
+				now := time.Now()
+				if _, err := backupInto(st, b.Dir, b.Keep, now, log); err != nil {
 					log.Error("backup failed", "dir", b.Dir, "err", err)
 				}
-			})
+				next = now.Add(b.Every)
+			}
 		})
 	}
 	return wg.Wait
@@ -72,7 +85,38 @@ func logHealth(status func() (*mail.Status, error), log *slog.Logger) {
 const (
 	backupPrefix = "titm-"
 	backupSuffix = ".db"
+	backupTime   = "20060102T150405Z"
 )
+
+// nextBackup is when the next backup into dir is due: an interval after
+// the newest one there, by the time in its name; now if there is none or
+// it is older than that.
+func nextBackup(dir string, interval time.Duration, now time.Time) time.Time {
+	names := backupsIn(dir)
+	if len(names) == 0 {
+		return now
+	}
+	newest := names[len(names)-1]
+	at, err := time.Parse(backupTime, strings.TrimSuffix(strings.TrimPrefix(newest, backupPrefix), backupSuffix))
+	if err != nil || at.After(now) {
+		// A name not of ours, or a clock set back: go by the start.
+		return now
+	}
+	return at.Add(interval)
+}
+
+// backupsIn lists the names of the backups in dir, the oldest first.
+func backupsIn(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if name := e.Name(); e.Type().IsRegular() && strings.HasPrefix(name, backupPrefix) && strings.HasSuffix(name, backupSuffix) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
 
 // backupInto writes a backup into dir, checks it, and deletes the oldest
 // backups beyond keep. A backup that does not check is kept, for the
@@ -81,7 +125,7 @@ func backupInto(st *store.Store, dir string, keep int, now time.Time, log *slog.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, backupPrefix+now.UTC().Format("20060102T150405Z")+backupSuffix)
+	path := filepath.Join(dir, backupPrefix+now.UTC().Format(backupTime)+backupSuffix)
 	start := time.Now()
 	n, err := st.Backup(path)
 	if err != nil {
@@ -96,17 +140,7 @@ func backupInto(st *store.Store, dir string, keep int, now time.Time, log *slog.
 		return "", fmt.Errorf("the backup %s has %d problem(s), the first: %s; run titm check-store", path, len(r.Problems), r.Problems[0])
 	}
 	log.Info("backup written", "path", path, "bytes", n, "took", took, "games", r.Games)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return path, err
-	}
-	var old []string
-	for _, e := range entries {
-		if name := e.Name(); e.Type().IsRegular() && strings.HasPrefix(name, backupPrefix) && strings.HasSuffix(name, backupSuffix) {
-			old = append(old, name)
-		}
-	}
-	slices.Sort(old)
+	old := backupsIn(dir)
 	for _, name := range old[:max(0, len(old)-keep)] {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil {
 			return path, err
