@@ -134,7 +134,7 @@ func WriteReport(d *ReportData) string {
 	r.rule()
 	r.line(fmt.Sprintf("German VP: %d. Dice rolled this impulse: %d.", d.After.VP, len(d.Dice)))
 	if d.Result == "" {
-		if st := standing(s, d.After); st != "" {
+		for _, st := range standing(s, d.After) {
 			r.line(st)
 		}
 	}
@@ -164,21 +164,33 @@ func WriteReport(d *ReportData) string {
 }
 
 // standing says where the scenario's victory conditions stand (12.0 and the
-// scenario's terms): the result the German VP would give now, or how the
-// victory areas are held.
-func standing(s *rules.Scenario, st *rules.State) string {
+// scenario's terms), a paragraph each: the result the German VP would give
+// now, with the VP areas and the victory towns that score them, held and
+// still to take; or how the victory areas are held.
+func standing(s *rules.Scenario, st *rules.State) []string {
 	v := s.Victory
 	switch v.Kind {
 	case rules.VictoryVP:
+		var out []string
 		for _, l := range v.Levels {
 			if l.Includes(st.VP) {
 				more := ""
 				if len(v.Areas) > 0 || v.HoleVP > 0 || v.ZoneVP {
 					more = ", before the VP the scenario adds at its end"
 				}
-				return fmt.Sprintf("Standing: with %d German VP the result would be: %s%s.", st.VP, l.Result, more)
+				out = append(out, fmt.Sprintf("Standing: with %d German VP the result would be: %s%s.", st.VP, l.Result, more))
+				break
 			}
 		}
+		if v.MapVP {
+			if p := vpAreas(s, st); p != "" {
+				out = append(out, p)
+			}
+		}
+		if len(v.Areas) > 0 {
+			out = append(out, victoryTowns(s, st))
+		}
+		return out
 	case rules.VictoryControl:
 		var german, contested, allied int
 		for _, a := range v.Areas {
@@ -191,9 +203,71 @@ func standing(s *rules.Scenario, st *rules.State) string {
 				allied++
 			}
 		}
-		return fmt.Sprintf("Standing: of the %d victory areas, %d German, %d contested, %d Allied: %s.", len(v.Areas), german, contested, allied, victoryAreas(s, st))
+		return []string{fmt.Sprintf("Standing: of the %d victory areas, %d German, %d contested, %d Allied: %s.", len(v.Areas), german, contested, allied, victoryAreas(s, st))}
 	}
-	return ""
+	return nil
+}
+
+// vpAreas names the VP areas of the scenario's map (3.26), each with its VP:
+// those the Germans control, which the victory phase of every turn scores
+// (12.21), and those still to take. Control is the engine's, kept at the end
+// of every player impulse (12.22): an area the Germans took and left is
+// still theirs. It is "" when the scenario's map has no VP area.
+func vpAreas(s *rules.Scenario, st *rules.State) string {
+	var german, allied []string
+	perTurn := 0
+	for _, a := range s.Map.Areas {
+		if a.VP <= 0 || !s.Uses(rules.AreaPlace(a.ID)) {
+			continue
+		}
+		name := fmt.Sprintf("%d %s (%d VP)", a.ID, a.Name, a.VP)
+		if st.Control[a.ID] == rules.German {
+			german = append(german, name)
+			perTurn += a.VP
+		} else {
+			allied = append(allied, name)
+		}
+	}
+	if len(german)+len(allied) == 0 {
+		return ""
+	}
+	held := "German: none"
+	if len(german) > 0 {
+		held = fmt.Sprintf("German, %d VP a turn: %s", perTurn, strings.Join(german, ", "))
+	}
+	return fmt.Sprintf("VP areas, scored at the end of every turn (12.21, 12.22): %s; still to take: %s.", held, orNone(allied))
+}
+
+// victoryTowns names the scenario's victory towns by their state now, as
+// the scenario's end will score them (The First Three Days: the VP for each
+// town the Germans hold, fewer for each contested; rules.State.Finish).
+func victoryTowns(s *rules.Scenario, st *rules.State) string {
+	v := s.Victory
+	var german, contested, allied []string
+	for _, a := range v.Areas {
+		name := fmt.Sprint(a)
+		if ar := s.Map.Area(a); ar != nil {
+			name += " " + ar.Name
+		}
+		switch st.AreaHold(s, a) {
+		case rules.HoldGerman:
+			german = append(german, name)
+		case rules.HoldContested:
+			contested = append(contested, name)
+		default:
+			allied = append(allied, name)
+		}
+	}
+	return fmt.Sprintf("Victory towns, scored at the end, %d VP each German and %d VP each contested: German: %s; contested: %s; still to take: %s.",
+		v.ControlledVP, v.ContestedVP, orNone(german), orNone(contested), orNone(allied))
+}
+
+// orNone lists names, or says "none".
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 // victoryAreas names the scenario's victory areas, each with who holds it:

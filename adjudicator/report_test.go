@@ -10,6 +10,7 @@ import (
 	"titm/internal/golden"
 	"titm/internal/playtest"
 	"titm/rules"
+	"titm/rules/scenarios"
 )
 
 // goldenReport compares text with a golden file (see internal/golden) and checks
@@ -180,4 +181,47 @@ func mustParse(t *testing.T, s *rules.Scenario, side rules.Side, text string) *r
 		t.Fatal(err)
 	}
 	return o
+}
+
+// In a scenario won by VP the standing names the VP areas the Germans
+// control, which every turn scores (12.21, 12.22), and those still to take,
+// each with its VP; and the victory towns by their state, as the scenario's
+// end scores them (The First Three Days).
+func TestStandingNamesVPAreas(t *testing.T) {
+	load := func(name string) (*rules.Scenario, *rules.State) {
+		s, err := scenarios.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, rules.NewState(s)
+	}
+	text := func(s *rules.Scenario, st *rules.State) string {
+		return strings.Join(standing(s, st), "\n")
+	}
+
+	s, st := load("fifth-panzer")
+	st.Control[47], st.Control[88] = rules.German, rules.German
+	want := "VP areas, scored at the end of every turn (12.21, 12.22): German, 5 VP a turn: 47 St. Vith (2 VP), 88 Bastogne (3 VP); still to take: 57 Diekirch (1 VP), 66 Wiltz (1 VP), 71 Clervaux (1 VP), 75 Vielsalm (1 VP), 85 Houffalize (1 VP), 91 La Roche (1 VP), 98 Marche (1 VP)."
+	if got := text(s, st); !strings.Contains(got, want) {
+		t.Errorf("fifth-panzer:\n got %s\nwant %s", got, want)
+	}
+
+	s, st = load("three-days")
+	st.Control[88] = rules.German
+	var german, allied *rules.UnitState
+	for _, u := range st.Units {
+		switch side := s.OOB.Unit(u.ID).Side; {
+		case german == nil && side == rules.German:
+			german = u
+		case allied == nil && side == rules.Allied:
+			allied = u
+		}
+	}
+	for _, u := range []*rules.UnitState{german, allied} {
+		u.Arrived, u.Eliminated, u.Place = true, false, rules.AreaPlace(86)
+	}
+	want = "Victory towns, scored at the end, 2 VP each German and 1 VP each contested: German: 88 Bastogne; contested: 86 Noville; still to take: 4 Luxembourg, 115 Arlon, 107 Martelange, 85 Houffalize, 75 Vielsalm, 77 Stavelot, 44 Malmedy, 42 Hoffraai, 41 Monschau."
+	if got := text(s, st); !strings.Contains(got, want) || strings.Contains(got, "VP areas") {
+		t.Errorf("three-days:\n got %s\nwant %s", got, want)
+	}
 }

@@ -27,11 +27,21 @@ func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now tim
 	if errors.As(err, &oes) {
 		// The lines that read are checked against the position all the
 		// same, so that one answer lists every error.
-		res := t.refuseOrders(oes.With(t.g.CheckOrders(side, o)...), t.g)
-		if aside != "" && !strings.Contains(oes.Error(), "not read as orders") {
-			res.Reply = aside + ".\n\n" + res.Reply
+		all := oes.With(t.g.CheckOrders(side, o)...)
+		if strings.Contains(oes.Error(), "not read as orders") {
+			aside = "" // an error already names the lines set aside
 		}
-		return res, nil
+		if !asksCheck(o) {
+			res := t.refuseOrders(all, t.g)
+			if aside != "" {
+				res.Reply = aside + ".\n\n" + res.Reply
+			}
+			return res, nil
+		}
+		// A CHECK is a dry run whatever its errors are: the mail is
+		// answered as one whose orders the position refused, with
+		// every error, and its requests are served.
+		t.checkErrs = all
 	} else if err != nil {
 		return nil, err
 	}
@@ -68,10 +78,11 @@ type turn struct {
 	s    *rules.Scenario
 	res  *Result
 
-	requests []rules.Order
-	check    bool   // CHECK: the orders are checked, not played
-	orders   string // the text of the orders, the requests' lines blanked
-	hasOrder bool   // the mail gives orders
+	requests  []rules.Order
+	check     bool              // CHECK: the orders are checked, not played
+	checkErrs rules.OrderErrors // a CHECK's errors when some line did not read
+	orders    string            // the text of the orders, the requests' lines blanked
+	hasOrder  bool              // the mail gives orders
 
 	answers []string // to the player who wrote, in order
 	notices []string // to both players and the observers
@@ -142,7 +153,9 @@ func (t *turn) run() (*Result, error) {
 			return t.refuse(fmt.Sprintf("%s: %v.", q.Keyword(), refused), q.Keyword()), nil
 		}
 	}
-	if t.check && t.hasOrder {
+	if t.checkErrs != nil {
+		t.answers = append(t.answers, checkErrorsText(t.checkErrs))
+	} else if t.check && t.hasOrder {
 		t.answers = append(t.answers, checkText(t.g, t.s, t.side, t.orders))
 	} else if t.hasOrder {
 		if res, err := t.submit(); res != nil || err != nil {
@@ -308,6 +321,16 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	}
 	t.res.Records = append(t.res.Records, out...)
 	return refused, err
+}
+
+// asksCheck reports whether a mail's lines that read hold CHECK.
+func asksCheck(o *rules.Orders) bool {
+	for _, ord := range o.List {
+		if _, ok := ord.(CheckRequest); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // join is JOIN (B10): the game begins when both players have joined.

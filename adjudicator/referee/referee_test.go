@@ -150,22 +150,97 @@ func TestActs(t *testing.T) {
 
 // A mail with a line that does not read and a line the position refuses
 // gets one answer with both errors, in line order, whether it gives the
-// orders or asks to CHECK them; nothing is applied.
+// orders or asks to CHECK them; nothing is applied. A CHECK says "CHECK:"
+// whatever kind its errors are, and is answered, not refused: a CHECK is
+// never applied, so it is kept as checked, as one the position refuses.
 func TestEveryErrorInOneAnswer(t *testing.T) {
 	ref := referee.New(&referee.Options{Address: "referee@example.org"})
 	st, id, _ := game(t, ref)
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, side, "seed", start) })
 	}
-	orders := "GAME " + id + "\nIMPULSE 16-1\nMOVE 352/914 23 24\nATACK 24\nMOVE 212/316 18 10\n"
-	for _, mail := range []string{orders, orders + "CHECK\n"} {
+	const (
+		parse = "line 4: ATACK 24\n  unknown order \"ATACK\""
+		pos   = "line 5: MOVE 212/316 18 10\n  the move would make a German stack"
+	)
+	head := "GAME " + id + "\nIMPULSE 16-1\nMOVE 352/914 23 24\n"
+	for _, c := range []struct {
+		name, mail string
+		check      bool
+		want       []string // in this order
+	}{
+		{"orders", head + "ATACK 24\nMOVE 212/316 18 10\n", false, []string{"Your orders have 2 error(s)", parse, pos, "Nothing in your mail was applied."}},
+		{"CHECK, both kinds", head + "ATACK 24\nMOVE 212/316 18 10\nCHECK\n", true, []string{"CHECK: Your orders have 2 error(s)", parse, pos, "Nothing was applied."}},
+		{"CHECK, a line that does not read", head + "ATACK 24\nCHECK\n", true, []string{"CHECK: Your orders have 1 error(s)", parse, "Nothing was applied."}},
+		{"CHECK, the position refuses", head + "ENTRENCH 276/986\nMOVE 212/316 18 10\nCHECK\n", true, []string{"CHECK: Your orders have 1 error(s)", pos, "Nothing was applied."}},
+		{"CHECK first, with a request", "GAME " + id + "\nCHECK\nUNITS\nIMPULSE 16-1\nATACK 24\n", true, []string{"Your units", "CHECK: Your orders have 1 error(s)", "line 5: ATACK 24"}},
+	} {
 		res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
-			return ref.Orders(tx, id, rules.German, mail, start.Add(time.Hour))
+			return ref.Orders(tx, id, rules.German, c.mail, start.Add(time.Hour))
 		})
-		parse := strings.Index(res.Reply, "line 4: ATACK 24\n  unknown order \"ATACK\"")
-		pos := strings.Index(res.Reply, "line 5: MOVE 212/316 18 10\n  the move would make a German stack")
-		if !res.Refused || len(res.Errors) != 2 || parse < 0 || pos < parse || !strings.Contains(res.Reply, "Your orders have 2 error(s)") || len(res.Records) != 0 {
-			t.Errorf("%q: refused %v, %d records, reply:\n%s", mail, res.Refused, len(res.Records), res.Reply)
+		at := 0
+		for _, w := range c.want {
+			i := strings.Index(res.Reply[at:], w)
+			if i < 0 {
+				t.Errorf("%s: the reply lacks %q after byte %d:\n%s", c.name, w, at, res.Reply)
+				break
+			}
+			at += i + len(w)
+		}
+		if len(res.Records) != 0 {
+			t.Errorf("%s: %d records kept", c.name, len(res.Records))
+		}
+		if c.check {
+			if res.Refused || len(res.Errors) != 0 || !strings.Contains(res.Outcome, "checked") || strings.Contains(res.Reply, "Nothing in your mail was applied") {
+				t.Errorf("%s: refused %v, %d errors, outcome %q, reply:\n%s", c.name, res.Refused, len(res.Errors), res.Outcome, res.Reply)
+			}
+		} else if !res.Refused || len(res.Errors) != 2 {
+			t.Errorf("%s: refused %v, %d errors", c.name, res.Refused, len(res.Errors))
+		}
+	}
+}
+
+// An error's explanation reaches the player whole, never cut within a
+// sentence; what it echoes of the mail is cut short with "...", so that a
+// hostile line is not sent back whole, and its lines read in 78 columns.
+func TestErrorMessagesWhole(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org"})
+	st, id, _ := game(t, ref)
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, side, "seed", start) })
+	}
+	const keywords = "A line starts with one of GAME, TOKEN, IMPULSE, END, MOVE, FOOT, ENTRENCH, ATTACK, FIRE, ARTY, BATTLES, REPAIR, SF, REMOVE, BLOW, DEFEND, HELP, STATUS, BRIEF, UNITS, CHECK, DICE, JOIN, ORDERS, PICTURE, EXTEND, CONCEDE, DRAW; put END after your orders so that the rest of the mail is ignored\n"
+	head := "GAME " + id + "\nIMPULSE 16-1\n"
+	for _, c := range []struct {
+		name, line string
+		want       []string
+	}{
+		{"a keyword written wrong", "ATACK 24", []string{`unknown order "ATACK": did you mean ATTACK? ` + keywords}},
+		{"a first word of 3,000 bytes", strings.Repeat("X", 3000) + " 24", []string{`unknown order "` + strings.Repeat("X", 39) + `...": the line names a unit`, keywords}},
+		{"a unit of 3,000 bytes", "MOVE " + strings.Repeat("x", 3000) + " 1 2", []string{"unknown unit " + strings.Repeat("x", 40) + "...\n"}},
+		{"300 words too many", "DRAW ACCEPT" + strings.Repeat(" foo", 300), []string{`"foo foo foo foo foo foo foo foo foo foo foo foo foo foo foo..." is more than DRAW takes: DRAW | DRAW ACCEPT` + "\n"}},
+	} {
+		res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+			return ref.Orders(tx, id, rules.German, head+c.line+"\n", start.Add(time.Hour))
+		})
+		// The message as one line, unwrapped: the line of the error
+		// after the quoted line, to the blank line.
+		_, msg, _ := strings.Cut(res.Reply, "\nline 3: ")
+		_, msg, _ = strings.Cut(msg, "\n")
+		msg, _, _ = strings.Cut(msg, "\n\n")
+		for _, l := range strings.Split(msg, "\n") {
+			if utf8.RuneCountInString(l) > 78 {
+				t.Errorf("%s: a line of %d columns: %s", c.name, utf8.RuneCountInString(l), l)
+			}
+		}
+		msg = strings.Join(strings.Fields(msg), " ") + "\n"
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the message lacks %q:\n%s", c.name, w, res.Reply)
+			}
+		}
+		if len(res.Reply) > 2000 {
+			t.Errorf("%s: an answer of %d bytes echoes the mail:\n%s", c.name, len(res.Reply), res.Reply)
 		}
 	}
 }

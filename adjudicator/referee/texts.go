@@ -278,9 +278,15 @@ func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text str
 		}
 	}
 	if errors.As(err, &es) {
-		return "CHECK: " + orderErrorsText(es) + "Nothing was applied."
+		return checkErrorsText(es)
 	}
 	return "CHECK: " + err.Error()
+}
+
+// checkErrorsText is the answer to a CHECK whose orders have errors, of
+// whatever kind: lines that do not read, orders the position refuses.
+func checkErrorsText(es rules.OrderErrors) string {
+	return "CHECK: " + orderErrorsText(es) + "\nNothing was applied."
 }
 
 // welcomeText is the mail that gives a player his token.
@@ -372,10 +378,86 @@ func orderErrorsText(es rules.OrderErrors) string {
 			fmt.Fprintf(&b, "and %d more errors.\n", len(es)-maxErrors)
 			break
 		}
-		// The quoted line stays whole; the message is wrapped as a
-		// list item.
-		fmt.Fprintf(&b, "line %d: %s\n%s\n", e.Line, clip(e.Text, 100), wrapLine(clip(e.Msg, 300), "  ", "  "))
+		// The quoted line stays on one line; the message is wrapped as
+		// a list item.
+		fmt.Fprintf(&b, "line %d: %s\n%s\n", e.Line, clip(e.Text, 100), wrapLine(clipEcho(e.Msg), "  ", "  "))
 	}
+	return b.String()
+}
+
+// The bounds on what an error's message echoes of the mail, so that a
+// hostile line (a word of 300 KB) is not sent back whole.
+const (
+	maxEchoWord  = 40   // bytes of one word: the referee's words are shorter
+	maxEchoQuote = 60   // bytes of a quoted span: the referee quotes the mail alone
+	maxMessage   = 2000 // bytes of a whole message, a last resort
+)
+
+// clipEcho bounds what an error's message echoes of the player's mail and
+// keeps the referee's own explanation whole: a long word, as in "unknown
+// unit xxx...", and a long quoted span, as in "\"a b c ...\" is more than
+// DRAW takes", are cut short with "...". A message still longer than
+// maxMessage, which the parser's own texts never are, is cut after a
+// sentence, or else a word, and says so.
+func clipEcho(msg string) string {
+	words := strings.Fields(msg)
+	for i, w := range words {
+		if len(w) > maxEchoWord {
+			// A closing quote or stop after the word is kept, so that
+			// the quotes stay paired.
+			body := strings.TrimRight(w, `".,:;?!)`)
+			if len(w)-len(body) > 3 {
+				body = w[:len(w)-3]
+			}
+			words[i] = clip(body, maxEchoWord) + w[len(body):]
+		}
+	}
+	msg = clipQuotes(strings.Join(words, " "))
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := strings.LastIndex(msg[:maxMessage], ". ") + 1
+	if cut == 0 {
+		cut = strings.LastIndexByte(msg[:maxMessage], ' ')
+	}
+	if cut <= 0 {
+		return clip(msg, maxMessage)
+	}
+	return msg[:cut] + " (the rest of this message is left out)"
+}
+
+// clipQuotes shortens each span of s between double quotes (written with
+// %q, so that a quote within is escaped) to about maxEchoQuote bytes, cut
+// after a word.
+func clipQuotes(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		j := i + 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(s) {
+			break // no closing quote: nothing is quoted
+		}
+		q := s[i+1 : j]
+		if len(q) > maxEchoQuote {
+			if k := strings.LastIndexByte(q[:maxEchoQuote], ' '); k > 0 {
+				q = q[:k] + "..."
+			} else {
+				q = clip(q, maxEchoQuote)
+			}
+		}
+		b.WriteString(s[:i+1] + q + `"`)
+		s = s[j+1:]
+	}
+	b.WriteString(s)
 	return b.String()
 }
 
