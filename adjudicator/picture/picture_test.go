@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"titm/internal/playtest"
@@ -762,6 +763,14 @@ func TestServiceColours(t *testing.T) {
 	s := load(t, "campaign")
 	st := rules.NewState(s)
 	st.Next.N = 2
+	// The British arrive later in the game: one is brought on the map to
+	// Mondorf (2) so that its colour is drawn too.
+	for _, u := range st.Units {
+		if s.OOB.Unit(u.ID).Service == rules.British {
+			u.Arrived, u.Place = true, rules.AreaPlace(2)
+			break
+		}
+	}
 	img := decode(t, render(t, s, st, nil))
 	p := Layout(s, st)
 	lum := func(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B)) / 1000 }
@@ -787,9 +796,7 @@ func TestServiceColours(t *testing.T) {
 			}
 		}
 		if id == "" {
-			if c.service != rules.British { // the British arrive later
-				t.Errorf("no %s unit on the map at the start", c.service)
-			}
+			t.Errorf("no %s unit on the map", c.service)
 			continue
 		}
 		r := counterRect(t, p, id)
@@ -887,4 +894,37 @@ var maxPNG = map[string]int{
 	"fifth-panzer": 280 << 10,
 	"three-days":   430 << 10,
 	"campaign":     430 << 10,
+}
+
+// The legend names each service with its colour as 4.12 gives them, in
+// 4.12's order, under a heading that cites the rule.
+func TestLegendNames412(t *testing.T) {
+	s := load(t, "campaign")
+	p := Layout(s, rules.NewState(s))
+	var got []string
+	heading := ""
+	for _, r := range p.legendRows() {
+		if r.heading != "" {
+			if heading != "" {
+				break
+			}
+			heading = r.heading
+			continue
+		}
+		got = append(got, r.text)
+	}
+	if !strings.Contains(heading, "4.12") {
+		t.Errorf("the units' heading %q does not cite 4.12", heading)
+	}
+	want := []string{
+		"German SS: black",
+		"German Heer (army): grey",
+		"German Luftwaffe: light blue",
+		"US: green",
+		"British: khaki",
+		"Allied garrison (Norwegian, Belgian): dark blue",
+	}
+	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+		t.Errorf("the legend's services:\n%q\nwant\n%q", got, want)
+	}
 }
