@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"titm/adjudicator/referee"
@@ -23,8 +24,13 @@ type deferred struct {
 	Date      time.Time `json:"date"`
 }
 
+// drawn counts the pictures drawn, for the tests to see that each is drawn
+// once for all the mails that carry it.
+var drawn atomic.Int64
+
 // draw draws the picture of a snapshot.
 func draw(tx *store.Tx, key string) ([]byte, error) {
+	drawn.Add(1)
 	data := tx.Snapshot(key)
 	if data == nil {
 		return nil, fmt.Errorf("the picture's snapshot %s is missing", key)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"titm/mail"
 )
 
 // PICTURE OFF by mail: the answer confirms it, and from then on the
@@ -45,4 +47,28 @@ func TestPictureOffByMail(t *testing.T) {
 		}
 	}
 	w.settle()
+}
+
+// One picture per impulse: the report of an impulse to both players and the
+// observer carries the map drawn once.
+func TestOnePicturePerImpulse(t *testing.T) {
+	w := newWorld(t, &worldOptions{extra: "map_picture = true"})
+	w.join()
+	w.settle()
+	nG, nA, nO := len(w.inbox(german)), len(w.inbox(allied)), len(w.inbox(observer))
+	before := mail.Drawn()
+	w.send(german, "my orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
+	for _, c := range []struct {
+		box string
+		n   int
+	}{{german, nG}, {allied, nA}, {observer, nO}} {
+		ms := w.waitMail(c.box, c.n+1)
+		if r := ms[len(ms)-1]; !strings.Contains(r.Subject, "G16-1 played") || len(r.Attachments) != 1 {
+			t.Errorf("%s: %q with %d attachment(s), want the report with its map", c.box, r.Subject, len(r.Attachments))
+		}
+	}
+	w.settle()
+	if n := mail.Drawn() - before; n != 1 {
+		t.Errorf("the map of G16-1 was drawn %d times for its three reports, want once", n)
+	}
 }
