@@ -191,3 +191,39 @@ func TestChatter(t *testing.T) {
 		t.Errorf("second error: %s", es[1].Msg)
 	}
 }
+
+// A Japanese input method types full-width letters, digits and signs, the
+// ideographic space and comma, and players quote or end a line the
+// Japanese way: each reads as the same orders as plain ASCII.
+func TestParse_JapaneseForms(t *testing.T) {
+	const rest = "REPAIR 51-70 BY 600E\n"
+	want, err := parseGerman(t, "GAME bulge-7\nTOKEN k7f3\nIMPULSE 16-1\nMOVE 116/60 50 49\n"+rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, line string }{
+		{"all full-width", "ＭＯＶＥ\u3000１１６／６０\u3000５０\u3000４９"},
+		{"digits full-width", "MOVE 116/60 ５０ ４９"},
+		{"ideographic commas", "MOVE 116/60、50、49"},
+		{"in quotation brackets", "「MOVE 116/60 50 49」"},
+		{"ended by a full stop", "MOVE 116/60 50 49。"},
+		{"half-width brackets and lower case", "｢move 116/60 50 49｣"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := parseGerman(t, "GAME bulge-7\nTOKEN k7f3\nIMPULSE 16-1\n"+c.line+"\n"+rest)
+			if err != nil {
+				t.Fatalf("%q refused:\n%v", c.line, err)
+			}
+			if !reflect.DeepEqual(o.List, want.List) {
+				t.Errorf("%q reads as\n%s\nwant\n%s", c.line, o.Format(), want.Format())
+			}
+		})
+	}
+	// A unit or area that is no such thing is refused on its line, whatever
+	// the width it is written in.
+	_, err = parseGerman(t, "GAME bulge-7\nTOKEN k7f3\nIMPULSE 16-1\nＭＯＶＥ　１１６／６０　５０　９９９\n"+rest)
+	var es rules.OrderErrors
+	if !errors.As(err, &es) || len(es) != 1 || es[0].Line != 4 || !strings.Contains(es[0].Msg, "999") {
+		t.Errorf("a full-width order with an unknown area: %v", err)
+	}
+}

@@ -299,7 +299,11 @@ func bodyLines(body string) []srcLine {
 }
 
 // normalizeLine reads typographic dashes as -, other spaces and tabs as a
-// space, and drops zero-width characters.
+// space, and drops zero-width characters. A Japanese input method types
+// the full-width forms of letters, digits and signs (ＭＯＶＥ　３５２／９１４
+// ２２): they are read as their ASCII letters; the ideographic comma as a
+// comma, and the full stop and the quotation brackets (「」『』【】) as
+// spaces, so that an order quoted or ended the Japanese way reads the same.
 func normalizeLine(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -319,8 +323,16 @@ func normalizeLine(s string) string {
 			return ' '
 		case '\u200b', '\u200c', '\u200d', '\ufeff':
 			return -1
-		case '\u203a', '\u2192', '\uff1e': // › → ＞ for unit>target
+		case '\u203a', '\u2192': // › → for unit>target
 			return '>'
+		case '\u3001', '\uff64': // 、 and its half-width form
+			return ','
+		case '\u3002', '\uff61', '\u300c', '\u300d', '\u300e', '\u300f', '\u3010', '\u3011', '\uff62', '\uff63':
+			return ' '
+		}
+		if r >= '\uff01' && r <= '\uff5e' {
+			// The full-width forms of ASCII's ! to ~, ＞ among them.
+			return r - 0xfee0
 		}
 		return r
 	}, s)
@@ -511,14 +523,45 @@ func (p *parser) isChatter(toks []string) bool {
 		return false
 	}
 	for _, t := range toks {
-		if strings.ContainsAny(t, "0123456789") {
+		if strings.ContainsAny(t, "0123456789") && !japaneseProse(t) {
 			return false
 		}
 		if w := strings.TrimFunc(t, notWordRune); w != "" && p.namesUnit(w) {
 			return false
 		}
+		if japaneseProse(t) && p.namesUnitWithin(t) {
+			return false
+		}
 	}
 	return true
+}
+
+// japaneseProse reports whether a word holds kana or kanji: Japanese writes
+// no spaces between words, so that a whole sentence is one word, and a
+// number in it ("12月16日") is a date or a count, not an area. A unit's id
+// in it still makes it a possible order (see namesUnitWithin).
+func japaneseProse(t string) bool {
+	for _, r := range t {
+		if unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesUnitWithin reports whether a run of ASCII letters, digits and / in
+// a Japanese word names a unit: "352/914を22へ" is an order written in
+// Japanese, to be refused, not chatter. A run of digits alone ("第1イン
+// パルス") is a count, even where a unit's id ends with that number.
+func (p *parser) namesUnitWithin(t string) bool {
+	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+		return r >= 0x80 || notWordRune(r)
+	}) {
+		if strings.Trim(w, "0123456789") != "" && p.namesUnit(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // notWordRune is true for the punctuation around a word in prose.
@@ -922,6 +965,9 @@ func digitLike(t string) string {
 // ATTACK", when one is near enough to be a slip of the keyboard; "" when
 // none is.
 func didYouMean(t string, words []string) string {
+	if japaneseProse(t) {
+		return "" // no keyword is written in kana or kanji: 山田 is not SF
+	}
 	limit := 1
 	if len(t) > 5 {
 		limit = 2

@@ -1,0 +1,104 @@
+package mail_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"mime/quotedprintable"
+	"reflect"
+	"testing"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/unicode"
+
+	ref "titm/adjudicator/referee"
+	"titm/mail"
+	"titm/rules"
+	"titm/rules/scenarios"
+)
+
+// A Japanese player's mail, in the charsets Japanese mail programs send
+// (ISO-2022-JP, Shift_JIS, UTF-8), with a greeting, orders typed with
+// full-width digits or letters, and a signature, reads as the same orders
+// as the plain ASCII mail; the greeting and the signature are set aside
+// as not read.
+func TestJapaneseMailOrders(t *testing.T) {
+	s, err := scenarios.Load("campaign")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &rules.ParseOptions{Side: rules.German, Keywords: ref.Keywords}
+	want, err := rules.ParseOrders("GAME bulge-7\nTOKEN k7f3\nIMPULSE 16-1\nMOVE 116/60 50 49\nREPAIR 51-70 BY 600E\n", s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const body = "お世話になっております。12月16日の命令です。\r\n" +
+		"\r\n" +
+		"GAME bulge-7\r\n" +
+		"TOKEN k7f3\r\n" +
+		"IMPULSE １６-１\r\n" +
+		"ＭＯＶＥ　１１６／６０　５０　４９\r\n" +
+		"REPAIR 51-70 BY 600E。\r\n" +
+		"\r\n" +
+		"以上、よろしくお願いします。\r\n" +
+		"山田\r\n"
+	for _, c := range []struct {
+		charset, cte string
+		enc          encoding.Encoding
+	}{
+		{"ISO-2022-JP", "7bit", japanese.ISO2022JP},
+		{"Shift_JIS", "base64", japanese.ShiftJIS},
+		{"UTF-8", "quoted-printable", unicode.UTF8},
+		{"UTF-8", "8bit", unicode.UTF8},
+	} {
+		t.Run(c.charset+" "+c.cte, func(t *testing.T) {
+			encoded, err := c.enc.NewEncoder().Bytes([]byte(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			switch c.cte {
+			case "base64":
+				s := base64.StdEncoding.EncodeToString(encoded)
+				for len(s) > 76 {
+					b.WriteString(s[:76] + "\r\n")
+					s = s[76:]
+				}
+				b.WriteString(s + "\r\n")
+			case "quoted-printable":
+				w := quotedprintable.NewWriter(&b)
+				w.Write(encoded)
+				w.Close()
+			default:
+				b.Write(encoded)
+			}
+			raw := fmt.Sprintf("From: =?UTF-8?B?5bGx55Sw?= <german@test.example>\r\n"+
+				"To: referee@test.example\r\n"+
+				"Subject: =?UTF-8?B?5ZG95Luk?=\r\n"+
+				"Message-ID: <ja-%s-%s@test.example>\r\n"+
+				"Date: Wed, 16 Dec 2026 07:00:00 +0900\r\n"+
+				"MIME-Version: 1.0\r\n"+
+				"Content-Type: text/plain; charset=%s\r\n"+
+				"Content-Transfer-Encoding: %s\r\n"+
+				"\r\n%s", c.charset, c.cte, c.charset, c.cte, b.Bytes())
+			in, err := mail.ParseIncoming([]byte(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Subject != "命令" {
+				t.Errorf("subject %q, want 命令", in.Subject)
+			}
+			o, err := rules.ParseOrders(in.Text, s, opts)
+			if err != nil {
+				t.Fatalf("refused:\n%v\nthe text read:\n%s", err, in.Text)
+			}
+			if !reflect.DeepEqual(o.List, want.List) {
+				t.Errorf("orders\n%s\nwant\n%s", o.Format(), want.Format())
+			}
+			if got, want := o.IgnoredText(), "not read as orders: line 1, lines 9-10"; got != want {
+				t.Errorf("%q, want the greeting and the signature named: %q", got, want)
+			}
+		})
+	}
+}
