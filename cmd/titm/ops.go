@@ -151,6 +151,14 @@ var checkStoreCmd = &command{
 					return err
 				}
 				r, err = checkFile(name)
+				if errors.Is(err, store.ErrLocked) {
+					// The file is a store a daemon holds: it checks it,
+					// through its socket, in a read transaction.
+					var resp *response
+					if resp, err = c.do(&storeFlags{db: name}, request{Act: "check-store"}, false); err == nil {
+						r = resp.Ops.Check
+					}
+				}
 			default:
 				return usageError{"give at most one file"}
 			}

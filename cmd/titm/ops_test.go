@@ -372,6 +372,12 @@ func TestStoreCommands(t *testing.T) {
 		if !strings.Contains(out, "2 game(s)") || !strings.Contains(out, "2 replayed") || !strings.Contains(out, "no problems") {
 			t.Errorf("check-store (daemon %v): %s", live, out)
 		}
+		// The store named as a FILE, as an operator may, the daemon
+		// holding it or not.
+		out = mustRun(t, "check-store", w.db)
+		if !strings.Contains(out, w.db+": schema version") || !strings.Contains(out, "2 replayed") || !strings.Contains(out, "no problems") {
+			t.Errorf("check-store FILE (daemon %v): %s", live, out)
+		}
 		code, out, errs := runT(t, "status", "--db", w.db)
 		if code != exitOK || !strings.Contains(out, "2 game(s)") || strings.Contains(out, "not running") == live {
 			t.Errorf("status (daemon %v): exit %d\n%s%s", live, code, out, errs)
@@ -451,7 +457,7 @@ func TestHealthURL(t *testing.T) {
 	var mu sync.Mutex
 	s := &mail.Status{Healthy: true, Running: true, Games: 4}
 	status := func() (*mail.Status, error) { mu.Lock(); defer mu.Unlock(); c := *s; return &c, nil }
-	wb, err := startWeb("127.0.0.1:0", status, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	wb, err := startWeb("127.0.0.1:0", status, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
