@@ -125,26 +125,33 @@ func (s *Store) Compact() (before, after int64, err error) {
 
 	s.gate.Lock()
 	defer s.gate.Unlock()
-	if err := s.db.Close(); err != nil {
-		return 0, 0, fmt.Errorf("store: compacting %s: closing it: %w", s.path, err)
-	}
-	swapErr := os.Rename(tmp, s.path)
-	if swapErr == nil {
-		swapErr = syncDir(filepath.Dir(s.path))
-	}
-	// Open again whether or not the swap went: the old file is still
-	// there when it did not.
-	db, err := bolt.Open(s.path, 0o600, s.opts)
+	// The copy is opened, and so locked, before it takes the store's name,
+	// and the old file is closed only after: at no moment is the file at
+	// the store's path unlocked, so a command that opens it meanwhile
+	// finds it held and goes through the daemon's socket, never writing to
+	// a file about to be replaced.
+	db, err := bolt.Open(tmp, 0o600, s.opts)
 	if err != nil {
-		// Nothing can use the store now; every transaction fails with
-		// bbolt's "database not open" until the daemon is restarted.
-		return 0, 0, fmt.Errorf("store: compacting %s: opening it again: %w", s.path, err)
+		os.Remove(tmp)
+		return 0, 0, fmt.Errorf("store: compacting %s: opening the copy: %w", s.path, err)
+	}
+	if err := os.Rename(tmp, s.path); err != nil {
+		db.Close()
+		os.Remove(tmp)
+		return 0, 0, fmt.Errorf("store: compacting %s: putting the copy in place: %w", s.path, err)
+	}
+	if err := syncDir(filepath.Dir(s.path)); err != nil {
+		// The copy is in place and open; only the rename's durability is
+		// in doubt, and the next sync of the folder settles it.
+		s.db.Close()
+		s.db = db
+		return 0, 0, fmt.Errorf("store: compacting %s: syncing its folder: %w", s.path, err)
+	}
+	if err := s.db.Close(); err != nil {
+		s.db = db
+		return 0, 0, fmt.Errorf("store: compacting %s: closing the old file: %w", s.path, err)
 	}
 	s.db = db
-	if swapErr != nil {
-		os.Remove(tmp)
-		return 0, 0, fmt.Errorf("store: compacting %s: putting the copy in place: %w", s.path, swapErr)
-	}
 	return before, after, nil
 }
 

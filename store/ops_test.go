@@ -222,9 +222,28 @@ func TestCompact(t *testing.T) {
 			writes.Add(1)
 		}
 	})
+	// Another process opening the store meanwhile finds it locked at
+	// every moment, the swap's too: it never gets a file being replaced.
+	var opened atomic.Int64
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if other, err := store.Open(path, &store.Options{Timeout: time.Millisecond}); err == nil {
+				opened.Add(1)
+				other.Close()
+			}
+		}
+	})
 	before, after, err := s.Compact()
 	close(stop)
 	wg.Wait()
+	if n := opened.Load(); n > 0 {
+		t.Errorf("the store was opened %d time(s) by another during the compaction", n)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
