@@ -612,8 +612,7 @@ func TestVerifyWhileBidding(t *testing.T) {
 	if _, err := tr.Pair(t0); err != nil {
 		t.Fatal(err)
 	}
-	recs, err = tr.Bid(0, Bid{Side: rules.German, VP: 7}, t0.Add(time.Minute))
-	if err != nil {
+	if _, err := tr.Bid(0, Bid{Side: rules.German, VP: 7}, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	x = MakeExport(tr, nil)
