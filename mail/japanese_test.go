@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"mime/quotedprintable"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
+
+	gomail "github.com/emersion/go-message/mail"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
@@ -100,5 +104,47 @@ func TestJapaneseMailOrders(t *testing.T) {
 				t.Errorf("%q, want the greeting and the signature named: %q", got, want)
 			}
 		})
+	}
+}
+
+// A mail to a Japanese player: the subject goes as RFC 2047 encoded-words
+// in ASCII, every header line within 998 bytes, the body is declared
+// UTF-8, and both read back whole, with the picture attached or not.
+func TestComposeJapanese(t *testing.T) {
+	subject := "[intro-1] G16-1 終了: 次はA16-1、期限は12月19日 ドイツ軍の攻撃、バストーニュ(88)への移動 補給切れ"
+	text := "インパルス G16-1 の報告\n\n" + strings.Repeat("ドイツ軍 116/60 は 50 から 49 へ移動した (8.2)。", 40) + "\n"
+	for _, attach := range []bool{false, true} {
+		o := &mail.Outgoing{To: []string{"german@test.example"}, Subject: subject, Text: text}
+		if attach {
+			o.Attachments = []mail.Attachment{{Name: "map.png", Type: "image/png", Data: bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 1000)}}
+		}
+		raw, _, err := mail.Compose(gomail.Address{Name: "審判", Address: "referee@test.example"}, o, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
+		for _, l := range bytes.Split(head, []byte("\r\n")) {
+			for _, c := range l {
+				if c >= 0x80 {
+					t.Fatalf("attach %v: a header line not in ASCII: %q", attach, l)
+				}
+			}
+			if len(l) > 998 {
+				t.Errorf("attach %v: a header line of %d bytes", attach, len(l))
+			}
+		}
+		if !bytes.Contains(raw, []byte("charset=utf-8")) {
+			t.Errorf("attach %v: no UTF-8 charset declared:\n%s", attach, head)
+		}
+		in, err := mail.ParseIncoming(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Subject != subject {
+			t.Errorf("attach %v: subject read back as %q", attach, in.Subject)
+		}
+		if strings.TrimRight(in.Text, "\r\n") != strings.TrimRight(text, "\n") {
+			t.Errorf("attach %v: the text read back differs:\n%q", attach, in.Text)
+		}
 	}
 }
