@@ -144,6 +144,19 @@ func (t *turn) split(o *rules.Orders, text string) {
 // run answers the requests, then plays or checks the orders, keeps what
 // changed and tells everyone.
 func (t *turn) run() (*Result, error) {
+	if t.check || t.checkErrs != nil {
+		// A mail with CHECK applies nothing: an act that changes the game
+		// in it (JOIN, EXTEND, CONCEDE, DRAW) would be done for real while
+		// the player thinks he is only trying, so the mail is refused and
+		// he sends the act alone.
+		for _, q := range t.requests {
+			switch q.(type) {
+			case JoinRequest, ExtendRequest, ConcedeRequest, DrawRequest:
+				return t.refuse(fmt.Sprintf("%s: a mail with CHECK applies nothing, so it cannot %s; send %s in a mail without CHECK.",
+					q.Keyword(), actName(q), q.Keyword()), q.Keyword()+" with CHECK"), nil
+			}
+		}
+	}
 	for _, q := range t.requests {
 		refused, err := t.request(q)
 		if err != nil {
@@ -321,6 +334,21 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	}
 	t.res.Records = append(t.res.Records, out...)
 	return refused, err
+}
+
+// actName says what an act does, for its refusal in a CHECK mail.
+func actName(q rules.Order) string {
+	switch q.(type) {
+	case JoinRequest:
+		return "join the game"
+	case ExtendRequest:
+		return "extend your deadline"
+	case ConcedeRequest:
+		return "concede the game"
+	case DrawRequest:
+		return "offer or accept a draw"
+	}
+	return "do that"
 }
 
 // asksCheck reports whether a mail's lines that read hold CHECK.
