@@ -124,9 +124,27 @@ func Replay(h Header, log []Record, secret []byte) (*Replayed, error) {
 // loading the campaign's data for each game would take most of the time.
 // With s nil the scenario is loaded from the files.
 func ReplayWith(s *rules.Scenario, h Header, log []Record, secret []byte) (*Replayed, error) {
+	return ReplaySteps(s, h, log, secret, nil)
+}
+
+// ReplaySteps is ReplayWith that calls step, when not nil, after each
+// change it has replayed and found as logged: the game's creation first,
+// then each change as the game's methods made it (an impulse with the
+// finished record that may follow it is one change). g is the game as the
+// change left it, to read and not to keep, as the replay goes on changing
+// it; recs are the change's records, and events an impulse's events. So a
+// reader that wants every impulse's report writes them in one replay,
+// rather than replaying the log up to each. An error of step stops the
+// replay and is returned.
+func ReplaySteps(s *rules.Scenario, h Header, log []Record, secret []byte, step func(g *Game, recs []Record, events []rules.Event) error) (*Replayed, error) {
 	g, err := replayCreated(s, h, log, secret)
 	if err != nil {
 		return nil, err
+	}
+	if step != nil {
+		if err := step(g, log[:1], nil); err != nil {
+			return nil, err
+		}
 	}
 	engine := log[0].Engine
 	out := &Replayed{Game: g, Events: map[int][]rules.Event{}, before: map[rules.Impulse]*rules.State{}}
@@ -143,8 +161,14 @@ func ReplayWith(s *rules.Scenario, h Header, log []Record, secret []byte) (*Repl
 		case err != nil:
 			return nil, engineNote(engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "replaying it fails: " + err.Error()})
 		}
+		start := i
 		if i, err = matchLogged(log, i, recs, engine); err != nil {
 			return nil, err
+		}
+		if step != nil {
+			if err := step(g, log[start:i], out.Events[e.Seq]); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil

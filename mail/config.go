@@ -227,11 +227,16 @@ type BackupConfig struct {
 }
 
 // WebConfig is the [web] table: the daemon's HTTP listener, which serves
-// its health at /health.
+// its health at /health and the public journal of the games
+// (docs/journal.md).
 type WebConfig struct {
 	// Listen is the address the listener takes, host:port (listen;
 	// optional; off when empty).
 	Listen string
+	// ShowAddresses shows the players' and observers' mail addresses in
+	// the journal, where otherwise a player is named by the part of his
+	// address before the @ (show_addresses; default false).
+	ShowAddresses bool
 }
 
 // LogConfig is the [log] table.

@@ -31,6 +31,15 @@ func (l *loader) check() {
 	if l.cfg.Embedded.Enabled {
 		l.checkEmbedded()
 	}
+	l.checkWeb()
+}
+
+// checkWeb checks that show_addresses comes with a listener to show them
+// on: set alone, it would tell of a choice that changes nothing.
+func (l *loader) checkWeb() {
+	if l.cfg.Web.ShowAddresses && !l.defined("web", "listen") {
+		l.add(toml.Key{"web", "show_addresses"}, "set, but web.listen is not; the journal that would show the addresses is served on web.listen")
+	}
 }
 
 func (l *loader) checkStore() {

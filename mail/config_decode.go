@@ -113,6 +113,7 @@ func (l *loader) tables() []table {
 		}},
 		{"web", []setting{
 			{"listen", hostPort{&l.cfg.Web.Listen}},
+			{"show_addresses", flag{&l.cfg.Web.ShowAddresses}},
 		}},
 	}
 }

@@ -477,6 +477,11 @@ var mistakes = []struct {
 		want: []string{`config.toml:3: referee.director_token_env: set, but referee.director is not; give the director's address too, or remove the token`},
 	},
 	{
+		name: "show_addresses without a listener",
+		text: lines(append(minimal, `[web]`, `show_addresses = true`)...),
+		want: []string{`config.toml:10: web.show_addresses: set, but web.listen is not; the journal that would show the addresses is served on web.listen`},
+	},
+	{
 		name: "short token",
 		text: with(2, `director = "td@example.org"`, `director_token = "`+shortToken+`"`),
 		want: []string{`config.toml:4: referee.director_token: the token is 11 characters long; a director's token must have at least 16`},

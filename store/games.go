@@ -220,6 +220,25 @@ func (t *Tx) Log(id string) ([]adjudicator.Record, error) {
 	return out, err
 }
 
+// LastRecord returns the last record of a game's log, without reading
+// the rest: a list of games that says when each last changed reads one
+// record a game, not every log.
+func (t *Tx) LastRecord(id string) (adjudicator.Record, error) {
+	var r adjudicator.Record
+	b := t.tx.Bucket(bucketLog).Bucket([]byte(id))
+	if b == nil {
+		return r, fmt.Errorf("store: game %s: %w", id, ErrNoGame)
+	}
+	k, v := b.Cursor().Last()
+	if k == nil {
+		return r, fmt.Errorf("store: game %s: its log is empty", id)
+	}
+	if err := json.Unmarshal(v, &r); err != nil {
+		return r, fmt.Errorf("store: game %s: record %x: %w", id, k, err)
+	}
+	return r, nil
+}
+
 // index adds a game to the index of its players' and observers' addresses.
 func (t *Tx) index(g *adjudicator.Game) error {
 	addrs := append([]string{g.Players[rules.German].Address, g.Players[rules.Allied].Address}, g.Observers...)

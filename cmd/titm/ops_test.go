@@ -457,7 +457,7 @@ func TestHealthURL(t *testing.T) {
 	var mu sync.Mutex
 	s := &mail.Status{Healthy: true, Running: true, Games: 4}
 	status := func() (*mail.Status, error) { mu.Lock(); defer mu.Unlock(); c := *s; return &c, nil }
-	wb, err := startWeb("127.0.0.1:0", status, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	wb, err := startWeb("127.0.0.1:0", status, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"titm/adjudicator/journal"
 	"titm/adjudicator/referee"
 	"titm/mail"
 	"titm/mail/embedded"
@@ -107,7 +108,8 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 	}
 	defer ctl.Close()
 	if cfg.Web.Listen != "" {
-		wb, err := startWeb(cfg.Web.Listen, d.Status, log)
+		j := journal.New(storeJournal{st}, &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log})
+		wb, err := startWeb(cfg.Web.Listen, d.Status, j, log)
 		if err != nil {
 			return err
 		}

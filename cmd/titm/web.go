@@ -15,7 +15,8 @@ import (
 
 // web is the daemon's HTTP listener ([web] listen). It serves the health
 // at /health: the status as JSON, 200 while healthy and 503 when not, for
-// a monitor to alert on.
+// a monitor to alert on; and every other path to the public journal of the
+// games (adjudicator/journal), which reads the store and writes nothing.
 type web struct {
 	srv  *http.Server
 	ln   net.Listener
@@ -25,8 +26,9 @@ type web struct {
 // addr is the address listened on.
 func (wb *web) addr() string { return wb.ln.Addr().String() }
 
-// startWeb listens on addr and serves until Close.
-func startWeb(addr string, status func() (*mail.Status, error), log *slog.Logger) (*web, error) {
+// startWeb listens on addr and serves until Close: the health, and the
+// journal at every other path when it is not nil.
+func startWeb(addr string, status func() (*mail.Status, error), journal http.Handler, log *slog.Logger) (*web, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("web.listen: %w", err)
@@ -48,6 +50,9 @@ func startWeb(addr string, status func() (*mail.Status, error), log *slog.Logger
 		enc.SetIndent("", "  ")
 		enc.Encode(s)
 	})
+	if journal != nil {
+		mux.Handle("/", journal)
+	}
 	// The timeouts keep a slow or idle client from holding a connection
 	// for ever; a health answer is small and quick.
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
@@ -60,7 +65,7 @@ func startWeb(addr string, status func() (*mail.Status, error), log *slog.Logger
 			log.Error("web: the listener stopped", "addr", addr, "err", err)
 		}
 	}()
-	log.Info("web: listening", "addr", ln.Addr().String(), "health", "/health")
+	log.Info("web: listening", "addr", ln.Addr().String(), "health", "/health", "journal", journal != nil)
 	return wb, nil
 }
 

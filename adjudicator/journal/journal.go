@@ -1,0 +1,200 @@
+// Package journal is the public web journal of a referee's games: the list
+// of games, each game's players, reports, dice and log heads, a replay that
+// steps through the impulses with the map picture of each, the referee's
+// verification of a finished game with its export, and the same data as
+// JSON. It presents the adjudicator's records for the web as the report
+// and the picture present them by mail, and shows what an observer of the
+// game reads: never a token, a mail address (unless the operator allows
+// it), a player's standing orders, or the game's seed before the end.
+//
+// A Journal reads its games from a Source and writes nothing: it answers
+// GET and HEAD only. Pages are HTML written on the server, usable without
+// JavaScript. docs/journal.md describes every URL and JSON field.
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"titm/adjudicator"
+	"titm/adjudicator/picture"
+	"titm/rules"
+)
+
+// ErrNotFound is what a Source returns, wrapped, for a game it does not
+// hold.
+var ErrNotFound = errors.New("no such game")
+
+// A Summary is a game as a list shows it.
+type Summary struct {
+	// Game is the game without its position or secret (State is nil).
+	Game *adjudicator.Game
+	// Changed is the time of the last record of its log.
+	Changed time.Time
+}
+
+// A Source is the adjudicator's records as the journal reads them. Each
+// call reads one consistent view of them (one read transaction of the
+// store), and none changes anything.
+type Source interface {
+	// Games returns every game, in the order to list them.
+	Games() ([]Summary, error)
+	// Summary returns one game as Games does; an unknown id is an error
+	// that wraps ErrNotFound.
+	Summary(id string) (Summary, error)
+	// Game returns a game with its position and scenario, and its whole
+	// log; an unknown id is an error that wraps ErrNotFound.
+	Game(id string) (*adjudicator.Game, []adjudicator.Record, error)
+}
+
+// Options are a Journal's settings. The zero value serves names rather
+// than addresses and keeps caches of a sensible size.
+type Options struct {
+	// ShowAddresses shows the players' and observers' mail addresses;
+	// otherwise a player is named by the part of his address before the @.
+	ShowAddresses bool
+	// Logger receives the errors of the source and of drawing; nil
+	// discards them.
+	Logger *slog.Logger
+	// GameBytes bounds the memory kept for games already read (their
+	// reports and pages), and PictureBytes that kept for pictures already
+	// drawn: 16 MiB each when zero.
+	GameBytes, PictureBytes int64
+}
+
+// A Journal is the journal's http.Handler.
+type Journal struct {
+	src      Source
+	opt      Options
+	log      *slog.Logger
+	views    *lru[*gameView] // by id and log head
+	pictures *lru[[]byte]    // by id, impulse and the log's head after it
+	verified *lru[*verification]
+
+	mu    sync.Mutex
+	lists map[string]*page   // the last list page written, HTML and JSON
+	sizes map[string]picSize // picture sizes by the scenario files' digest
+}
+
+// picSize is the size of a scenario's map picture, which the position
+// does not change.
+type picSize struct{ W, H int }
+
+// New returns a Journal that reads src.
+func New(src Source, opt *Options) *Journal {
+	j := &Journal{src: src, sizes: map[string]picSize{}, lists: map[string]*page{}}
+	if opt != nil {
+		j.opt = *opt
+	}
+	j.log = j.opt.Logger
+	if j.log == nil {
+		j.log = slog.New(slog.DiscardHandler)
+	}
+	if j.opt.GameBytes <= 0 {
+		j.opt.GameBytes = 16 << 20
+	}
+	if j.opt.PictureBytes <= 0 {
+		j.opt.PictureBytes = 16 << 20
+	}
+	j.views = newLRU[*gameView](j.opt.GameBytes)
+	j.pictures = newLRU[[]byte](j.opt.PictureBytes)
+	j.verified = newLRU[*verification](1 << 20)
+	return j
+}
+
+// ServeHTTP answers GET and HEAD on the journal's URLs (docs/journal.md).
+func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		j.fail(w, r, http.StatusMethodNotAllowed, "Not allowed", "The journal is read only: it answers GET and HEAD, and nothing can be changed through it.")
+		return
+	}
+	p := r.URL.Path
+	switch p {
+	case "/":
+		j.serveList(w, r)
+		return
+	case "/api/games":
+		j.serveListJSON(w, r)
+		return
+	}
+	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for _, s := range seg {
+		if s == "" {
+			j.notFound(w, r)
+			return
+		}
+	}
+	switch {
+	case len(seg) == 2 && seg[0] == "games":
+		j.serveGame(w, r, seg[1])
+	case len(seg) == 3 && seg[0] == "games" && seg[2] == "picture.png":
+		j.serveCurrentPicture(w, r, seg[1])
+	case len(seg) == 3 && seg[0] == "games" && seg[2] == "replay":
+		j.serveReplay(w, r, seg[1])
+	case len(seg) == 3 && seg[0] == "games" && seg[2] == "export.json":
+		j.serveExport(w, r, seg[1])
+	case len(seg) == 5 && seg[0] == "games" && seg[2] == "impulses" && seg[4] == "picture.png":
+		j.serveImpulsePicture(w, r, seg[1], seg[3])
+	case len(seg) == 3 && seg[0] == "api" && seg[1] == "games":
+		j.serveGameJSON(w, r, seg[2])
+	case len(seg) == 5 && seg[0] == "api" && seg[1] == "games" && seg[3] == "impulses":
+		j.serveImpulseJSON(w, r, seg[2], seg[4])
+	default:
+		j.notFound(w, r)
+	}
+}
+
+// pictureSize returns the size of the map picture of a game's scenario,
+// for the img element's width and height: the layout depends on the map
+// alone, so it is worked out once a scenario.
+func (j *Journal) pictureSize(g *adjudicator.Game, s *rules.Scenario) picSize {
+	j.mu.Lock()
+	sz, ok := j.sizes[g.Data]
+	j.mu.Unlock()
+	if ok {
+		return sz
+	}
+	p := picture.Layout(s, g.State)
+	sz = picSize{p.Width, p.Height}
+	j.mu.Lock()
+	j.sizes[g.Data] = sz
+	j.mu.Unlock()
+	return sz
+}
+
+// name is how the journal names a player or observer: his address when the
+// operator allows it, else its part before the @.
+func (j *Journal) name(addr string) string {
+	if j.opt.ShowAddresses {
+		return addr
+	}
+	if i := strings.IndexByte(addr, '@'); i >= 0 {
+		return addr[:i]
+	}
+	return addr
+}
+
+// gameError answers an error of the source about one game: 404 for a game
+// it does not hold, 500 for anything else, which is logged.
+func (j *Journal) gameError(w http.ResponseWriter, r *http.Request, id string, err error) {
+	if errors.Is(err, ErrNotFound) {
+		j.fail(w, r, http.StatusNotFound, "No such game", fmt.Sprintf("There is no game %s here. The list of games is on the first page.", id))
+		return
+	}
+	j.serverError(w, r, fmt.Errorf("game %s: %w", id, err))
+}
+
+func (j *Journal) serverError(w http.ResponseWriter, r *http.Request, err error) {
+	j.log.Error("journal", "path", r.URL.Path, "err", err)
+	j.fail(w, r, http.StatusInternalServerError, "Something went wrong", "The journal could not read what this page shows. The referee's operator has it in the log.")
+}
+
+func (j *Journal) notFound(w http.ResponseWriter, r *http.Request) {
+	j.fail(w, r, http.StatusNotFound, "Page not found", "There is no page at this address. The list of games is on the first page.")
+}

@@ -1,0 +1,342 @@
+package journal
+
+import (
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"titm/adjudicator"
+	"titm/rules"
+)
+
+// The journal's view of the records. Its types are what the templates
+// show and what the JSON endpoints encode, field by field as
+// docs/journal.md documents them: nothing of a game goes out but through
+// them, so that a token hash, an address or a position (which holds the
+// sides' standing orders) cannot leave by a field added to
+// adjudicator.Game.
+
+// player is a side's player as the journal shows him.
+type player struct {
+	Side       rules.Side `json:"side"`
+	Name       string     `json:"name"` // the address's part before the @, or the address when the operator allows
+	Joined     *time.Time `json:"joined,omitempty"`
+	Seed       string     `json:"seed,omitempty"` // his contribution to the dice (B10), public from the first report
+	Promptness string     `json:"promptness"`
+	Impulses   int        `json:"impulses"`
+	Average    string     `json:"average,omitempty"` // the average time he took over an impulse
+	Missed     int        `json:"missed"`
+	Extensions int        `json:"extensions"`
+}
+
+// players are a game's two players.
+type players struct {
+	German player `json:"german"`
+	Allied player `json:"allied"`
+}
+
+// Both returns the players in the order the journal lists them.
+func (p players) Both() []player { return []player{p.German, p.Allied} }
+
+// row is a game as the list shows it.
+type row struct {
+	ID       string     `json:"id"`
+	Scenario string     `json:"scenario"`
+	Status   string     `json:"status"`            // forming, playing, paused or finished
+	Waiting  string     `json:"waiting,omitempty"` // forming: who has still to join
+	Impulse  string     `json:"impulse,omitempty"` // playing: the impulse in play
+	ToMove   rules.Side `json:"to_move,omitempty"` // playing: whose impulse it is
+	Deadline *time.Time `json:"deadline,omitempty"`
+	Result   string     `json:"result,omitempty"`
+	Players  players    `json:"players"`
+	Head     string     `json:"head"`
+	Changed  time.Time  `json:"changed"`
+	URL      string     `json:"url"`
+	API      string     `json:"api"`
+}
+
+// rowOf makes a game's row.
+func (j *Journal) rowOf(s Summary) row {
+	g := s.Game
+	r := row{ID: g.ID, Scenario: g.Scenario, Status: string(g.Status), Result: g.Result, Head: g.Head,
+		Changed: s.Changed.UTC(), URL: gameURL(g.ID), API: "/api/games/" + url.PathEscape(g.ID)}
+	r.Players.German = j.playerOf(g, rules.German)
+	r.Players.Allied = j.playerOf(g, rules.Allied)
+	switch g.Status {
+	case adjudicator.Forming:
+		var waiting []string
+		for _, side := range []rules.Side{rules.German, rules.Allied} {
+			if p := g.Players[side]; p == nil || !p.HasJoined() {
+				waiting = append(waiting, side.Title())
+			}
+		}
+		r.Waiting = strings.Join(waiting, " and ")
+	case adjudicator.Playing:
+		r.Impulse, r.ToMove = g.Next.String(), g.Next.Side
+		if g.Paused {
+			r.Status = "paused"
+		}
+	}
+	if !g.Due.IsZero() && g.Status == adjudicator.Playing {
+		d := g.Due.UTC()
+		r.Deadline = &d
+	}
+	return r
+}
+
+func (j *Journal) playerOf(g *adjudicator.Game, side rules.Side) player {
+	p := g.Players[side]
+	if p == nil {
+		return player{Side: side}
+	}
+	out := player{Side: side, Name: j.name(p.Address), Seed: p.Seed, Promptness: p.Promptness(),
+		Impulses: p.Impulses, Missed: p.Missed, Extensions: p.Extensions}
+	if p.HasJoined() {
+		t := p.Joined.UTC()
+		out.Joined = &t
+	}
+	if p.Impulses > 0 {
+		out.Average = adjudicator.FormatDuration((p.Taken / time.Duration(p.Impulses)).Round(time.Minute))
+	}
+	return out
+}
+
+// impulse is one impulse record of a game's log, with its report.
+type impulse struct {
+	Impulse    string     `json:"impulse"`
+	Side       rules.Side `json:"side"`
+	Record     int        `json:"record"` // the record's number in the log
+	Played     time.Time  `json:"played"`
+	Reason     string     `json:"reason,omitempty"` // why it was played without orders
+	Dice       int        `json:"dice"`
+	VP         int        `json:"vp"`   // German VP after it
+	Head       string     `json:"head"` // the log's head after it: the receipt its report prints
+	RolledBack bool       `json:"rolled_back,omitempty"`
+	// The URLs of an impulse that stands (not rolled back).
+	Replay  string `json:"replay,omitempty"`
+	API     string `json:"url,omitempty"`
+	Picture string `json:"picture,omitempty"`
+
+	orders string // the orders as the report lists them: no standing orders
+	rolls  []adjudicator.Roll
+	report string
+	end    int // the records of the log through its change
+	step   int // its place among the impulses that stand, from 0; -1 when rolled back
+}
+
+// die is one die of the dice log.
+type die struct {
+	Record     int
+	Impulse    string
+	N          int
+	Purpose    string
+	Value      int
+	Draw       uint64
+	RolledBack bool
+}
+
+// verification is the referee's check of a finished game's export, as
+// titm verify makes it.
+type verification struct {
+	OK          bool   `json:"ok"`
+	Impulses    int    `json:"impulses"`
+	Dice        int    `json:"dice"`
+	DiceChecked bool   `json:"dice_checked"` // every die recomputed from the revealed seed
+	Error       string `json:"error,omitempty"`
+	Head        string `json:"head"` // the head of the log verified
+}
+
+// pictureRef is a picture as a page shows it.
+type pictureRef struct {
+	URL    string `json:"url"`
+	Alt    string `json:"alt"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
+// gameView is a game as its page shows it, built from its log once for
+// each head.
+type gameView struct {
+	row
+	ScenarioTitle string        `json:"scenario_title"`
+	Created       time.Time     `json:"created"`
+	PerImpulse    string        `json:"time_per_impulse"`
+	Observers     []string      `json:"observers,omitempty"` // only when the operator shows addresses
+	Commitment    string        `json:"commitment"`
+	Seed          string        `json:"seed,omitempty"` // the game's seed, once revealed at the end
+	VP            int           `json:"vp"`
+	Records       int           `json:"records"`
+	Verified      *verification `json:"verified,omitempty"`
+	Picture       pictureRef    `json:"picture"`
+	Export        string        `json:"export,omitempty"`
+	Impulses      []*impulse    `json:"impulses"`
+	// ReplayError says why the reports could not all be written again
+	// from the log, if they could not.
+	ReplayError string `json:"replay_error,omitempty"`
+
+	dice []die
+	page struct {
+		once sync.Once
+		p    *page
+		err  error
+	} // the game's page, written at the first request
+	line  []*impulse // the impulses that stand, in order
+	size  picSize
+	cost  int64
+	seed  []byte // the revealed seed, to draw the pictures with the dice it gives
+	start bool   // the current picture is of the position before any impulse
+}
+
+func gameURL(id string) string { return "/games/" + url.PathEscape(id) }
+
+func (v *gameView) impulseURL(imp string) string {
+	return gameURL(v.ID) + "/impulses/" + url.PathEscape(imp)
+}
+
+// find returns the standing impulse named imp (as G16-1), or nil.
+func (v *gameView) find(imp rules.Impulse) *impulse {
+	for _, iv := range v.line {
+		if iv.Impulse == imp.String() {
+			return iv
+		}
+	}
+	return nil
+}
+
+// buildView builds a game's view from the game and its log: every
+// impulse's report as the players and observers received it, written again
+// in one replay of the log.
+func (j *Journal) buildView(s Summary, g *adjudicator.Game, log []adjudicator.Record) (*gameView, error) {
+	sc, err := g.Rules()
+	if err != nil {
+		return nil, err
+	}
+	s.Game = g
+	v := &gameView{row: j.rowOf(s), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
+		Commitment: g.Commitment, VP: g.State.VP, Records: len(log), size: j.pictureSize(g, sc)}
+	if v.ScenarioTitle == "" {
+		v.ScenarioTitle = sc.Name
+	}
+	if j.opt.ShowAddresses {
+		v.Observers = g.Observers
+	}
+	if len(log) > 0 {
+		v.Changed = log[len(log)-1].Time.UTC()
+	}
+	// The seed is read from the game only once it is finished, when the
+	// last record has revealed it; before, the logged dice are replayed.
+	if g.Status == adjudicator.Finished && g.Seed != "" {
+		v.Seed = g.Seed
+		if v.seed, err = hex.DecodeString(g.Seed); err != nil {
+			return nil, fmt.Errorf("the revealed seed: %w", err)
+		}
+		v.Export = gameURL(g.ID) + "/export.json"
+	}
+	_, err = adjudicator.ReplaySteps(sc, g.Header(), log, v.seed, func(rg *adjudicator.Game, recs []adjudicator.Record, events []rules.Event) error {
+		switch last := recs[0]; last.Kind {
+		case adjudicator.KindImpulse:
+			return v.addImpulse(rg, recs, events)
+		case adjudicator.KindRolledBack:
+			v.rollback(last.Impulse)
+		}
+		return nil
+	})
+	if err != nil {
+		// The page still lists the impulses the replay did not reach,
+		// from the log, without their reports.
+		v.ReplayError = err.Error()
+		j.log.Warn("journal: replaying a game's log", "game", g.ID, "err", err)
+		for _, r := range log {
+			if r.Kind == adjudicator.KindImpulse && (len(v.Impulses) == 0 || r.Seq > v.Impulses[len(v.Impulses)-1].Record) {
+				v.add(&impulse{Impulse: r.Impulse, Side: r.Side, Record: r.Seq, Played: r.Time.UTC(), Reason: r.Reason,
+					Dice: len(r.Dice), Head: r.Hash, orders: publicOrders(r.Text), rolls: r.Dice, end: r.Seq + 1})
+			}
+		}
+	}
+	for _, iv := range v.Impulses {
+		for n, d := range iv.rolls {
+			v.dice = append(v.dice, die{Record: iv.Record, Impulse: iv.Impulse, N: n + 1, Purpose: d.Purpose, Value: d.Value, Draw: d.Draw, RolledBack: iv.RolledBack})
+		}
+		if !iv.RolledBack {
+			iv.Replay = gameURL(g.ID) + "/replay?impulse=" + url.QueryEscape(iv.Impulse)
+			iv.API = "/api/games/" + url.PathEscape(g.ID) + "/impulses/" + url.PathEscape(iv.Impulse)
+			iv.Picture = v.impulseURL(iv.Impulse) + "/picture.png"
+		}
+		v.cost += int64(len(iv.report) + len(iv.orders) + 64*len(iv.rolls) + 256)
+	}
+	v.Picture = pictureRef{URL: gameURL(g.ID) + "/picture.png", Width: v.size.W, Height: v.size.H}
+	if n := len(v.line); n > 0 {
+		v.Picture.Alt = fmt.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", g.ID, v.line[n-1].Impulse, v.VP)
+	} else {
+		v.start = true
+		v.Picture.Alt = fmt.Sprintf("Map of game %s before the first impulse: the units as the scenario sets them up", g.ID)
+	}
+	// The game's page, kept with the view, holds the reports again, and
+	// gzipped once more a fraction of them.
+	v.cost = v.cost*5/2 + 4096
+	return v, nil
+}
+
+// addImpulse adds an impulse replayed, with its report written as the
+// referee wrote it then.
+func (v *gameView) addImpulse(g *adjudicator.Game, recs []adjudicator.Record, events []rules.Event) error {
+	r := recs[0]
+	text, err := adjudicator.Report(g, recs, events)
+	if err != nil {
+		return err
+	}
+	v.add(&impulse{Impulse: r.Impulse, Side: r.Side, Record: r.Seq, Played: r.Time.UTC(), Reason: r.Reason, Dice: len(r.Dice),
+		VP: g.State.VP, Head: recs[len(recs)-1].Hash, orders: publicOrders(r.Text), rolls: r.Dice, report: text,
+		end: recs[len(recs)-1].Seq + 1})
+	return nil
+}
+
+func (v *gameView) add(iv *impulse) {
+	iv.step = len(v.line)
+	v.Impulses = append(v.Impulses, iv)
+	v.line = append(v.line, iv)
+}
+
+// rollback marks the impulses a rollback to imp undid: the last time imp
+// was played and every impulse after it.
+func (v *gameView) rollback(imp string) {
+	for i := len(v.line) - 1; i >= 0; i-- {
+		if v.line[i].Impulse == imp {
+			for _, iv := range v.line[i:] {
+				iv.RolledBack, iv.step = true, -1
+			}
+			v.line = v.line[:i]
+			return
+		}
+	}
+}
+
+// publicOrders are an impulse's orders as its report lists them to both
+// players and the observers: without the side's standing orders (BLOW,
+// DEFEND and DEFEND PREFER: B1, B3), which are its own, and which only
+// what they cause, reported as it happens, makes known.
+func publicOrders(text string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && rules.ClassOf(keyword(f[0])) == rules.StandingOrder {
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// keyword is an order known by its keyword alone, which says its class.
+type keyword string
+
+func (k keyword) Keyword() string { return string(k) }
+func (k keyword) String() string  { return string(k) }
+
+// Report returns the impulse's report, as its players received it.
+func (iv *impulse) Report() string { return iv.report }
+
+// Number returns the impulse's place among those that stand, from 1.
+func (iv *impulse) Number() int { return iv.step + 1 }

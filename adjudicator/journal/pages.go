@@ -1,0 +1,263 @@
+package journal
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strings"
+	"time"
+
+	"titm/adjudicator"
+	"titm/rules"
+)
+
+//go:embed templates/*.html templates/style.css
+var files embed.FS
+
+// style is the journal's style sheet, put in each page: one request a
+// page, and a page readable whatever the network does.
+var style = template.CSS(mustRead("templates/style.css"))
+
+func mustRead(name string) string {
+	b, err := files.ReadFile(name)
+	if err != nil {
+		panic("journal: " + err.Error())
+	}
+	return string(b)
+}
+
+var templates = template.Must(template.New("").Funcs(template.FuncMap{
+	"style": func() template.CSS { return style },
+	"side":  func(s rules.Side) string { return sideTitle(s) },
+	"when": func(t any) string {
+		switch t := t.(type) {
+		case time.Time:
+			return adjudicator.FormatTime(t)
+		case *time.Time:
+			if t != nil {
+				return adjudicator.FormatTime(*t)
+			}
+		}
+		return ""
+	},
+	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"short": func(h string) string { return h[:min(len(h), 16)] },
+}).ParseFS(files, "templates/*.html"))
+
+func sideTitle(s rules.Side) string {
+	if s == "" {
+		return ""
+	}
+	return s.Title()
+}
+
+// render writes a template into a page.
+func render(name string, data any, mod time.Time, kind string, heads ...string) (*page, error) {
+	var b bytes.Buffer
+	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+		return nil, fmt.Errorf("journal: writing %s: %w", name, err)
+	}
+	return newPage(b.Bytes(), typeHTML, mod, kind, heads...), nil
+}
+
+// listData is what the list of games shows.
+type listData struct {
+	Title string
+	Games []row
+	mod   time.Time
+	heads string // a digest of every game's head, for the ETag
+}
+
+// readList reads the list of games.
+func (j *Journal) readList() (*listData, error) {
+	sums, err := j.src.Games()
+	if err != nil {
+		return nil, fmt.Errorf("reading the games: %w", err)
+	}
+	d := &listData{Title: "Games", Games: make([]row, 0, len(sums))}
+	h := sha256.New()
+	for _, s := range sums {
+		r := j.rowOf(s)
+		d.Games = append(d.Games, r)
+		fmt.Fprintf(h, "%s\x00%s\x00", r.ID, r.Head)
+		if r.Changed.After(d.mod) {
+			d.mod = r.Changed
+		}
+	}
+	d.heads = hex.EncodeToString(h.Sum(nil))
+	return d, nil
+}
+
+// listPage returns the page of the list, written again only when a game
+// changed.
+func (j *Journal) listPage(kind string, d *listData, write func() (*page, error)) (*page, error) {
+	tag := etag(kind, d.heads)
+	j.mu.Lock()
+	p := j.lists[kind]
+	j.mu.Unlock()
+	if p != nil && p.etag == tag {
+		return p, nil
+	}
+	p, err := write()
+	if err != nil {
+		return nil, err
+	}
+	j.mu.Lock()
+	j.lists[kind] = p
+	j.mu.Unlock()
+	return p, nil
+}
+
+func (j *Journal) serveList(w http.ResponseWriter, r *http.Request) {
+	d, err := j.readList()
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	p, err := j.listPage("list", d, func() (*page, error) { return render("list.html", d, d.mod, "list", d.heads) })
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	j.send(w, r, p, "")
+}
+
+// view returns a game's view as its log now stands: built at the first
+// request after each change, then kept.
+func (j *Journal) view(id string) (*gameView, error) {
+	s, err := j.src.Summary(id)
+	if err != nil {
+		return nil, err
+	}
+	return j.views.do(id+"\x00"+s.Game.Head, func() (*gameView, int64, error) {
+		g, log, err := j.src.Game(id)
+		if err != nil {
+			return nil, 0, err
+		}
+		s.Changed = s.Changed.UTC()
+		v, err := j.buildView(s, g, log)
+		if err != nil {
+			return nil, 0, fmt.Errorf("game %s: %w", id, err)
+		}
+		if g.Status == adjudicator.Finished {
+			v.Verified = j.verify(g, log)
+		}
+		return v, v.cost, nil
+	})
+}
+
+// verify runs titm verify's check on the game's export, once for each
+// head: the stamp a finished game's page shows.
+func (j *Journal) verify(g *adjudicator.Game, log []adjudicator.Record) *verification {
+	v, _ := j.verified.do(g.ID+"\x00"+g.Head, func() (*verification, int64, error) {
+		out := &verification{Head: g.Head}
+		ok, err := adjudicator.Verify(adjudicator.MakeExport(g, log))
+		if err != nil {
+			out.Error = err.Error()
+		} else {
+			out.OK, out.Impulses, out.Dice, out.DiceChecked = true, ok.Impulses, ok.Dice, ok.DiceChecked
+		}
+		return out, 256, nil
+	})
+	return v
+}
+
+// gameData is what a game's page shows.
+type gameData struct {
+	Title string
+	*gameView
+	Dice []die
+}
+
+func (j *Journal) serveGame(w http.ResponseWriter, r *http.Request, id string) {
+	v, err := j.view(id)
+	if err != nil {
+		j.gameError(w, r, id, err)
+		return
+	}
+	v.page.once.Do(func() {
+		title := fmt.Sprintf("Game %s, %s: %s", v.ID, v.ScenarioTitle, statusLine(&v.row))
+		v.page.p, v.page.err = render("game.html", gameData{Title: title, gameView: v, Dice: v.dice}, v.Changed, "game", v.Head)
+	})
+	if v.page.err != nil {
+		j.serverError(w, r, v.page.err)
+		return
+	}
+	j.send(w, r, v.page.p, "")
+}
+
+// statusLine says in a few words where a game stands, for a page's title.
+func statusLine(r *row) string {
+	switch r.Status {
+	case "forming":
+		return "waiting for the " + r.Waiting + " player to join"
+	case "playing":
+		return fmt.Sprintf("impulse %s, %s to move", r.Impulse, sideTitle(r.ToMove))
+	case "paused":
+		return fmt.Sprintf("impulse %s, paused", r.Impulse)
+	}
+	return "finished: " + r.Result
+}
+
+// replayData is what a step of the replay shows.
+type replayData struct {
+	Title      string
+	Game       *gameView
+	Step       *impulse
+	Report     string
+	Orders     string
+	Picture    pictureRef
+	Prev, Next *impulse
+	First      *impulse
+	Last       *impulse
+	N          int
+}
+
+// parseImpulse reads an impulse from a URL: G16-1, or g16-1.
+func parseImpulse(s string) (rules.Impulse, error) {
+	return rules.ParseImpulse(strings.ToUpper(s))
+}
+
+func (j *Journal) serveReplay(w http.ResponseWriter, r *http.Request, id string) {
+	v, err := j.view(id)
+	if err != nil {
+		j.gameError(w, r, id, err)
+		return
+	}
+	if len(v.line) == 0 {
+		j.fail(w, r, http.StatusNotFound, "Nothing to replay yet", fmt.Sprintf("Game %s has played no impulse yet: there is nothing to replay.", id))
+		return
+	}
+	iv := v.line[0]
+	if q := r.URL.Query().Get("impulse"); q != "" {
+		imp, err := parseImpulse(q)
+		if err != nil {
+			j.fail(w, r, http.StatusBadRequest, "Not an impulse", fmt.Sprintf("%q is not an impulse: an impulse is written as G16-1 (the German impulse 1 of 16 December) or A16-1.", q))
+			return
+		}
+		if iv = v.find(imp); iv == nil {
+			j.fail(w, r, http.StatusNotFound, "No such impulse", fmt.Sprintf("Game %s has not played impulse %s, or it was rolled back.", id, imp))
+			return
+		}
+	}
+	d := replayData{Game: v, Step: iv, Report: iv.report, Orders: iv.orders, First: v.line[0], Last: v.line[len(v.line)-1], N: len(v.line),
+		Picture: pictureRef{URL: iv.Picture, Width: v.size.W, Height: v.size.H,
+			Alt: fmt.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", v.ID, iv.Impulse, iv.VP)}}
+	if iv.step > 0 {
+		d.Prev = v.line[iv.step-1]
+	}
+	if iv.step+1 < len(v.line) {
+		d.Next = v.line[iv.step+1]
+	}
+	d.Title = fmt.Sprintf("Replay of game %s: impulse %s, step %d of %d", v.ID, iv.Impulse, iv.step+1, len(v.line))
+	p, err := render("replay.html", d, v.Changed, "replay-"+iv.Impulse, v.Head)
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	j.send(w, r, p, "")
+}
