@@ -337,15 +337,28 @@ func jsonKeyLine(data []byte, key, value string) int {
 // MarshalText writes the impulse as G16-1.
 func (i Impulse) MarshalText() ([]byte, error) { return []byte(i.String()), nil }
 
-// UnmarshalText reads an impulse written as G16-1.
+// UnmarshalText reads an impulse written as G16-1, or the end of the
+// game, G23-1.
 func (i *Impulse) UnmarshalText(b []byte) error {
 	v, err := ParseImpulse(string(b))
 	if err != nil {
+		// A game played to the end of 22 December goes on to the impulse
+		// after the last, which its position keeps as the next (the
+		// position's digest is made so, in logs that must still verify),
+		// though no order may name it.
+		if string(b) == AfterLast.String() {
+			*i = AfterLast
+			return nil
+		}
 		return err
 	}
 	*i = v
 	return nil
 }
+
+// AfterLast is the impulse a game played to the end of 22 December is at:
+// the one after the last, which is never played.
+var AfterLast = NextImpulse(Impulse{Allied, LastDay, ImpulsesOn(LastDay)})
 
 // UnmarshalText reads a place written as an area number or a zone letter;
 // the empty text is nowhere.
