@@ -66,6 +66,14 @@ type Verified struct {
 // same events and positions, every hash of the chain, and the head and
 // result the export states. The first difference is a *Discrepancy.
 func Verify(x *Export) (*Verified, error) {
+	return VerifyWith(nil, x, nil)
+}
+
+// VerifyWith is Verify with the game's scenario already loaded from the
+// export's files (nil: loaded from them), as ReplayWith, and with step
+// called after each change replayed, as ReplaySteps: a reader that shows
+// every impulse's report beside the verification has both from one replay.
+func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, events []rules.Event) error) (*Verified, error) {
 	var secret []byte
 	if x.Seed != "" {
 		var err error
@@ -73,7 +81,7 @@ func Verify(x *Export) (*Verified, error) {
 			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
 		}
 	}
-	rp, err := Replay(x.Header, x.Records, secret)
+	rp, err := ReplaySteps(s, x.Header, x.Records, secret, step)
 	if err != nil {
 		return nil, err
 	}

@@ -144,14 +144,14 @@ func (s *Store) Compact() (before, after int64, err error) {
 		// The copy is in place and open; only the rename's durability is
 		// in doubt, and the next sync of the folder settles it.
 		s.db.Close()
-		s.db = db
+		s.db, s.files = db, s.files+1
 		return 0, 0, fmt.Errorf("store: compacting %s: syncing its folder: %w", s.path, err)
 	}
 	if err := s.db.Close(); err != nil {
-		s.db = db
+		s.db, s.files = db, s.files+1
 		return 0, 0, fmt.Errorf("store: compacting %s: closing the old file: %w", s.path, err)
 	}
-	s.db = db
+	s.db, s.files = db, s.files+1
 	return before, after, nil
 }
 

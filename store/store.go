@@ -96,6 +96,10 @@ type Store struct {
 
 	mu        sync.Mutex
 	scenarios map[string]*loaded // by FilesHash: every game of a scenario shares one
+
+	// files counts the files Compact put in place, whose transaction ids
+	// start again: with the id, it makes Tx.Version. Changed under gate.
+	files uint64
 }
 
 // loaded is a scenario loaded from the files a game keeps.
@@ -434,6 +438,12 @@ type Tx struct {
 	tx *bolt.Tx
 	s  *Store
 }
+
+// Version names the store's contents as the transaction sees them: it is
+// another after every change written. A reader that keeps what it read,
+// as the web journal does, learns from it alone, in a read transaction
+// that reads nothing else, whether anything changed since.
+func (t *Tx) Version() string { return fmt.Sprintf("%d.%d", t.s.files, t.tx.ID()) }
 
 func u64(n uint64) []byte {
 	var b [8]byte

@@ -198,7 +198,7 @@ func (j *Journal) serveExport(w http.ResponseWriter, r *http.Request, id string)
 		j.gameError(w, r, id, err)
 		return
 	}
-	if s.Game.Status != adjudicator.Finished {
+	if s.Status != adjudicator.Finished {
 		j.fail(w, r, http.StatusNotFound, "Not published yet", fmt.Sprintf("The export of game %s is published when the game ends: before, it would tell the players' standing orders, and the seed is not revealed.", id))
 		return
 	}

@@ -30,26 +30,26 @@ import (
 // hold.
 var ErrNotFound = errors.New("no such game")
 
-// A Summary is a game as a list shows it.
-type Summary struct {
-	// Game is the game without its position or secret (State is nil).
-	Game *adjudicator.Game
-	// Changed is the time of the last record of its log.
-	Changed time.Time
-}
-
 // A Source is the adjudicator's records as the journal reads them. Each
 // call reads one consistent view of them (one read transaction of the
-// store), and none changes anything.
+// store), and none changes anything. An unknown id is an error that wraps
+// ErrNotFound.
 type Source interface {
-	// Games returns every game, in the order to list them.
-	Games() ([]Summary, error)
-	// Summary returns one game as Games does; an unknown id is an error
-	// that wraps ErrNotFound.
-	Summary(id string) (Summary, error)
+	// Games returns every game, in the order to list them, without its
+	// position or secret (State is nil): a list reads no log.
+	Games() ([]*adjudicator.Game, error)
+	// Summary returns one game as Games does.
+	Summary(id string) (*adjudicator.Game, error)
+	// LastRecord returns the last record of a game's log, which says
+	// when the game last changed.
+	LastRecord(id string) (adjudicator.Record, error)
 	// Game returns a game with its position and scenario, and its whole
-	// log; an unknown id is an error that wraps ErrNotFound.
+	// log.
 	Game(id string) (*adjudicator.Game, []adjudicator.Record, error)
+	// Version names the records as they stand: it is another after any
+	// change, so that what was read under a version is still good while
+	// the version is the same. The list of games is read again only then.
+	Version() (string, error)
 }
 
 // Options are a Journal's settings. The zero value serves names rather
@@ -74,10 +74,11 @@ type Journal struct {
 	log      *slog.Logger
 	views    *lru[*gameView] // by id and log head
 	pictures *lru[[]byte]    // by id, impulse and the log's head after it
-	verified *lru[*verification]
+	changed  *lru[time.Time] // when each game last changed, by id and head
 
 	mu    sync.Mutex
 	lists map[string]*page   // the last list page written, HTML and JSON
+	read  *listData          // the list as last read, and the version it was read at
 	sizes map[string]picSize // picture sizes by the scenario files' digest
 }
 
@@ -103,7 +104,7 @@ func New(src Source, opt *Options) *Journal {
 	}
 	j.views = newLRU[*gameView](j.opt.GameBytes)
 	j.pictures = newLRU[[]byte](j.opt.PictureBytes)
-	j.verified = newLRU[*verification](1 << 20)
+	j.changed = newLRU[time.Time](1 << 16)
 	return j
 }
 
@@ -149,6 +150,27 @@ func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		j.notFound(w, r)
 	}
 }
+
+// changedAt returns when a game last changed: the time of its log's last
+// record, read once for each head, so that the list of games reads one
+// record only of the games that changed since it was last asked for.
+func (j *Journal) changedAt(g *adjudicator.Game) (time.Time, error) {
+	return j.changed.do(g.ID+"\x00"+g.Head, func() (time.Time, int64, error) {
+		r, err := j.src.LastRecord(g.ID)
+		if err != nil {
+			return time.Time{}, 0, err
+		}
+		if r.Hash != g.Head {
+			// The game changed since its summary was read: its last
+			// record is newer, and kept under its own head.
+			return r.Time.UTC(), 0, errStale
+		}
+		return r.Time.UTC(), 1, nil
+	})
+}
+
+// errStale is changedAt's for a game that changed while it was read.
+var errStale = errors.New("journal: the game changed while it was read")
 
 // pictureSize returns the size of the map picture of a game's scenario,
 // for the img element's width and height: the layout depends on the map

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -59,10 +60,9 @@ type row struct {
 }
 
 // rowOf makes a game's row.
-func (j *Journal) rowOf(s Summary) row {
-	g := s.Game
+func (j *Journal) rowOf(g *adjudicator.Game, changed time.Time) row {
 	r := row{ID: g.ID, Scenario: g.Scenario, Status: string(g.Status), Result: g.Result, Head: g.Head,
-		Changed: s.Changed.UTC(), URL: gameURL(g.ID), API: "/api/games/" + url.PathEscape(g.ID)}
+		Changed: changed.UTC(), URL: gameURL(g.ID), API: "/api/games/" + url.PathEscape(g.ID)}
 	r.Players.German = j.playerOf(g, rules.German)
 	r.Players.Allied = j.playerOf(g, rules.Allied)
 	switch g.Status {
@@ -209,22 +209,21 @@ func (v *gameView) find(imp rules.Impulse) *impulse {
 // buildView builds a game's view from the game and its log: every
 // impulse's report as the players and observers received it, written again
 // in one replay of the log.
-func (j *Journal) buildView(s Summary, g *adjudicator.Game, log []adjudicator.Record) (*gameView, error) {
+func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gameView, error) {
 	sc, err := g.Rules()
 	if err != nil {
 		return nil, err
 	}
-	s.Game = g
-	v := &gameView{row: j.rowOf(s), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
+	if len(log) == 0 {
+		return nil, errors.New("its log is empty")
+	}
+	v := &gameView{row: j.rowOf(g, log[len(log)-1].Time), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
 		Commitment: g.Commitment, VP: g.State.VP, Records: len(log), size: j.pictureSize(g, sc)}
 	if v.ScenarioTitle == "" {
 		v.ScenarioTitle = sc.Name
 	}
 	if j.opt.ShowAddresses {
 		v.Observers = g.Observers
-	}
-	if len(log) > 0 {
-		v.Changed = log[len(log)-1].Time.UTC()
 	}
 	// The seed is read from the game only once it is finished, when the
 	// last record has revealed it; before, the logged dice are replayed.
@@ -235,7 +234,7 @@ func (j *Journal) buildView(s Summary, g *adjudicator.Game, log []adjudicator.Re
 		}
 		v.Export = gameURL(g.ID) + "/export.json"
 	}
-	_, err = adjudicator.ReplaySteps(sc, g.Header(), log, v.seed, func(rg *adjudicator.Game, recs []adjudicator.Record, events []rules.Event) error {
+	step := func(rg *adjudicator.Game, recs []adjudicator.Record, events []rules.Event) error {
 		switch last := recs[0]; last.Kind {
 		case adjudicator.KindImpulse:
 			return v.addImpulse(rg, recs, events)
@@ -243,17 +242,40 @@ func (j *Journal) buildView(s Summary, g *adjudicator.Game, log []adjudicator.Re
 			v.rollback(last.Impulse)
 		}
 		return nil
-	})
-	if err != nil {
-		// The page still lists the impulses the replay did not reach,
-		// from the log, without their reports.
-		v.ReplayError = err.Error()
-		j.log.Warn("journal: replaying a game's log", "game", g.ID, "err", err)
-		for _, r := range log {
-			if r.Kind == adjudicator.KindImpulse && (len(v.Impulses) == 0 || r.Seq > v.Impulses[len(v.Impulses)-1].Record) {
-				v.add(&impulse{Impulse: r.Impulse, Side: r.Side, Record: r.Seq, Played: r.Time.UTC(), Reason: r.Reason,
-					Dice: len(r.Dice), Head: r.Hash, orders: publicOrders(r.Text), rolls: r.Dice, end: r.Seq + 1})
+	}
+	if g.Status == adjudicator.Finished {
+		// The referee's stamp: titm verify's check of the game's export,
+		// whose replay writes the reports as it goes.
+		ok, err := adjudicator.VerifyWith(sc, adjudicator.MakeExport(g, log), step)
+		v.Verified = &verification{Head: g.Head}
+		if err != nil {
+			v.Verified.Error = err.Error()
+		} else {
+			v.Verified.OK, v.Verified.Impulses, v.Verified.Dice, v.Verified.DiceChecked = true, ok.Impulses, ok.Dice, ok.DiceChecked
+		}
+	} else {
+		// Before the end the seed is not at hand: the dice are replayed
+		// as logged.
+		_, err = adjudicator.ReplaySteps(sc, g.Header(), log, nil, step)
+	}
+	// A log the replay could not go through (it stops at the first
+	// record it finds otherwise) still has its impulses listed, from the
+	// log, without their reports.
+	reached := -1
+	if n := len(v.Impulses); n > 0 {
+		reached = v.Impulses[n-1].Record
+	}
+	for _, r := range log {
+		if r.Kind == adjudicator.KindImpulse && r.Seq > reached {
+			if v.ReplayError == "" {
+				v.ReplayError = fmt.Sprintf("record %d and after: %v", r.Seq, err)
+				if v.Verified != nil {
+					v.ReplayError = fmt.Sprintf("record %d and after: %s", r.Seq, v.Verified.Error)
+				}
+				j.log.Warn("journal: replaying a game's log", "game", g.ID, "err", v.ReplayError)
 			}
+			v.add(&impulse{Impulse: r.Impulse, Side: r.Side, Record: r.Seq, Played: r.Time.UTC(), Reason: r.Reason,
+				Dice: len(r.Dice), Head: r.Hash, orders: publicOrders(r.Text), rolls: r.Dice, end: r.Seq + 1})
 		}
 	}
 	for _, iv := range v.Impulses {

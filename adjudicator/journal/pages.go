@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -66,22 +67,51 @@ func render(name string, data any, mod time.Time, kind string, heads ...string) 
 
 // listData is what the list of games shows.
 type listData struct {
-	Title string
-	Games []row
-	mod   time.Time
-	heads string // a digest of every game's head, for the ETag
+	Title   string
+	Games   []row
+	mod     time.Time
+	heads   string // a digest of every game's head, for the ETag
+	version string // the source's version it was read at
 }
 
-// readList reads the list of games.
+// readList reads the list of games, or returns it as last read when the
+// source has not changed since: a crowd asking for the list costs one
+// small read transaction a request.
 func (j *Journal) readList() (*listData, error) {
-	sums, err := j.src.Games()
+	version, err := j.src.Version()
 	if err != nil {
 		return nil, fmt.Errorf("reading the games: %w", err)
 	}
-	d := &listData{Title: "Games", Games: make([]row, 0, len(sums))}
+	j.mu.Lock()
+	d := j.read
+	j.mu.Unlock()
+	if d != nil && d.version == version {
+		return d, nil
+	}
+	if d, err = j.readGames(); err != nil {
+		return nil, err
+	}
+	d.version = version
+	j.mu.Lock()
+	j.read = d
+	j.mu.Unlock()
+	return d, nil
+}
+
+// readGames reads the list of games from the source.
+func (j *Journal) readGames() (*listData, error) {
+	games, err := j.src.Games()
+	if err != nil {
+		return nil, fmt.Errorf("reading the games: %w", err)
+	}
+	d := &listData{Title: "Games", Games: make([]row, 0, len(games))}
 	h := sha256.New()
-	for _, s := range sums {
-		r := j.rowOf(s)
+	for _, g := range games {
+		changed, err := j.changedAt(g)
+		if err != nil && !errors.Is(err, errStale) {
+			return nil, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		r := j.rowOf(g, changed)
 		d.Games = append(d.Games, r)
 		fmt.Fprintf(h, "%s\x00%s\x00", r.ID, r.Head)
 		if r.Changed.After(d.mod) {
@@ -133,37 +163,17 @@ func (j *Journal) view(id string) (*gameView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return j.views.do(id+"\x00"+s.Game.Head, func() (*gameView, int64, error) {
+	return j.views.do(id+"\x00"+s.Head, func() (*gameView, int64, error) {
 		g, log, err := j.src.Game(id)
 		if err != nil {
 			return nil, 0, err
 		}
-		s.Changed = s.Changed.UTC()
-		v, err := j.buildView(s, g, log)
+		v, err := j.buildView(g, log)
 		if err != nil {
 			return nil, 0, fmt.Errorf("game %s: %w", id, err)
 		}
-		if g.Status == adjudicator.Finished {
-			v.Verified = j.verify(g, log)
-		}
 		return v, v.cost, nil
 	})
-}
-
-// verify runs titm verify's check on the game's export, once for each
-// head: the stamp a finished game's page shows.
-func (j *Journal) verify(g *adjudicator.Game, log []adjudicator.Record) *verification {
-	v, _ := j.verified.do(g.ID+"\x00"+g.Head, func() (*verification, int64, error) {
-		out := &verification{Head: g.Head}
-		ok, err := adjudicator.Verify(adjudicator.MakeExport(g, log))
-		if err != nil {
-			out.Error = err.Error()
-		} else {
-			out.OK, out.Impulses, out.Dice, out.DiceChecked = true, ok.Impulses, ok.Dice, ok.DiceChecked
-		}
-		return out, 256, nil
-	})
-	return v
 }
 
 // gameData is what a game's page shows.

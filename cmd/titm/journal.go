@@ -24,38 +24,34 @@ func notFound(err error) error {
 	return err
 }
 
-func (s storeJournal) Games() ([]journal.Summary, error) {
-	var out []journal.Summary
+func (s storeJournal) Games() ([]*adjudicator.Game, error) {
+	var out []*adjudicator.Game
 	err := s.st.View(func(tx *store.Tx) error {
-		games, err := tx.Games()
-		if err != nil {
-			return err
-		}
-		out = make([]journal.Summary, 0, len(games))
-		for _, g := range games {
-			last, err := tx.LastRecord(g.ID)
-			if err != nil {
-				return err
-			}
-			out = append(out, journal.Summary{Game: g, Changed: last.Time})
-		}
-		return nil
+		var err error
+		out, err = tx.Games()
+		return err
 	})
 	return out, err
 }
 
-func (s storeJournal) Summary(id string) (journal.Summary, error) {
-	var out journal.Summary
+func (s storeJournal) Summary(id string) (*adjudicator.Game, error) {
+	var g *adjudicator.Game
 	err := s.st.View(func(tx *store.Tx) error {
-		g, err := tx.Summary(id)
-		if err != nil {
-			return err
-		}
-		last, err := tx.LastRecord(id)
-		out = journal.Summary{Game: g, Changed: last.Time}
+		var err error
+		g, err = tx.Summary(id)
 		return err
 	})
-	return out, notFound(err)
+	return g, notFound(err)
+}
+
+func (s storeJournal) LastRecord(id string) (adjudicator.Record, error) {
+	var r adjudicator.Record
+	err := s.st.View(func(tx *store.Tx) error {
+		var err error
+		r, err = tx.LastRecord(id)
+		return err
+	})
+	return r, notFound(err)
 }
 
 func (s storeJournal) Game(id string) (*adjudicator.Game, []adjudicator.Record, error) {
@@ -70,4 +66,10 @@ func (s storeJournal) Game(id string) (*adjudicator.Game, []adjudicator.Record, 
 		return err
 	})
 	return g, log, notFound(err)
+}
+
+func (s storeJournal) Version() (string, error) {
+	var v string
+	err := s.st.View(func(tx *store.Tx) error { v = tx.Version(); return nil })
+	return v, err
 }

@@ -21,6 +21,8 @@ import (
 	"titm/adjudicator"
 	"titm/adjudicator/journal"
 	"titm/mail"
+	"titm/rules"
+	"titm/store"
 )
 
 // journalGames makes the store the journal's tests read: intro-1 in play,
@@ -365,6 +367,15 @@ func TestJournalCrawlKeepsSecrets(t *testing.T) {
 	js.play(t, "intro-1", 5)
 	js.newGame(t, "intro-2", "intro", false)
 	h := js.journal(t, nil)
+	// The secrets the crawl looks for are there to find: the log holds
+	// both sides' standing orders.
+	var log []adjudicator.Record
+	js.st.View(func(tx *store.Tx) (err error) { log, err = tx.Log("intro-1"); return err })
+	for side, text := range journalStanding {
+		if !slices.ContainsFunc(log, func(r adjudicator.Record) bool { return strings.Contains(r.Text, text) }) {
+			t.Fatalf("the log lacks the %s standing orders %q", side, text)
+		}
+	}
 
 	seen := crawl(t, h, js.secretsOf(t))
 	for _, want := range []string{"/games/intro-1", "/games/intro-1/replay?impulse=G16-3", "/games/intro-1/impulses/G16-3/picture.png",
@@ -381,8 +392,8 @@ func TestJournalCrawlKeepsSecrets(t *testing.T) {
 	if !strings.Contains(page, js.secrets["intro-1"]) || !strings.Contains(page, "Verified by the referee") {
 		t.Error("the finished game's page lacks its seed or the stamp")
 	}
-	if _, ok := seen["/games/intro-1/export.json"]; !ok {
-		t.Error("the crawl did not reach the export")
+	if export, ok := seen["/games/intro-1/export.json"]; !ok || !strings.Contains(export, journalStanding[rules.Allied]) {
+		t.Error("the crawl did not reach the export, or it lacks the standing orders")
 	}
 	t.Logf("finished: %d URLs", len(seen))
 }
