@@ -74,7 +74,7 @@ type Journal struct {
 	log      *slog.Logger
 	views    *lru[*gameView] // by id and log head
 	pictures *lru[[]byte]    // by id, impulse and the log's head after it
-	changed  *lru[time.Time] // when each game last changed, by id and head
+	changes  *lru[change]    // each game's last change shown, by id and head
 
 	mu    sync.Mutex
 	lists map[string]*page   // the last list page written, HTML and JSON
@@ -104,7 +104,7 @@ func New(src Source, opt *Options) *Journal {
 	}
 	j.views = newLRU[*gameView](j.opt.GameBytes)
 	j.pictures = newLRU[[]byte](j.opt.PictureBytes)
-	j.changed = newLRU[time.Time](1 << 16)
+	j.changes = newLRU[change](1 << 16)
 	return j
 }
 
@@ -151,26 +151,59 @@ func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// changedAt returns when a game last changed: the time of its log's last
-// record, read once for each head, so that the list of games reads one
+// A change is the last change of a game the journal shows: the head of
+// its log after it and its time.
+type change struct {
+	Head string
+	Time time.Time
+}
+
+// lastChange returns a game's last change that the journal shows, read
+// once for each head of the log, so that the list of games reads one
 // record only of the games that changed since it was last asked for.
-func (j *Journal) changedAt(g *adjudicator.Game) (time.Time, error) {
-	return j.changed.do(g.ID+"\x00"+g.Head, func() (time.Time, int64, error) {
+//
+// A side's standing orders are its own until they take effect: the
+// record that keeps them (given when it is not the side's impulse) is not
+// told to the other player, nor shown here. The journal's heads, times and
+// ETags stop at the last record before them, so that a page that changed
+// when no impulse was played does not tell that a player gave some.
+func (j *Journal) lastChange(g *adjudicator.Game) (change, error) {
+	return j.changes.do(g.ID+"\x00"+g.Head, func() (change, int64, error) {
 		r, err := j.src.LastRecord(g.ID)
 		if err != nil {
-			return time.Time{}, 0, err
+			return change{}, 0, err
 		}
 		if r.Hash != g.Head {
-			// The game changed since its summary was read: its last
-			// record is newer, and kept under its own head.
-			return r.Time.UTC(), 0, errStale
+			// The game changed since its summary was read: the list
+			// is read again.
+			return change{}, 0, errStale
 		}
-		return r.Time.UTC(), 1, nil
+		if r.Kind == adjudicator.KindStanding {
+			_, log, err := j.src.Game(g.ID)
+			if err != nil {
+				return change{}, 0, err
+			}
+			if len(log) < g.Log || log[g.Log-1].Hash != g.Head {
+				return change{}, 0, errors.New("its log does not end at its head")
+			}
+			r = log[publicEnd(log[:g.Log])-1]
+		}
+		return change{r.Hash, r.Time.UTC()}, 1, nil
 	})
 }
 
-// errStale is changedAt's for a game that changed while it was read.
+// errStale is lastChange's for a game that changed while it was read.
 var errStale = errors.New("journal: the game changed while it was read")
+
+// publicEnd returns how many records of a log the journal shows the head
+// of: those up to the last that is not a side's standing orders.
+func publicEnd(log []adjudicator.Record) int {
+	n := len(log)
+	for n > 1 && log[n-1].Kind == adjudicator.KindStanding {
+		n--
+	}
+	return n
+}
 
 // pictureSize returns the size of the map picture of a game's scenario,
 // for the img element's width and height: the layout depends on the map

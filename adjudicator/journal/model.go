@@ -60,9 +60,9 @@ type row struct {
 }
 
 // rowOf makes a game's row.
-func (j *Journal) rowOf(g *adjudicator.Game, changed time.Time) row {
-	r := row{ID: g.ID, Scenario: g.Scenario, Status: string(g.Status), Result: g.Result, Head: g.Head,
-		Changed: changed.UTC(), URL: gameURL(g.ID), API: "/api/games/" + url.PathEscape(g.ID)}
+func (j *Journal) rowOf(g *adjudicator.Game, c change) row {
+	r := row{ID: g.ID, Scenario: g.Scenario, Status: string(g.Status), Result: g.Result, Head: c.Head,
+		Changed: c.Time.UTC(), URL: gameURL(g.ID), API: "/api/games/" + url.PathEscape(g.ID)}
 	r.Players.German = j.playerOf(g, rules.German)
 	r.Players.Allied = j.playerOf(g, rules.Allied)
 	switch g.Status {
@@ -217,8 +217,12 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	if len(log) == 0 {
 		return nil, errors.New("its log is empty")
 	}
-	v := &gameView{row: j.rowOf(g, log[len(log)-1].Time), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
-		Commitment: g.Commitment, VP: g.State.VP, Records: len(log), size: j.pictureSize(g, sc)}
+	// The page shows the log up to its last record that is not a side's
+	// standing orders (see lastChange): the same page, whether or not a
+	// player gave some since.
+	last := log[publicEnd(log)-1]
+	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
+		Commitment: g.Commitment, VP: g.State.VP, Records: last.Seq + 1, size: j.pictureSize(g, sc)}
 	if v.ScenarioTitle == "" {
 		v.ScenarioTitle = sc.Name
 	}

@@ -88,7 +88,14 @@ func (j *Journal) readList() (*listData, error) {
 	if d != nil && d.version == version {
 		return d, nil
 	}
-	if d, err = j.readGames(); err != nil {
+	// A game that changes while the list is read is read again with
+	// the list, a few times at most.
+	for range 3 {
+		if d, err = j.readGames(); !errors.Is(err, errStale) {
+			break
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	d.version = version
@@ -107,11 +114,11 @@ func (j *Journal) readGames() (*listData, error) {
 	d := &listData{Title: "Games", Games: make([]row, 0, len(games))}
 	h := sha256.New()
 	for _, g := range games {
-		changed, err := j.changedAt(g)
-		if err != nil && !errors.Is(err, errStale) {
+		c, err := j.lastChange(g)
+		if err != nil {
 			return nil, fmt.Errorf("game %s: %w", g.ID, err)
 		}
-		r := j.rowOf(g, changed)
+		r := j.rowOf(g, c)
 		d.Games = append(d.Games, r)
 		fmt.Fprintf(h, "%s\x00%s\x00", r.ID, r.Head)
 		if r.Changed.After(d.mod) {

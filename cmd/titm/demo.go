@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -44,6 +45,7 @@ var demoCmd = &command{
 		autoplay := fs.Bool("autoplay", false, "let scripted players join and play some impulses, so that reports arrive")
 		impulses := fs.Int("impulses", 6, "with --autoplay, how many impulses each scripted player plays")
 		quiet := fs.Bool("quiet", false, "log only warnings and errors")
+		webAddr := fs.String("web", "127.0.0.1:8080", "where the web journal of the games listens (loopback); another free loopback port when it is taken")
 		mailDir := fs.String("mail-dir", "", "where each mail the players receive is written as a .eml file (default: a new directory in the system's temporary directory, kept at the end)")
 		return func(args []string) error {
 			if len(args) > 0 {
@@ -57,6 +59,10 @@ var demoCmd = &command{
 				}
 				defer os.RemoveAll(dir)
 				path = filepath.Join(dir, "demo.db")
+			}
+			web, err := loopbackPort(*webAddr)
+			if err != nil {
+				return err
 			}
 			toml := fmt.Sprintf(`[store]
 path = %q
@@ -84,7 +90,9 @@ smtp_address = %q
 %q = %q
 [log]
 level = %q
-`, path, *referee, *imapAddr, *referee, *smtpAddr, *imapAddr, *smtpAddr, *referee, *german, *password, *allied, *password, map[bool]string{true: "warn", false: "info"}[*quiet])
+[web]
+listen = %q
+`, path, *referee, *imapAddr, *referee, *smtpAddr, *imapAddr, *smtpAddr, *referee, *german, *password, *allied, *password, map[bool]string{true: "warn", false: "info"}[*quiet], web)
 			cfg, err := mail.ParseConfig("demo", []byte(toml), os.Getenv)
 			if err != nil {
 				return fmt.Errorf("the demo's settings: %w", err)
@@ -114,6 +122,7 @@ level = %q
   German player  %s  password %s
   Allied player  %s  password %s
   The referee    %s
+  The journal    http://%s/  the games on the web: reports, dice, map, replay
 
 Game %s (%s) is made: each player's mailbox holds a welcome mail with his
 token. Answer it with JOIN to begin, then send orders (HELP explains them).
@@ -123,7 +132,7 @@ as a .eml file (any mail program opens one; mail 5 is the file 005-...) and
 listed here as it arrives.
 Stop with Ctrl-C.
 
-`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, id, *scenario, dir)
+`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, web, id, *scenario, dir)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			log := logger(cfg, os.Stderr)
@@ -148,12 +157,28 @@ Stop with Ctrl-C.
 			if *autoplay {
 				go func() {
 					wg.Wait()
-					fmt.Fprintf(out, doneText, *impulses, dir, *imapAddr, *smtpAddr, *german, *allied, *password, *referee, id)
+					fmt.Fprintf(out, doneText, *impulses, dir, web, id, *imapAddr, *smtpAddr, *german, *allied, *password, *referee, id)
 				}()
 			}
 			return serve(ctx, cfg, log, io.Discard)
 		}
 	},
+}
+
+// loopbackPort returns addr when it is free to listen on, or else a free
+// port of the loopback address: the demo's journal should not keep the
+// demo from starting because another program holds the usual port.
+func loopbackPort(addr string) (string, error) {
+	if ln, err := net.Listen("tcp", addr); err == nil {
+		ln.Close()
+		return addr, nil
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("the journal's port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
 }
 
 // withStore runs fn in a transaction on a store that no daemon holds.
@@ -171,6 +196,8 @@ const doneText = `
 demo: the scripted players are done: each played %d impulse(s), and the
 reports of them are listed above. The mails are in
   %s
+and the game, its reports, dice and map are on the web at
+  http://%s/games/%s
 They play no more. To read the mails in a mail program and play on by hand,
 add an account there for each player:
   IMAP  %s  no TLS, plain login (password in the clear)

@@ -439,3 +439,45 @@ func TestWebServesJournal(t *testing.T) {
 		t.Error("the listener has no timeouts")
 	}
 }
+
+// Standing orders given out of turn change no page: not the ETags, the
+// dates or the heads shown, which would tell the other player that some
+// were given.
+func TestJournalStandingOrdersUnseen(t *testing.T) {
+	js := newJournalStore(t)
+	js.newGame(t, "intro-1", "intro", true)
+	js.play(t, "intro-1", 2)
+	paths := []string{"/", "/api/games", "/games/intro-1", "/api/games/intro-1", "/games/intro-1/picture.png", "/api/games/intro-1/impulses/A16-1"}
+	read := func(h http.Handler) map[string]string {
+		out := map[string]string{}
+		for _, p := range paths {
+			resp := get(h, "GET", p)
+			out[p] = resp.Header.Get("ETag") + " " + resp.Header.Get("Last-Modified") + "\n" + readBody(t, resp)
+		}
+		return out
+	}
+	h := js.journal(t, nil)
+	before := read(h)
+	if g := js.game(t, "intro-1"); g.ToMove() != rules.German {
+		t.Fatalf("%s to move", g.ToMove())
+	}
+	js.change(t, "intro-1", func(g *adjudicator.Game, _ []adjudicator.Record) ([]adjudicator.Record, error) {
+		recs, _, err := g.Submit(rules.Allied, "BLOW ALL\n", js.now())
+		return recs, err
+	})
+	for name, h := range map[string]http.Handler{"the same journal": h, "a new journal": js.journal(t, nil)} {
+		after := read(h)
+		for _, p := range paths {
+			if after[p] != before[p] {
+				t.Errorf("%s: %s changed with the Allied standing orders", name, p)
+			}
+		}
+	}
+	js.play(t, "intro-1", 1)
+	after := read(h)
+	for _, p := range paths[:4] {
+		if after[p] == before[p] {
+			t.Errorf("%s did not change with an impulse", p)
+		}
+	}
+}

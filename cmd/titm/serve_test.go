@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,8 +144,9 @@ func freePort(t *testing.T) string {
 func TestDemoAutoplay(t *testing.T) {
 	dir := t.TempDir()
 	imapAddr := "127.0.0.1:" + freePort(t)
+	webPort := freePort(t)
 	cmd := exec.Command(os.Args[0], "demo", "--autoplay", "--impulses", "1", "--quiet",
-		"--imap", imapAddr, "--smtp", "127.0.0.1:"+freePort(t), "--mail-dir", dir)
+		"--imap", imapAddr, "--smtp", "127.0.0.1:"+freePort(t), "--mail-dir", dir, "--web", "127.0.0.1:"+webPort)
 	cmd.Env = append(os.Environ(), "TITM_RUN_MAIN=1")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -189,7 +191,8 @@ func TestDemoAutoplay(t *testing.T) {
 	}
 	text := strings.Join(seen, "\n")
 	for _, want := range []string{"german@demo.test  password demo", "the German player joins game intro-1", "the German player sends orders for G16-1",
-		"the Allied player sends orders for A16-1", "IMAP  " + imapAddr, "user  german@demo.test or allied@demo.test, password demo", dir} {
+		"the Allied player sends orders for A16-1", "IMAP  " + imapAddr, "user  german@demo.test or allied@demo.test, password demo", dir,
+		"The journal    http://127.0.0.1:" + webPort + "/", "http://127.0.0.1:" + webPort + "/games/intro-1"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the demo did not print %q:\n%s", want, text)
 		}
@@ -226,6 +229,16 @@ func TestDemoAutoplay(t *testing.T) {
 				t.Errorf("the mails listed for %s lack %q:\n%s", who, want, got)
 			}
 		}
+	}
+	// The demo's journal shows the game and its reports.
+	resp, err := http.Get("http://127.0.0.1:" + webPort + "/games/intro-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "Impulse A16-1, Allied") {
+		t.Errorf("the demo's journal: %d\n%.500s", resp.StatusCode, page)
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	exited := make(chan error, 1)
