@@ -481,3 +481,43 @@ func TestJournalStandingOrdersUnseen(t *testing.T) {
 		}
 	}
 }
+
+// docs/journal.md documents every field of the JSON answers.
+func TestJournalDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/journal.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := journalGames(t)
+	keys := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for k, x := range v {
+				keys[k] = true
+				walk(x)
+			}
+		}
+	}
+	h := js.journal(t, &journal.Options{ShowAddresses: true})
+	for _, p := range []string{"/api/games", "/api/games/intro-1", "/api/games/three-days-1", "/api/games/intro-2", "/api/games/intro-1/impulses/A16-1"} {
+		var v any
+		if err := json.Unmarshal([]byte(readBody(t, get(h, "GET", p))), &v); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		walk(v)
+	}
+	for k := range keys {
+		if k == "german" || k == "allied" {
+			continue
+		}
+		if !strings.Contains(string(doc), "`"+k+"`") {
+			t.Errorf("docs/journal.md does not document the field %s", k)
+		}
+	}
+}
