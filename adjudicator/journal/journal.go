@@ -63,7 +63,9 @@ type Options struct {
 	Logger *slog.Logger
 	// GameBytes bounds the memory kept for games already read (their
 	// reports and pages), and PictureBytes that kept for pictures already
-	// drawn: 16 MiB each when zero.
+	// drawn: 8 MiB each when zero, which a daemon that holds some tens of
+	// MB can spare (a campaign's page and its reports take about 1 MB, a
+	// campaign picture 0.4 MB).
 	GameBytes, PictureBytes int64
 }
 
@@ -97,10 +99,10 @@ func New(src Source, opt *Options) *Journal {
 		j.log = slog.New(slog.DiscardHandler)
 	}
 	if j.opt.GameBytes <= 0 {
-		j.opt.GameBytes = 16 << 20
+		j.opt.GameBytes = 8 << 20
 	}
 	if j.opt.PictureBytes <= 0 {
-		j.opt.PictureBytes = 16 << 20
+		j.opt.PictureBytes = 8 << 20
 	}
 	j.views = newLRU[*gameView](j.opt.GameBytes)
 	j.pictures = newLRU[[]byte](j.opt.PictureBytes)

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"titm/adjudicator"
@@ -520,4 +521,38 @@ func TestJournalDocumented(t *testing.T) {
 			t.Errorf("docs/journal.md does not document the field %s", k)
 		}
 	}
+}
+
+// Readers at once, while the game goes on: every answer is whole, and the
+// cache builds each page once (go test -race checks the rest).
+func TestJournalConcurrent(t *testing.T) {
+	js := newJournalStore(t)
+	js.newGame(t, "intro-1", "intro", true)
+	js.play(t, "intro-1", 1)
+	h := js.journal(t, nil)
+	paths := []string{"/", "/api/games", "/games/intro-1", "/api/games/intro-1", "/games/intro-1/picture.png",
+		"/games/intro-1/replay?impulse=G16-1", "/api/games/intro-1/impulses/G16-1", "/games/intro-1/impulses/G16-1/picture.png"}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			for n := 0; ; n++ {
+				if n >= len(paths) {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+				}
+				p := paths[(i+n)%len(paths)]
+				resp := get(h, "GET", p, "Accept-Encoding", "gzip")
+				if body := readBody(t, resp); resp.StatusCode != 200 || len(body) == 0 {
+					t.Errorf("%s: %d", p, resp.StatusCode)
+				}
+			}
+		})
+	}
+	js.play(t, "intro-1", 3)
+	close(stop)
+	wg.Wait()
 }
