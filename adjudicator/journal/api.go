@@ -145,7 +145,7 @@ func (j *Journal) drawImpulse(v *gameView, iv *impulse) ([]byte, error) {
 		return nil, fmt.Errorf("replaying its log to %s: %w", iv.Impulse, err)
 	}
 	start := time.Now()
-	data, err := adjudicator.Picture(rp.Game, iv.Impulse, rp.Events[iv.Record])
+	data, err := adjudicator.Picture(rp.Game, iv.Impulse, rp.Events[iv.seq])
 	j.log.Debug("journal: drew a picture", "game", v.ID, "impulse", iv.Impulse, "took", time.Since(start))
 	return data, err
 }

@@ -106,20 +106,25 @@ func (j *Journal) playerOf(g *adjudicator.Game, side rules.Side) player {
 
 // impulse is one impulse record of a game's log, with its report.
 type impulse struct {
-	Impulse    string     `json:"impulse"`
-	Side       rules.Side `json:"side"`
-	Record     int        `json:"record"` // the record's number in the log
-	Played     time.Time  `json:"played"`
-	Reason     string     `json:"reason,omitempty"` // why it was played without orders
-	Dice       int        `json:"dice"`
-	VP         int        `json:"vp"`   // German VP after it
-	Head       string     `json:"head"` // the log's head after it: the receipt its report prints
-	RolledBack bool       `json:"rolled_back,omitempty"`
+	Impulse string     `json:"impulse"`
+	Side    rules.Side `json:"side"`
+	// Record is the record's number in the log, once the game is over:
+	// before, the numbers would tell how many records of standing orders
+	// came between two impulses.
+	Record     int       `json:"record,omitempty"`
+	Played     time.Time `json:"played"`
+	Reason     string    `json:"reason,omitempty"` // why it was played without orders
+	Dice       int       `json:"dice"`
+	VP         int       `json:"vp"`   // German VP after it
+	Head       string    `json:"head"` // the log's head after it: the receipt its report prints
+	RolledBack bool      `json:"rolled_back,omitempty"`
 	// The URLs of an impulse that stands (not rolled back).
 	Replay  string `json:"replay,omitempty"`
 	API     string `json:"url,omitempty"`
 	Picture string `json:"picture,omitempty"`
 
+	N      int    `json:"-"` // its place among the impulse records, from 1, for the page's anchors
+	seq    int    // the record's number in the log
 	orders string // the orders as the report lists them: no standing orders
 	rolls  []adjudicator.Roll
 	report string
@@ -129,7 +134,7 @@ type impulse struct {
 
 // die is one die of the dice log.
 type die struct {
-	Record     int
+	Record     int // once the game is over, as impulse.Record
 	Impulse    string
 	N          int
 	Purpose    string
@@ -168,7 +173,7 @@ type gameView struct {
 	Commitment    string        `json:"commitment"`
 	Seed          string        `json:"seed,omitempty"` // the game's seed, once revealed at the end
 	VP            int           `json:"vp"`
-	Records       int           `json:"records"`
+	Records       int           `json:"records,omitempty"` // once the game is over, as Record
 	Verified      *verification `json:"verified,omitempty"`
 	Picture       pictureRef    `json:"picture"`
 	Export        string        `json:"export,omitempty"`
@@ -222,7 +227,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	// player gave some since.
 	last := log[publicEnd(log)-1]
 	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
-		Commitment: g.Commitment, VP: g.State.VP, Records: last.Seq + 1, size: j.pictureSize(g, sc)}
+		Commitment: g.Commitment, VP: g.State.VP, size: j.pictureSize(g, sc)}
 	if v.ScenarioTitle == "" {
 		v.ScenarioTitle = sc.Name
 	}
@@ -267,7 +272,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	// log, without their reports.
 	reached := -1
 	if n := len(v.Impulses); n > 0 {
-		reached = v.Impulses[n-1].Record
+		reached = v.Impulses[n-1].seq
 	}
 	for _, r := range log {
 		if r.Kind == adjudicator.KindImpulse && r.Seq > reached {
@@ -278,11 +283,18 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 				}
 				j.log.Warn("journal: replaying a game's log", "game", g.ID, "err", v.ReplayError)
 			}
-			v.add(&impulse{Impulse: r.Impulse, Side: r.Side, Record: r.Seq, Played: r.Time.UTC(), Reason: r.Reason,
+			v.add(&impulse{Impulse: r.Impulse, Side: r.Side, seq: r.Seq, Played: r.Time.UTC(), Reason: r.Reason,
 				Dice: len(r.Dice), Head: r.Hash, orders: publicOrders(r.Text), rolls: r.Dice, end: r.Seq + 1})
 		}
 	}
-	for _, iv := range v.Impulses {
+	if g.Status == adjudicator.Finished {
+		v.Records = len(log)
+	}
+	for i, iv := range v.Impulses {
+		iv.N = i + 1
+		if g.Status == adjudicator.Finished {
+			iv.Record = iv.seq
+		}
 		for n, d := range iv.rolls {
 			v.dice = append(v.dice, die{Record: iv.Record, Impulse: iv.Impulse, N: n + 1, Purpose: d.Purpose, Value: d.Value, Draw: d.Draw, RolledBack: iv.RolledBack})
 		}
@@ -314,7 +326,7 @@ func (v *gameView) addImpulse(g *adjudicator.Game, recs []adjudicator.Record, ev
 	if err != nil {
 		return err
 	}
-	v.add(&impulse{Impulse: r.Impulse, Side: r.Side, Record: r.Seq, Played: r.Time.UTC(), Reason: r.Reason, Dice: len(r.Dice),
+	v.add(&impulse{Impulse: r.Impulse, Side: r.Side, seq: r.Seq, Played: r.Time.UTC(), Reason: r.Reason, Dice: len(r.Dice),
 		VP: g.State.VP, Head: recs[len(recs)-1].Hash, orders: publicOrders(r.Text), rolls: r.Dice, report: text,
 		end: recs[len(recs)-1].Seq + 1})
 	return nil

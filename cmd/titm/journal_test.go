@@ -106,7 +106,7 @@ func TestJournalPages(t *testing.T) {
 		{"/games/three-days-1/export.json", 200, jsn, []string{`"format": "titm-export/1"`, `"german": "gerhard.schmidt"`, `"seed": "`}, []string{"watcher"}},
 		{"/api/games", 200, jsn, []string{`"games": [`, `"id": "intro-1"`, `"name": "gerhard.schmidt"`, `"to_move": "`, `"url": "/games/intro-1"`}, nil},
 		{"/api/games/intro-1", 200, jsn, []string{`"impulses": [`, `"rolled_back": true`, `"commitment": "`, `"picture": {`}, []string{`"seed": "` + js.secrets["intro-1"]}},
-		{"/api/games/three-days-1", 200, jsn, []string{`"verified": {`, `"ok": true`, `"dice_checked": true`, `"export": "/games/three-days-1/export.json"`}, nil},
+		{"/api/games/three-days-1", 200, jsn, []string{`"records": `, `"record": `, `"verified": {`, `"ok": true`, `"dice_checked": true`, `"export": "/games/three-days-1/export.json"`}, nil},
 		{"/api/games/intro-1/impulses/G16-1", 200, jsn, []string{`"impulse": "G16-1"`, `"report": "Tigers in the Mist, game intro-1`, `"rolls": [`, `"next": "/api/games/intro-1/impulses/A16-1"`}, nil},
 		// What does not exist: a page, whatever was asked.
 		{"/nosuch", 404, html5, []string{"<h1>Page not found</h1>"}, nil},
@@ -476,6 +476,9 @@ func TestJournalStandingOrdersUnseen(t *testing.T) {
 	}
 	js.play(t, "intro-1", 1)
 	after := read(h)
+	if strings.Contains(after["/api/games/intro-1"], `"record`) {
+		t.Error("the game's JSON numbers its records before the end")
+	}
 	for _, p := range paths[:4] {
 		if after[p] == before[p] {
 			t.Errorf("%s did not change with an impulse", p)
