@@ -192,6 +192,7 @@ type gameView struct {
 	size  picSize
 	cost  int64
 	seed  []byte // the revealed seed, to draw the pictures with the dice it gives
+	named bool   // the players are named, not given by their addresses
 	start bool   // the current picture is of the position before any impulse
 }
 
@@ -234,6 +235,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	if j.opt.ShowAddresses {
 		v.Observers = g.Observers
 	}
+	v.named = !j.opt.ShowAddresses
 	// The seed is read from the game only once it is finished, when the
 	// last record has revealed it; before, the logged dice are replayed.
 	if g.Status == adjudicator.Finished && g.Seed != "" {
@@ -378,3 +380,7 @@ func (iv *impulse) Report() string { return iv.report }
 
 // Number returns the impulse's place among those that stand, from 1.
 func (iv *impulse) Number() int { return iv.step + 1 }
+
+// Named reports whether the page names the players rather than giving
+// their addresses, as the export it serves does.
+func (v *gameView) Named() bool { return v.named }
