@@ -129,6 +129,7 @@ func (j *Journal) serveImpulsePicture(w http.ResponseWriter, r *http.Request, id
 // replayed up to it, with its battles and moves highlighted: the picture
 // the report's mail carried.
 func (j *Journal) drawImpulse(v *gameView, iv *impulse) ([]byte, error) {
+	defer j.work()()
 	g, log, err := j.src.Game(v.ID)
 	if err != nil {
 		return nil, err
@@ -180,6 +181,7 @@ func (j *Journal) serveCurrentPicture(w http.ResponseWriter, r *http.Request, id
 
 // drawStart draws the map before the first impulse.
 func (j *Journal) drawStart(v *gameView) ([]byte, error) {
+	defer j.work()()
 	g, _, err := j.src.Game(v.ID)
 	if err != nil {
 		return nil, err

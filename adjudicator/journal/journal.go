@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -78,6 +79,12 @@ type Journal struct {
 	pictures *lru[[]byte]    // by id, impulse and the log's head after it
 	changes  *lru[change]    // each game's last change shown, by id and head
 
+	// busy bounds the replays and drawings in progress at once: each
+	// takes a core for some tens of milliseconds, and the mail of the
+	// daemon, which shares the machine, must not wait behind a crawler
+	// asking for every picture of every game.
+	busy chan struct{}
+
 	mu    sync.Mutex
 	lists map[string]*page   // the last list page written, HTML and JSON
 	read  *listData          // the list as last read, and the version it was read at
@@ -104,6 +111,7 @@ func New(src Source, opt *Options) *Journal {
 	if j.opt.PictureBytes <= 0 {
 		j.opt.PictureBytes = 8 << 20
 	}
+	j.busy = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
 	j.views = newLRU[*gameView](j.opt.GameBytes)
 	j.pictures = newLRU[[]byte](j.opt.PictureBytes)
 	j.changes = newLRU[change](1 << 16)
@@ -205,6 +213,13 @@ func publicEnd(log []adjudicator.Record) int {
 		n--
 	}
 	return n
+}
+
+// work waits for a turn to replay or draw, and returns the function that
+// ends it.
+func (j *Journal) work() (done func()) {
+	j.busy <- struct{}{}
+	return func() { <-j.busy }
 }
 
 // pictureSize returns the size of the map picture of a game's scenario,

@@ -171,6 +171,7 @@ func (j *Journal) view(id string) (*gameView, error) {
 		return nil, err
 	}
 	return j.views.do(id+"\x00"+s.Head, func() (*gameView, int64, error) {
+		defer j.work()()
 		g, log, err := j.src.Game(id)
 		if err != nil {
 			return nil, 0, err
