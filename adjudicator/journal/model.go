@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"html"
+	"html/template"
 	"net/url"
 	"strings"
 	"sync"
@@ -123,9 +125,10 @@ type impulse struct {
 	API     string `json:"url,omitempty"`
 	Picture string `json:"picture,omitempty"`
 
-	N      int    `json:"-"` // its place among the impulse records, from 1, for the page's anchors
-	seq    int    // the record's number in the log
-	orders string // the orders as the report lists them: no standing orders
+	N      int           `json:"-"` // its place among the impulse records, from 1, for the page's anchors
+	seq    int           // the record's number in the log
+	orders string        // the orders as the report lists them: no standing orders
+	html   template.HTML // the report, escaped for the page
 	rolls  []adjudicator.Roll
 	report string
 	end    int // the records of the log through its change
@@ -245,10 +248,30 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 		}
 		v.Export = gameURL(g.ID) + "/export.json"
 	}
+	// The reports are written by a goroutine of their own while the
+	// replay goes on, each from a copy of the game as its impulse left
+	// it: the replay is most of the time a page takes to build, and the
+	// reports need not wait for it to end.
+	reports := make(chan reportJob, 8)
+	written := make(chan error, 1)
+	go func() {
+		var first error
+		for jb := range reports {
+			text, err := adjudicator.Report(jb.g, jb.recs, jb.events)
+			if err != nil && first == nil {
+				first = fmt.Errorf("the report of %s: %w", jb.iv.Impulse, err)
+			}
+			// Escaped here, beside the replay, rather than by the
+			// template after it.
+			jb.iv.report, jb.iv.html = text, template.HTML(html.EscapeString(text))
+		}
+		written <- first
+	}()
 	step := func(rg *adjudicator.Game, recs []adjudicator.Record, events []rules.Event) error {
 		switch last := recs[0]; last.Kind {
 		case adjudicator.KindImpulse:
-			return v.addImpulse(rg, recs, events)
+			iv := v.addImpulse(rg, recs)
+			reports <- reportJob{iv, rg.Clone(), recs, events}
 		case adjudicator.KindRolledBack:
 			v.rollback(last.Impulse)
 		}
@@ -268,6 +291,12 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 		// Before the end the seed is not at hand: the dice are replayed
 		// as logged.
 		_, err = adjudicator.ReplaySteps(sc, g.Header(), log, nil, step)
+	}
+	close(reports)
+	if werr := <-written; werr != nil {
+		// The page goes without the report, and says why.
+		v.ReplayError = werr.Error()
+		j.log.Warn("journal: writing a report", "game", g.ID, "err", werr)
 	}
 	// A log the replay could not go through (it stops at the first
 	// record it finds otherwise) still has its impulses listed, from the
@@ -320,18 +349,24 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	return v, nil
 }
 
-// addImpulse adds an impulse replayed, with its report written as the
+// addImpulse adds an impulse replayed, whose report is written as the
 // referee wrote it then.
-func (v *gameView) addImpulse(g *adjudicator.Game, recs []adjudicator.Record, events []rules.Event) error {
+func (v *gameView) addImpulse(g *adjudicator.Game, recs []adjudicator.Record) *impulse {
 	r := recs[0]
-	text, err := adjudicator.Report(g, recs, events)
-	if err != nil {
-		return err
-	}
-	v.add(&impulse{Impulse: r.Impulse, Side: r.Side, seq: r.Seq, Played: r.Time.UTC(), Reason: r.Reason, Dice: len(r.Dice),
-		VP: g.State.VP, Head: recs[len(recs)-1].Hash, orders: publicOrders(r.Text), rolls: r.Dice, report: text,
-		end: recs[len(recs)-1].Seq + 1})
-	return nil
+	iv := &impulse{Impulse: r.Impulse, Side: r.Side, seq: r.Seq, Played: r.Time.UTC(), Reason: r.Reason, Dice: len(r.Dice),
+		VP: g.State.VP, Head: recs[len(recs)-1].Hash, orders: publicOrders(r.Text), rolls: r.Dice,
+		end: recs[len(recs)-1].Seq + 1}
+	v.add(iv)
+	return iv
+}
+
+// reportJob is an impulse whose report is to be written, with the game as
+// the impulse left it.
+type reportJob struct {
+	iv     *impulse
+	g      *adjudicator.Game
+	recs   []adjudicator.Record
+	events []rules.Event
 }
 
 func (v *gameView) add(iv *impulse) {
@@ -377,6 +412,9 @@ func (k keyword) String() string  { return string(k) }
 
 // Report returns the impulse's report, as its players received it.
 func (iv *impulse) Report() string { return iv.report }
+
+// ReportHTML returns the report escaped, to go in a pre element.
+func (iv *impulse) ReportHTML() template.HTML { return iv.html }
 
 // Number returns the impulse's place among those that stand, from 1.
 func (iv *impulse) Number() int { return iv.step + 1 }
