@@ -334,7 +334,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 			iv.API = "/api/games/" + url.PathEscape(g.ID) + "/impulses/" + url.PathEscape(iv.Impulse)
 			iv.Picture = v.impulseURL(iv.Impulse) + "/picture.png"
 		}
-		v.cost += int64(len(iv.report) + len(iv.orders) + 64*len(iv.rolls) + 256)
+		v.cost += int64(len(iv.report) + len(iv.html) + len(iv.orders) + 64*len(iv.rolls) + 256)
 	}
 	v.Picture = pictureRef{URL: gameURL(g.ID) + "/picture.png", Width: v.size.W, Height: v.size.H}
 	if n := len(v.line); n > 0 {
@@ -343,9 +343,9 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 		v.start = true
 		v.Picture.Alt = fmt.Sprintf("Map of game %s before the first impulse: the units as the scenario sets them up", g.ID)
 	}
-	// The game's page, kept with the view, holds the reports again, and
-	// gzipped once more a fraction of them.
-	v.cost = v.cost*5/2 + 4096
+	// The game's page, kept with the view, holds the escaped reports and
+	// the dice again, and gzipped a fraction of them once more.
+	v.cost = v.cost*2 + 4096
 	return v, nil
 }
 
