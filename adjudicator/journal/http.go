@@ -76,24 +76,26 @@ func (p *page) gzipped() []byte {
 // http.ServeContent does the conditional requests, HEAD and ranges.
 func (j *Journal) send(w http.ResponseWriter, r *http.Request, p *page, suffix string) {
 	h := w.Header()
-	h.Set("Content-Type", p.ctype)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
-	body, tag := p.body, p.etag+suffix
+	body, plain := p.body, p.etag+suffix
+	tag, gzipped := plain, false
 	if compressible(p.ctype) && len(p.body) > 512 {
 		h.Add("Vary", "Accept-Encoding")
 		if acceptsGzip(r) {
-			body, tag = p.gzipped(), tag+"-gz"
-			h.Set("Content-Encoding", "gzip")
+			body, tag, gzipped = p.gzipped(), plain+"-gz", true
 		}
 	}
 	h.Set("ETag", strconv.Quote(tag))
-	if inm := r.Header.Get("If-None-Match"); inm != "" && matchesOther(inm, p.etag+suffix, tag) {
+	if inm := r.Header.Get("If-None-Match"); inm != "" && matchesOther(inm, plain, tag) {
 		// The client holds the other encoding of the same page: it is
 		// as good, and what changes is only how it travels.
-		h.Set("ETag", strconv.Quote(tag))
 		w.WriteHeader(http.StatusNotModified)
 		return
+	}
+	h.Set("Content-Type", p.ctype)
+	if gzipped {
+		h.Set("Content-Encoding", "gzip")
 	}
 	http.ServeContent(w, r, "", p.mod, bytes.NewReader(body))
 }

@@ -218,6 +218,13 @@ func TestJournalNotModified(t *testing.T) {
 			}
 		}
 	}
+	// A client holding the page gzipped that asks without gzip has the
+	// same page: 304, with nothing said of an encoding.
+	gz := get(h, "GET", "/games/intro-1", "Accept-Encoding", "gzip").Header.Get("ETag")
+	if resp := get(h, "GET", "/games/intro-1", "If-None-Match", gz); resp.StatusCode != http.StatusNotModified ||
+		resp.Header.Get("Content-Encoding") != "" || resp.Header.Get("Content-Type") != "" {
+		t.Errorf("the gzipped page's ETag asked without gzip: %d, %v", resp.StatusCode, resp.Header)
+	}
 	// An impulse later, the pages of the game change; the pictures of the
 	// impulses played do not.
 	js.play(t, "intro-1", 1)
