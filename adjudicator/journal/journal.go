@@ -133,6 +133,12 @@ func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/api/games":
 		j.serveListJSON(w, r)
 		return
+	case "/tournaments":
+		j.serveTournaments(w, r, false)
+		return
+	case "/api/tournaments":
+		j.serveTournaments(w, r, true)
+		return
 	}
 	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	for _, s := range seg {
@@ -144,6 +150,10 @@ func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case len(seg) == 2 && seg[0] == "games":
 		j.serveGame(w, r, seg[1])
+	case len(seg) == 2 && seg[0] == "tournaments":
+		j.serveTournament(w, r, seg[1], false)
+	case len(seg) == 3 && seg[0] == "api" && seg[1] == "tournaments":
+		j.serveTournament(w, r, seg[2], true)
 	case len(seg) == 3 && seg[0] == "games" && seg[2] == "picture.png":
 		j.serveCurrentPicture(w, r, seg[1])
 	case len(seg) == 3 && seg[0] == "games" && seg[2] == "replay":

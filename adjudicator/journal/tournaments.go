@@ -1,0 +1,320 @@
+package journal
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"titm/adjudicator"
+	"titm/adjudicator/tournament"
+	"titm/rules"
+)
+
+// A TournamentSource is a Source that holds tournaments too: the journal
+// shows them, beside the games, when its source is one.
+type TournamentSource interface {
+	Source
+	// Tournaments returns every tournament as Tournament.Public makes it,
+	// in the order to list them.
+	Tournaments() ([]*tournament.Tournament, error)
+	// Tournament returns one as Tournament.Public makes it; an unknown id
+	// is an error that wraps ErrNotFound.
+	Tournament(id string) (*tournament.Tournament, error)
+}
+
+// tourRow is a tournament as the list shows it.
+type tourRow struct {
+	ID      string `json:"id"`
+	URL     string `json:"url"`
+	API     string `json:"api"`
+	Name    string `json:"name"`
+	Format  string `json:"format"`
+	Rounds  int    `json:"rounds"`
+	Round   int    `json:"round"` // the round in play or the last played; 0 before the first
+	Players int    `json:"players"`
+	Status  string `json:"status"`
+	Paused  bool   `json:"paused,omitempty"`
+}
+
+// tourView is a tournament as its page and its JSON show it: the
+// settings a player reads in his welcome, the rounds with their pairings,
+// and the standings. It names the players as the file does, never by
+// their addresses, and shows a sealed bid only as in.
+type tourView struct {
+	Title      string         `json:"-"`
+	ID         string         `json:"id"`
+	Name       string         `json:"name"`
+	Format     string         `json:"format"`
+	Rounds     int            `json:"rounds"`
+	Scenarios  []string       `json:"scenarios"`
+	Sides      string         `json:"sides"`
+	TieBreaks  []string       `json:"tiebreaks"`
+	Deadline   string         `json:"deadline"`
+	Forfeit    int            `json:"forfeit_after,omitempty"`
+	Status     string         `json:"status"`
+	Paused     bool           `json:"paused,omitempty"`
+	Created    time.Time      `json:"created"`
+	Players    []string       `json:"players"`
+	Played     []roundView    `json:"round_list"`
+	Standings  []standingView `json:"standings"`
+	Commitment string         `json:"commitment"`
+	Seed       string         `json:"seed,omitempty"` // revealed once the tournament is over
+	Head       string         `json:"head"`
+	Records    int            `json:"records"`
+}
+
+type roundView struct {
+	N        int           `json:"n"`
+	Scenario string        `json:"scenario"`
+	BidsDue  *time.Time    `json:"bids_due,omitempty"`
+	Pairings []pairingView `json:"pairings"`
+}
+
+type pairingView struct {
+	A       string     `json:"a"`
+	B       string     `json:"b,omitempty"` // empty for a bye
+	German  string     `json:"german,omitempty"`
+	Allied  string     `json:"allied,omitempty"`
+	Bids    string     `json:"bids,omitempty"`
+	Game    string     `json:"game,omitempty"`
+	GameURL string     `json:"game_url,omitempty"`
+	Result  string     `json:"result,omitempty"`
+	Points  [2]float64 `json:"points"` // A's and B's
+	Done    bool       `json:"done"`
+}
+
+type standingView struct {
+	Rank       int     `json:"rank"`
+	Name       string  `json:"name"`
+	Points     float64 `json:"points"`
+	Played     int     `json:"played"`
+	Won        int     `json:"won"`
+	Drawn      int     `json:"drawn"`
+	Lost       int     `json:"lost"`
+	Byes       int     `json:"byes"`
+	Margin     int     `json:"margin"`
+	Buchholz   float64 `json:"buchholz"`
+	HeadToHead float64 `json:"head_to_head"`
+	Note       string  `json:"note,omitempty"` // out, withdrawn
+}
+
+func tourURL(id string) string    { return "/tournaments/" + url.PathEscape(id) }
+func tourAPIURL(id string) string { return "/api/tournaments/" + url.PathEscape(id) }
+
+// tournaments returns the source as a TournamentSource, if it is one.
+func (j *Journal) tournaments() (TournamentSource, bool) {
+	ts, ok := j.src.(TournamentSource)
+	return ts, ok
+}
+
+// playerName names an entrant as the page shows him: by the name the file
+// or the director gave, which is never an address unless the operator
+// allows addresses to be shown.
+func (j *Journal) playerName(e *tournament.Entrant) string {
+	if e.Name != "" && !strings.Contains(e.Name, "@") {
+		return e.Name
+	}
+	if e.Name != "" {
+		return j.name(e.Name)
+	}
+	return j.name(e.Address)
+}
+
+func (j *Journal) tourRowOf(t *tournament.Tournament) tourRow {
+	r := tourRow{ID: t.ID, URL: tourURL(t.ID), API: tourAPIURL(t.ID), Name: t.Name, Format: formatName(t.Format),
+		Rounds: t.Settings.Rounds, Players: len(t.Entrants), Status: t.Status, Paused: t.Paused}
+	if n := len(t.Rounds); n > 0 {
+		r.Round = t.Rounds[n-1].N
+	}
+	return r
+}
+
+// formatName is a tournament's format as a player reads it.
+func formatName(f string) string {
+	switch f {
+	case tournament.RoundRobin:
+		return "round robin"
+	case tournament.Swiss:
+		return "Swiss"
+	case tournament.Elimination:
+		return "single elimination"
+	}
+	return f
+}
+
+func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
+	name := func(i int) string {
+		if i < 0 || i >= len(t.Entrants) {
+			return ""
+		}
+		return j.playerName(t.Entrants[i])
+	}
+	v := &tourView{Title: "Tournament " + t.Name, ID: t.ID, Name: t.Name, Format: formatName(t.Format), Rounds: t.Settings.Rounds,
+		Scenarios: t.Scenarios, Sides: t.Sides, TieBreaks: t.TieBreaks, Deadline: adjudicator.FormatDuration(t.Deadline),
+		Forfeit: t.ForfeitAfter, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
+		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log)}
+	if t.Status == tournament.Over {
+		v.Seed = t.Seed
+	}
+	for i := range t.Entrants {
+		v.Players = append(v.Players, name(i))
+	}
+	for _, r := range t.Rounds {
+		rv := roundView{N: r.N, Scenario: r.Scenario}
+		if !r.BidsDue.IsZero() {
+			due := r.BidsDue.UTC()
+			rv.BidsDue = &due
+		}
+		for _, p := range r.Pairings {
+			pv := pairingView{A: name(p.A), Points: p.Points, Done: p.Done}
+			if !p.Bye() {
+				pv.B = name(p.B)
+			}
+			if p.Sided() && !p.Bye() {
+				pv.German, pv.Allied = name(p.German), name(p.Opponent(p.German))
+			}
+			pv.Bids = bidsText(p, name)
+			if p.Game != "" {
+				pv.Game, pv.GameURL = p.Game, gameURL(p.Game)
+			}
+			switch {
+			case p.Bye():
+				pv.Result = "a bye"
+			case p.Done:
+				pv.Result = fmt.Sprintf("%s: %s %g, %s %g", p.How, pv.A, p.Points[0], pv.B, p.Points[1])
+			case p.Game != "":
+				pv.Result = "in play"
+			default:
+				pv.Result = "waiting for the sides"
+			}
+			rv.Pairings = append(rv.Pairings, pv)
+		}
+		v.Played = append(v.Played, rv)
+	}
+	for _, s := range t.Standings() {
+		sv := standingView{Rank: s.Rank, Name: name(s.Player), Points: s.Points, Played: s.Played, Won: s.Won, Drawn: s.Drawn,
+			Lost: s.Lost, Byes: s.Byes, Margin: s.Margin, Buchholz: s.Buchholz, HeadToHead: s.HeadToHead}
+		switch {
+		case s.Withdrawn:
+			sv.Note = "withdrawn"
+		case s.Out:
+			sv.Note = "out"
+		}
+		v.Standings = append(v.Standings, sv)
+	}
+	return v
+}
+
+// bidsText tells a pairing's sealed bids: only that each came in while
+// they are sealed (Tournament.Public keeps them so), both once the sides
+// are decided.
+func bidsText(p *tournament.Pairing, name func(int) string) string {
+	var parts []string
+	for k, i := range [2]int{p.A, p.B} {
+		switch b := p.Bids[k]; {
+		case b != nil:
+			parts = append(parts, fmt.Sprintf("%s bid %d VP for the %s side", name(i), b.VP, sideName(b.Side)))
+		case p.Sealed[k]:
+			parts = append(parts, name(i)+"'s bid is in, sealed")
+		}
+	}
+	s := strings.Join(parts, "; ")
+	if p.Give != 0 {
+		s += fmt.Sprintf("; the German side gives %+d VP", p.Give)
+	}
+	return strings.TrimPrefix(s, "; ")
+}
+
+func sideName(s rules.Side) string { return strings.ToLower(sideTitle(s)) }
+
+// tourList is the list of tournaments' page.
+type tourList struct {
+	Title       string
+	Tournaments []tourRow
+}
+
+func (j *Journal) serveTournaments(w http.ResponseWriter, r *http.Request, asJSON bool) {
+	ts, ok := j.tournaments()
+	if !ok {
+		j.notFound(w, r)
+		return
+	}
+	all, err := ts.Tournaments()
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	d := tourList{Title: "Tournaments"}
+	var mod time.Time
+	var heads []string
+	for _, t := range all {
+		d.Tournaments = append(d.Tournaments, j.tourRowOf(t))
+		heads = append(heads, t.ID+t.Head)
+		if n := len(t.Log); n > 0 && t.Log[n-1].Time.After(mod) {
+			mod = t.Log[n-1].Time
+		}
+	}
+	digest := digestOf(heads)
+	var p *page
+	if asJSON {
+		p, err = jsonPage(struct {
+			Tournaments []tourRow `json:"tournaments"`
+		}{d.Tournaments}, mod, "tournaments-json", digest)
+	} else {
+		p, err = render("tournaments.html", d, mod, "tournaments", digest)
+	}
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	j.send(w, r, p, "")
+}
+
+func (j *Journal) serveTournament(w http.ResponseWriter, r *http.Request, id string, asJSON bool) {
+	ts, ok := j.tournaments()
+	if !ok {
+		j.notFound(w, r)
+		return
+	}
+	t, err := ts.Tournament(id)
+	if errors.Is(err, ErrNotFound) {
+		j.notFound(w, r)
+		return
+	}
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	v := j.tourViewOf(t)
+	var mod time.Time
+	if n := len(t.Log); n > 0 {
+		mod = t.Log[n-1].Time
+	}
+	var p *page
+	if asJSON {
+		p, err = jsonPage(v, mod, "tournament-json", t.Head)
+	} else {
+		p, err = render("tournament.html", v, mod, "tournament", t.Head)
+	}
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	j.send(w, r, p, "")
+}
+
+// digestOf is a digest of the tournaments' ids and heads, for the list's
+// ETag.
+func digestOf(heads []string) string {
+	h := sha256.New()
+	for _, s := range heads {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"titm/adjudicator/journal"
+	"titm/store"
+)
+
+// The journal shows the tournaments of the store: the list, each one's
+// settings, rounds and pairings with links to their games, and standings,
+// in HTML and JSON; never a player's address or token hash; an unknown
+// tournament is a page saying so.
+func TestJournalTournaments(t *testing.T) {
+	fixClock(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "titm.db")
+	file := filepath.Join(dir, "cup.toml")
+	os.WriteFile(file, []byte(cupFile), 0o600)
+	out := mustRun(t, "tournament", "new", "--db", db, file)
+	m := regexp.MustCompile(`tournament (\S+) made`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("tournament new:\n%s", out)
+	}
+	id := m[1]
+	st, err := store.Open(db, &store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv := httptest.NewServer(journal.New(storeJournal{st}, nil))
+	defer srv.Close()
+	get := func(path string) (int, string, string) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	}
+	for _, c := range []struct {
+		path, ctype string
+		want        []string
+	}{
+		{"/tournaments", "text/html; charset=utf-8", []string{"<h1>Tournaments</h1>", "Ardennes Cup", `href="/tournaments/` + id + `"`, "round robin, 3 rounds"}},
+		{"/tournaments/" + id, "text/html; charset=utf-8", []string{"<title>Tournament Ardennes Cup", "Anna", "Bert", "Cleo", "Round 1: intro", "a bye", "(German) against", `href="/games/`, "Standings", "Buchholz"}},
+		{"/api/tournaments", "application/json", []string{`"tournaments"`, `"name": "Ardennes Cup"`}},
+		{"/api/tournaments/" + id, "application/json", []string{`"standings"`, `"round_list"`, `"a": "`}},
+	} {
+		code, ctype, body := get(c.path)
+		if code != http.StatusOK || ctype != c.ctype {
+			t.Errorf("%s: %d %s", c.path, code, ctype)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s lacks %q:\n%s", c.path, w, body)
+			}
+		}
+		for _, secret := range []string{"@example.test", "token_hash", "TokenHash"} {
+			if strings.Contains(body, secret) {
+				t.Errorf("%s shows %q", c.path, secret)
+			}
+		}
+	}
+	// The game a pairing links to is a page of the journal.
+	_, _, body := get("/tournaments/" + id)
+	game := regexp.MustCompile(`href="(/games/[^"]+)"`).FindStringSubmatch(body)
+	if game == nil {
+		t.Fatal("no game linked")
+	}
+	if code, _, _ := get(game[1]); code != http.StatusOK {
+		t.Errorf("%s: %d", game[1], code)
+	}
+	var v struct {
+		Standings []struct{ Name string } `json:"standings"`
+	}
+	_, _, js := get("/api/tournaments/" + id)
+	if err := json.Unmarshal([]byte(js), &v); err != nil || len(v.Standings) != 3 {
+		t.Errorf("the JSON's standings: %v %+v", err, v)
+	}
+	if code, ctype, body := get("/tournaments/no-such-cup"); code != http.StatusNotFound || ctype != "text/html; charset=utf-8" || !strings.Contains(body, "not found") {
+		t.Errorf("an unknown tournament: %d %s\n%s", code, ctype, body)
+	}
+}
