@@ -52,11 +52,19 @@ func (p *Player) Pictures() bool { return !p.NoPicture }
 // want it: impulses played, the average time taken, deadlines missed and
 // extensions asked for.
 func (p *Player) Promptness() string {
-	s := fmt.Sprintf("%d impulses", p.Impulses)
+	s := plural(p.Impulses, "impulse")
 	if p.Impulses > 0 {
 		s += " in " + FormatDuration((p.Taken / time.Duration(p.Impulses)).Round(time.Minute)) + " on average"
 	}
-	return s + fmt.Sprintf(", %d missed, %d extensions", p.Missed, p.Extensions)
+	return s + fmt.Sprintf(", %d missed, %s", p.Missed, plural(p.Extensions, "extension"))
+}
+
+// plural writes a count of a thing: "1 impulse", "2 impulses".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // FormatDuration writes d as a person would: 1h rather than 1h0m0s, 72h

@@ -635,3 +635,19 @@ func TestPictureSettingKept(t *testing.T) {
 		}
 	}
 }
+
+// A player's promptness reads as English: one impulse, two impulses.
+func TestPromptness(t *testing.T) {
+	for _, c := range []struct {
+		p    Player
+		want string
+	}{
+		{Player{}, "0 impulses, 0 missed, 0 extensions"},
+		{Player{Impulses: 1, Taken: 90 * time.Minute, Extensions: 1}, "1 impulse in 1h30m on average, 0 missed, 1 extension"},
+		{Player{Impulses: 4, Taken: 8 * time.Hour, Missed: 2, Extensions: 3}, "4 impulses in 2h on average, 2 missed, 3 extensions"},
+	} {
+		if got := c.p.Promptness(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}
