@@ -231,7 +231,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	// player gave some since.
 	last := log[publicEnd(log)-1]
 	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
-		Commitment: g.Commitment, VP: g.State.VP, size: j.pictureSize(g, sc)}
+		Commitment: g.Commitment, VP: g.State.VP, Impulses: []*impulse{}, size: j.pictureSize(g, sc)}
 	if v.ScenarioTitle == "" {
 		v.ScenarioTitle = sc.Name
 	}

@@ -95,6 +95,7 @@ func TestJournalPages(t *testing.T) {
 		{"/games/three-days-1", 200, html5, []string{"The game is over", "Verified by the referee", "every die recomputed from the revealed seed",
 			`href="/games/three-days-1/export.json"`, "titm verify three-days-1.json", "(revealed at the end)", "THE GAME IS OVER"}, nil},
 		{"/games/intro-2", 200, html5, []string{"Waiting for the German and Allied player to join", "No impulse has been played yet", "before the first impulse"}, nil},
+		{"/api/games/intro-2", 200, jsn, []string{`"status": "forming"`, `"waiting": "German and Allied"`, `"impulses": []`}, []string{"null"}},
 		{"/games/intro-1/replay", 200, html5, []string{"<h1>Replay of game intro-1: impulse G16-1</h1>", "Step 1 of ", `rel="next"`, "This is the first impulse",
 			`<img src="/games/intro-1/impulses/G16-1/picture.png"`}, []string{`rel="prev"`}},
 		{"/games/intro-1/replay?impulse=A16-1", 200, html5, []string{"impulse A16-1</h1>", "Step 2 of ", `rel="prev"`, `href="/games/intro-1/replay?impulse=G16-1"`,
