@@ -24,6 +24,7 @@ func notFound(err error) error {
 	return err
 }
 
+// Games reads every game's summary, in one read transaction.
 func (s storeJournal) Games() ([]*adjudicator.Game, error) {
 	var out []*adjudicator.Game
 	err := s.st.View(func(tx *store.Tx) error {
@@ -34,6 +35,7 @@ func (s storeJournal) Games() ([]*adjudicator.Game, error) {
 	return out, err
 }
 
+// Summary reads a game's summary.
 func (s storeJournal) Summary(id string) (*adjudicator.Game, error) {
 	var g *adjudicator.Game
 	err := s.st.View(func(tx *store.Tx) error {
@@ -44,6 +46,7 @@ func (s storeJournal) Summary(id string) (*adjudicator.Game, error) {
 	return g, notFound(err)
 }
 
+// LastRecord reads the last record of a game's log.
 func (s storeJournal) LastRecord(id string) (adjudicator.Record, error) {
 	var r adjudicator.Record
 	err := s.st.View(func(tx *store.Tx) error {
@@ -54,6 +57,7 @@ func (s storeJournal) LastRecord(id string) (adjudicator.Record, error) {
 	return r, notFound(err)
 }
 
+// Game reads a game and its whole log, in one read transaction.
 func (s storeJournal) Game(id string) (*adjudicator.Game, []adjudicator.Record, error) {
 	var g *adjudicator.Game
 	var log []adjudicator.Record
@@ -68,6 +72,7 @@ func (s storeJournal) Game(id string) (*adjudicator.Game, []adjudicator.Record, 
 	return g, log, notFound(err)
 }
 
+// Version reads the store's version.
 func (s storeJournal) Version() (string, error) {
 	var v string
 	err := s.st.View(func(tx *store.Tx) error { v = tx.Version(); return nil })
