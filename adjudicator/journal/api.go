@@ -89,7 +89,7 @@ func (j *Journal) serveImpulseJSON(w http.ResponseWriter, r *http.Request, id, n
 	if !ok {
 		return
 	}
-	out := impulseJSON{Game: v.ID, impulse: iv, Step: iv.step + 1, Steps: len(v.line), Orders: iv.orders, Report: iv.report, Rolls: []rollJSON{}}
+	out := impulseJSON{Game: v.ID, impulse: iv, Step: iv.step + 1, Steps: len(v.line), Orders: iv.orders, Report: iv.Report(), Rolls: []rollJSON{}}
 	for n, d := range iv.rolls {
 		out.Rolls = append(out.Rolls, rollJSON{N: n + 1, Purpose: d.Purpose, Value: d.Value, Draw: d.Draw})
 	}

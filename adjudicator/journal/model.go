@@ -128,9 +128,8 @@ type impulse struct {
 	N      int           `json:"-"` // its place among the impulse records, from 1, for the page's anchors
 	seq    int           // the record's number in the log
 	orders string        // the orders as the report lists them: no standing orders
-	html   template.HTML // the report, escaped for the page
+	html   template.HTML // the report, escaped for the pages
 	rolls  []adjudicator.Roll
-	report string
 	end    int // the records of the log through its change
 	step   int // its place among the impulses that stand, from 0; -1 when rolled back
 }
@@ -263,7 +262,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 			}
 			// Escaped here, beside the replay, rather than by the
 			// template after it.
-			jb.iv.report, jb.iv.html = text, template.HTML(html.EscapeString(text))
+			jb.iv.html = template.HTML(html.EscapeString(text))
 		}
 		written <- first
 	}()
@@ -334,7 +333,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 			iv.API = "/api/games/" + url.PathEscape(g.ID) + "/impulses/" + url.PathEscape(iv.Impulse)
 			iv.Picture = v.impulseURL(iv.Impulse) + "/picture.png"
 		}
-		v.cost += int64(len(iv.report) + len(iv.html) + len(iv.orders) + 64*len(iv.rolls) + 256)
+		v.cost += int64(len(iv.html) + len(iv.orders) + 64*len(iv.rolls) + 256)
 	}
 	v.Picture = pictureRef{URL: gameURL(g.ID) + "/picture.png", Width: v.size.W, Height: v.size.H}
 	if n := len(v.line); n > 0 {
@@ -410,8 +409,9 @@ type keyword string
 func (k keyword) Keyword() string { return string(k) }
 func (k keyword) String() string  { return string(k) }
 
-// Report returns the impulse's report, as its players received it.
-func (iv *impulse) Report() string { return iv.report }
+// Report returns the impulse's report, as its players received it. It is
+// kept escaped, as the pages want it, and the JSON unescapes it.
+func (iv *impulse) Report() string { return html.UnescapeString(string(iv.html)) }
 
 // ReportHTML returns the report escaped, to go in a pre element.
 func (iv *impulse) ReportHTML() template.HTML { return iv.html }

@@ -226,7 +226,7 @@ type replayData struct {
 	Title      string
 	Game       *gameView
 	Step       *impulse
-	Report     string
+	Report     template.HTML
 	Orders     string
 	Picture    pictureRef
 	Prev, Next *impulse
@@ -262,7 +262,7 @@ func (j *Journal) serveReplay(w http.ResponseWriter, r *http.Request, id string)
 			return
 		}
 	}
-	d := replayData{Game: v, Step: iv, Report: iv.report, Orders: iv.orders, First: v.line[0], Last: v.line[len(v.line)-1], N: len(v.line),
+	d := replayData{Game: v, Step: iv, Report: iv.html, Orders: iv.orders, First: v.line[0], Last: v.line[len(v.line)-1], N: len(v.line),
 		Picture: pictureRef{URL: iv.Picture, Width: v.size.W, Height: v.size.H,
 			Alt: fmt.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", v.ID, iv.Impulse, iv.VP)}}
 	if iv.step > 0 {

@@ -567,3 +567,32 @@ func TestJournalConcurrent(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// Each impulse's report is the one the players and observers received,
+// as titm report writes it again, to the letter.
+func TestJournalReportsAsMailed(t *testing.T) {
+	js := newJournalStore(t)
+	js.newGame(t, "intro-1", "intro", true)
+	js.play(t, "intro-1", -1)
+	h := js.journal(t, nil)
+	impulses := []string{"G16-1", "A16-2", "G17-2", "A18-3"}
+	reports, pages := map[string]string{}, map[string]string{}
+	for _, imp := range impulses {
+		var got struct{ Report string }
+		if err := json.Unmarshal([]byte(readBody(t, get(h, "GET", "/api/games/intro-1/impulses/"+imp))), &got); err != nil {
+			t.Fatal(err)
+		}
+		reports[imp] = got.Report
+		pages[imp] = readBody(t, get(h, "GET", "/games/intro-1/replay?impulse="+imp))
+	}
+	js.st.Close() // titm report opens the store itself
+	for _, imp := range impulses {
+		want := strings.TrimRight(mustRun(t, "report", "intro-1", "--db", js.db, "--impulse", imp), "\n")
+		if strings.TrimRight(reports[imp], "\n") != want {
+			t.Errorf("%s: the journal's report differs from titm report's:\n%s\n---\n%s", imp, reports[imp], want)
+		}
+		if !strings.Contains(pages[imp], html.EscapeString(want)) {
+			t.Errorf("%s: the replay's page lacks the report", imp)
+		}
+	}
+}
