@@ -27,7 +27,7 @@ type player struct {
 	Side       rules.Side `json:"side"`
 	Name       string     `json:"name"` // the address's part before the @, or the address when the operator allows
 	Joined     *time.Time `json:"joined,omitempty"`
-	Seed       string     `json:"seed,omitempty"` // his contribution to the dice (B10), public from the first report
+	Seed       string     `json:"seed,omitempty"` // his contribution to the dice (B10), public from the game's start
 	Promptness string     `json:"promptness"`
 	Impulses   int        `json:"impulses"`
 	Average    string     `json:"average,omitempty"` // the average time he took over an impulse
@@ -94,8 +94,14 @@ func (j *Journal) playerOf(g *adjudicator.Game, side rules.Side) player {
 	if p == nil {
 		return player{Side: side}
 	}
-	out := player{Side: side, Name: j.name(p.Address), Seed: p.Seed, Promptness: p.Promptness(),
+	out := player{Side: side, Name: j.name(p.Address), Promptness: p.Promptness(),
 		Impulses: p.Impulses, Missed: p.Missed, Extensions: p.Extensions}
+	if g.Status != adjudicator.Forming {
+		// The seeds are published with the game's start, in its first
+		// report: before, a seed shown would let the player who joins
+		// last choose his own knowing the other's.
+		out.Seed = p.Seed
+	}
 	if p.HasJoined() {
 		t := p.Joined.UTC()
 		out.Joined = &t

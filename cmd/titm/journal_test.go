@@ -375,6 +375,12 @@ func TestJournalCrawlKeepsSecrets(t *testing.T) {
 	js.newGame(t, "intro-1", "intro", true)
 	js.play(t, "intro-1", 5)
 	js.newGame(t, "intro-2", "intro", false)
+	// A player who joined a game still forming: his seed waits for the
+	// other's.
+	const waiting = "a seed kept until the other joins"
+	js.change(t, "intro-2", func(g *adjudicator.Game, _ []adjudicator.Record) ([]adjudicator.Record, error) {
+		return g.Join(rules.German, waiting, js.now())
+	})
 	h := js.journal(t, nil)
 	// The secrets the crawl looks for are there to find: the log holds
 	// both sides' standing orders.
@@ -386,7 +392,9 @@ func TestJournalCrawlKeepsSecrets(t *testing.T) {
 		}
 	}
 
-	seen := crawl(t, h, js.secretsOf(t))
+	secrets := js.secretsOf(t)
+	secrets["a seed before the game begins"] = waiting
+	seen := crawl(t, h, secrets)
 	for _, want := range []string{"/games/intro-1", "/games/intro-1/replay?impulse=G16-3", "/games/intro-1/impulses/G16-3/picture.png",
 		"/api/games/intro-1/impulses/G16-3", "/games/intro-2/picture.png"} {
 		if _, ok := seen[want]; !ok {
