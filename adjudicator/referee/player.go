@@ -314,7 +314,7 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	case UnitsRequest:
 		t.answers = append(t.answers, unitsText(g, t.s, side)+"\n"+t.r.pictureNote(g, side))
 	case DiceRequest:
-		t.answers = append(t.answers, diceText(g))
+		t.answers = append(t.answers, diceText(g, side))
 	case OrdersRequest:
 		log, err := t.tx.Log(g.ID)
 		if err != nil {

@@ -461,6 +461,10 @@ func scriptedGame(t *testing.T) (texts []text, log []adjudicator.Record) {
 		{"DICE before JOIN", time.Minute, mail(allied, "DICE"), "Allied seed: not yet given"},
 		{"JOIN", time.Minute, mail(german, "JOIN SEED one"), "You have joined"},
 		{"JOIN again", time.Minute, mail(german, "JOIN SEED again"), "the German player has already joined"},
+		// The seed of the one who joined is kept from the other until he
+		// has joined too (B10): he might otherwise choose his by it.
+		{"DICE of the one still to join", time.Minute, mail(allied, "DICE"), "German seed: given; shown when the game begins"},
+		{"DICE of the one who joined", time.Minute, mail(german, "DICE"), `German seed "one"`},
 		{"the other JOIN", time.Minute, mail(allied, "JOIN SEED two"), "You have joined"},
 		{"HELP", time.Minute, mail(german, "HELP"), "CONCEDE"},
 		{"orders out of turn", time.Minute, mail(allied, "IMPULSE 16-1"), "it is the German impulse G16-1"},

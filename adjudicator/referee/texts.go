@@ -222,13 +222,20 @@ func unitsText(g *adjudicator.Game, s *rules.Scenario, side rules.Side) string {
 }
 
 // diceText is the answer to DICE.
-func diceText(g *adjudicator.Game) string {
+func diceText(g *adjudicator.Game, asker rules.Side) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The dice of game %s (B10):\n  commitment %s\n", g.ID, g.Commitment)
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		if p := g.Players[side]; p.HasJoined() {
+		switch p := g.Players[side]; {
+		case p.HasJoined() && side != asker && g.Status == adjudicator.Forming:
+			// Until both have joined, a player does not see the other's
+			// seed: the last to join could otherwise try seeds until one
+			// gave him dice he liked, were the game's secret seed known
+			// to him. Both are published when the game begins.
+			fmt.Fprintf(&b, "  %s seed: given; shown when the game begins\n", side.Title())
+		case p.HasJoined():
 			fmt.Fprintf(&b, "  %s seed %q\n", side.Title(), p.Seed)
-		} else {
+		default:
 			fmt.Fprintf(&b, "  %s seed: not yet given (JOIN)\n", side.Title())
 		}
 	}
