@@ -57,7 +57,7 @@ func Report(g *Game, recs []Record, events []rules.Event) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("game %s: record %d: %w", g.ID, r.Seq, err)
 			}
-			d.Impulse, d.Played, d.Reason, d.Orders, d.Dice, found = imp, r.Time, r.Reason, publicOrders(r.Text), r.Dice, true
+			d.Impulse, d.Played, d.Reason, d.Orders, d.Dice, found = imp, r.Time, r.Reason, PublicOrders(r.Text), r.Dice, true
 		case KindFinished:
 			d.Result, d.Seed = r.Result, r.Seed
 		}
@@ -71,11 +71,11 @@ func Report(g *Game, recs []Record, events []rules.Event) (string, error) {
 	return WriteReport(d), nil
 }
 
-// publicOrders are an impulse's orders as the report lists them to both
+// PublicOrders are an impulse's orders as the report lists them to both
 // players and the observers: without the side's standing orders (BLOW,
 // DEFEND and DEFEND PREFER: B1, B3), which are its own. What they cause,
 // a bridge blown or a target chosen, is reported as it happens.
-func publicOrders(text string) string {
+func PublicOrders(text string) string {
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(text, "\n") {
 		if f := strings.Fields(l); len(f) > 0 && rules.ClassOf(keyword(f[0])) == rules.StandingOrder {

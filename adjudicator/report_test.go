@@ -225,3 +225,13 @@ func TestStandingNamesVPAreas(t *testing.T) {
 		t.Errorf("three-days:\n got %s\nwant %s", got, want)
 	}
 }
+
+// An impulse's orders are listed as the report lists them: without the
+// side's standing orders.
+func TestPublicOrders(t *testing.T) {
+	in := "GAME intro-1\nIMPULSE 16-1\nMOVE 352/915 24 23\nBLOW NONE\nDEFEND PREFER ARMOR INFANTRY\nBLOW 51-70 BY 352/915\nENTRENCH 212/316\n"
+	want := "GAME intro-1\nIMPULSE 16-1\nMOVE 352/915 24 23\nENTRENCH 212/316\n"
+	if got := PublicOrders(in); got != want {
+		t.Errorf("PublicOrders:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -320,7 +320,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 				j.log.Warn("journal: replaying a game's log", "game", g.ID, "err", v.ReplayError)
 			}
 			v.add(&impulse{Impulse: r.Impulse, Side: r.Side, seq: r.Seq, Played: r.Time.UTC(), Reason: r.Reason,
-				Dice: len(r.Dice), Head: r.Hash, orders: publicOrders(r.Text), rolls: r.Dice, end: r.Seq + 1})
+				Dice: len(r.Dice), Head: r.Hash, orders: adjudicator.PublicOrders(r.Text), rolls: r.Dice, end: r.Seq + 1})
 		}
 	}
 	if g.Status == adjudicator.Finished {
@@ -359,7 +359,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 func (v *gameView) addImpulse(g *adjudicator.Game, recs []adjudicator.Record) *impulse {
 	r := recs[0]
 	iv := &impulse{Impulse: r.Impulse, Side: r.Side, seq: r.Seq, Played: r.Time.UTC(), Reason: r.Reason, Dice: len(r.Dice),
-		VP: g.State.VP, Head: recs[len(recs)-1].Hash, orders: publicOrders(r.Text), rolls: r.Dice,
+		VP: g.State.VP, Head: recs[len(recs)-1].Hash, orders: adjudicator.PublicOrders(r.Text), rolls: r.Dice,
 		end: recs[len(recs)-1].Seq + 1}
 	v.add(iv)
 	return iv
@@ -393,27 +393,6 @@ func (v *gameView) rollback(imp string) {
 		}
 	}
 }
-
-// publicOrders are an impulse's orders as its report lists them to both
-// players and the observers: without the side's standing orders (BLOW,
-// DEFEND and DEFEND PREFER: B1, B3), which are its own, and which only
-// what they cause, reported as it happens, makes known.
-func publicOrders(text string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(text, "\n") {
-		if f := strings.Fields(l); len(f) > 0 && rules.ClassOf(keyword(f[0])) == rules.StandingOrder {
-			continue
-		}
-		b.WriteString(l)
-	}
-	return b.String()
-}
-
-// keyword is an order known by its keyword alone, which says its class.
-type keyword string
-
-func (k keyword) Keyword() string { return string(k) }
-func (k keyword) String() string  { return string(k) }
 
 // Report returns the impulse's report, as its players received it. It is
 // kept escaped, as the pages want it, and the JSON unescapes it.

@@ -88,16 +88,6 @@ func TestAcceptsGzip(t *testing.T) {
 	}
 }
 
-// An impulse's orders are listed as the report lists them: without the
-// side's standing orders.
-func TestPublicOrders(t *testing.T) {
-	in := "GAME intro-1\nIMPULSE 16-1\nMOVE 352/915 24 23\nBLOW NONE\nDEFEND PREFER ARMOR INFANTRY\nBLOW 51-70 BY 352/915\nENTRENCH 212/316\n"
-	want := "GAME intro-1\nIMPULSE 16-1\nMOVE 352/915 24 23\nENTRENCH 212/316\n"
-	if got := publicOrders(in); got != want {
-		t.Errorf("publicOrders:\n%s\nwant\n%s", got, want)
-	}
-}
-
 func TestETag(t *testing.T) {
 	if got := etag("game", "0123456789abcdef0123456789abcdef"); got != "j1-game-0123456789abcdef01234567" {
 		t.Errorf("etag %q", got)
