@@ -19,8 +19,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	gomail "github.com/emersion/go-message/mail"
-	"github.com/emersion/go-smtp"
 
 	"titm/adjudicator"
 	"titm/internal/playtest"
@@ -38,6 +36,7 @@ type opsWorld struct {
 	db    string
 	cfg   *mail.Config
 	extra string // more configuration
+	text  string // the whole configuration, as a file would hold it
 	stop  func()
 }
 
@@ -51,7 +50,7 @@ func newOpsWorld(t *testing.T, extra string) *opsWorld {
 	}
 	t.Cleanup(func() { srv.Close() })
 	w := &opsWorld{t: t, srv: srv, db: filepath.Join(t.TempDir(), "titm.db"), extra: extra}
-	w.cfg, err = mail.ParseConfig("ops", []byte(fmt.Sprintf(`[store]
+	w.text = fmt.Sprintf(`[store]
 path = %q
 [referee]
 address = "referee@ops.test"
@@ -66,7 +65,8 @@ poll_interval = "5s"
 address = %q
 security = "none"
 %s
-`, w.db, srv.IMAPAddr(), srv.SMTPAddr(), extra)), func(string) string { return "" })
+`, w.db, srv.IMAPAddr(), srv.SMTPAddr(), extra)
+	w.cfg, err = mail.ParseConfig("ops", []byte(w.text), func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,29 +148,8 @@ func (w *opsWorld) order(id string, tokens map[string]string) {
 		w.t.Fatal(err)
 	}
 	side := g.State.Next.Side
-	from := string(side) + "@ops.test"
 	body := fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE %d-%d\n%s\nEND\n", id, tokens[string(side)], g.State.Next.Day, g.State.Next.N, text)
-	var b bytes.Buffer
-	var h gomail.Header
-	h.SetAddressList("From", []*gomail.Address{{Address: from}})
-	h.SetAddressList("To", []*gomail.Address{{Address: "referee@ops.test"}})
-	h.SetSubject("orders " + g.State.Next.String())
-	h.SetDate(time.Now())
-	h.GenerateMessageID()
-	mw, err := gomail.CreateSingleInlineWriter(&b, h)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	io.WriteString(mw, body)
-	mw.Close()
-	c, err := smtp.Dial(w.srv.SMTPAddr())
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.SendMail(from, []string{"referee@ops.test"}, &b); err != nil {
-		w.t.Fatal(err)
-	}
+	w.mailAs(string(side)+"@ops.test", "orders "+g.State.Next.String(), body)
 }
 
 // impulses counts the impulses a game's log records.
@@ -519,33 +498,12 @@ func TestLogHealth(t *testing.T) {
 // within the unit's TimeoutStopSec, leaving the store free for the next
 // start.
 func TestServeStopsOnSIGTERM(t *testing.T) {
-	w := newOpsWorld(t, "")
 	dir := t.TempDir()
 	web := "127.0.0.1:" + freePort(t)
+	w := newOpsWorld(t, fmt.Sprintf("[backup]\ndir = %q\nevery = \"1h\"\n[web]\nlisten = %q\n[log]\nformat = \"json\"\n",
+		filepath.Join(dir, "backups"), web))
 	config := filepath.Join(dir, "titm.toml")
-	err := os.WriteFile(config, []byte(fmt.Sprintf(`[store]
-path = %q
-[referee]
-address = "referee@ops.test"
-map_picture = false
-[imap]
-address = %q
-security = "none"
-username = "referee@ops.test"
-password = "r"
-poll_interval = "5s"
-[smtp]
-address = %q
-security = "none"
-[backup]
-dir = %q
-every = "1h"
-[web]
-listen = %q
-[log]
-format = "json"
-`, w.db, w.srv.IMAPAddr(), w.srv.SMTPAddr(), filepath.Join(dir, "backups"), web)), 0o600)
-	if err != nil {
+	if err := os.WriteFile(config, []byte(w.text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "serve", "--config", config)
