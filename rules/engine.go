@@ -133,6 +133,7 @@ type game struct {
 	// exec is false while the orders are checked, with every bridge holding
 	// and no die rolled, and true while they are carried out with the dice.
 	exec      bool
+	supply    supplyMemo // the supply searches of this Play, reused while the position holds
 	dice      Dice
 	err       error           // a die that could not be rolled
 	tried     map[string]bool // bridges tried this impulse (10.25)

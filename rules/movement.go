@@ -399,7 +399,7 @@ func (g *game) unsuppliedBy(p *movePlan, w walk) *UnitState {
 		return nil
 	}
 	for _, u := range p.units {
-		if !g.st.Supplied(g.s, u) {
+		if !g.st.supplyJudge(g.s, u, true, &g.supply) { // Supplied, with the Play's searches kept
 			return u
 		}
 	}

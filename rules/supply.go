@@ -197,6 +197,11 @@ func (st *State) Attrition(s *Scenario) []Attrited {
 // infantry-type unit its one blown bridge (13.14); without it no blown bridge
 // is crossed (8.35).
 func (st *State) supplyTraceOne(s *Scenario, u *UnitState, oneBlown bool) bool {
+	return st.supplyJudge(s, u, oneBlown, nil)
+}
+
+// supplyJudge is supplyTraceOne with a memo of the searches (nil: none).
+func (st *State) supplyJudge(s *Scenario, u *UnitState, oneBlown bool, memo *supplyMemo) bool {
 	if u == nil || !u.OnMap() {
 		return false
 	}
@@ -208,7 +213,13 @@ func (st *State) supplyTraceOne(s *Scenario, u *UnitState, oneBlown bool) bool {
 		return ok
 	}
 	h := st.supplyHoldings(s)
-	blown := st.supplyTrace(s, info.Side, &h).blown[supplySlot(u.Place)]
+	var net *supplyNet
+	if memo != nil {
+		net = memo.trace(st, s, info.Side, &h)
+	} else {
+		net = st.supplyTrace(s, info.Side, &h)
+	}
+	blown := net.blown[supplySlot(u.Place)]
 	if oneBlown && info.Type.InfantryType() {
 		return blown <= 1 // 13.14 exception: one blown bridge
 	}
@@ -340,12 +351,24 @@ type supplyNet struct {
 // 0 is searched completely before layer 1, so each place gets its fewest.
 func (st *State) supplyTrace(s *Scenario, side Side, h *supplyHolding) *supplyNet {
 	n := &supplyNet{}
+	st.supplySearch(n, nil, s, side, h)
+	return n
+}
+
+// supplySearch is supplyTrace into n, with the layers' room kept in
+// layers when it is not nil.
+func (st *State) supplySearch(n *supplyNet, layers *[2][]Place, s *Scenario, side Side, h *supplyHolding) {
 	for i := range n.blown {
 		n.blown[i] = supplyNoLine
 	}
 	var source [supplySlots]bool
 	var layer [2][]Place
-	layer[0] = make([]Place, 0, 64)
+	if layers != nil {
+		layer = [2][]Place{layers[0][:0], layers[1][:0]}
+		defer func() { *layers = layer }()
+	} else {
+		layer[0] = make([]Place, 0, 64)
+	}
 	for _, p := range s.Supply.Sources(side) {
 		i := supplySlot(p)
 		// 13.11: a source of the scenario's map; 13.12: a line may not end
@@ -388,7 +411,50 @@ func (st *State) supplyTrace(s *Scenario, side Side, h *supplyHolding) *supplyNe
 			}
 		}
 	}
-	return n
+}
+
+// A supplyMemo keeps a side's last supply search with what it depends on:
+// the holdings and control of every place, and the state's bridges. Moving
+// a stack judges the supply of each of its units at each step (8.28,
+// 13.23), mostly in the same position: one search serves them all. It
+// serves one Play, in one goroutine.
+type supplyMemo struct {
+	sides [2]struct {
+		ok      bool
+		h       supplyHolding
+		bridges []BridgeState
+		net     supplyNet
+		layers  [2][]Place // room for the searches, kept
+	}
+}
+
+// trace returns the search for side in the position, made now or kept.
+func (m *supplyMemo) trace(st *State, s *Scenario, side Side, h *supplyHolding) *supplyNet {
+	k := &m.sides[0]
+	if side != German {
+		k = &m.sides[1]
+	}
+	if k.ok && k.h == *h && bridgesEqual(k.bridges, st.Bridges) {
+		return &k.net
+	}
+	st.supplySearch(&k.net, &k.layers, s, side, h)
+	k.ok, k.h = true, *h
+	k.bridges = append(k.bridges[:0], st.Bridges...)
+	return &k.net
+}
+
+// bridgesEqual compares the bridges as supply sees them: which are listed
+// and which are blown.
+func bridgesEqual(a, b []BridgeState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].A != b[i].A || a[i].B != b[i].B || a[i].Blown != b[i].Blown {
+			return false
+		}
+	}
+	return true
 }
 
 // supplyBridges answers whether a bridge is blown from the state's list,
