@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -149,18 +150,66 @@ func (j *Journal) listPage(kind string, d *listData, write func() (*page, error)
 	return p, nil
 }
 
+// perPage is how many games a page of the list shows: a store of years
+// holds thousands, which no reader scrolls through at once.
+const perPage = 100
+
+// listPageData is one page of the list of games.
+type listPageData struct {
+	*listData
+	Rows             []row
+	Page, Pages      int
+	First, Last      int // the games shown, from 1
+	PrevURL, NextURL string
+}
+
 func (j *Journal) serveList(w http.ResponseWriter, r *http.Request) {
 	d, err := j.readList()
 	if err != nil {
 		j.serverError(w, r, err)
 		return
 	}
-	p, err := j.listPage("list", d, func() (*page, error) { return render("list.html", d, d.mod, "list", d.heads) })
+	n := 1
+	if q := r.URL.Query().Get("page"); q != "" {
+		if n, err = strconv.Atoi(q); err != nil || n < 1 {
+			j.fail(w, r, http.StatusNotFound, "No such page", fmt.Sprintf("The list of games has no page %q: pages are numbered from 1.", q))
+			return
+		}
+	}
+	pages := max(1, (len(d.Games)+perPage-1)/perPage)
+	if n > pages {
+		j.fail(w, r, http.StatusNotFound, "No such page", fmt.Sprintf("The list of games has %d page(s), not %d.", pages, n))
+		return
+	}
+	kind := "list"
+	if n > 1 {
+		kind = fmt.Sprintf("list-%d", n)
+	}
+	p, err := j.listPage(kind, d, func() (*page, error) {
+		pd := listPageData{listData: d, Page: n, Pages: pages, First: (n-1)*perPage + 1}
+		pd.Rows = d.Games[(n-1)*perPage : min(len(d.Games), n*perPage)]
+		pd.Last = pd.First + len(pd.Rows) - 1
+		if n > 1 {
+			pd.PrevURL = listURL(n - 1)
+		}
+		if n < pages {
+			pd.NextURL = listURL(n + 1)
+		}
+		return render("list.html", pd, d.mod, kind, d.heads)
+	})
 	if err != nil {
 		j.serverError(w, r, err)
 		return
 	}
 	j.send(w, r, p, "")
+}
+
+// listURL is the address of a page of the list of games.
+func listURL(n int) string {
+	if n == 1 {
+		return "/"
+	}
+	return fmt.Sprintf("/?page=%d", n)
 }
 
 // view returns a game's view as its log now stands: built at the first

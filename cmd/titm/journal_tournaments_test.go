@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -90,5 +91,45 @@ func TestJournalTournaments(t *testing.T) {
 	}
 	if code, ctype, body := get("/tournaments/no-such-cup"); code != http.StatusNotFound || ctype != "text/html; charset=utf-8" || !strings.Contains(body, "not found") {
 		t.Errorf("an unknown tournament: %d %s\n%s", code, ctype, body)
+	}
+}
+
+// The list of games comes a hundred to a page, with links from page to
+// page; a page past the last, or not a number, is a page saying so.
+func TestJournalListPages(t *testing.T) {
+	js := newJournalStore(t)
+	const n = 230
+	for i := range n {
+		js.newGame(t, fmt.Sprintf("intro-%03d", i+1), "intro", false)
+	}
+	h := js.journal(t, nil)
+	for _, c := range []struct {
+		path        string
+		first, last string
+		prev, next  string
+	}{
+		{"/", "intro-001", "intro-100", "", "/?page=2"},
+		{"/?page=2", "intro-101", "intro-200", "/", "/?page=3"},
+		{"/?page=3", "intro-201", "intro-230", "/?page=2", ""},
+	} {
+		body := readBody(t, get(h, "GET", c.path))
+		rows := regexp.MustCompile(`<th scope="row"><a href="/games/(intro-\d+)">`).FindAllStringSubmatch(body, -1)
+		if len(rows) == 0 || rows[0][1] != c.first || rows[len(rows)-1][1] != c.last {
+			t.Errorf("%s: %d rows, want %s to %s", c.path, len(rows), c.first, c.last)
+		}
+		if !strings.Contains(body, fmt.Sprintf("%d games, by id", n)) {
+			t.Errorf("%s does not count every game", c.path)
+		}
+		for _, l := range []struct{ rel, url string }{{"prev", c.prev}, {"next", c.next}} {
+			link := fmt.Sprintf(`href="%s" rel="%s"`, l.url, l.rel)
+			if has := strings.Contains(body, `rel="`+l.rel+`"`); has != (l.url != "") || l.url != "" && !strings.Contains(body, link) {
+				t.Errorf("%s: the %s link, want %q", c.path, l.rel, l.url)
+			}
+		}
+	}
+	for _, bad := range []string{"/?page=4", "/?page=0", "/?page=two"} {
+		if resp := get(h, "GET", bad); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", bad, resp.StatusCode)
+		}
 	}
 }
