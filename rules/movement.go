@@ -22,7 +22,13 @@ func (g *game) mpOf(u *UnitState, foot bool) int {
 
 // hasEnemy reports whether the place holds units of the enemy of side.
 func (g *game) hasEnemy(p Place, side Side) bool {
-	return len(g.st.UnitsAt(g.s, p, side.Enemy())) > 0
+	enemy := side.Enemy()
+	for _, u := range g.st.Units {
+		if u.Place == p && u.OnMap() && g.s.OOB.Unit(u.ID).Side == enemy {
+			return true
+		}
+	}
+	return false
 }
 
 // move checks a MOVE or FOOT line against the board the earlier lines left

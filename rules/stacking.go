@@ -14,8 +14,16 @@ import "fmt"
 // On 16 December the Germans' set-up stacks wait until the end of 16-3.
 func (g *game) stacking() {
 	side := g.side()
+	// The side's units by area, in the units' order as UnitsAt gives them,
+	// from one pass over the units rather than one an area.
+	byArea := map[int][]*UnitState{}
+	for _, u := range g.st.Units {
+		if u.OnMap() && !u.Place.IsZone() && g.s.OOB.Unit(u.ID).Side == side {
+			byArea[u.Place.Area] = append(byArea[u.Place.Area], u)
+		}
+	}
 	for _, a := range g.s.Map.Areas {
-		us := g.st.UnitsAt(g.s, AreaPlace(a.ID), side)
+		us := byArea[a.ID]
 		if !overLimit(us) {
 			continue
 		}
