@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"titm/adjudicator"
@@ -57,9 +58,19 @@ func sideTitle(s rules.Side) string {
 	return s.Title()
 }
 
+// pageSizes is the size of the last page written of each template.
+var pageSizes sync.Map
+
 // render writes a template into a page.
 func render(name string, data any, mod time.Time, kind string, heads ...string) (*page, error) {
 	var b bytes.Buffer
+	// Room for the page at once, as large as the last of its template: a
+	// game's page runs to hundreds of kilobytes, which growing the buffer
+	// step by step would copy and clear over and over.
+	if n, ok := pageSizes.Load(name); ok {
+		b.Grow(n.(int) + n.(int)/8)
+	}
+	defer func() { pageSizes.Store(name, b.Len()) }()
 	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
 		return nil, fmt.Errorf("journal: writing %s: %w", name, err)
 	}
