@@ -284,8 +284,9 @@ func (c *checker) setControl(s *Scenario, st *State, pc PositionControl, line in
 			st.Control[n] = side
 		}
 	}
+	holders := st.soleHolders(s)
 	for _, a := range s.Map.Areas {
-		if side, ok := st.soleHolder(s, a.ID); ok {
+		if side, ok := holders[a.ID]; ok {
 			st.Control[a.ID] = side
 		}
 	}

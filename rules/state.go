@@ -125,8 +125,9 @@ func newState(s *Scenario) *State {
 		}
 	}
 	st.index()
+	holders := st.soleHolders(s)
 	for _, a := range s.Map.Areas {
-		if side, ok := st.soleHolder(s, a.ID); ok {
+		if side, ok := holders[a.ID]; ok {
 			st.Control[a.ID] = side
 		}
 	}
@@ -165,6 +166,31 @@ func (st *State) UnitsAt(s *Scenario, p Place, side Side) []*UnitState {
 	for _, u := range st.Units {
 		if u.OnMap() && u.Place == p && (side == "" || s.OOB.Unit(u.ID).Side == side) {
 			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// soleHolders returns, for every area that one side alone has units in,
+// that side, from one pass over the units (12.22).
+func (st *State) soleHolders(s *Scenario) map[int]Side {
+	held := map[int]uint8{}
+	for _, u := range st.Units {
+		if u.OnMap() && !u.Place.IsZone() {
+			if s.OOB.Unit(u.ID).Side == German {
+				held[u.Place.Area] |= 1
+			} else {
+				held[u.Place.Area] |= 2
+			}
+		}
+	}
+	out := make(map[int]Side, len(held))
+	for a, h := range held {
+		switch h {
+		case 1:
+			out[a] = German
+		case 2:
+			out[a] = Allied
 		}
 	}
 	return out

@@ -508,8 +508,9 @@ func (h *holeNet) lines(n int) [][]Place {
 // control gives each area held by one side alone at the end of the impulse
 // to that side (12.22).
 func (g *game) control() {
+	holders := g.st.soleHolders(g.s)
 	for _, a := range g.s.Map.Areas {
-		side, ok := g.st.soleHolder(g.s, a.ID)
+		side, ok := holders[a.ID]
 		if ok && g.st.Control[a.ID] != side {
 			g.st.Control[a.ID] = side
 			g.event(ControlChanged{a.ID, side})
