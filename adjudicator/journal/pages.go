@@ -117,6 +117,17 @@ func (j *Journal) readList() (*listData, error) {
 	return d, nil
 }
 
+// digestOf is a digest of a list's ids and heads, for its ETag: each
+// string followed by a NUL.
+func digestOf(heads []string) string {
+	h := sha256.New()
+	for _, s := range heads {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // readGames reads the list of games from the source.
 func (j *Journal) readGames() (*listData, error) {
 	games, err := j.src.Games()
@@ -124,7 +135,7 @@ func (j *Journal) readGames() (*listData, error) {
 		return nil, fmt.Errorf("reading the games: %w", err)
 	}
 	d := &listData{Title: "Games", Games: make([]row, 0, len(games))}
-	h := sha256.New()
+	var heads []string
 	for _, g := range games {
 		c, err := j.lastChange(g)
 		if err != nil {
@@ -132,12 +143,12 @@ func (j *Journal) readGames() (*listData, error) {
 		}
 		r := j.rowOf(g, c)
 		d.Games = append(d.Games, r)
-		fmt.Fprintf(h, "%s\x00%s\x00", r.ID, r.Head)
+		heads = append(heads, r.ID, r.Head)
 		if r.Changed.After(d.mod) {
 			d.mod = r.Changed
 		}
 	}
-	d.heads = hex.EncodeToString(h.Sum(nil))
+	d.heads = digestOf(heads)
 	return d, nil
 }
 

@@ -1,8 +1,7 @@
 package journal
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -46,26 +45,26 @@ type tourRow struct {
 // and the standings. It names the players as the file does, never by
 // their addresses, and shows a sealed bid only as in.
 type tourView struct {
-	Title      string         `json:"-"`
-	ID         string         `json:"id"`
-	Name       string         `json:"name"`
-	Format     string         `json:"format"`
-	Rounds     int            `json:"rounds"`
-	Scenarios  []string       `json:"scenarios"`
-	Sides      string         `json:"sides"`
-	TieBreaks  []string       `json:"tiebreaks"`
-	Deadline   string         `json:"deadline"`
-	Forfeit    int            `json:"forfeit_after,omitempty"`
-	Status     string         `json:"status"`
-	Paused     bool           `json:"paused,omitempty"`
-	Created    time.Time      `json:"created"`
-	Players    []string       `json:"players"`
-	Played     []roundView    `json:"round_list"`
-	Standings  []standingView `json:"standings"`
-	Commitment string         `json:"commitment"`
-	Seed       string         `json:"seed,omitempty"` // revealed once the tournament is over
-	Head       string         `json:"head"`
-	Records    int            `json:"records"`
+	Title      string                `json:"-"`
+	ID         string                `json:"id"`
+	Name       string                `json:"name"`
+	Format     string                `json:"format"`
+	Rounds     int                   `json:"rounds"`
+	Scenarios  []string              `json:"scenarios"`
+	Sides      string                `json:"sides"`
+	TieBreaks  []string              `json:"tiebreaks"`
+	Deadline   string                `json:"deadline"`
+	Forfeit    int                   `json:"forfeit_after,omitempty"`
+	Status     string                `json:"status"`
+	Paused     bool                  `json:"paused,omitempty"`
+	Created    time.Time             `json:"created"`
+	Players    []string              `json:"players"`
+	Played     []roundView           `json:"round_list"`
+	Standings  []tournament.Standing `json:"standings"` // named as the page names them
+	Commitment string                `json:"commitment"`
+	Seed       string                `json:"seed,omitempty"` // revealed once the tournament is over
+	Head       string                `json:"head"`
+	Records    int                   `json:"records"`
 }
 
 type roundView struct {
@@ -88,21 +87,6 @@ type pairingView struct {
 	Done    bool       `json:"done"`
 }
 
-type standingView struct {
-	Rank       int     `json:"rank"`
-	Name       string  `json:"name"`
-	Points     float64 `json:"points"`
-	Played     int     `json:"played"`
-	Won        int     `json:"won"`
-	Drawn      int     `json:"drawn"`
-	Lost       int     `json:"lost"`
-	Byes       int     `json:"byes"`
-	Margin     int     `json:"margin"`
-	Buchholz   float64 `json:"buchholz"`
-	HeadToHead float64 `json:"head_to_head"`
-	Note       string  `json:"note,omitempty"` // out, withdrawn
-}
-
 func tourURL(id string) string    { return "/tournaments/" + url.PathEscape(id) }
 func tourAPIURL(id string) string { return "/api/tournaments/" + url.PathEscape(id) }
 
@@ -116,13 +100,11 @@ func (j *Journal) tournaments() (TournamentSource, bool) {
 // or the director gave, which is never an address unless the operator
 // allows addresses to be shown.
 func (j *Journal) playerName(e *tournament.Entrant) string {
-	if e.Name != "" && !strings.Contains(e.Name, "@") {
-		return e.Name
+	n := cmp.Or(e.Name, e.Address)
+	if strings.Contains(n, "@") {
+		return j.name(n)
 	}
-	if e.Name != "" {
-		return j.name(e.Name)
-	}
-	return j.name(e.Address)
+	return n
 }
 
 func (j *Journal) tourRowOf(t *tournament.Tournament) tourRow {
@@ -196,16 +178,9 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 		}
 		v.Played = append(v.Played, rv)
 	}
-	for _, s := range t.Standings() {
-		sv := standingView{Rank: s.Rank, Name: name(s.Player), Points: s.Points, Played: s.Played, Won: s.Won, Drawn: s.Drawn,
-			Lost: s.Lost, Byes: s.Byes, Margin: s.Margin, Buchholz: s.Buchholz, HeadToHead: s.HeadToHead}
-		switch {
-		case s.Withdrawn:
-			sv.Note = "withdrawn"
-		case s.Out:
-			sv.Note = "out"
-		}
-		v.Standings = append(v.Standings, sv)
+	for _, st := range t.Standings() {
+		st.Name = name(st.Player)
+		v.Standings = append(v.Standings, st)
 	}
 	return v
 }
@@ -254,7 +229,7 @@ func (j *Journal) serveTournaments(w http.ResponseWriter, r *http.Request, asJSO
 	var heads []string
 	for _, t := range all {
 		d.Tournaments = append(d.Tournaments, j.tourRowOf(t))
-		heads = append(heads, t.ID+t.Head)
+		heads = append(heads, t.ID, t.Head)
 		if n := len(t.Log); n > 0 && t.Log[n-1].Time.After(mod) {
 			mod = t.Log[n-1].Time
 		}
@@ -306,15 +281,4 @@ func (j *Journal) serveTournament(w http.ResponseWriter, r *http.Request, id str
 		return
 	}
 	j.send(w, r, p, "")
-}
-
-// digestOf is a digest of the tournaments' ids and heads, for the list's
-// ETag.
-func digestOf(heads []string) string {
-	h := sha256.New()
-	for _, s := range heads {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
