@@ -11,7 +11,6 @@ import (
 
 	"titm/adjudicator"
 	"titm/adjudicator/tournament"
-	"titm/rules"
 )
 
 // A TournamentSource is a Source that holds tournaments too: the journal
@@ -193,7 +192,7 @@ func bidsText(p *tournament.Pairing, name func(int) string) string {
 	for k, i := range [2]int{p.A, p.B} {
 		switch b := p.Bids[k]; {
 		case b != nil:
-			parts = append(parts, fmt.Sprintf("%s bid %d VP for the %s side", name(i), b.VP, sideName(b.Side)))
+			parts = append(parts, fmt.Sprintf("%s bid %d VP for the %s side", name(i), b.VP, b.Side.Title()))
 		case p.Sealed[k]:
 			parts = append(parts, name(i)+"'s bid is in, sealed")
 		}
@@ -205,7 +204,6 @@ func bidsText(p *tournament.Pairing, name func(int) string) string {
 	return strings.TrimPrefix(s, "; ")
 }
 
-func sideName(s rules.Side) string { return strings.ToLower(sideTitle(s)) }
 
 // tourList is the list of tournaments' page.
 type tourList struct {
