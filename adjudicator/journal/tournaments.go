@@ -204,7 +204,6 @@ func bidsText(p *tournament.Pairing, name func(int) string) string {
 	return strings.TrimPrefix(s, "; ")
 }
 
-
 // tourList is the list of tournaments' page.
 type tourList struct {
 	Title       string
