@@ -136,35 +136,23 @@ var checkStoreCmd = &command{
 		sf := addStoreFlags(fs)
 		asJSON := fs.Bool("json", false, "print the report as JSON")
 		return func(args []string) error {
-			var r *store.CheckReport
-			var err error
-			name := sf.db
 			switch len(args) {
 			case 0:
-				var resp *response
-				if resp, err = c.do(sf, request{Act: "check-store"}, false); err == nil {
-					r = resp.Ops.Check
-				}
 			case 1:
-				name = args[0]
-				if _, err := os.Stat(name); err != nil {
+				// FILE is a store like --db's: a backup is opened here, a
+				// store a daemon holds is checked by the daemon.
+				if _, err := os.Stat(args[0]); err != nil {
 					return err
 				}
-				r, err = checkFile(name)
-				if errors.Is(err, store.ErrLocked) {
-					// The file is a store a daemon holds: it checks it,
-					// through its socket, in a read transaction.
-					var resp *response
-					if resp, err = c.do(&storeFlags{db: name}, request{Act: "check-store"}, false); err == nil {
-						r = resp.Ops.Check
-					}
-				}
+				sf.db, sf.socket = args[0], ""
 			default:
 				return usageError{"give at most one file"}
 			}
+			resp, err := c.do(sf, request{Act: "check-store"}, false)
 			if err != nil {
 				return err
 			}
+			r, name := resp.Ops.Check, sf.db
 			if *asJSON {
 				if err := printJSON(c.out, r); err != nil {
 					return err
