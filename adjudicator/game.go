@@ -42,6 +42,10 @@ type Player struct {
 	// map picture, the text alone (a player reading on a phone). The zero
 	// value is ON, as in the games kept before the setting was.
 	NoPicture bool `json:"no_picture,omitempty"`
+
+	// Language is the code of the language his mails are written in (en,
+	// ja: see package lang); "" is the referee's default.
+	Language string `json:"language,omitempty"`
 }
 
 // Pictures reports whether the player's mails carry the map picture

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"titm/adjudicator/lang"
 
 	"titm/adjudicator/picture"
 	"titm/rules"
@@ -760,4 +761,20 @@ func WriteRehearsal(s *rules.Scenario, rh *rules.Rehearsal) string {
 	r.blank()
 	r.line("Nothing was applied.")
 	return r.b.String()
+}
+
+// ReportIn is Report in the language of p.
+// TODO(i18n): the language-taking variants are being written; until then they give English.
+func ReportIn(p *lang.Printer, g *Game, recs []Record, events []rules.Event) (string, error) {
+	return Report(g, recs, events)
+}
+
+// WriteRehearsalIn is WriteRehearsal in the language of p.
+func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) string {
+	return WriteRehearsal(s, rh)
+}
+
+// PictureIn is Picture with its title and legend in the language of p.
+func PictureIn(p *lang.Printer, g *Game, impulse string, events []rules.Event) ([]byte, error) {
+	return Picture(g, impulse, events)
 }

@@ -157,12 +157,12 @@ func (g *game) event(e Event) { g.events = append(g.events, e) }
 // refused any more: what the dice changed (a bridge blown earlier in the
 // impulse) stops the order where it stands, and the report says why.
 func (g *game) refuse(line int, ord Order, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	m := M(format, args...)
 	if g.exec {
-		g.event(Stopped{Line: line, Order: ord.String(), Why: msg})
+		g.event(Stopped{Line: line, Order: ord.String(), Why: m.String(), Message: m})
 		return
 	}
-	g.errs = append(g.errs, OrderError{Line: line, Text: ord.String(), Msg: msg})
+	g.errs = append(g.errs, errAt(line, ord.String(), m))
 }
 
 func (g *game) side() Side { return g.imp.Side }

@@ -32,9 +32,10 @@ func (e Passed) String() string {
 // changed under it (a bridge blown earlier in the impulse); it stood where
 // it was.
 type Stopped struct {
-	Line  int
-	Order string
-	Why   string
+	Line    int
+	Order   string
+	Why     string  // in English
+	Message Message `json:"-"` // Why, for the reader's language
 }
 
 // String names the order by its text, not its line: a game's log keeps the

@@ -85,7 +85,20 @@ func (o *Orders) Impulse() (ImpulseLine, bool) {
 type OrderError struct {
 	Line int    // 1-based line of the mail
 	Text string // the line as written, for quoting; "" for the mail as a whole
-	Msg  string
+	Msg  string // in English
+	// Why is Msg as a message, which the referee gives in the reader's
+	// language; its Key is "" where Msg is not from a catalog.
+	Why Message
+}
+
+// errAt returns the error m at a line of a mail quoted as text.
+func errAt(line int, text string, m Message) OrderError {
+	return OrderError{Line: line, Text: text, Msg: m.String(), Why: m}
+}
+
+// same reports whether two errors say the same of the same line.
+func (e OrderError) same(o OrderError) bool {
+	return e.Line == o.Line && e.Text == o.Text && e.Msg == o.Msg
 }
 
 func (e OrderError) Error() string {
@@ -116,7 +129,7 @@ func (es OrderErrors) With(more ...OrderError) OrderErrors {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	uniq := out[:0]
 	for _, e := range out {
-		if !slices.Contains(uniq, e) {
+		if !slices.ContainsFunc(uniq, e.same) {
 			uniq = append(uniq, e)
 		}
 	}
@@ -654,7 +667,7 @@ func tokenize(toks []string, s string) []string {
 
 func (lp *lineParser) fail(format string, args ...any) {
 	lp.nerrs++
-	lp.p.errs = append(lp.p.errs, OrderError{Line: lp.n, Text: lp.text, Msg: fmt.Sprintf(format, args...)})
+	lp.p.errs = append(lp.p.errs, errAt(lp.n, lp.text, M(format, args...)))
 }
 
 func (lp *lineParser) more() bool   { return lp.i < len(lp.toks) }

@@ -14,6 +14,11 @@ import (
 // for the side's next impulse: an order with no legal example there is
 // shown with its form and the reason. kws are the caller's lines
 // (ParseOptions.Keywords), listed with the game's.
+// HelpTextIn is HelpText in the language of p.
+func HelpTextIn(p Printer, s *Scenario, st *State, side Side, kws []Keyword) string {
+	return HelpText(s, st, side, kws)
+}
+
 func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
 	ex := newExamples(s, st, side)
 	var b strings.Builder

@@ -1,0 +1,229 @@
+package lang
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+var update = flag.Bool("update", false, "write catalog/en/*.toml from the code's keys")
+
+// TestCatalogsLoad: the embedded catalogs parse, with no key in two files.
+func TestCatalogsLoad(t *testing.T) {
+	if err := Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCatalogsComplete: every key of the code is in the English catalog,
+// in the file of its domain, and nothing else is; the Japanese catalog has
+// exactly the English keys; and each translation has its key's
+// placeholders, for the same arguments (a translation may take them in
+// another order, as %[2]s).
+func TestCatalogsComplete(t *testing.T) {
+	keys, bad := scan(t, "../..")
+	for _, b := range bad {
+		t.Error(b)
+	}
+	want := map[string]map[string]string{} // file → key → where
+	for _, k := range keys {
+		if want[k.file] == nil {
+			want[k.file] = map[string]string{}
+		}
+		if _, ok := want[k.file][k.key]; !ok {
+			want[k.file][k.key] = k.pos
+		}
+	}
+	en, err := Load(English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		writeEnglish(t, want, en)
+		if en, err = loadDir("catalog/en"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for file, ks := range want {
+		for k, pos := range ks {
+			e, ok := en[k]
+			switch {
+			case !ok:
+				t.Errorf("%s: %q is not in the English catalog (go test ./adjudicator/lang -update)", pos, k)
+			case filepath.Base(e.file) != file:
+				t.Errorf("%s: %q is in en/%s, not en/%s (-update)", pos, k, filepath.Base(e.file), file)
+			}
+		}
+	}
+	for k, e := range en {
+		if _, ok := want[filepath.Base(e.file)][k]; !ok {
+			t.Errorf("%s: %q is not used by the code (-update)", e.file, k)
+		}
+	}
+	ja, err := Load(Japanese)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range sortedKeys(en) {
+		j, ok := ja[k]
+		if !ok {
+			t.Errorf("ja/%s: %q has no translation", filepath.Base(en[k].file), k)
+			continue
+		}
+		if filepath.Base(j.file) != filepath.Base(en[k].file) {
+			t.Errorf("ja/%s: %q belongs in ja/%s", filepath.Base(j.file), k, filepath.Base(en[k].file))
+		}
+		want := placeholders(k)
+		for _, e := range []entry{en[k], j} {
+			for c, text := range e.texts() {
+				if got := placeholders(text); !slices.Equal(got, want) {
+					t.Errorf("%s: %q%s: the placeholders %v differ from the key's %v", e.file, k, c, got, want)
+				}
+			}
+		}
+	}
+	for _, k := range sortedKeys(ja) {
+		if _, ok := en[k]; !ok {
+			t.Errorf("%s: %q is not an English message", ja[k].file, k)
+		}
+	}
+}
+
+// texts are the texts of an entry by their plural case ("" for a plain
+// text). A case other than "other" may leave out the count ("one hit").
+func (e entry) texts() map[string]string {
+	if e.cases == nil {
+		return map[string]string{"": e.text}
+	}
+	return map[string]string{" other": e.cases["other"]}
+}
+
+// placeholders returns the verbs of a format with the argument each takes
+// ("1:d", "2:s"), sorted: the same for a translation that takes them in
+// another order.
+func placeholders(f string) []string {
+	var out []string
+	arg := 0
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		if i < len(f) && f[i] == '%' {
+			continue
+		}
+		for i < len(f) && strings.IndexByte("+-# 0123456789.*", f[i]) >= 0 {
+			i++
+		}
+		if i < len(f) && f[i] == '[' {
+			j := strings.IndexByte(f[i:], ']')
+			if j > 0 {
+				if n, err := strconv.Atoi(f[i+1 : i+j]); err == nil {
+					arg = n - 1
+				}
+				i += j + 1
+			}
+		}
+		for i < len(f) && strings.IndexByte("+-# 0123456789.*", f[i]) >= 0 {
+			i++
+		}
+		if i < len(f) {
+			arg++
+			out = append(out, fmt.Sprintf("%d:%c", arg, f[i]))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys(m map[string]entry) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// loadDir reads the catalog of a directory on disk, not the embedded one.
+func loadDir(dir string) (map[string]entry, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.toml"))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]entry{}
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		es, err := parseFile(name, data)
+		if err != nil {
+			return nil, err
+		}
+		for k, e := range es {
+			e.file = filepath.Join(filepath.Base(dir), filepath.Base(name))
+			out[k] = e
+		}
+	}
+	return out, nil
+}
+
+// writeEnglish writes the English catalog: each file its domain's keys,
+// sorted, as themselves, but for the plural tables it has already.
+func writeEnglish(t *testing.T, want map[string]map[string]string, en map[string]entry) {
+	t.Helper()
+	for _, d := range domains {
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "# The English texts of %s/. Made by go test ./adjudicator/lang -update\n", d.dir)
+		b.WriteString("# from the code's keys: edit only the plural tables (see package lang).\n")
+		var ks []string
+		for k := range want[d.file] {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		var tables []string
+		for _, k := range ks {
+			if e, ok := en[k]; ok && e.cases != nil {
+				tables = append(tables, k)
+				continue
+			}
+			fmt.Fprintf(&b, "%s = %s\n", quote(k), quote(k))
+		}
+		for _, k := range tables {
+			e := en[k]
+			fmt.Fprintf(&b, "\n[%s]\n", quote(k))
+			if e.arg > 1 {
+				fmt.Fprintf(&b, "arg = %d\n", e.arg)
+			}
+			for _, c := range sortedCases(e.cases) {
+				fmt.Fprintf(&b, "%s = %s\n", quote(c), quote(e.cases[c]))
+			}
+		}
+		if len(ks) == 0 {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join("catalog/en", d.file), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// quote writes s as a TOML basic string.
+func quote(s string) string {
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(map[string]string{"k": s}); err != nil {
+		panic(err)
+	}
+	_, v, _ := strings.Cut(strings.TrimSpace(b.String()), " = ")
+	return v
+}

@@ -1,0 +1,292 @@
+// Package lang gives a player the texts of titm in his language: English or
+// Japanese. Every text a player reads goes through a Printer, which looks
+// the text up in the message catalogs of the language and formats it with
+// the plural and number rules of that language.
+//
+// A message's key is its English format, as the code writes it:
+// p.Sprintf("%s cannot move: it is spent for the turn (9.14)", id). The
+// catalogs, catalog/en/*.toml and catalog/ja/*.toml, give every key's text
+// in each language, as a string or, where the number decides the form, as
+// a table of plural cases:
+//
+//	"%d hits" = "%dヒット"
+//
+//	["%d hits"]
+//	one = "%d hit"
+//	other = "%d hits"
+//	arg = 1          # the argument the case is chosen by (1, the first, when absent)
+//
+// The English catalog is made from the code (go test ./adjudicator/lang
+// -update); the Japanese one is written by hand in the rulebook's words
+// (docs/japanese.md). A test fails when a key of the code is missing from a
+// catalog, or when a translation's placeholders differ from its key's.
+package lang
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+
+	"titm/rules"
+)
+
+// The languages a player may choose, by their codes.
+const (
+	English  = "en"
+	Japanese = "ja"
+)
+
+// Codes are the languages' codes, the default first.
+var Codes = []string{English, Japanese}
+
+// Parse returns the code of the language s names ("en", "ja", "English",
+// "japanese", "日本語"), or an error naming the choices.
+func Parse(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "en", "english", "英語":
+		return English, nil
+	case "ja", "jp", "japanese", "日本語":
+		return Japanese, nil
+	}
+	return "", fmt.Errorf("unknown language %q: want en (English) or ja (Japanese)", s)
+}
+
+// Name returns the language's name in itself: "English", "日本語".
+func Name(code string) string {
+	if code == Japanese {
+		return "日本語"
+	}
+	return "English"
+}
+
+//go:embed catalog
+var files embed.FS
+
+// A Printer formats texts in one language. It is safe for concurrent use.
+type Printer struct {
+	code string
+	p    *message.Printer
+}
+
+var (
+	loadOnce sync.Once
+	printers map[string]*Printer
+	loadErr  error
+)
+
+// For returns the printer of the language code; of English for "" or an
+// unknown code.
+func For(code string) *Printer {
+	loadOnce.Do(load)
+	if p, ok := printers[code]; ok {
+		return p
+	}
+	return printers[English]
+}
+
+// EN is the English printer: the texts for the operator, the logs and
+// every reader who chose no language.
+func EN() *Printer { return For(English) }
+
+// Err returns the error that loading the catalogs met, if any. The
+// catalogs are embedded, so a test calls it once; a printer of a catalog
+// that did not load prints the English keys.
+func Err() error {
+	loadOnce.Do(load)
+	return loadErr
+}
+
+// Code returns the printer's language code.
+func (p *Printer) Code() string { return p.code }
+
+// Sprintf formats the message key with args in the printer's language.
+// Arguments that are messages themselves (rules.Message) or that name a
+// side are given in the same language.
+func (p *Printer) Sprintf(key string, args ...any) string {
+	return p.p.Sprintf(key, p.args(args)...)
+}
+
+// Text returns the message m in the printer's language.
+func (p *Printer) Text(m rules.Message) string { return p.Sprintf(m.Key, m.Args...) }
+
+// Error returns an error in an order mail as the player reads it:
+// "line 3: "MOVE 116/60 62": ..." with its message in his language.
+func (p *Printer) Error(e rules.OrderError) string {
+	msg := e.Msg
+	if e.Why.Key != "" {
+		msg = p.Text(e.Why)
+	}
+	if e.Text == "" {
+		return p.Sprintf("line %d: %s", e.Line, msg)
+	}
+	return p.Sprintf("line %d: %q: %s", e.Line, e.Text, msg)
+}
+
+// Side returns the side's name as a title: German, Allied; ドイツ軍, 連合軍.
+func (p *Printer) Side(s rules.Side) string {
+	switch s {
+	case rules.German:
+		return p.Sprintf("German")
+	case rules.Allied:
+		return p.Sprintf("Allied")
+	}
+	return string(s)
+}
+
+// args gives the arguments that are texts of their own in the language:
+// messages, sides.
+func (p *Printer) args(args []any) []any {
+	var out []any
+	for i, a := range args {
+		var s string
+		switch a := a.(type) {
+		case rules.Message:
+			s = p.Text(a)
+		case rules.Side:
+			if a == "" {
+				continue
+			}
+			s = p.Side(a)
+		default:
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		out[i] = s
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// An entry is one message of a catalog file: its text, or its plural
+// cases.
+type entry struct {
+	file  string
+	text  string
+	cases map[string]string // "one", "other", "=0" ...
+	arg   int
+}
+
+// load reads the catalogs into printers. An error leaves English printing
+// its keys and Japanese what it could load.
+func load() {
+	b := catalog.NewBuilder(catalog.Fallback(language.English))
+	printers = map[string]*Printer{}
+	for _, code := range Codes {
+		tag := language.Make(code)
+		cat, err := Load(code)
+		if err != nil && loadErr == nil {
+			loadErr = err
+		}
+		for key, e := range cat {
+			if err := set(b, tag, key, e); err != nil && loadErr == nil {
+				loadErr = fmt.Errorf("catalog %s: %q: %w", e.file, key, err)
+			}
+		}
+		printers[code] = &Printer{code: code, p: message.NewPrinter(tag, message.Catalog(b))}
+	}
+}
+
+func set(b *catalog.Builder, tag language.Tag, key string, e entry) error {
+	if e.cases == nil {
+		return b.SetString(tag, key, e.text)
+	}
+	var cases []any
+	// "other" last, as plural.Selectf wants it.
+	for _, c := range sortedCases(e.cases) {
+		cases = append(cases, c, e.cases[c])
+	}
+	return b.Set(tag, key, plural.Selectf(max(e.arg, 1), "", cases...))
+}
+
+func sortedCases(m map[string]string) []string {
+	var cs []string
+	for c := range m {
+		if c != "other" {
+			cs = append(cs, c)
+		}
+	}
+	slices.Sort(cs)
+	if _, ok := m["other"]; ok {
+		cs = append(cs, "other")
+	}
+	return cs
+}
+
+// Load reads the catalog of a language: every message of its files, by
+// key. A key given in two files is an error.
+func Load(code string) (map[string]entry, error) {
+	dir := "catalog/" + code
+	names, err := fs.Glob(files, dir+"/*.toml")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]entry{}
+	for _, name := range names {
+		data, err := files.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		es, err := parseFile(path.Base(name), data)
+		if err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", name, err)
+		}
+		for k, e := range es {
+			if o, ok := out[k]; ok {
+				return nil, fmt.Errorf("catalog %s: %q is also in %s", name, k, o.file)
+			}
+			e.file = path.Join(code, path.Base(name))
+			out[k] = e
+		}
+	}
+	return out, nil
+}
+
+func parseFile(name string, data []byte) (map[string]entry, error) {
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return nil, err
+	}
+	out := make(map[string]entry, len(raw))
+	for k, v := range raw {
+		switch v := v.(type) {
+		case string:
+			out[k] = entry{text: v}
+		case map[string]any:
+			e := entry{cases: map[string]string{}}
+			for c, t := range v {
+				switch t := t.(type) {
+				case string:
+					e.cases[c] = t
+				case int64:
+					if c != "arg" {
+						return nil, fmt.Errorf("%q: %s: a plural case is a string", k, c)
+					}
+					e.arg = int(t)
+				default:
+					return nil, fmt.Errorf("%q: %s: want a string", k, c)
+				}
+			}
+			if _, ok := e.cases["other"]; !ok {
+				return nil, fmt.Errorf("%q: a plural table needs an \"other\" case", k)
+			}
+			out[k] = e
+		default:
+			return nil, fmt.Errorf("%q: want a string or a table of plural cases", k)
+		}
+	}
+	return out, nil
+}

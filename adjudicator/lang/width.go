@@ -1,0 +1,150 @@
+package lang
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
+)
+
+// Width returns the columns s takes in a fixed-width font: a Japanese
+// character (East Asian wide or full-width) two, a combining mark none,
+// any other character one. The 80-column reports are laid out by it.
+func Width(s string) int {
+	n := 0
+	for _, r := range s {
+		n += RuneWidth(r)
+	}
+	return n
+}
+
+// RuneWidth returns the columns r takes: 0, 1 or 2.
+func RuneWidth(r rune) int {
+	if r < utf8.RuneSelf {
+		return 1
+	}
+	if unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) {
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+// Pad returns s followed by spaces to n columns, for the columns of a
+// table; s when it is as wide already.
+func Pad(s string, n int) string {
+	if w := Width(s); w < n {
+		return s + strings.Repeat(" ", n-w)
+	}
+	return s
+}
+
+// PadLeft returns s after spaces to n columns.
+func PadLeft(s string, n int) string {
+	if w := Width(s); w < n {
+		return strings.Repeat(" ", n-w) + s
+	}
+	return s
+}
+
+// Wrap breaks s into lines of at most max columns, the first begun with
+// first and the others with rest, so that a list item keeps its indent. It
+// breaks at spaces and, in Japanese text, between two wide characters
+// (not before closing punctuation such as 。、」) ), nor after opening
+// punctuation such as 「 ( ), as Japanese typesetting does. A word wider
+// than a line is left whole.
+func Wrap(s, first, rest string, max int) []string {
+	if Width(first)+Width(s) <= max {
+		return []string{first + s}
+	}
+	var lines []string
+	line := []byte(first)
+	n := Width(first)
+	bare := true // the line has no word yet
+	for _, tok := range tokens(s) {
+		w := Width(tok.text)
+		gap := 0
+		if tok.space && !bare {
+			gap = 1
+		}
+		if !bare && n+gap+w > max {
+			lines = append(lines, string(line))
+			line, n, bare, gap = []byte(rest), Width(rest), true, 0
+		}
+		if gap == 1 {
+			line = append(line, ' ')
+			n++
+		}
+		line = append(line, tok.text...)
+		n += w
+		bare = false
+	}
+	return append(lines, string(line))
+}
+
+// A piece is what Wrap places whole: a run of narrow characters, or one
+// wide character with the punctuation that must stay beside it. space
+// tells that a space went before it.
+type piece struct {
+	text  string
+	space bool
+}
+
+func tokens(s string) []piece {
+	var out []piece
+	space := false
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == ' ' {
+			space = true
+			i += size
+			continue
+		}
+		j := i + size
+		if RuneWidth(r) == 2 || noBreakAfter(r) {
+			// A wide character, with what may not begin a line after it
+			// and what may not end one before the next.
+			for noBreakAfter(r) && j < len(s) {
+				r, size = utf8.DecodeRuneInString(s[j:])
+				if r == ' ' {
+					break
+				}
+				j += size
+			}
+		} else {
+			for j < len(s) {
+				r, size := utf8.DecodeRuneInString(s[j:])
+				if r == ' ' || (RuneWidth(r) == 2 && !noBreakBefore(r)) {
+					break
+				}
+				j += size
+			}
+		}
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !noBreakBefore(r) {
+				break
+			}
+			j += size
+		}
+		out = append(out, piece{text: s[i:j], space: space})
+		space = false
+		i = j
+	}
+	return out
+}
+
+// noBreakBefore: a line may not begin with r (kinsoku).
+func noBreakBefore(r rune) bool {
+	return strings.ContainsRune("、。，．・：；？！ー）」』】〕〉》”’,.:;!?)]}%", r)
+}
+
+// noBreakAfter: a line may not end with r.
+func noBreakAfter(r rune) bool {
+	return strings.ContainsRune("（「『【〔〈《“‘([{", r)
+}
