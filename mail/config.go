@@ -81,6 +81,13 @@ type RefereeConfig struct {
 	// default true). Drawing it costs some 50 ms of one core an impulse,
 	// and the mails grow by some 450 KB each.
 	MapPicture bool
+	// Language is the language of the mails of a player who chose none,
+	// and of the observers' (language; "en" or "ja"; default "en").
+	Language string
+	// Languages gives some players another language than Language from
+	// their first mail on, by address ([referee.languages]; a player's
+	// LANGUAGE by mail overrides it).
+	Languages map[string]string
 }
 
 // IMAPConfig is the [imap] table: the mailbox the referee reads.
@@ -376,6 +383,7 @@ func defaultConfig() *Config {
 			MaxExtension:    72 * time.Hour,
 			Scenario:        "campaign",
 			MapPicture:      true,
+			Language:        "en",
 		},
 		IMAP: IMAPConfig{
 			Security:        "starttls",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -27,6 +28,12 @@ type setting struct {
 // usersKey is the table of embedded mailboxes, whose keys are addresses
 // rather than names titm knows.
 var usersKey = toml.Key{"embedded", "users"}
+
+// languagesKey is the table of players' languages, also keyed by address.
+var languagesKey = toml.Key{"referee", "languages"}
+
+// addressTables are the tables whose keys are addresses.
+var addressTables = []toml.Key{usersKey, languagesKey}
 
 // tables returns every table and key titm knows, each key tied to where its
 // value goes in l.cfg. The order of the keys is that of config.example.toml;
@@ -55,6 +62,8 @@ func (l *loader) tables() []table {
 			{"scenario", text{dst: &rf.Scenario}},
 			{"require_dkim", flag{&rf.RequireDKIM}},
 			{"map_picture", flag{&rf.MapPicture}},
+			{"language", choice{&rf.Language, lang.Codes}},
+			{languagesKey[1], languages{&rf.Languages}},
 		}},
 		{"imap", []setting{
 			{"address", hostPort{&im.Address}},
@@ -165,7 +174,7 @@ func (l *loader) decode(doc map[string]any) {
 // miss keys in the wrong case: decoding a table to a map marks every key in
 // it decoded, and decoding to a struct matches keys whatever their case.
 func (l *loader) unknownKeys() {
-	knownTables := []string{usersKey.String()}
+	knownTables := []string{usersKey.String(), languagesKey.String()}
 	var knownKeys []string
 	for _, t := range l.tables() {
 		knownTables = append(knownTables, t.name)
@@ -181,9 +190,11 @@ func (l *loader) unknownKeys() {
 		if slices.Contains(knownKeys, s) || slices.Contains(knownTables, s) {
 			return true
 		}
-		// Any key is an address in [embedded.users]; those are checked
-		// as addresses.
-		return len(k) > len(usersKey) && slices.Equal(k[:len(usersKey)], usersKey)
+		// Any key is an address in [embedded.users] and
+		// [referee.languages]; those are checked as addresses.
+		return slices.ContainsFunc(addressTables, func(t toml.Key) bool {
+			return len(k) > len(t) && slices.Equal(k[:len(t)], t)
+		})
 	}
 
 	// A misspelt table is reported alone, not with each of its keys.

@@ -91,6 +91,8 @@ var goodFiles = []struct {
 				MaxExtension:    72 * time.Hour,
 				Scenario:        "campaign",
 				MapPicture:      true,
+				Language:        "en",
+				Languages:       map[string]string{},
 			},
 			IMAP: IMAPConfig{
 				Address:         "127.0.0.1:1143",
@@ -140,6 +142,7 @@ var goodFiles = []struct {
 				MaxExtension:    72 * time.Hour,
 				Scenario:        "campaign",
 				MapPicture:      true,
+				Language:        "en",
 			},
 			IMAP: IMAPConfig{
 				Address:         "mail.example.org:143",
@@ -187,6 +190,8 @@ var goodFiles = []struct {
 			`scenario = "intro"`,
 			`require_dkim = true`,
 			`map_picture = false`,
+			`language = "ja"`,
+			`languages = { "Hanako@Example.jp" = "ja", "tom@example.org" = "en" }`,
 			`[imap]`,
 			`address = "[::1]:993"`,
 			`security = "none"`,
@@ -225,6 +230,8 @@ var goodFiles = []struct {
 				MaxExtension:    336 * time.Hour,
 				Scenario:        "intro",
 				RequireDKIM:     true,
+				Language:        "ja",
+				Languages:       map[string]string{"hanako@example.jp": "ja", "tom@example.org": "en"},
 			},
 			IMAP: IMAPConfig{
 				Address:            "[::1]:993",
@@ -297,9 +304,12 @@ func TestConfigExampleDocumentsEveryKey(t *testing.T) {
 		}
 		for _, s := range tb.settings {
 			k := s.key
-			if k == "users" {
+			switch k {
+			case "users":
 				k = "[embedded.users]"
-			} else {
+			case "languages":
+				k = "[referee.languages]"
+			default:
 				k = "\n" + k + " = "
 			}
 			if !strings.Contains(text, k) && !strings.Contains(text, "\n# "+strings.TrimPrefix(k, "\n")) {
@@ -325,6 +335,19 @@ var mistakes = []struct {
 		name: "unknown key in the wrong table",
 		text: with(6, `retry_min = "1m"`),
 		want: []string{`config.toml:7: imap.retry_min: unknown key; did you mean smtp.retry_min?`},
+	},
+	{
+		name: "unknown language",
+		text: with(2, `language = "fr"`),
+		want: []string{`config.toml:3: referee.language: "fr" is not one of en, ja`},
+	},
+	{
+		name: "a player's language",
+		text: with(2, `languages = { "hanako@example.jp" = "jp", "not an address" = "ja" }`),
+		want: []string{
+			`config.toml:3: referee.languages."hanako@example.jp": "jp" is not one of en, ja`,
+			`config.toml:3: referee.languages."not an address": "not an address" is not a mail address; expected one such as "referee@example.org"`,
+		},
 	},
 	{
 		name: "unknown key far from any",

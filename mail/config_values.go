@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"titm/adjudicator/lang"
 	"unicode"
 
 	"titm/adjudicator"
@@ -223,6 +224,40 @@ func (m mailboxes) UnmarshalTOML(v any) error {
 		}
 	}
 	*m.dst = users
+	return errors.Join(errs...)
+}
+
+// languages is [referee.languages]: players' languages by their bare
+// addresses.
+type languages struct{ dst *map[string]string }
+
+// UnmarshalTOML implements toml.Unmarshaler. The problems it returns are
+// each of its address's key.
+func (l languages) UnmarshalTOML(v any) error {
+	table, ok := v.(map[string]any)
+	if !ok {
+		return wrongType(`a table of "address" = "language"`, v)
+	}
+	out := map[string]string{}
+	var errs []error
+	for _, addr := range slices.Sorted(maps.Keys(table)) {
+		key := append(slices.Clone(languagesKey), addr)
+		if err := checkMailAddress(addr); err != nil {
+			errs = append(errs, problem{key, err.Error()})
+			continue
+		}
+		s, ok := table[addr].(string)
+		if !ok {
+			errs = append(errs, problem{key, "expected a language in quotes, not " + typeName(table[addr])})
+			continue
+		}
+		if !slices.Contains(lang.Codes, s) {
+			errs = append(errs, problem{key, fmt.Sprintf("%q is not one of %s", s, strings.Join(lang.Codes, ", "))})
+			continue
+		}
+		out[strings.ToLower(addr)] = s
+	}
+	*l.dst = out
 	return errors.Join(errs...)
 }
 
