@@ -20,8 +20,9 @@ func (w *work) director() error {
 	if !constantEqual(tokenOf(w.in.Text), cfg.Referee.DirectorToken) {
 		w.outcome = "refused: the director's token is missing or wrong"
 		w.h.log.Warn("director's mail refused: missing or wrong token", "from", w.in.From, "message_id", w.in.MessageID)
-		w.send(referee.Mail{Kind: referee.KindWarning, To: []string{cfg.Referee.Director}, Subject: "a mail in your name was refused",
-			Text: fmt.Sprintf("A mail from your address (subject %q) was refused: it had no TOKEN line, or a wrong one. Nothing in it was applied.\n", w.in.Subject)})
+		p := w.printer()
+		w.send(referee.Mail{Kind: referee.KindWarning, To: []string{cfg.Referee.Director}, Subject: p.Sprintf("a mail in your name was refused"),
+			Text: p.Sprintf("A mail from your address (subject %q) was refused: it had no TOKEN line, or a wrong one. Nothing in it was applied.\n", w.in.Subject)})
 		return nil
 	}
 	var answers, done []string

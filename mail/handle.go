@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"titm/adjudicator/lang"
 	"unicode/utf8"
 
 	gomail "github.com/emersion/go-message/mail"
@@ -71,6 +73,7 @@ type MessageKey struct {
 type pending struct {
 	referee.Mail
 	refs []string
+	lang string // the language of a reply, for what the queue adds to it
 }
 
 // work is what handling one mail produces.
@@ -138,8 +141,32 @@ func (w *work) replyMap(game, text string, ref *referee.MapRef) {
 		refs = w.in.References
 	}
 	w.replies = append(w.replies, pending{Mail: referee.Mail{Game: game, Kind: referee.KindReply, To: []string{w.in.From},
-		Subject: replySubject(game, w.in.Subject), Text: text, Map: ref}, refs: refs})
+		Subject: replySubject(game, w.in.Subject), Text: text, Map: ref}, refs: refs, lang: w.language()})
 }
+
+// language returns the code of the language the sender reads: his own in
+// the game the mail is about, else his address's ([referee.languages]),
+// else the referee's.
+func (w *work) language() string {
+	rf := &w.h.cfg.Referee
+	if w.in == nil {
+		return cmp.Or(rf.Language, lang.English)
+	}
+	from := strings.ToLower(w.in.From)
+	if w.game != "" {
+		if g, err := w.tx.Summary(w.game); err == nil {
+			for _, p := range g.Players {
+				if strings.EqualFold(p.Address, from) && p.Language != "" {
+					return p.Language
+				}
+			}
+		}
+	}
+	return cmp.Or(rf.Languages[from], rf.Language, lang.English)
+}
+
+// printer is the printer of the sender's language.
+func (w *work) printer() *lang.Printer { return lang.For(w.language()) }
 
 // Handle handles one raw mail of the mailbox, whose size the server gave;
 // of a mail over the size limit, raw may be its header alone. It returns
@@ -201,7 +228,7 @@ func queue(tx *store.Tx, from gomail.Address, mails []pending, now time.Time) er
 	for _, m := range mails {
 		text := m.Text
 		if m.Kind == referee.KindReply {
-			text = capText(text)
+			text = capText(lang.For(m.lang), text)
 		}
 		out := Outgoing{To: m.To, Subject: m.Subject, Text: text, References: m.refs, Map: m.Map}
 		mail := &store.Mail{Game: m.Game, Kind: m.Kind, Secret: m.Secret, From: from.Address, To: m.To,
@@ -278,7 +305,7 @@ func (w *work) handle(raw []byte) error {
 		w.outcome = fmt.Sprintf("refused: %d bytes, over the limit of %d", w.size, cfg.Referee.MaxMessageBytes)
 		w.h.log.Warn("mail refused: over the size limit", "from", in.From, "message_id", in.MessageID, "bytes", w.size)
 		if w.registered(in.From) {
-			w.reply("", fmt.Sprintf("Your mail of %d bytes is over the referee's limit of %d bytes, so it was not read.\nSend your orders as plain text, without attachments.\n", w.size, cfg.Referee.MaxMessageBytes))
+			w.reply("", w.printer().Sprintf("Your mail of %d bytes is over the referee's limit of %d bytes, so it was not read.\nSend your orders as plain text, without attachments.\n", w.size, cfg.Referee.MaxMessageBytes))
 		}
 		return nil
 	case len(in.Bounce) > 0:
@@ -286,17 +313,17 @@ func (w *work) handle(raw []byte) error {
 	case errors.Is(perr, ErrNoText):
 		w.outcome = "refused: no text part"
 		if w.registered(in.From) {
-			w.reply("", "Your mail has no text part, so it holds no orders the referee can read.\nWrite your orders in the body of a plain-text mail.\n")
+			w.reply("", w.printer().Sprintf("Your mail has no text part, so it holds no orders the referee can read.\nWrite your orders in the body of a plain-text mail.\n"))
 		}
 		return nil
 	case perr != nil:
 		w.outcome = "refused: unreadable: " + perr.Error()
-		why := "it cannot be read"
+		why := rules.M("it cannot be read")
 		if errors.As(perr, &re) {
 			why = re.Reason
 		}
 		if w.registered(in.From) {
-			w.reply("", "The referee could not read your mail: "+why+".\nSend your orders in a plain-text mail.\n")
+			w.reply("", w.printer().Sprintf("The referee could not read your mail: %s.\nSend your orders in a plain-text mail.\n", why))
 		}
 		return nil
 	case in.From == "":
@@ -308,8 +335,9 @@ func (w *work) handle(raw []byte) error {
 		// forged; no reply goes to it, and the address is warned.
 		w.outcome = "refused: no valid DKIM signature of the sender's domain"
 		w.h.log.Warn("mail refused: no valid DKIM signature", "from", in.From, "message_id", in.MessageID)
-		w.send(referee.Mail{Kind: referee.KindWarning, To: []string{in.From}, Subject: "a mail in your name was refused",
-			Text: fmt.Sprintf("A mail from your address (subject %q) was refused: the referee requires a valid DKIM signature\n"+
+		p := w.printer()
+		w.send(referee.Mail{Kind: referee.KindWarning, To: []string{in.From}, Subject: p.Sprintf("a mail in your name was refused"),
+			Text: p.Sprintf("A mail from your address (subject %q) was refused: the referee requires a valid DKIM signature\n"+
 				"of your address's domain, and it had none. Nothing in it was applied. If you sent it, send it\n"+
 				"through your own mail provider, which signs the mails it sends.\n", in.Subject)})
 		return nil
@@ -341,9 +369,10 @@ func (w *work) handle(raw []byte) error {
 		w.h.log.Warn("mail refused: missing or wrong token", "game", g.ID, "from", in.From, "message_id", in.MessageID)
 		// The registered address is warned, not answered: the mail may be
 		// forged, and the warning tells only that one was refused.
+		p := w.printer()
 		w.send(referee.Mail{Game: g.ID, Kind: referee.KindWarning, To: []string{g.Players[side].Address},
-			Subject: fmt.Sprintf("[%s] a mail in your name was refused", g.ID),
-			Text: fmt.Sprintf("A mail from your address to game %s (subject %q) was refused: it had no TOKEN line, or a wrong one.\n"+
+			Subject: p.Sprintf("[%s] a mail in your name was refused", g.ID),
+			Text: p.Sprintf("A mail from your address to game %s (subject %q) was refused: it had no TOKEN line, or a wrong one.\n"+
 				"Nothing in it was applied. If you sent it, send it again with the TOKEN line of your welcome mail.\n"+
 				"If you did not, someone tried to give orders in your name; your token keeps them out.\n", g.ID, in.Subject)})
 		return nil
@@ -378,8 +407,9 @@ func (w *work) findGame(ids []string) (*adjudicator.Game, rules.Side, error) {
 		}
 		if len(open) != 1 {
 			w.outcome = "refused: no GAME line"
-			w.reply("", fmt.Sprintf("Your mail names no game, and you play %d games: %s.\nPut a GAME line at its top, as GAME %s, or the game's id in brackets in the subject.\n",
-				len(open), strings.Join(open, ", "), first(open, "intro-1")))
+			p := w.printer()
+			w.reply("", p.Sprintf("Your mail names no game, and you play %d games: %s.\nPut a GAME line at its top, as GAME %s, or the game's id in brackets in the subject.\n",
+				len(open), strings.Join(open, p.Sprintf(", ")), first(open, "intro-1")))
 			return nil, "", nil
 		}
 		id = open[0]
@@ -392,7 +422,8 @@ func (w *work) findGame(ids []string) (*adjudicator.Game, rules.Side, error) {
 	}
 	if match == "" {
 		w.outcome = "refused: not a player of " + id
-		w.reply("", fmt.Sprintf("You are not a player of game %s; your games are %s.\n", id, strings.Join(ids, ", ")))
+		p := w.printer()
+		w.reply("", p.Sprintf("You are not a player of game %s; your games are %s.\n", id, strings.Join(ids, p.Sprintf(", "))))
 		return nil, "", nil
 	}
 	g, err := w.tx.Summary(match)
@@ -403,7 +434,7 @@ func (w *work) findGame(ids []string) (*adjudicator.Game, rules.Side, error) {
 	if side == "" {
 		w.game = g.ID
 		w.outcome = "refused: an observer's mail"
-		w.reply(g.ID, fmt.Sprintf("You observe game %s: you receive its reports, but only its players give orders.\n", g.ID))
+		w.reply(g.ID, w.printer().Sprintf("You observe game %s: you receive its reports, but only its players give orders.\n", g.ID))
 		return nil, "", nil
 	}
 	return g, side, nil
@@ -494,7 +525,7 @@ const maxReplyBytes = 64 << 10
 
 // capText cuts a text longer than maxReplyBytes at a line's end, and says
 // how much was left out.
-func capText(text string) string {
+func capText(p *lang.Printer, text string) string {
 	if len(text) <= maxReplyBytes {
 		return text
 	}
@@ -506,6 +537,6 @@ func capText(text string) string {
 			cut--
 		}
 	}
-	return text[:cut] + fmt.Sprintf("\n[%d more bytes of this answer are left out: the referee's answers are at most %d KB.]\n",
+	return text[:cut] + p.Sprintf("\n[%d more bytes of this answer are left out: the referee's answers are at most %d KB.]\n",
 		len(text)-cut, maxReplyBytes>>10)
 }

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"titm/rules"
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
@@ -34,11 +35,11 @@ var ErrNoText = errors.New("the mail has no text part")
 // says what is wrong with the mail in a player's words, for the answer; Err
 // is the parser's error, for the operator's log.
 type ReadError struct {
-	Reason string
+	Reason rules.Message
 	Err    error
 }
 
-func (e *ReadError) Error() string { return e.Reason + " (" + e.Err.Error() + ")" }
+func (e *ReadError) Error() string { return e.Reason.String() + " (" + e.Err.Error() + ")" }
 
 func (e *ReadError) Unwrap() error { return e.Err }
 
@@ -68,9 +69,9 @@ type Incoming struct {
 func ParseIncoming(raw []byte) (*Incoming, error) {
 	r, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil && r == nil {
-		why := "its header cannot be read"
+		why := rules.M("its header cannot be read")
 		if message.IsUnknownEncoding(err) {
-			why = "it is in a transfer encoding the referee does not know"
+			why = rules.M("it is in a transfer encoding the referee does not know")
 		}
 		return nil, &ReadError{Reason: why, Err: err}
 	}
@@ -90,7 +91,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 			if plain != "" || html != "" {
 				break // keep what was read of a mail cut short
 			}
-			return in, &ReadError{Reason: "its parts are broken: a part or the closing boundary is missing, as in a mail cut short", Err: err}
+			return in, &ReadError{Reason: rules.M("its parts are broken: a part or the closing boundary is missing, as in a mail cut short"), Err: err}
 		}
 		h, ok := p.Header.(*gomail.InlineHeader)
 		if !ok {
@@ -107,7 +108,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		}
 		body, err := io.ReadAll(io.LimitReader(p.Body, 1<<20))
 		if err != nil {
-			return in, &ReadError{Reason: "its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded", Err: err}
+			return in, &ReadError{Reason: rules.M("its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded"), Err: err}
 		}
 		switch {
 		case t == "text/plain" && plain == "":

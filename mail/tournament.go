@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"fmt"
 	"strings"
 
 	"titm/adjudicator/referee"
@@ -48,7 +47,8 @@ lines:
 	if id == "" {
 		if len(ids) != 1 {
 			w.outcome = "refused: no TOURNAMENT line"
-			w.reply("", fmt.Sprintf("You play in %d tournaments: %s. Put a TOURNAMENT line in your mail, as TOURNAMENT %s.\n", len(ids), strings.Join(ids, ", "), ids[0]))
+			p := w.printer()
+			w.reply("", p.Sprintf("You play in %d tournaments: %s. Put a TOURNAMENT line in your mail, as TOURNAMENT %s.\n", len(ids), strings.Join(ids, p.Sprintf(", ")), ids[0]))
 			return true, nil
 		}
 		id = ids[0]
@@ -61,7 +61,8 @@ lines:
 	}
 	if !found {
 		w.outcome = "refused: not a player of " + id
-		w.reply("", fmt.Sprintf("You play in no tournament %s; yours: %s.\n", id, strings.Join(ids, ", ")))
+		p := w.printer()
+		w.reply("", p.Sprintf("You play in no tournament %s; yours: %s.\n", id, strings.Join(ids, p.Sprintf(", "))))
 		return true, nil
 	}
 	res, err := w.h.ref.Tournament(w.tx, id, strings.ToLower(w.in.From), tokenOf(w.in.Text), q, w.now)

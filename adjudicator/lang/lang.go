@@ -143,32 +143,61 @@ func (p *Printer) Side(s rules.Side) string {
 	return string(s)
 }
 
-// args gives the arguments that are texts of their own in the language:
-// messages, sides.
+// args gives the arguments that are texts of their own in the language
+// (messages, sides), and whole numbers as integers, which print their
+// digits alone.
 func (p *Printer) args(args []any) []any {
 	var out []any
 	for i, a := range args {
-		var s string
+		var v any
 		switch a := a.(type) {
 		case rules.Message:
-			s = p.Text(a)
+			v = p.Text(a)
 		case rules.Side:
 			if a == "" {
 				continue
 			}
-			s = p.Side(a)
+			v = p.Side(a)
+		case int:
+			v = integer(a)
+		case int64:
+			v = integer(a)
+		case int32:
+			v = integer(a)
+		case uint8:
+			v = integer(a)
 		default:
 			continue
 		}
 		if out == nil {
 			out = slices.Clone(args)
 		}
-		out[i] = s
+		out[i] = v
 	}
 	if out == nil {
 		return args
 	}
 	return out
+}
+
+// An integer is a whole number as a message prints it: its digits alone,
+// as fmt prints them, never grouped (a year, a game's number, a count of
+// bytes read the same in every language), while the message's plural case
+// is chosen by the language's rules (CLDR's, in package plural).
+type integer int64
+
+// Format implements fmt.Formatter, with the flags and width of the verb.
+func (n integer) Format(f fmt.State, verb rune) {
+	fmt.Fprintf(f, fmt.FormatString(f, verb), int64(n))
+}
+
+// PluralForm implements plural.Interface.
+func (n integer) PluralForm(t language.Tag, scale int) (plural.Form, int) {
+	i := int64(n)
+	if i < 0 {
+		i = -i
+	}
+	return plural.Cardinal.MatchPlural(t, int(i), 0, 0, 0, 0), int(n)
 }
 
 // An entry is one message of a catalog file: its text, or its plural

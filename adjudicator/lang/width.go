@@ -56,7 +56,8 @@ func PadLeft(s string, n int) string {
 // breaks at spaces and, in Japanese text, between two wide characters
 // (not before closing punctuation such as 。、」) ), nor after opening
 // punctuation such as 「 ( ), as Japanese typesetting does. A word wider
-// than a line is left whole.
+// than a line is left whole. Within a line the spaces between words are
+// kept as written; at a break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
 	if Width(first)+Width(s) <= max {
 		return []string{first + s}
@@ -68,17 +69,17 @@ func Wrap(s, first, rest string, max int) []string {
 	for _, tok := range tokens(s) {
 		w := Width(tok.text)
 		gap := 0
-		if tok.space && !bare {
-			gap = 1
+		if !bare {
+			gap = tok.gap
 		}
 		if !bare && n+gap+w > max {
 			lines = append(lines, string(line))
 			line, n, bare, gap = []byte(rest), Width(rest), true, 0
 		}
-		if gap == 1 {
+		for range gap {
 			line = append(line, ' ')
-			n++
 		}
+		n += gap
 		line = append(line, tok.text...)
 		n += w
 		bare = false
@@ -87,36 +88,36 @@ func Wrap(s, first, rest string, max int) []string {
 }
 
 // A piece is what Wrap places whole: a run of narrow characters, or one
-// wide character with the punctuation that must stay beside it. space
-// tells that a space went before it.
+// wide character with the punctuation that must stay beside it. gap is
+// the spaces that went before it, kept within a line as written ("12  MOVE").
 type piece struct {
-	text  string
-	space bool
+	text string
+	gap  int
 }
 
 func tokens(s string) []piece {
 	var out []piece
-	space := false
+	gap := 0
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == ' ' {
-			space = true
+			gap++
 			i += size
 			continue
 		}
 		j := i + size
-		if RuneWidth(r) == 2 || noBreakAfter(r) {
-			// A wide character, with what may not begin a line after it
-			// and what may not end one before the next.
-			for noBreakAfter(r) && j < len(s) {
-				r, size = utf8.DecodeRuneInString(s[j:])
-				if r == ' ' {
-					break
-				}
-				j += size
+		// Opening punctuation stays with what follows it.
+		for noBreakAfter(r) && j < len(s) {
+			r, size = utf8.DecodeRuneInString(s[j:])
+			if r == ' ' {
+				break
 			}
-		} else {
+			j += size
+		}
+		if RuneWidth(r) != 2 && r != ' ' {
+			// A run of narrow characters, "(titm" as well as "titm"; a
+			// wide character is a piece alone.
 			for j < len(s) {
 				r, size := utf8.DecodeRuneInString(s[j:])
 				if r == ' ' || (RuneWidth(r) == 2 && !noBreakBefore(r)) {
@@ -132,8 +133,8 @@ func tokens(s string) []piece {
 			}
 			j += size
 		}
-		out = append(out, piece{text: s[i:j], space: space})
-		space = false
+		out = append(out, piece{text: s[i:j], gap: gap})
+		gap = 0
 		i = j
 	}
 	return out

@@ -20,6 +20,9 @@ type NewGame struct {
 	Allied    string
 	Observers []string
 	Deadline  time.Duration // per impulse; 0 for the referee's
+	// Languages are the players' languages (lang codes) as the director
+	// chose them; a side not in it has his address's or the referee's.
+	Languages map[rules.Side]string
 }
 
 // Created is a game just made: its id, commitment and the players' tokens,
@@ -72,6 +75,11 @@ func (r *Referee) New(tx Tx, o NewGame, now time.Time) (*Created, error) {
 		Tokens: tokens, Secret: secret, Now: now})
 	if err != nil {
 		return nil, err
+	}
+	for side, code := range o.Languages {
+		if p := g.Players[side]; p != nil && code != "" {
+			p.Language = code
+		}
 	}
 	if err := tx.CreateGame(g, recs); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"titm/adjudicator/lang"
 
 	"titm/adjudicator/referee"
 	"titm/rules"
@@ -26,11 +27,26 @@ var newCmd = &command{
 		deadline := fs.Duration("deadline", 72*time.Hour, "the time a player has for each impulse")
 		id := fs.String("id", "", "the game's id (default: the scenario's name and a number)")
 		asJSON := fs.Bool("json", false, "print JSON: id, commitment, tokens {german, allied}")
+		langGerman := fs.String("language-german", "", "the German player's language: en or ja (default: his address's in [referee.languages], else referee.language)")
+		langAllied := fs.String("language-allied", "", "the Allied player's language, as --language-german")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usageError{"no arguments expected"}
 			}
 			ng := referee.NewGame{ID: *id, Scenario: *scenario, German: *german, Allied: *allied, Observers: observers, Deadline: *deadline}
+			for side, v := range map[rules.Side]string{rules.German: *langGerman, rules.Allied: *langAllied} {
+				if v == "" {
+					continue
+				}
+				code, err := lang.Parse(v)
+				if err != nil {
+					return usageError{fmt.Sprintf("--language-%s: %v", strings.ToLower(string(side)), err)}
+				}
+				if ng.Languages == nil {
+					ng.Languages = map[rules.Side]string{}
+				}
+				ng.Languages[side] = code
+			}
 			if err := checkNew(&ng); err != nil {
 				return err
 			}

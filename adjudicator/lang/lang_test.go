@@ -1,0 +1,147 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+
+	"titm/rules"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"en", English}, {"EN", English}, {" English ", English},
+		{"ja", Japanese}, {"JP", Japanese}, {"japanese", Japanese}, {"日本語", Japanese},
+		{"fr", ""}, {"", ""},
+	} {
+		got, err := Parse(tc.in)
+		if got != tc.want || (err != nil) != (tc.want == "") {
+			t.Errorf("Parse(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// TestPrinter: a key is given in the printer's language, an unknown code
+// prints English, and messages and sides among the arguments follow the
+// language (2.0: the sides' names, ドイツ軍 and 連合軍, as the rulebook
+// writes them).
+func TestPrinter(t *testing.T) {
+	e := rules.OrderError{Line: 3, Text: "MOVE 1/2 3", Msg: "German", Why: rules.M("%s", rules.German)}
+	for _, tc := range []struct {
+		code string
+		got  func(p *Printer) string
+		want string
+	}{
+		{"en", func(p *Printer) string { return p.Sprintf("line %d: %s", 3, rules.German) }, "line 3: German"},
+		{"ja", func(p *Printer) string { return p.Sprintf("line %d: %s", 3, rules.German) }, "3行目: ドイツ軍"},
+		{"fr", func(p *Printer) string { return p.Side(rules.Allied) }, "Allied"},
+		{"ja", func(p *Printer) string { return p.Side(rules.Allied) }, "連合軍"},
+		{"ja", func(p *Printer) string { return p.Text(rules.M("%s", rules.M("Allied"))) }, "連合軍"},
+		{"ja", func(p *Printer) string { return p.Error(e) }, `3行目: "MOVE 1/2 3": ドイツ軍`},
+		{"en", func(p *Printer) string { return p.Error(e) }, `line 3: "MOVE 1/2 3": German`},
+		// Whole numbers keep their digits ungrouped in every language.
+		{"en", func(p *Printer) string { return p.Sprintf("line %d: %s", 262144, "x") }, "line 262144: x"},
+		{"ja", func(p *Printer) string { return p.Sprintf("line %d: %s", int64(1944), "x") }, "1944行目: x"},
+		{"en", func(p *Printer) string { return p.Sprintf("no key %5d|%-3d|", 42, 7) }, "no key    42|7  |"},
+	} {
+		if got := tc.got(For(tc.code)); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.code, got, tc.want)
+		}
+	}
+	if For("ja").Code() != Japanese || For("xx").Code() != English {
+		t.Error("For gives the wrong printers")
+	}
+}
+
+// TestPlural: a plural table is chosen by each language's rules.
+func TestPlural(t *testing.T) {
+	b := catalog.NewBuilder(catalog.Fallback(language.English))
+	key := "%d hits"
+	if err := set(b, language.English, key, entry{cases: map[string]string{"one": "%d hit", "other": "%d hits"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := set(b, language.Japanese, key, entry{text: "%dヒット"}); err != nil {
+		t.Fatal(err)
+	}
+	en := &Printer{code: English, p: message.NewPrinter(language.English, message.Catalog(b))}
+	ja := &Printer{code: Japanese, p: message.NewPrinter(language.Japanese, message.Catalog(b))}
+	for _, tc := range []struct {
+		p    *Printer
+		n    int
+		want string
+	}{{en, 1, "1 hit"}, {en, 2, "2 hits"}, {en, 0, "0 hits"}, {en, 1001, "1001 hits"}, {ja, 1, "1ヒット"}, {ja, 3, "3ヒット"}} {
+		if got := tc.p.Sprintf(key, tc.n); got != tc.want {
+			t.Errorf("%s %d: %q, want %q", tc.p.code, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestWidth(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{{"", 0}, {"MOVE 116/60 62", 14}, {"インパルス", 10}, {"ＭＯＶＥ", 8}, {"ｶﾅ", 2}, {"Körperich", 9}, {"3戦力", 5}, {"e\u0301", 1}} {
+		if got := Width(tc.s); got != tc.want {
+			t.Errorf("Width(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+	if got := Pad("戦力", 6) + "|"; got != "戦力  |" {
+		t.Errorf("Pad: %q", got)
+	}
+	if got := PadLeft("3", 3); got != "  3" {
+		t.Errorf("PadLeft: %q", got)
+	}
+}
+
+// TestWrap: lines keep to the width counted in columns, a Japanese
+// character two; no character is split; no line begins with closing
+// punctuation or ends with opening; English wraps at spaces alone.
+func TestWrap(t *testing.T) {
+	ja := "9AD/60 は 8.38 により Rocherath (38) に進入できません。進入には 2MP が必要ですが、残りは 1MP だけです。「移動力」を確認してください。"
+	for _, tc := range []struct {
+		s, first, rest string
+		max            int
+		want           []string
+	}{
+		{"one two three", "", "", 80, []string{"one two three"}},
+		{"one two three four", "- ", "  ", 10, []string{"- one two", "  three", "  four"}},
+		{"averyveryverylongword x", "", "", 8, []string{"averyveryverylongword", "x"}},
+		{"あいうえおかきくけこ", "", "", 8, []string{"あいうえ", "おかきく", "けこ"}},
+		{"あいうえ。かきくけこ", "", "", 8, []string{"あいう", "え。かき", "くけこ"}},
+		{"あいう「かきくけこ", "", "", 8, []string{"あいう", "「かきく", "けこ"}},
+		{"GAME intro-1 のインパルス", "", "", 16, []string{"GAME intro-1 の", "インパルス"}},
+	} {
+		got := Wrap(tc.s, tc.first, tc.rest, tc.max)
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", tc.s, tc.max, got, tc.want)
+		}
+	}
+	for _, max := range []int{20, 37, 78} {
+		lines := Wrap(ja, "  ", "    ", max)
+		for _, l := range lines {
+			if !utf8.ValidString(l) {
+				t.Errorf("a line splits a character: %q", l)
+			}
+			if Width(l) > max && !strings.Contains(strings.TrimSpace(l), " ") {
+				continue // one piece wider than the line
+			}
+			if Width(l) > max {
+				t.Errorf("width %d: %q is %d columns", max, l, Width(l))
+			}
+			if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(l)); noBreakBefore(r) {
+				t.Errorf("width %d: %q begins with %q", max, l, r)
+			}
+			if r, _ := utf8.DecodeLastRuneInString(l); noBreakAfter(r) {
+				t.Errorf("width %d: %q ends with %q", max, l, r)
+			}
+		}
+		joined := strings.ReplaceAll(strings.Join(lines, ""), " ", "")
+		if joined != strings.ReplaceAll(ja, " ", "") {
+			t.Errorf("width %d: the text changed:\n%s", max, strings.Join(lines, "\n"))
+		}
+	}
+}
