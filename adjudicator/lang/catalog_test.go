@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"titm/rules/scenarios"
 )
 
 var update = flag.Bool("update", false, "write catalog/en/*.toml from the code's keys")
@@ -34,14 +36,19 @@ func TestCatalogsComplete(t *testing.T) {
 	for _, b := range bad {
 		t.Error(b)
 	}
+	// A text of the data that the code also names is the data's.
+	keys = append(dataKeys(t), keys...)
 	want := map[string]map[string]string{} // file → key → where
+	seen := map[string]bool{}
 	for _, k := range keys {
+		if seen[k.key] {
+			continue
+		}
+		seen[k.key] = true
 		if want[k.file] == nil {
 			want[k.file] = map[string]string{}
 		}
-		if _, ok := want[k.file][k.key]; !ok {
-			want[k.file][k.key] = k.pos
-		}
+		want[k.file][k.key] = k.pos
 	}
 	en, err := Load(English)
 	if err != nil {
@@ -97,6 +104,32 @@ func TestCatalogsComplete(t *testing.T) {
 		}
 	}
 }
+
+// dataKeys are the texts of the shipped scenarios that a player reads
+// (Printer.Data): their titles, special rules and results.
+func dataKeys(t *testing.T) []found {
+	var out []found
+	for _, n := range scenarios.Names {
+		s, err := scenarios.Load(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts := append([]string{s.Title}, s.Rules...)
+		for _, o := range s.Victory.Outcomes {
+			texts = append(texts, o.Result)
+		}
+		for _, l := range s.Victory.Levels {
+			texts = append(texts, l.Result)
+		}
+		for _, x := range texts {
+			out = append(out, found{x, "rules/scenarios/" + n + ".toml", dataFile})
+		}
+	}
+	return out
+}
+
+// dataFile is the catalog of the scenarios' texts.
+const dataFile = "scenarios.toml"
 
 // texts are the texts of an entry by their plural case ("" for a plain
 // text). A case other than "other" may leave out the count ("one hit").
@@ -182,9 +215,9 @@ func loadDir(dir string) (map[string]entry, error) {
 // sorted, as themselves, but for the plural tables it has already.
 func writeEnglish(t *testing.T, want map[string]map[string]string, en map[string]entry) {
 	t.Helper()
-	for _, d := range domains {
+	for _, d := range append(domains, struct{ dir, file string }{"rules/scenarios", dataFile}) {
 		var b bytes.Buffer
-		fmt.Fprintf(&b, "# The English texts of %s/. Made by go test ./adjudicator/lang -update\n", d.dir)
+		fmt.Fprintf(&b, "# The English texts of %s. Made by go test ./adjudicator/lang -update\n", d.dir)
 		b.WriteString("# from the code's keys: edit only the plural tables (see package lang).\n")
 		var ks []string
 		for k := range want[d.file] {

@@ -119,6 +119,17 @@ func (p *Printer) Sprintf(key string, args ...any) string {
 // Text returns the message m in the printer's language.
 func (p *Printer) Text(m rules.Message) string { return p.Sprintf(m.Key, m.Args...) }
 
+// Data returns a text of the game's data files (a scenario's title,
+// special rules and results) in the printer's language: its translation in
+// the catalog scenarios.toml, or the text itself where there is none (a
+// scenario file of the operator's own).
+func (p *Printer) Data(key string) string {
+	if key == "" || strings.Contains(key, "%") {
+		return key // not a catalog's key
+	}
+	return p.p.Sprintf(key)
+}
+
 // Error returns an error in an order mail as the player reads it:
 // "line 3: "MOVE 116/60 62": ..." with its message in his language.
 func (p *Printer) Error(e rules.OrderError) string {
