@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"titm/adjudicator/lang"
 
 	"github.com/BurntSushi/toml"
 
@@ -51,8 +52,9 @@ type File struct {
 	BidDeadline   string   `toml:"bid_deadline"`
 	TieBreaks     []string `toml:"tiebreaks"`
 	Players       []struct {
-		Name    string `toml:"name"`
-		Address string `toml:"address"`
+		Name     string `toml:"name"`
+		Address  string `toml:"address"`
+		Language string `toml:"language"` // en, ja; "": his address's or the referee's
 	} `toml:"player"`
 }
 
@@ -103,8 +105,9 @@ type Settings struct {
 
 // Entry is a player as the file names him.
 type Entry struct {
-	Name    string `json:"name"`
-	Address string `json:"address"`
+	Name     string `json:"name"`
+	Address  string `json:"address"`
+	Language string `json:"language,omitempty"` // the language of his mails, if the file chose it
 }
 
 // Scenario returns the scenario of round n (1-based).
@@ -199,6 +202,11 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 				add(line, "player %q repeats the %s of the player at line %d", e.Name, strings.SplitN(k, ":", 2)[0], ln.table("player", j))
 			}
 			seen[k] = i
+		}
+		if p.Language != "" {
+			if e.Language, err = lang.Parse(p.Language); err != nil {
+				add(line, "player %q: %v", e.Name, err)
+			}
 		}
 		if e.Address != "" && e.Address == s.Director {
 			add(line, "player %q has the director's address: the director does not play", e.Name)

@@ -59,6 +59,7 @@ type Entrant struct {
 	Before    []string `json:"before,omitempty"` // addresses he replaced, oldest first
 	Out       bool     `json:"out,omitempty"`    // knocked out (single elimination)
 	Withdrawn bool     `json:"withdrawn,omitempty"`
+	Language  string   `json:"language,omitempty"` // of his mails, as the file chose it; "": his address's or the referee's
 }
 
 // Round is one round's pairings.
@@ -228,7 +229,7 @@ func New(id string, s *Settings, secret []byte, tokens []string, now time.Time) 
 	t := &Tournament{ID: id, Settings: *s, Status: Running, Created: now.UTC().Truncate(time.Millisecond),
 		Commitment: hex.EncodeToString(sum[:]), secret: append([]byte(nil), secret...)}
 	for i, p := range s.Players {
-		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, TokenHash: adjudicator.HashToken(tokens[i])})
+		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Language: p.Language, TokenHash: adjudicator.HashToken(tokens[i])})
 	}
 	t.record(Record{Kind: KindCreated, Time: now, Settings: s, Commitment: t.Commitment})
 	return t, nil

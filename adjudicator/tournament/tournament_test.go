@@ -309,6 +309,7 @@ address = "ANNA@example.org"
 [[player]]
 name = "Dora"
 address = "dora@example.org"
+language = "fr"
 `
 	known := func(s string) error {
 		if s == "intro" {
@@ -325,13 +326,17 @@ address = "dora@example.org"
 		`open.toml:3: unknown scenario "nowhere": no scenario "nowhere"`,
 		`open.toml:16: player "Anna" repeats the name of the player at line 8`,
 		`open.toml:16: player "Anna" repeats the address of the player at line 8`,
+		`open.toml:20: player "Dora": unknown language "fr": want en (English) or ja (Japanese)`,
 		`open.toml:5: rounds = 5 is impossible: 4 players can play at most 3 rounds without a rematch`,
 	}
 	if got := ps.Error(); got != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
-	if _, err := Parse("open.toml", []byte(strings.Replace(strings.Replace(strings.Replace(file, "nowhere", "intro", 1), "rounds = 5", "rounds = 3", 1), "Anna\"\naddress = \"ANNA", "Cleo\"\naddress = \"cleo", 1)), known); err != nil {
+	right := strings.NewReplacer("nowhere", "intro", "rounds = 5", "rounds = 3", "Anna\"\naddress = \"ANNA", "Cleo\"\naddress = \"cleo", `"fr"`, `"ja"`).Replace(file)
+	if set, err := Parse("open.toml", []byte(right), known); err != nil {
 		t.Errorf("the file put right: %v", err)
+	} else if set.Players[3].Language != "ja" || set.Players[0].Language != "" {
+		t.Errorf("the players' languages: %+v", set.Players)
 	}
 	// A missing name is the whole file's problem, as a missing scenario
 	// is: not the line of a player's name.

@@ -146,7 +146,7 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 	v := &Verified{Records: len(x.Records)}
 	t := &Tournament{ID: x.ID, Settings: *c.Settings, Status: Running, Created: c.Time, Commitment: c.Commitment}
 	for _, p := range c.Settings.Players {
-		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address})
+		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Language: p.Language})
 	}
 	if x.Seed != "" {
 		secret, err := hex.DecodeString(x.Seed)
