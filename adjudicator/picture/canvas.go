@@ -247,37 +247,57 @@ type glyph struct {
 	mask    *image.Alpha
 	rect    image.Rectangle // relative to the dot
 	advance fixed.Int26_6
+	// own: the face's font drew it, and kerns it with its neighbours;
+	// else it is a Japanese glyph (see jaGlyphs), or a '?' standing for a
+	// character no font has (missing).
+	own     bool
+	missing bool
 }
 
 // face is a font face whose glyphs are rasterized once, when first used,
 // and kept with the face (see faceSets) for the renders after: text is set
 // on whole pixels (the faces are hinted, so advances are whole pixels too),
-// where every glyph of a rune looks the same.
+// where every glyph of a rune looks the same. A character the font lacks
+// is taken from the Japanese glyphs of the face's weight and size, if
+// any.
 type face struct {
 	f      font.Face
+	ja     map[rune]*glyph // the Japanese glyphs of its weight and size, or nil
 	glyphs map[rune]*glyph
 	ascent int
 	height int
 }
 
-func newFace(f font.Face) *face {
+func newFace(f font.Face, ja map[rune]*glyph) *face {
 	m := f.Metrics()
-	return &face{f: f, glyphs: map[rune]*glyph{}, ascent: m.Ascent.Ceil(), height: m.Height.Ceil()}
+	return &face{f: f, ja: ja, glyphs: map[rune]*glyph{}, ascent: m.Ascent.Ceil(), height: m.Height.Ceil()}
 }
 
 func (f *face) glyph(r rune) *glyph {
 	if g := f.glyphs[r]; g != nil {
+		if g.missing {
+			noteMissing(r)
+		}
 		return g
 	}
-	dr, mask, mp, adv, ok := f.f.Glyph(fixed.Point26_6{}, r)
-	if !ok {
-		dr, mask, mp, adv, _ = f.f.Glyph(fixed.Point26_6{}, '?')
+	var g *glyph
+	if _, ok := f.f.GlyphAdvance(r); ok {
+		dr, mask, mp, adv, _ := f.f.Glyph(fixed.Point26_6{}, r)
+		a := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+		if mask != nil {
+			draw.Draw(a, a.Bounds(), mask, mp, draw.Src)
+		}
+		g = &glyph{mask: a, rect: dr, advance: adv, own: true}
+	} else if jg := f.ja[r]; jg != nil {
+		g = jg
+	} else {
+		// No font has it: a '?' rather than a box, and the tests fail
+		// (see missingGlyphs).
+		q := *f.glyph('?')
+		q.own, q.missing = false, true
+		g = &q
+		noteMissing(r)
 	}
-	a := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
-	if mask != nil {
-		draw.Draw(a, a.Bounds(), mask, mp, draw.Src)
-	}
-	g := &glyph{mask: a, rect: dr, advance: adv}
 	f.glyphs[r] = g
 	return g
 }
@@ -285,13 +305,15 @@ func (f *face) glyph(r rune) *glyph {
 // width returns the advance of the text in whole pixels.
 func (f *face) width(s string) int {
 	var w fixed.Int26_6
-	prev := rune(-1)
+	var prev *glyph
+	pr := rune(-1)
 	for _, r := range s {
-		if prev >= 0 {
-			w += f.f.Kern(prev, r)
+		g := f.glyph(r)
+		if prev != nil && prev.own && g.own {
+			w += f.f.Kern(pr, r)
 		}
-		w += f.glyph(r).advance
-		prev = r
+		w += g.advance
+		prev, pr = g, r
 	}
 	return w.Ceil()
 }
@@ -304,16 +326,17 @@ func (c *canvas) text(f *face, x, y int, s string, col color.RGBA) int {
 	}
 	src := image.NewUniform(col)
 	dot := fixed.I(x)
-	prev := rune(-1)
+	var prev *glyph
+	pr := rune(-1)
 	for _, r := range s {
-		if prev >= 0 {
-			dot += f.f.Kern(prev, r)
-		}
 		g := f.glyph(r)
+		if prev != nil && prev.own && g.own {
+			dot += f.f.Kern(pr, r)
+		}
 		dr := g.rect.Add(image.Pt(dot.Round(), y))
 		draw.DrawMask(c.img, dr.Intersect(c.clip), src, image.Point{}, g.mask, dr.Intersect(c.clip).Min.Sub(dr.Min), draw.Over)
 		dot += g.advance
-		prev = r
+		prev, pr = g, r
 	}
 	return dot.Round()
 }

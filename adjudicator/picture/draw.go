@@ -1,12 +1,13 @@
 package picture
 
 import (
-	"fmt"
 	"image"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -386,11 +387,13 @@ func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
 		return
 	}
 	c.fillRect(p.Title, titleBG)
-	sub := fmt.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", p.s.Title, p.s.Name, p.st.Next.Side.Title(), p.st.Next.Day, p.st.Next.N, p.st.VP)
+	pr := p.pr
+	scenario := dataText(pr, p.s.Title)
+	sub := pr.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", scenario, p.s.Name, p.st.Next.Side, p.st.Next.Day, p.st.Next.N, p.st.VP)
 	if p.st.Over {
-		sub = fmt.Sprintf("%s (%s) — the game is over — German VP %d", p.s.Title, p.s.Name, p.st.VP)
+		sub = pr.Sprintf("%s (%s) — the game is over — German VP %d", scenario, p.s.Name, p.st.VP)
 		if p.st.Result != "" {
-			sub += " — " + p.st.Result
+			sub = pr.Sprintf("%s (%s) — the game is over — German VP %d — %s", scenario, p.s.Name, p.st.VP, dataText(pr, p.st.Result))
 		}
 	}
 	if title == "" {
@@ -399,4 +402,14 @@ func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
 	}
 	c.text(fs.title, p.Title.Min.X+14, p.Title.Min.Y+27, title, white)
 	c.text(fs.subtitle, p.Title.Min.X+14, p.Title.Min.Y+50, sub, titleSub)
+}
+
+// dataText returns a text of the scenario's data, its title or a result,
+// in the language of pr where a catalog gives it, else as it is: a
+// scenario file of one's own may say anything.
+func dataText(pr *lang.Printer, s string) string {
+	if strings.Contains(s, "%") {
+		return s // not a format
+	}
+	return pr.Text(rules.Message{Key: s})
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -72,6 +73,7 @@ type Plan struct {
 
 	s      *rules.Scenario
 	st     *rules.State
+	pr     *lang.Printer   // the reader's language: the title line and the legend
 	lost   map[string]bool // the units drawn crossed out (see Lost)
 	ground *ground         // the ground drawn under it, once found (see groundOf)
 
@@ -109,14 +111,14 @@ func Layout(s *rules.Scenario, st *rules.State) *Plan {
 		panic("picture: " + err.Error())
 	}
 	defer faceSets.Put(fs)
-	return layout(s, st, fs, nil)
+	return layout(s, st, fs, nil, lang.EN())
 }
 
 // layout computes the plan: the frame and the projection, then the boxes
 // that are fixed (towns, bridges, zones), then the labels and stacks set
 // where there is room, then the rivers' names.
-func layout(s *rules.Scenario, st *rules.State, fs *faces, lost []Lost) *Plan {
-	p := &Plan{s: s, st: st, anchor: map[rules.Place]vec{}, lost: map[string]bool{}}
+func layout(s *rules.Scenario, st *rules.State, fs *faces, lost []Lost, pr *lang.Printer) *Plan {
+	p := &Plan{s: s, st: st, pr: pr, anchor: map[rules.Place]vec{}, lost: map[string]bool{}}
 	units := unitsByPlace(s, st)
 	// The units lost in the impulse stand crossed out where they fell,
 	// after the living.

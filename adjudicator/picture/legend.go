@@ -4,6 +4,7 @@ import (
 	"image"
 	"strings"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -36,7 +37,7 @@ func (p *Plan) legend(c *canvas, fs *faces, at image.Point) int {
 	textW := at.X + legendW - legendPad - textX
 	y := at.Y + legendPad
 	if c != nil {
-		c.text(fs.title, x0, y+18, "Legend", ink)
+		c.text(fs.title, x0, y+18, p.pr.Sprintf("Legend"), ink)
 	}
 	y += 34
 	if p.legendRowsKept == nil {
@@ -79,26 +80,23 @@ func (p *Plan) legendRows() []legendRow {
 		}
 	}
 	heer := services[1].style
-	rows := []legendRow{{heading: "Units (4.1), coloured as 4.12 gives"}}
+	pr := p.pr
+	rows := []legendRow{{heading: pr.Sprintf("Units (4.1), coloured as 4.12 gives")}}
 	samples := []string{"1SS/1", "116/60", "3FJ/5", "28/110", "51/153", "NO/99"}
 	for i, s := range services {
-		side := ""
-		if s.s.Side() == rules.German {
-			side = "German "
-		}
-		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: samples[i], strength: 3}), text: side + s.style.name})
+		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: samples[i], strength: 3}), text: serviceLegend(pr, s.s)})
 	}
 	rows = append(rows,
-		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4}), text: "unit id and strength in SP (4.16)"},
-		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, moved: true}), text: "yellow edge: moved this turn (8.25)"},
-		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, entrenched: true}), text: "brown frame: entrenched (8.5)"},
-		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, oos: true}), text: "red strength: out of supply (13.1)"},
-		legendRow{sample: unit(counter{style: heer, id: "116/60", lost: true}), text: "crossed out: eliminated in the impulse just played (9.21)"},
-		legendRow{heading: "Areas and zones (3.2)"},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4}), text: pr.Sprintf("unit id and strength in SP (4.16)")},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, moved: true}), text: pr.Sprintf("yellow edge: moved this turn (8.25)")},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, entrenched: true}), text: pr.Sprintf("brown frame: entrenched (8.5)")},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4, oos: true}), text: pr.Sprintf("red strength: out of supply (13.1)")},
+		legendRow{sample: unit(counter{style: heer, id: "116/60", lost: true}), text: pr.Sprintf("crossed out: eliminated in the impulse just played (9.21)")},
+		legendRow{heading: pr.Sprintf("Areas and zones (3.2)")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			l := image.Rect(r.Min.X, r.Min.Y, r.Min.X+labelWidthOf(fs, 88, "Bastogne", 3), r.Min.Y+labelH)
 			drawLabelText(c, fs, l, 88, "Bastogne", 3)
-		}, text: "area number and name (3.22); in gold its VP (3.26)"},
+		}, text: pr.Sprintf("area number and name (3.22); in gold its VP (3.26)")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			for i, side := range []rules.Side{rules.German, rules.Allied, ""} {
 				at := vec{float64(r.Min.X + 14 + i*34), float64(r.Min.Y + 10)}
@@ -108,11 +106,11 @@ func (p *Plan) legendRows() []legendRow {
 				c.fill(ink, circle(at, dotR+1.3))
 				c.fill(controlDot(side), circle(at, dotR))
 			}
-		}, text: "control (12.22): German (grey-blue), Allied (green), neither (white); the ground of a controlled area is tinted"},
+		}, text: pr.Sprintf("control (12.22): German (grey-blue), Allied (green), neither (white); the ground of a controlled area is tinted")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			drawZoneDisc(c, fs, vec{float64(r.Min.X + 14), float64(r.Min.Y + 12)}, "B", rules.German)
 			drawZoneDisc(c, fs, vec{float64(r.Min.X + 48), float64(r.Min.Y + 12)}, "G", rules.Allied)
-		}, text: "perimeter zone, German or Allied (3.21); VP×n: a VP zone (3.28)"},
+		}, text: pr.Sprintf("perimeter zone, German or Allied (3.21); VP×n: a VP zone (3.28)")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			at := vec{float64(r.Min.X + 8), float64(r.Min.Y + 22)}
 			to := vec{float64(r.Min.X + 40), float64(r.Min.Y + 8)}
@@ -121,28 +119,28 @@ func (p *Plan) legendRows() []legendRow {
 			c.fill(ink, circle(at, dotR+1.3))
 			c.fill(controlDot(rules.Allied), circle(at, dotR))
 			drawCounter(c, fs, image.Rect(int(to.X), r.Min.Y, int(to.X)+min(p.counterW, legendSampleW-40), r.Min.Y+counterH), counter{style: services[3].style, id: "28/110", strength: 3})
-		}, text: "where the map is crowded, a line joins a town to its label or stack set aside"},
-		legendRow{heading: "Roads and rivers"},
-		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(primary, 4, a, b) }), text: "primary road: 1 MP (8.33)"},
-		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(secondary, 2.2, a, b) }), text: "secondary road: 2 MP (8.33)"},
-		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.dashed(primary, 3, 9, 5, a, b) }), text: "primary road into a zone (11.13)"},
-		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(riverBlue, 2.6, a, b) }), text: "river (3.23)"},
+		}, text: pr.Sprintf("where the map is crowded, a line joins a town to its label or stack set aside")},
+		legendRow{heading: pr.Sprintf("Roads and rivers")},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(primary, 4, a, b) }), text: pr.Sprintf("primary road: 1 MP (8.33)")},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(secondary, 2.2, a, b) }), text: pr.Sprintf("secondary road: 2 MP (8.33)")},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.dashed(primary, 3, 9, 5, a, b) }), text: pr.Sprintf("primary road into a zone (11.13)")},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(riverBlue, 2.6, a, b) }), text: pr.Sprintf("river (3.23)")},
 		legendRow{sample: lineSample(func(c *canvas, a, b vec) {
 			c.line(secondary, 2.2, a, b)
 			drawBridge(c, lerpVec(a, b, 0.5), vec{1, 0}, false)
-		}), text: "bridge (3.23)"},
+		}), text: pr.Sprintf("bridge (3.23)")},
 		legendRow{sample: lineSample(func(c *canvas, a, b vec) {
 			c.line(primary, 4, a, b)
 			drawBridge(c, lerpVec(a, b, 0.5), vec{1, 0}, true)
-		}), text: "blown bridge (5.1, 10.0)"},
-		legendRow{heading: "The impulse just played"},
+		}), text: pr.Sprintf("blown bridge (5.1, 10.0)")},
+		legendRow{heading: pr.Sprintf("The impulse just played")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			at := vec{float64(r.Min.X + 16), float64(r.Min.Y + 10)}
 			c.fill(battleRed, annulus(at, 15, 10.5)...)
 			c.fill(ink, circle(at, dotR+1.3))
 			c.fill(controlDot(""), circle(at, dotR))
-		}, text: "battle fought (9.3); its stack framed in red"},
-		legendRow{sample: lineSample(func(c *canvas, a, b vec) { drawArrow(c, []vec{a, b.add(vec{8, 0})}) }), text: "units moved along this path (8.2)"},
+		}, text: pr.Sprintf("battle fought (9.3); its stack framed in red")},
+		legendRow{sample: lineSample(func(c *canvas, a, b vec) { drawArrow(c, []vec{a, b.add(vec{8, 0})}) }), text: pr.Sprintf("units moved along this path (8.2)")},
 	)
 	return rows
 }
@@ -154,18 +152,40 @@ func lineSample(f func(c *canvas, a, b vec)) func(c *canvas, fs *faces, r image.
 	}
 }
 
-// wrap breaks text into lines no wider than w.
+// serviceLegend names a service and its colour as 4.12 gives them.
+func serviceLegend(pr *lang.Printer, s rules.Service) string {
+	switch s {
+	case rules.SS:
+		return pr.Sprintf("German SS: black")
+	case rules.Heer:
+		return pr.Sprintf("German Heer (army): grey")
+	case rules.Luftwaffe:
+		return pr.Sprintf("German Luftwaffe: light blue")
+	case rules.US:
+		return pr.Sprintf("US: green")
+	case rules.British:
+		return pr.Sprintf("British: khaki")
+	case rules.Garrison:
+		return pr.Sprintf("Allied garrison (Norwegian, Belgian): dark blue")
+	}
+	return string(s)
+}
+
+// wrap breaks text into lines no wider than w: at spaces and, in Japanese
+// text, between two characters where Japanese typesetting allows it, by
+// the rules of lang.Wrap (never before 、 or 。, never after 「 or an
+// opening parenthesis). A word wider than a line is left whole.
 func wrap(f *face, text string, w int) []string {
 	var lines []string
 	line := ""
-	for _, word := range strings.Fields(text) {
-		try := word
+	for _, pc := range wrapPieces(text) {
+		try := pc.text
 		if line != "" {
-			try = line + " " + word
+			try = line + pc.sep + pc.text
 		}
 		if line != "" && f.width(try) > w {
 			lines = append(lines, line)
-			line = word
+			line = pc.text
 			continue
 		}
 		line = try
@@ -174,4 +194,35 @@ func wrap(f *face, text string, w int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// A wrapPiece is what wrap keeps on one line: a word, or a Japanese
+// character with the punctuation that may not be parted from it; sep is
+// what stands between it and the piece before on the same line: a space,
+// or nothing.
+type wrapPiece struct{ sep, text string }
+
+// wrapPieces splits text where a line may break. lang.Wrap, with lines a
+// column wide, puts every piece on a line of its own; what stood between
+// two pieces in the text is a space, or nothing.
+func wrapPieces(text string) []wrapPiece {
+	var out []wrapPiece
+	rest := strings.TrimLeft(text, " ")
+	for _, t := range lang.Wrap(text, "", "", 1) {
+		if t == "" {
+			continue
+		}
+		i := strings.Index(rest, t)
+		if i < 0 {
+			// Not as expected: the whole text as one piece is never wrong.
+			return []wrapPiece{{text: strings.Join(strings.Fields(text), " ")}}
+		}
+		sep := ""
+		if i > 0 && len(out) > 0 {
+			sep = " "
+		}
+		out = append(out, wrapPiece{sep, t})
+		rest = rest[i+len(t):]
+	}
+	return out
 }

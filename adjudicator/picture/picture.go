@@ -10,7 +10,11 @@
 // colours (4.12), the units that moved this day (8.25), are entrenched
 // (8.5) or are out of supply (13.1); and what the impulse just played did:
 // its battles, its moves and the units it eliminated. A legend explains it
-// all.
+// all. The title line and the legend are in the reader's language
+// (Options.Lang), English or Japanese; place names, unit ids and numbers
+// are drawn in Latin letters in both, as the Japanese rulebook writes
+// them. The Japanese characters come from glyphs made for the picture
+// (see jaGlyphs, docs/fonts.md).
 //
 // Everything is placed by Layout from the data alone, and drawn in a fixed
 // order with fixed colours: the same position always gives the same bytes.
@@ -20,6 +24,7 @@ import (
 	"fmt"
 	"slices"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -68,14 +73,35 @@ func HighlightsOf(events []rules.Event) Highlights {
 	return h
 }
 
-// Options change what Render draws. A nil *Options draws no title and
-// highlights nothing.
+// Options change what Render draws. A nil *Options draws no title,
+// highlights nothing and is in English.
 type Options struct {
 	// Title heads the picture, as "Game campaign-3 — after impulse G17-2 —
-	// German VP 14". Under it a line always names the scenario, the impulse
-	// to play next and the German VP.
+	// German VP 14" (see TitleAfter). Under it a line always names the
+	// scenario, the impulse to play next and the German VP.
 	Title      string
 	Highlights Highlights
+	// Lang is the reader's language, of the line under the title and the
+	// legend; nil is English. Place names, unit ids and numbers are drawn
+	// as they are, in Latin letters, as the Japanese rulebook writes them.
+	Lang *lang.Printer
+}
+
+// TitleAfter is the title of the picture of game after an impulse, in the
+// language of p: "Game campaign-3 — after impulse G17-2 — German VP 14".
+func TitleAfter(p *lang.Printer, game, impulse string, vp int) string {
+	return p.Sprintf("Game %s — after impulse %s — German VP %d", game, impulse, vp)
+}
+
+// TitleBefore is the title of the picture of game as it stands, before
+// the impulse next (8.1).
+func TitleBefore(p *lang.Printer, game string, next rules.Impulse, vp int) string {
+	return p.Sprintf("Game %s — position before %s — German VP %d", game, next.String(), vp)
+}
+
+// TitleOver is the title of the picture of a game that is over.
+func TitleOver(p *lang.Printer, game string, vp int) string {
+	return p.Sprintf("Game %s — the game is over — German VP %d", game, vp)
 }
 
 // Render draws the map with the position as a PNG. The same inputs always
@@ -104,7 +130,11 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 		return nil, err
 	}
 	defer faceSets.Put(fs)
-	p := layout(s, st, fs, opt.Highlights.Lost)
+	pr := opt.Lang
+	if pr == nil {
+		pr = lang.EN()
+	}
+	p := layout(s, st, fs, opt.Highlights.Lost, pr)
 	r := <-renderers
 	defer func() { renderers <- r }()
 	// The picture is drawn a band of rows at a time, on a canvas of a few

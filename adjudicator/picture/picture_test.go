@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"titm/adjudicator/lang"
 	"titm/internal/playtest"
 	"titm/rules"
 	"titm/rules/scenarios"
@@ -853,7 +854,7 @@ func TestLostShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer faceSets.Put(fs)
-	p := layout(s, st, fs, h.Lost)
+	p := layout(s, st, fs, h.Lost, lang.EN())
 	img := decode(t, render(t, s, st, &Options{Highlights: h}))
 	r := counterRect(t, p, u.ID)
 	var stack Box

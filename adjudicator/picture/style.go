@@ -69,10 +69,10 @@ func styleColours() []color.RGBA {
 	return cs
 }
 
-// serviceStyle is how a service's counters look (4.12).
+// serviceStyle is how a service's counters look (4.12). The legend names
+// the colours (see serviceLegend).
 type serviceStyle struct {
 	bg, fg color.RGBA
-	name   string // for the legend
 }
 
 var services = []struct {
@@ -81,12 +81,12 @@ var services = []struct {
 }{
 	// 4.12: SS black, Heer grey, Luftwaffe light blue; US green, British
 	// khaki, the Allied garrison units (Norwegian and Belgian) dark blue.
-	{rules.SS, serviceStyle{rgb(0x14, 0x14, 0x14), rgb(0xff, 0xff, 0xff), "SS: black"}},
-	{rules.Heer, serviceStyle{rgb(0x7c, 0x7c, 0x7c), rgb(0xff, 0xff, 0xff), "Heer (army): grey"}},
-	{rules.Luftwaffe, serviceStyle{rgb(0x8c, 0xc4, 0xf0), rgb(0x0b, 0x24, 0x3c), "Luftwaffe: light blue"}},
-	{rules.US, serviceStyle{rgb(0x3f, 0x6e, 0x1e), rgb(0xff, 0xff, 0xff), "US: green"}},
-	{rules.British, serviceStyle{rgb(0xc3, 0xa8, 0x6b), rgb(0x1c, 0x1c, 0x1c), "British: khaki"}},
-	{rules.Garrison, serviceStyle{rgb(0x1b, 0x2f, 0x6b), rgb(0xff, 0xff, 0xff), "Allied garrison (Norwegian, Belgian): dark blue"}},
+	{rules.SS, serviceStyle{rgb(0x14, 0x14, 0x14), rgb(0xff, 0xff, 0xff)}},
+	{rules.Heer, serviceStyle{rgb(0x7c, 0x7c, 0x7c), rgb(0xff, 0xff, 0xff)}},
+	{rules.Luftwaffe, serviceStyle{rgb(0x8c, 0xc4, 0xf0), rgb(0x0b, 0x24, 0x3c)}},
+	{rules.US, serviceStyle{rgb(0x3f, 0x6e, 0x1e), rgb(0xff, 0xff, 0xff)}},
+	{rules.British, serviceStyle{rgb(0xc3, 0xa8, 0x6b), rgb(0x1c, 0x1c, 0x1c)}},
+	{rules.Garrison, serviceStyle{rgb(0x1b, 0x2f, 0x6b), rgb(0xff, 0xff, 0xff)}},
 }
 
 func styleOf(u *rules.Unit) serviceStyle {
@@ -148,7 +148,10 @@ func parseFonts() error {
 }
 
 // faces are the type sizes of one render. The smallest text is 11 pixels,
-// to be read at 100 % on a laptop screen.
+// to be read at 100 % on a laptop screen. The texts in the reader's
+// language are drawn with small, smallBold, title and subtitle, whose
+// sizes the Japanese glyphs are made for (internal/genglyphs); the others
+// draw place names, ids and numbers, in Latin letters.
 type faces struct {
 	label, labelBold *face // area names and numbers
 	unit             *face // counters
@@ -181,7 +184,15 @@ func newFaces() (*faces, error) {
 		if err != nil {
 			return nil, fmt.Errorf("making a %.0f px face: %w", size, err)
 		}
-		return newFace(ff), nil
+		// The regular and bold faces draw the characters the Go fonts
+		// lack, Japanese ones, from the glyphs of their weight and size.
+		var ja map[rune]*glyph
+		if f == fonts.regular || f == fonts.bold {
+			if ja, err = jaGlyphs(f == fonts.bold, int(size)); err != nil {
+				return nil, err
+			}
+		}
+		return newFace(ff, ja), nil
 	}
 	var fs faces
 	for _, f := range []struct {
