@@ -60,14 +60,14 @@ func (g *game) movedIn(area int) bool {
 func (g *game) attack(line int, o Attack) {
 	p := AreaPlace(o.Area)
 	if !g.hasEnemy(p, g.side()) {
-		g.refuse(line, o, "%s holds no enemy units to attack", g.s.Map.PlaceName(p))
+		g.refuse(line, o, "%s holds no enemy units to attack", g.s.Map.PlaceMessage(p))
 		return
 	}
 	for _, id := range o.With {
 		u := g.st.Unit(id)
 		switch {
 		case u == nil || !u.OnMap() || u.Place != p:
-			g.refuse(line, o, "%s is not in %s", id, g.s.Map.PlaceName(p))
+			g.refuse(line, o, "%s is not in %s", id, g.s.Map.PlaceMessage(p))
 			return
 		case g.info(id).Side != g.side():
 			g.refuse(line, o, "%s is not yours", id)
@@ -79,8 +79,8 @@ func (g *game) attack(line int, o Attack) {
 			g.refuse(line, o, "%s tried to repair a bridge this turn and may not attack (10.14)", id)
 			return
 		case u.Moved && !g.entered[id]:
-			if why := g.mayHaveStayed(u, id, "attack"); why != "" {
-				g.refuse(line, o, "%s", why)
+			if why := g.mayHaveStayed(u, id, false); why.Key != "" {
+				g.refuseWith(line, o, why)
 				return
 			}
 			g.refuse(line, o, "%s moved earlier this turn and may not attack (8.25)", id)
@@ -88,7 +88,7 @@ func (g *game) attack(line int, o Attack) {
 		}
 	}
 	if len(g.attackUnits(o)) == 0 {
-		g.refuse(line, o, "none of your units in %s may attack: they moved, attacked, or stayed in a battle without attacking earlier this turn (8.25, 9.11, 9.14)", g.s.Map.PlaceName(p))
+		g.refuse(line, o, "none of your units in %s may attack: they moved, attacked, or stayed in a battle without attacking earlier this turn (8.25, 9.11, 9.14)", g.s.Map.PlaceMessage(p))
 		return
 	}
 	g.attacks = append(g.attacks, o)
@@ -445,21 +445,27 @@ func (b *battle) mods(firing Side, firer, target *UnitState) (int, []Modifier) {
 	d, why := 0, []Modifier(nil)
 	defending := firing == b.defender
 	if firer != nil && !firer.InSupply {
-		d, why = d+1, append(why, Modifier{1, "firer out of supply", []string{"9.71"}})
+		d, why = d+1, append(why, modifier(1, M("firer out of supply"), "9.71"))
 	}
 	if !defending && target.Entrenched {
-		d, why = d+1, append(why, Modifier{1, "target entrenched", []string{"8.56", "9.71"}})
+		d, why = d+1, append(why, modifier(1, M("target entrenched"), "8.56", "9.71"))
 	}
 	if defending && !b.combined {
-		d, why = d-1, append(why, Modifier{-1, "attacker without combined arms", []string{"9.6"}})
+		d, why = d-1, append(why, modifier(-1, M("attacker without combined arms"), "9.6"))
 	}
 	if defending && b.river {
-		d, why = d-1, append(why, Modifier{-1, "attackers crossed a river", []string{"9.71"}})
+		d, why = d-1, append(why, modifier(-1, M("attackers crossed a river"), "9.71"))
 	}
 	if b.confusion && firing == Allied {
-		d, why = d+1, append(why, Modifier{1, "confusion", []string{"14.24"}})
+		d, why = d+1, append(why, modifier(1, M("confusion"), "14.24"))
 	}
 	return d, why
+}
+
+// modifier makes a Modifier; its Why is the key of the message why, which
+// the catalogs give in the reader's language (Modifier.Text).
+func modifier(value int, why Message, rules ...string) Modifier {
+	return Modifier{value, why.Key, rules}
 }
 
 // hit takes n hits off the unit, one SP each (9.21); hits beyond its
@@ -544,7 +550,8 @@ type FireRoll struct {
 }
 
 // A Modifier is one DRM on a die of fire or of a strike (9.49, 9.7): its
-// value, what gives it and the rules that say so.
+// value, what gives it and the rules that say so. Why is in English, and is
+// the key of its message in the catalogs.
 type Modifier struct {
 	Value int
 	Why   string
@@ -553,16 +560,21 @@ type Modifier struct {
 
 // String writes the modifier as the report prints it: "+1 target
 // entrenched (8.56, 9.71)".
-func (m Modifier) String() string {
-	return fmt.Sprintf("%+d %s (%s)", m.Value, m.Why, strings.Join(m.Rules, ", "))
+func (m Modifier) String() string { return m.Text().String() }
+
+// Text is the modifier as a message, for the reader's language.
+func (m Modifier) Text() Message {
+	return M("%+d %s (%s)", m.Value, Message{Key: m.Why}, strings.Join(m.Rules, ", "))
 }
 
-func joinMods(ms []Modifier) string {
-	parts := make([]string, len(ms))
+// joinMods writes the modifiers one after the other, as "+1 target
+// entrenched (8.56, 9.71) -1 ...".
+func joinMods(ms []Modifier) Message {
+	parts := make([]Message, len(ms))
 	for i, m := range ms {
-		parts[i] = m.String()
+		parts[i] = m.Text()
 	}
-	return strings.Join(parts, " ")
+	return Spaced(parts)
 }
 
 // Eliminated: a unit lost its last SP (9.21).
@@ -579,57 +591,74 @@ type BattleEnds struct {
 	Holder Side
 }
 
-func combatList(cs []Combatant) string {
-	var parts []string
-	for _, c := range cs {
-		parts = append(parts, fmt.Sprintf("%s (%s %d)", c.ID, c.Type, c.Strength))
+// combatList lists the units of a battle, as "9AD/60 (mech 3), 15Flak (mot
+// 2)".
+func combatList(cs []Combatant) Message {
+	parts := make([]Message, len(cs))
+	for i, c := range cs {
+		parts[i] = M("%s (%s %d)", c.ID, c.Type.Text(), c.Strength)
 	}
-	return strings.Join(parts, ", ")
+	return List(parts)
 }
 
 // String writes the event as the report prints it.
-func (e BattleBegins) String() string {
-	return fmt.Sprintf("battle at %d: %s attack with %s against %s (9.3)", e.Area, e.Attacker.Title(), combatList(e.Attackers), combatList(e.Defenders))
+func (e BattleBegins) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e BattleBegins) Text() Message {
+	return M("battle at %d: %s attack with %s against %s (9.3)", e.Area, e.Attacker, combatList(e.Attackers), combatList(e.Defenders))
 }
 
 // String writes the event as the report prints it.
-func (e ArtilleryCall) String() string {
-	res := "fails"
+func (e ArtilleryCall) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e ArtilleryCall) Text() Message {
 	if e.Success {
-		res = "succeeds"
+		return M("%s artillery call %d of %d: rolls %d, needs %d or less: succeeds (9.43-9.45)", e.Side, e.N, e.Of, e.Roll, e.Need)
 	}
-	return fmt.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: %s (9.43-9.45)", e.Side.Title(), e.N, e.Of, e.Roll, e.Need, res)
+	return M("%s artillery call %d of %d: rolls %d, needs %d or less: fails (9.43-9.45)", e.Side, e.N, e.Of, e.Roll, e.Need)
 }
 
 // String writes the event as the report prints it.
-func (e Strike) String() string {
-	if e.Lost {
-		return fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47)", e.Side.Title(), e.Target)
+func (e Strike) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e Strike) Text() Message {
+	switch {
+	case e.Lost:
+		return M("%s strike on %s is lost: the unit is gone (9.47)", e.Side, e.Target)
+	case e.Hit:
+		return M("%s strike on %s: rolls %d, modified %d %s, needs %d or less: hits (9.48)", e.Side, e.Target, e.Roll, e.Modified, joinMods(e.Mods), e.Need)
 	}
-	res := "misses"
-	if e.Hit {
-		res = "hits"
-	}
-	return fmt.Sprintf("%s strike on %s: rolls %d, modified %d %s, needs %d or less: %s (9.48)", e.Side.Title(), e.Target, e.Roll, e.Modified, joinMods(e.Mods), e.Need, res)
+	return M("%s strike on %s: rolls %d, modified %d %s, needs %d or less: misses (9.48)", e.Side, e.Target, e.Roll, e.Modified, joinMods(e.Mods), e.Need)
 }
 
 // String writes the event as the report prints it.
-func (e FireRoll) String() string {
-	return fmt.Sprintf("%s fires at %s: rolls %v, modified %v %s, needs %d or less: %d hit(s) (9.21)", e.Unit, e.Target, e.Rolls, e.Modified, joinMods(e.Mods), e.Need, e.Hits)
+func (e FireRoll) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e FireRoll) Text() Message {
+	return M("%s fires at %s: rolls %s, modified %s %s, needs %d or less: %d hit(s) (9.21)", e.Unit, e.Target, fmt.Sprint(e.Rolls), fmt.Sprint(e.Modified), joinMods(e.Mods), e.Need, e.Hits)
 }
 
 // String writes the event as the report prints it.
-func (e Eliminated) String() string {
-	return fmt.Sprintf("%s is eliminated in %d (9.21)", e.Unit, e.Area)
+func (e Eliminated) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e Eliminated) Text() Message {
+	return M("%s is eliminated in %d (9.21)", e.Unit, e.Area)
 }
 
 // String writes the event as the report prints it.
-func (e BattleEnds) String() string {
-	holder := "both sides"
+func (e BattleEnds) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e BattleEnds) Text() Message {
 	if e.Holder != "" {
-		holder = e.Holder.Title()
+		return M("the battle at %d is over: %s hold the area", e.Area, e.Holder)
 	}
-	return fmt.Sprintf("the battle at %d is over: %s hold the area", e.Area, holder)
+	return M("the battle at %d is over: both sides hold the area", e.Area)
 }
 
 type choiceLine struct {
@@ -656,7 +685,7 @@ func (g *game) checkChoices() {
 		}
 		b := battles[area]
 		if b == nil {
-			g.refuse(c.line, c.o, "there is no battle of yours at %s this impulse", g.s.Map.PlaceName(AreaPlace(area)))
+			g.refuse(c.line, c.o, "there is no battle of yours at %s this impulse", g.s.Map.PlaceMessage(AreaPlace(area)))
 			continue
 		}
 		switch o := c.o.(type) {
@@ -686,7 +715,7 @@ func (g *game) checkArty(line int, o Arty, b *battle) {
 	// strikes are placed (9.35): only the attacker's strikes and fire hit
 	// them.
 	if err := CheckStrikes(combatants(b.defenders, g), o.Targets); err != nil {
-		g.refuse(line, o, "%s", err)
+		g.refuseWith(line, o, MessageOf(err))
 	}
 }
 
@@ -725,13 +754,13 @@ func (g *game) checkFire(line int, o Fire, b *battle) {
 	var pe *pairError
 	switch err := CheckFire(firers, targets, false, asWritten(firers, targets, false, o.Pairs)); {
 	case errors.As(err, &pe) && contains(o.Pairs, FirePair{pe.unit, pe.target}):
-		g.refuse(line, o, "%s cannot fire at %s: %s", pe.unit, pe.target, err)
+		g.refuse(line, o, "%s cannot fire at %s: %s", pe.unit, pe.target, MessageOf(err))
 		return
 	case err != nil && len(bad) == 1:
-		g.refuse(line, o, "%s cannot fire at %s: %s", bad[0].Unit, bad[0].Target, err)
+		g.refuse(line, o, "%s cannot fire at %s: %s", bad[0].Unit, bad[0].Target, MessageOf(err))
 		return
 	case err != nil:
-		g.refuse(line, o, "%s", err)
+		g.refuseWith(line, o, MessageOf(err))
 		return
 	}
 	for _, p := range bad {
@@ -742,9 +771,9 @@ func (g *game) checkFire(line int, o Fire, b *battle) {
 				alt[i] = p
 			}
 		}
-		why := "it breaks the targeting rules (9.52-9.58)"
+		why := M("it breaks the targeting rules (9.52-9.58)")
 		if err := CheckFire(firers, targets, false, alt); err != nil {
-			why = err.Error()
+			why = MessageOf(err)
 		}
 		g.refuse(line, o, "%s cannot fire at %s: %s", p.Unit, p.Target, why)
 	}

@@ -2,8 +2,8 @@ package rules
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -132,7 +132,7 @@ func CheckStrikes(targets []Combatant, choices []string) error {
 	for i, id := range choices {
 		j := slices.IndexFunc(ts, func(c Combatant) bool { return c.ID == id })
 		if j < 0 {
-			return fmt.Errorf("strike %d cannot go to %s, which is not an enemy unit in the battle: the targets are %s (9.46)", i+1, id, tgIDs(ts))
+			return M("strike %d cannot go to %s, which is not an enemy unit in the battle: the targets are %s (9.46)", i+1, id, tgIDs(ts)).Err()
 		}
 		if left == 0 { // every unit has one: the count starts again
 			clear(struck)
@@ -145,8 +145,8 @@ func CheckStrikes(targets []Combatant, choices []string) error {
 		open := tgStrikeOptions(ts, has)
 		if !slices.Contains(open, j) {
 			if struck[j] > 0 {
-				return fmt.Errorf("strike %d cannot go to %s, which has strike %d: no unit gets a second strike until every enemy unit in the battle has one (9.46); strike %d may go to %s",
-					i+1, id, struck[j], i+1, tgOrList(ts, open))
+				return M("strike %d cannot go to %s, which has strike %d: no unit gets a second strike until every enemy unit in the battle has one (9.46); strike %d may go to %s",
+					i+1, id, struck[j], i+1, tgOrList(ts, open)).Err()
 			}
 			total := map[UnitType]int{}
 			for k, t := range ts {
@@ -155,8 +155,8 @@ func CheckStrikes(targets []Combatant, choices []string) error {
 				}
 			}
 			best := ts[open[0]].Type
-			return fmt.Errorf("strike %d cannot go to %s (%s): a strike goes to a unit of the type with the largest total strength, %s with %d SP against %s's %d (9.46); strike %d may go to %s",
-				i+1, id, ts[j].Type, best, total[best], ts[j].Type, total[ts[j].Type], i+1, tgOrList(ts, open))
+			return M("strike %d cannot go to %s (%s): a strike goes to a unit of the type with the largest total strength, %s with %d SP against %s's %d (9.46); strike %d may go to %s",
+				i+1, id, ts[j].Type.Text(), best.Text(), total[best], ts[j].Type.Text(), total[ts[j].Type], i+1, tgOrList(ts, open)).Err()
 		}
 		struck[j] = i + 1
 		left--
@@ -498,16 +498,16 @@ func (s *tgFire) givenTargets(fs []Combatant, a []FirePair) (map[string]string, 
 	given := map[string]string{}
 	for _, p := range a {
 		if !firing[p.Unit] {
-			return nil, fmt.Errorf("%s is not a firing unit in this battle: the firing units are %s", p.Unit, tgIDs(fs))
+			return nil, M("%s is not a firing unit in this battle: the firing units are %s", p.Unit, tgIDs(fs)).Err()
 		}
 		if prev, dup := given[p.Unit]; dup {
-			return nil, fmt.Errorf("%s is given two targets, %s and %s: a unit's dice are never split between targets (9.58)", p.Unit, prev, p.Target)
+			return nil, M("%s is given two targets, %s and %s: a unit's dice are never split between targets (9.58)", p.Unit, prev, p.Target).Err()
 		}
 		if s.index(p.Target) < 0 {
 			if len(ts) == 0 {
-				return nil, fmt.Errorf("%s cannot fire at %s: no enemy unit is left in the battle", p.Unit, p.Target)
+				return nil, M("%s cannot fire at %s: no enemy unit is left in the battle", p.Unit, p.Target).Err()
 			}
-			return nil, fmt.Errorf("%s cannot fire at %s, which is not an enemy unit in this battle: the targets are %s", p.Unit, p.Target, tgIDs(ts))
+			return nil, M("%s cannot fire at %s, which is not an enemy unit in this battle: the targets are %s", p.Unit, p.Target, tgIDs(ts)).Err()
 		}
 		given[p.Unit] = p.Target
 	}
@@ -516,7 +516,7 @@ func (s *tgFire) givenTargets(fs []Combatant, a []FirePair) (map[string]string, 
 	}
 	for _, f := range fs {
 		if _, ok := given[f.ID]; !ok {
-			return nil, fmt.Errorf("%s has no target: every firing unit is given one target before any fire (9.58, 9.59)", f.ID)
+			return nil, M("%s has no target: every firing unit is given one target before any fire (9.58, 9.59)", f.ID).Err()
 		}
 	}
 	return given, nil
@@ -542,12 +542,12 @@ func (s *tgFire) check55(fs []Combatant, given map[string]string) error {
 	if final[hi]-final[lo] <= 1 {
 		return nil
 	}
-	msg := fmt.Sprintf("%s gets %s while %s gets %s: no target gets a %s firing unit until every target has %s (9.55)",
-		ts[hi].ID, tgFiring(final[hi]), ts[lo].ID, tgFiring(final[lo]), tgOrdinal(final[lo]+2), tgNumber(final[lo]+1))
+	var also Message
 	if s.exempt[lo] {
-		msg += fmt.Sprintf("; 9.55 overrides 9.53, so the 1-SP attacker %s gets its firing unit too", ts[lo].ID)
+		also = M("; 9.55 overrides 9.53, so the 1-SP attacker %s gets its firing unit too", ts[lo].ID)
 	}
-	return fmt.Errorf("%s", msg)
+	return M("%s gets %s while %s gets %s: no target gets a %s firing unit until every target has %s (9.55)%s",
+		ts[hi].ID, tgFiring(final[hi]), ts[lo].ID, tgFiring(final[lo]), tgOrdinal(final[lo]+2), tgNumber(final[lo]+1), also).Err()
 }
 
 // check57 checks that the choices can be made in order of firing-unit
@@ -617,7 +617,7 @@ func (s *tgFire) orderGroup(q int, rem []int, depth int, stuck *tgStuck) bool {
 
 // explain says why firing unit f may not fire at target t in the present
 // state and what it must fire at instead, with the rules.
-func (s *tgFire) explain(f Combatant, t int) string {
+func (s *tgFire) explain(f Combatant, t int) Message {
 	q := f.Quality()
 	tc := s.ts[t]
 	if s.lone {
@@ -625,65 +625,65 @@ func (s *tgFire) explain(f Combatant, t int) string {
 		for i := range all {
 			all[i] = i
 		}
-		return fmt.Sprintf("%s must fire at %s%s, not at %s (%s) (9.52, 9.54)",
-			f.ID, s.describe52(q, s.tgAllowed52(q, all)), s.alt53(q, all, true), tc.ID, tc.Type)
+		return M("%s must fire at %s%s, not at %s (%s) (9.52, 9.54)",
+			f.ID, s.describe52(q, s.tgAllowed52(q, all)), s.alt53(q, all, true), tc.ID, tc.Type.Text())
 	}
 	if !slices.Contains(s.tgLevel(), t) { // 9.55
 		open := s.tgLevel()
 		m := s.count[open[0]]
 		c := s.count[t]
 		if m == 0 { // 9.57 still binds: name its target among the open ones
-			msg := fmt.Sprintf("%s must fire at %s%s, not at %s, which already has %s while %s %s none: no target gets a second firing unit until every target has one (9.55, 9.57)",
-				f.ID, s.describe57(q, s.tgBest57(q, open)), s.alt53(q, open, false), tc.ID, tgFiring(c), tgAndList(s.ts, open), tgHas(len(open)))
+			var also Message
 			if slices.ContainsFunc(open, func(i int) bool { return s.exempt[i] }) {
-				msg += "; 9.55 overrides 9.53"
+				also = M("; 9.55 overrides 9.53")
 			}
-			return msg
+			return M("%s must fire at %s%s, not at %s, which already has %s while %s: no target gets a second firing unit until every target has one (9.55, 9.57)%s",
+				f.ID, s.describe57(q, s.tgBest57(q, open)), s.alt53(q, open, false), tc.ID, tgFiring(c), tgHaveNone(s.ts, open), also)
 		}
-		return fmt.Sprintf("%s must fire at %s, which %s %s, not at %s, which already has %s: no target gets a %s firing unit until every target has %s (9.55; targets are chosen in order of the firing unit's quality, 9.57)",
-			f.ID, tgOrList(s.ts, open), tgHas(len(open)), tgFiring(m), tc.ID, tgFiring(c), tgOrdinal(c+1), tgNumber(c))
+		return M("%s must fire at %s, which %s, not at %s, which already has %s: no target gets a %s firing unit until every target has %s (9.55; targets are chosen in order of the firing unit's quality, 9.57)",
+			f.ID, tgOrList(s.ts, open), tgHave(len(open), tgFiring(m)), tc.ID, tgFiring(c), tgOrdinal(c+1), tgNumber(c))
 	}
 	open := s.tgLevel()
 	best := s.tgBest57(q, open)
-	than := "lower-quality"
+	than := M("lower-quality")
 	if tc.Quality() > s.ts[best[0]].Quality() {
-		than = "higher-quality"
+		than = M("higher-quality")
 	}
-	rules := "9.57"
+	rules := M("%s", "9.57")
 	if len(open) < len(s.ts) {
-		rules = "9.57, among the targets without a firing unit yet, 9.55"
+		rules = M("9.57, among the targets without a firing unit yet, 9.55")
 	}
-	return fmt.Sprintf("%s must fire at %s%s before %s targets such as %s (%s) (%s)",
-		f.ID, s.describe57(q, best), s.alt53(q, open, false), than, tc.ID, tc.Type, rules)
+	return M("%s must fire at %s%s before %s targets such as %s (%s) (%s)",
+		f.ID, s.describe57(q, best), s.alt53(q, open, false), than, tc.ID, tc.Type.Text(), rules)
 }
 
 // describe57 writes the targets 9.57 names, with the reason.
-func (s *tgFire) describe57(q int, best []int) string {
+func (s *tgFire) describe57(q int, best []int) Message {
 	tq := s.ts[best[0]].Quality()
-	ty := s.ts[best[0]].Type
+	ty := s.ts[best[0]].Type.Text()
 	switch {
 	case tq == q:
-		return fmt.Sprintf("%s (%s, equal quality)", tgOrList(s.ts, best), ty)
+		return M("%s (%s, equal quality)", tgOrList(s.ts, best), ty)
 	case tq < q:
-		return fmt.Sprintf("%s (%s, the best quality below its own)", tgOrList(s.ts, best), ty)
+		return M("%s (%s, the best quality below its own)", tgOrList(s.ts, best), ty)
 	}
-	return fmt.Sprintf("%s (%s, the lowest quality above its own, as no target is of equal or lower quality)", tgOrList(s.ts, best), ty)
+	return M("%s (%s, the lowest quality above its own, as no target is of equal or lower quality)", tgOrList(s.ts, best), ty)
 }
 
 // describe52 writes the targets 9.52 allows, with the reason.
-func (s *tgFire) describe52(q int, ok []int) string {
+func (s *tgFire) describe52(q int, ok []int) Message {
 	if s.ts[ok[0]].Quality() <= q {
-		return fmt.Sprintf("a target of equal or lower quality, %s", tgOrList(s.ts, ok))
+		return M("a target of equal or lower quality, %s", tgOrList(s.ts, ok))
 	}
-	return fmt.Sprintf("%s (%s, the lowest quality above its own, as no target is of equal or lower quality)", tgOrList(s.ts, ok), s.ts[ok[0]].Type)
+	return M("%s (%s, the lowest quality above its own, as no target is of equal or lower quality)", tgOrList(s.ts, ok), s.ts[ok[0]].Type.Text())
 }
 
 // alt53 writes the other choice 9.53 opens to a defender, if any: the
 // target the rule names when the 1-SP attackers among idx are left out.
-func (s *tgFire) alt53(q int, idx []int, lone bool) string {
+func (s *tgFire) alt53(q int, idx []int, lone bool) Message {
 	ne := s.tgWithout(idx)
 	if len(ne) == len(idx) || len(ne) == 0 {
-		return ""
+		return Message{}
 	}
 	var with, without []int
 	if lone {
@@ -692,19 +692,23 @@ func (s *tgFire) alt53(q int, idx []int, lone bool) string {
 		with, without = s.tgBest57(q, idx), s.tgBest57(q, ne)
 	}
 	if slices.Equal(with, without) {
-		return ""
+		return Message{}
 	}
 	d := s.describe57(q, without)
 	if lone {
 		d = s.describe52(q, without)
 	}
-	return ", or, as a defender need not fire at attacking units of 1 SP (9.53), at " + d
+	return M(", or, as a defender need not fire at attacking units of 1 SP (9.53), at %s", d)
 }
 
 // A pairError says why a firing unit may not fire at a target (CheckFire).
-type pairError struct{ unit, target, msg string }
+type pairError struct {
+	unit, target string
+	msg          Message
+}
 
-func (e *pairError) Error() string { return e.msg }
+func (e *pairError) Error() string    { return e.msg.String() }
+func (e *pairError) message() Message { return e.msg }
 
 // asWritten completes the pairs chosen into a target for every firing unit:
 // a unit with a pair fires at its target, legal or not; one without, at the
@@ -750,68 +754,96 @@ func tgBool(b bool) int {
 }
 
 // tgIDs lists the units' ids.
-func tgIDs(cs []Combatant) string {
+func tgIDs(cs []Combatant) Message {
 	ids := make([]string, len(cs))
 	for i, c := range cs {
 		ids[i] = c.ID
 	}
-	return strings.Join(ids, ", ")
+	return List(ids)
+}
+
+// tgIndexIDs returns the ids of the targets at the indices.
+func tgIndexIDs(ts []Combatant, idx []int) []string {
+	ids := make([]string, len(idx))
+	for k, i := range idx {
+		ids[k] = ts[i].ID
+	}
+	return ids
 }
 
 // tgOrList writes the targets at the indices as "a", "a or b", "a, b or c".
-func tgOrList(ts []Combatant, idx []int) string {
-	var ids []string
-	for _, i := range idx {
-		ids = append(ids, ts[i].ID)
-	}
-	if len(ids) <= 1 {
-		return strings.Join(ids, "")
-	}
-	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
-}
+func tgOrList(ts []Combatant, idx []int) Message { return OrList(tgIndexIDs(ts, idx)) }
 
-// tgAndList writes the targets at the indices as "a", "a and b", "a, b and c".
-func tgAndList(ts []Combatant, idx []int) string {
-	s := tgOrList(ts, idx)
-	if i := strings.LastIndex(s, " or "); i >= 0 {
-		s = s[:i] + " and " + s[i+4:]
-	}
-	return s
-}
-
-func tgHas(n int) string {
+// tgHave says that n targets have the firing units f: "has one firing
+// unit", "have 2 firing units".
+func tgHave(n int, f Message) Message {
 	if n == 1 {
-		return "has"
+		return M("has %s", f)
 	}
-	return "have"
+	return M("have %s", f)
+}
+
+// tgHaveNone says that the targets at the indices have no firing unit: "a
+// has none", "a and b have none".
+func tgHaveNone(ts []Combatant, idx []int) Message {
+	if len(idx) == 1 {
+		return M("%s has none", AndList(tgIndexIDs(ts, idx)))
+	}
+	return M("%s have none", AndList(tgIndexIDs(ts, idx)))
 }
 
 // tgFiring writes a number of firing units: no firing unit, one firing
 // unit, 2 firing units.
-func tgFiring(n int) string {
+func tgFiring(n int) Message {
 	switch n {
 	case 0:
-		return "no firing unit"
+		return M("no firing unit")
 	case 1:
-		return "one firing unit"
+		return M("one firing unit")
 	}
-	return fmt.Sprintf("%d firing units", n)
+	return M("%d firing units", n)
 }
 
-// tgNumber writes a small count in words.
-func tgNumber(n int) string {
-	if n >= 0 && n <= 6 {
-		return []string{"none", "one", "two", "three", "four", "five", "six"}[n]
+// tgNumber writes a small count in words, as "until every target has
+// two".
+func tgNumber(n int) Message {
+	switch n {
+	case 0:
+		return M("none")
+	case 1:
+		return M("one")
+	case 2:
+		return M("two")
+	case 3:
+		return M("three")
+	case 4:
+		return M("four")
+	case 5:
+		return M("five")
+	case 6:
+		return M("six")
 	}
-	return fmt.Sprintf("%d", n)
+	return M("%s", strconv.Itoa(n))
 }
 
-// tgOrdinal writes the n-th firing unit's ordinal: second, third ...
-func tgOrdinal(n int) string {
-	if n >= 1 && n <= 6 {
-		return []string{"first", "second", "third", "fourth", "fifth", "sixth"}[n-1]
+// tgOrdinal writes the n-th firing unit's ordinal, as "no target gets a
+// second firing unit".
+func tgOrdinal(n int) Message {
+	switch n {
+	case 1:
+		return M("first")
+	case 2:
+		return M("second")
+	case 3:
+		return M("third")
+	case 4:
+		return M("fourth")
+	case 5:
+		return M("fifth")
+	case 6:
+		return M("sixth")
 	}
-	return fmt.Sprintf("%dth", n)
+	return M("%sth", strconv.Itoa(n))
 }
 
 // A Combatant is a unit in a battle as the targeting rules see it (9.46,

@@ -8,44 +8,44 @@ import "fmt"
 // impulse, after the battles (10.1, 6.0 II.4).
 
 // repairProblem returns why the engineer may not try to repair the bridge
-// now, or "".
-func (g *game) repairProblem(r Repair, seen map[string]bool) string {
+// now, or nothing.
+func (g *game) repairProblem(r Repair, seen map[string]bool) Message {
 	u, info := g.st.Unit(r.Unit), g.info(r.Unit)
 	b := g.st.Bridge(r.Bridge.A, r.Bridge.B)
 	switch {
 	case u == nil || info == nil:
-		return fmt.Sprintf("%s does not take part in this scenario", r.Unit)
+		return M("%s does not take part in this scenario", r.Unit)
 	case info.Side != g.side():
-		return fmt.Sprintf("%s is not yours", r.Unit)
+		return M("%s is not yours", r.Unit)
 	case info.Type != Engineer:
-		return fmt.Sprintf("%s is %s: only engineers repair bridges (10.11)", r.Unit, info.Type)
+		return M("%s is %s: only engineers repair bridges (10.11)", r.Unit, info.Type.Text())
 	case b == nil:
-		return fmt.Sprintf("there is no bridge %s on this scenario's map", r.Bridge)
+		return M("there is no bridge %s on this scenario's map", r.Bridge.String())
 	case !b.Blown:
-		return fmt.Sprintf("bridge %s is not blown", r.Bridge)
+		return M("bridge %s is not blown", r.Bridge.String())
 	case seen[r.Bridge.String()]:
-		return fmt.Sprintf("bridge %s is already being repaired this impulse: one try per bridge per impulse (10.17)", r.Bridge)
+		return M("bridge %s is already being repaired this impulse: one try per bridge per impulse (10.17)", r.Bridge.String())
 	case !u.OnMap() || u.Place.IsZone():
-		return fmt.Sprintf("%s is not in an area of the map", r.Unit)
+		return M("%s is not in an area of the map", r.Unit)
 	case u.Place.Area != r.Bridge.A && u.Place.Area != r.Bridge.B:
-		return fmt.Sprintf("%s is not at either end of bridge %s (10.12)", r.Unit, r.Bridge)
+		return M("%s is not at either end of bridge %s (10.12)", r.Unit, r.Bridge.String())
 	case u.TurnStart != u.Place || (u.Moved && !u.Bridging) || u.Attacked:
-		return fmt.Sprintf("%s moved or attacked this turn: an engineer repairs from where it began the turn, without moving or attacking (10.12, 10.14)", r.Unit)
+		return M("%s moved or attacked this turn: an engineer repairs from where it began the turn, without moving or attacking (10.12, 10.14)", r.Unit)
 	case !u.InSupply:
-		return fmt.Sprintf("%s is out of supply: no repair (13.24)", r.Unit)
+		return M("%s is out of supply: no repair (13.24)", r.Unit)
 	case g.fought[u.Place.Area]:
-		return fmt.Sprintf("%s's area had a battle this impulse: no repair (10.14)", r.Unit)
+		return M("%s's area had a battle this impulse: no repair (10.14)", r.Unit)
 	case g.hasEnemy(u.Place, info.Side):
-		return fmt.Sprintf("%s shares its area with enemy units: no repair (10.13)", r.Unit)
+		return M("%s shares its area with enemy units: no repair (10.13)", r.Unit)
 	}
 	far := r.Bridge.A
 	if u.Place.Area == far {
 		far = r.Bridge.B
 	}
 	if len(g.st.UnitsAt(g.s, AreaPlace(far), info.Side)) == 0 {
-		return fmt.Sprintf("no friendly unit stands at the other end of bridge %s, in %s (10.12)", r.Bridge, g.s.Map.PlaceName(AreaPlace(far)))
+		return M("no friendly unit stands at the other end of bridge %s, in %s (10.12)", r.Bridge.String(), g.s.Map.PlaceMessage(AreaPlace(far)))
 	}
-	return ""
+	return Message{}
 }
 
 // checkRepairs refuses the REPAIR orders that cannot be tried, judged after
@@ -54,8 +54,8 @@ func (g *game) repairProblem(r Repair, seen map[string]bool) string {
 func (g *game) checkRepairs() {
 	seen := map[string]bool{}
 	for _, ro := range g.repairs {
-		if why := g.repairProblem(ro.o, seen); why != "" {
-			g.refuse(ro.line, ro.o, "%s", why)
+		if why := g.repairProblem(ro.o, seen); why.Key != "" {
+			g.refuseWith(ro.line, ro.o, why)
 		}
 		seen[ro.o.Bridge.String()] = true
 	}
@@ -68,8 +68,8 @@ func (g *game) repair() {
 	seen := map[string]bool{}
 	for _, ro := range g.repairs {
 		r := ro.o
-		if why := g.repairProblem(r, seen); why != "" {
-			g.refuse(ro.line, r, "%s", why) // a battle may have changed the board
+		if why := g.repairProblem(r, seen); why.Key != "" {
+			g.refuseWith(ro.line, r, why) // a battle may have changed the board
 			continue
 		}
 		seen[r.Bridge.String()] = true
@@ -224,19 +224,23 @@ type RepairTried struct {
 }
 
 // String writes the event as the report prints it.
-func (e DemolitionTried) String() string {
-	res := "holds"
+func (e DemolitionTried) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e DemolitionTried) Text() Message {
 	if e.Blown {
-		res = "is blown"
+		return M("%s tries to blow bridge %s: rolls %d, needs %d or less: the bridge is blown (10.29)", e.Unit, e.Bridge, e.Roll, e.Need)
 	}
-	return fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: the bridge %s (10.29)", e.Unit, e.Bridge, e.Roll, e.Need, res)
+	return M("%s tries to blow bridge %s: rolls %d, needs %d or less: the bridge holds (10.29)", e.Unit, e.Bridge, e.Roll, e.Need)
 }
 
 // String writes the event as the report prints it.
-func (e RepairTried) String() string {
-	res := "still blown"
+func (e RepairTried) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e RepairTried) Text() Message {
 	if e.Repaired {
-		res = "repaired"
+		return M("%s tries to repair bridge %s: rolls %d, needs %d or less: repaired (10.15, 10.16)", e.Unit, e.Bridge, e.Roll, e.Need)
 	}
-	return fmt.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: %s (10.15, 10.16)", e.Unit, e.Bridge, e.Roll, e.Need, res)
+	return M("%s tries to repair bridge %s: rolls %d, needs %d or less: still blown (10.15, 10.16)", e.Unit, e.Bridge, e.Roll, e.Need)
 }

@@ -88,7 +88,37 @@ func (s Stack) Over() bool { return len(s.Units) > StackUnits || s.SP() > StackS
 // fights after moving in (9.14, B5), or tries a repair (10.14).
 type Spent struct {
 	Unit string
-	Why  string
+	Why  string // in English: one of the spent... reasons below
+}
+
+// The reasons a unit is spent for the turn, as Spent.Why gives them.
+const (
+	spentEntrenches = "entrenches (8.5)"
+	spentMovesDigs  = "moves and entrenches (8.25, 8.52)"
+	spentMoves      = "moves (8.25)"
+	spentAttacks    = "attacks (9.11, 9.16)"
+	spentStays      = "stays without attacking where its side fights, and counts as moved (9.14, B5)"
+	spentRepairs    = "tries to repair a bridge (10.14)"
+)
+
+// Text says it of the unit, for the reader's language: "116/60 moves
+// (8.25)".
+func (s Spent) Text() Message {
+	switch s.Why {
+	case spentEntrenches:
+		return M("%s entrenches (8.5)", s.Unit)
+	case spentMovesDigs:
+		return M("%s moves and entrenches (8.25, 8.52)", s.Unit)
+	case spentMoves:
+		return M("%s moves (8.25)", s.Unit)
+	case spentAttacks:
+		return M("%s attacks (9.11, 9.16)", s.Unit)
+	case spentStays:
+		return M("%s stays without attacking where its side fights, and counts as moved (9.14, B5)", s.Unit)
+	case spentRepairs:
+		return M("%s tries to repair a bridge (10.14)", s.Unit)
+	}
+	return M("%s %s", s.Unit, s.Why)
 }
 
 // errRehearsed stops a rehearsal at its first die.
@@ -239,16 +269,16 @@ func (g *game) spent(battles []*battle) []Spent {
 		switch {
 		case g.mpUsed[u.ID] == 0:
 		case u.Entrenched && g.movedNowhere(u):
-			why[u.ID] = "entrenches (8.5)"
+			why[u.ID] = spentEntrenches
 		case u.Entrenched:
-			why[u.ID] = "moves and entrenches (8.25, 8.52)"
+			why[u.ID] = spentMovesDigs
 		default:
-			why[u.ID] = "moves (8.25)"
+			why[u.ID] = spentMoves
 		}
 	}
 	for _, b := range battles {
 		for _, u := range b.attackers {
-			why[u.ID] = "attacks (9.11, 9.16)"
+			why[u.ID] = spentAttacks
 		}
 		if !g.movedIn(b.area) {
 			continue
@@ -257,7 +287,7 @@ func (g *game) spent(battles []*battle) []Spent {
 		// count as moved.
 		for _, u := range g.st.UnitsAt(g.s, AreaPlace(b.area), g.side()) {
 			if !u.Moved && !u.Attacked && why[u.ID] == "" {
-				why[u.ID] = "stays without attacking where its side fights, and counts as moved (9.14, B5)"
+				why[u.ID] = spentStays
 			}
 		}
 	}
@@ -268,8 +298,8 @@ func (g *game) spent(battles []*battle) []Spent {
 	}
 	seen := map[string]bool{}
 	for _, ro := range g.repairs {
-		if g.repairProblem(ro.o, seen) == "" {
-			why[ro.o.Unit] = "tries to repair a bridge (10.14)"
+		if g.repairProblem(ro.o, seen).Key == "" {
+			why[ro.o.Unit] = spentRepairs
 		}
 		seen[ro.o.Bridge.String()] = true
 	}

@@ -1,9 +1,6 @@
 package rules
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // Dice rolls ten-sided dice for the rules; a 0 counts as 10 (1.0), so every
 // roll is 1..10. purpose says what the roll is for, for the log and the
@@ -87,8 +84,8 @@ func check(s *Scenario, st *State, orders *Orders) OrderErrors {
 	}
 	imp := st.Next
 	if il, ok := orders.Impulse(); ok && (il.Day != imp.Day || il.N != imp.N) {
-		return OrderErrors{{Line: impulseLine(orders), Text: il.String(),
-			Msg: fmt.Sprintf("these orders are for %d-%d, but the impulse to play is %s", il.Day, il.N, imp)}}
+		return OrderErrors{errAt(impulseLine(orders), il.String(),
+			M("these orders are for %d-%d, but the impulse to play is %s", il.Day, il.N, imp.String()))}
 	}
 	chk := &game{s: s, st: st.Clone(), imp: imp, orders: orders}
 	chk.startImpulse()
@@ -157,7 +154,11 @@ func (g *game) event(e Event) { g.events = append(g.events, e) }
 // refused any more: what the dice changed (a bridge blown earlier in the
 // impulse) stops the order where it stands, and the report says why.
 func (g *game) refuse(line int, ord Order, format string, args ...any) {
-	m := M(format, args...)
+	g.refuseWith(line, ord, M(format, args...))
+}
+
+// refuseWith refuses an order, as refuse does, for the reason m.
+func (g *game) refuseWith(line int, ord Order, m Message) {
 	if g.exec {
 		g.event(Stopped{Line: line, Order: ord.String(), Why: m.String(), Message: m})
 		return
@@ -338,8 +339,11 @@ func (g *game) removeOutsiders(day int) {
 type OutsiderRemoved struct{ Unit string }
 
 // String writes the event as the report prints it.
-func (e OutsiderRemoved) String() string {
-	return e.Unit + " is removed: it did not reach the scenario's map in supply by the end of the turn (5th Panzer special rule)"
+func (e OutsiderRemoved) String() string { return e.Text().String() }
+
+// Text is the event as a message, for the reader's language.
+func (e OutsiderRemoved) Text() Message {
+	return M("%s is removed: it did not reach the scenario's map in supply by the end of the turn (5th Panzer special rule)", e.Unit)
 }
 
 // Version numbers the adjudication: it goes up whenever a change to the

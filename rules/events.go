@@ -5,9 +5,19 @@ import (
 )
 
 // An Event is one thing that happened in an impulse, in the order it
-// happened; reports are written from events.
+// happened; reports are written from events. String is the event in
+// English, as a game's log keeps it: what it says is compared by replay
+// and verify and must not change.
 type Event interface {
 	String() string
+}
+
+// A TextEvent is an event that says itself as a message too, for the
+// reader's language: every event of the rules is one, and its String is
+// its Text in English.
+type TextEvent interface {
+	Event
+	Text() Message
 }
 
 // ImpulseEnded: the impulse is over; Next is the one to play.
@@ -19,13 +29,19 @@ type ImpulseEnded struct {
 type Passed struct{ Impulse Impulse }
 
 // String writes the event as the report prints it.
-func (e ImpulseEnded) String() string {
-	return fmt.Sprintf("impulse %s ends; next %s", e.Played, e.Next)
+func (e ImpulseEnded) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e ImpulseEnded) Text() Message {
+	return M("impulse %s ends; next %s", e.Played.String(), e.Next.String())
 }
 
 // String writes the event as the report prints it.
-func (e Passed) String() string {
-	return fmt.Sprintf("no orders for %s: played without movement (B8)", e.Impulse)
+func (e Passed) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e Passed) Text() Message {
+	return M("no orders for %s: played without movement (B8)", e.Impulse.String())
 }
 
 // Stopped: an order could not be carried out to its end, as the board had
@@ -43,4 +59,32 @@ type Stopped struct {
 // replay must tell the same events. No two orders of a mail are the same.
 func (e Stopped) String() string {
 	return fmt.Sprintf("%q stops short: %s", e.Order, e.Why)
+}
+
+// Text is the event as a message: the order, and why in the reader's
+// language.
+func (e Stopped) Text() Message {
+	why := e.Message
+	if why.Key == "" {
+		why = M("%s", e.Why) // as a log keeps it: its English
+	}
+	return M("%q stops short: %s", e.Order, why)
+}
+
+// Text is the event as a message. (Its String, in supply.go, writes the
+// same English.)
+func (e SupplyChange) Text() Message {
+	if e.InSupply {
+		return M("%s is in supply again (13.11)", e.Unit)
+	}
+	return M("%s is out of supply (13.11-13.14)", e.Unit)
+}
+
+// Text is the event as a message. (Its String, in supply.go, writes the
+// same English.)
+func (e Attrited) Text() Message {
+	if e.Eliminated {
+		return M("%s loses its last SP to attrition and is eliminated (13.21)", e.Unit)
+	}
+	return M("%s loses 1 SP to attrition: %d SP left (13.21)", e.Unit, e.Strength)
 }

@@ -1,12 +1,23 @@
 package rules
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
 
 // A Message is a text for a player: its format, written in English, which
 // is also its key in the message catalogs that give it in the player's
 // language, and the arguments of the format. The rules write what they
 // refuse and why as messages, and the referee presents them in each
 // reader's language; String gives the English.
+//
+// An argument may be a Message itself, given in the same language, or a
+// Side, written by its title (German, Allied; ドイツ軍, 連合軍). A text
+// never joins English words of its own: each piece that a reader reads is
+// a message (List, OrList, UnitType.Text, Map.PlaceMessage,
+// DataMessage ...). Every event of the rules says itself as one too
+// (TextEvent), for the report.
 type Message struct {
 	Key  string
 	Args []any
@@ -20,7 +31,78 @@ func (m Message) String() string {
 	if len(m.Args) == 0 {
 		return m.Key
 	}
-	return fmt.Sprintf(m.Key, m.Args...)
+	args := m.Args
+	for i, a := range m.Args {
+		if s, ok := a.(Side); ok && s != "" {
+			if &args[0] == &m.Args[0] {
+				args = slices.Clone(m.Args)
+			}
+			args[i] = s.Title()
+		}
+	}
+	return fmt.Sprintf(m.Key, args...)
+}
+
+// Err returns the message as an error: its Error is the English, and
+// MessageOf gives the message back, for the reader's language.
+func (m Message) Err() error { return messageError{m} }
+
+type messageError struct{ m Message }
+
+func (e messageError) Error() string    { return e.m.String() }
+func (e messageError) message() Message { return e.m }
+
+// MessageOf returns the message an error carries (Message.Err, or an error
+// of the rules that says why), or else the error's text as it is.
+func MessageOf(err error) Message {
+	var m interface{ message() Message }
+	if errors.As(err, &m) {
+		return m.message()
+	}
+	return M("%s", err.Error())
+}
+
+// List writes items as a list: "a, b, c" (in Japanese "a、b、c"). An item
+// may be a message.
+func List[T any](items []T) Message {
+	switch n := len(items); n {
+	case 0:
+		return M("%s", "")
+	case 1:
+		return M("%s", items[0])
+	default:
+		return M("%s, %s", List(items[:n-1]), items[n-1])
+	}
+}
+
+// OrList writes items as alternatives: "a", "a or b", "a, b or c".
+func OrList[T any](items []T) Message {
+	if n := len(items); n > 1 {
+		return M("%s or %s", List(items[:n-1]), items[n-1])
+	}
+	return List(items)
+}
+
+// AndList writes items as "a", "a and b", "a, b and c".
+func AndList[T any](items []T) Message {
+	if n := len(items); n > 1 {
+		return M("%s and %s", List(items[:n-1]), items[n-1])
+	}
+	return List(items)
+}
+
+// Spaced writes items one after the other, a space between them, as
+// modifiers and the parts of a cost are written: "+1 target entrenched
+// (8.56, 9.71) -1 confusion (14.24)".
+func Spaced[T any](items []T) Message {
+	switch n := len(items); n {
+	case 0:
+		return M("%s", "")
+	case 1:
+		return M("%s", items[0])
+	default:
+		return M("%s %s", Spaced(items[:n-1]), items[n-1])
+	}
 }
 
 // A Printer gives messages in a reader's language: Sprintf formats the

@@ -1,9 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Movement (8.2, 8.3) and entrenchment (8.5): each MOVE, FOOT or ENTRENCH
 // line is checked against the board the earlier lines left and, if legal,
@@ -57,7 +54,7 @@ func (g *game) move(line int, o Move) {
 	if !w.forced {
 		if u := g.unsuppliedBy(p, w); u != nil {
 			g.undoMove(saved)
-			g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceName(w.at))
+			g.refuse(line, o, "%s would be out of supply in %s: no unit may move so that it becomes out of supply (8.28)", u.ID, g.s.Map.PlaceMessage(w.at))
 			return
 		}
 	}
@@ -85,8 +82,8 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 	p := &movePlan{line: line, o: o}
 	for _, id := range o.Units {
 		u, why := g.mayMove(id, o.Foot)
-		if why != "" {
-			g.refuse(line, o, "%s", why)
+		if why.Key != "" {
+			g.refuseWith(line, o, why)
 			return nil, false
 		}
 		p.units = append(p.units, u)
@@ -127,8 +124,8 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 			paths = append(paths, e[1:])
 		}
 	}
-	if why := g.throughZone(paths); why != "" {
-		g.refuse(line, o, "%s", why)
+	if why := g.throughZone(paths); why.Key != "" {
+		g.refuseWith(line, o, why)
 		return nil, false
 	}
 	// The 5th Panzer scenario: a unit outside its map passes through areas
@@ -137,7 +134,7 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 	if g.s.RemoveUnsuppliedOutsiders && !g.s.Uses(p.from) {
 		for _, path := range append([][]Place{p.path}, o.Else...) {
 			if len(path) > 0 && !g.s.Uses(path[len(path)-1]) {
-				g.refuse(line, o, "%s is outside the map of %s: a unit outside it may pass through areas outside it only on its way in", g.s.Map.PlaceName(path[len(path)-1]), g.s.Title)
+				g.refuse(line, o, "%s is outside the map of %s: a unit outside it may pass through areas outside it only on its way in", g.s.Map.PlaceMessage(path[len(path)-1]), g.s.TitleMessage())
 				return nil, false
 			}
 		}
@@ -158,20 +155,21 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 }
 
 // throughZone returns why one of the paths (the places to enter, in order)
-// passes through a zone, or "": only the last place of a path may be one.
-func (g *game) throughZone(paths [][]Place) string {
+// passes through a zone, or nothing: only the last place of a path may be
+// one.
+func (g *game) throughZone(paths [][]Place) Message {
 	for _, path := range paths {
 		for _, pl := range path[:len(path)-1] {
 			if !pl.IsZone() {
 				continue
 			}
 			if enemyVPZone(g.s.Map, pl, g.side()) {
-				return fmt.Sprintf("the path passes through zone %s, an Allied VP zone: a German unit that enters one never returns to the map (12.25)", pl.Zone)
+				return M("the path passes through zone %s, an Allied VP zone: a German unit that enters one never returns to the map (12.25)", pl.Zone)
 			}
-			return fmt.Sprintf("the path passes through zone %s: a zone ends a move and is never passed through (3.21, 8.26, 11.13)", pl.Zone)
+			return M("the path passes through zone %s: a zone ends a move and is never passed through (3.21, 8.26, 11.13)", pl.Zone)
 		}
 	}
-	return ""
+	return Message{}
 }
 
 // enemyVPZone reports whether the place is a VP zone of the enemy of side:
@@ -185,55 +183,59 @@ func enemyVPZone(m *Map, p Place, side Side) bool {
 }
 
 // mayMove returns the unit if it may move in this impulse, or why not.
-func (g *game) mayMove(id string, foot bool) (*UnitState, string) {
+func (g *game) mayMove(id string, foot bool) (*UnitState, Message) {
 	side := g.side()
 	u, info := g.st.Unit(id), g.info(id)
 	switch {
 	case u == nil || info == nil:
-		return nil, fmt.Sprintf("%s does not take part in this scenario", id)
+		return nil, M("%s does not take part in this scenario", id)
 	case info.Side != side:
-		return nil, fmt.Sprintf("%s is not yours to move: this is the %s impulse", id, side.Title())
+		return nil, M("%s is not yours to move: this is the %s impulse", id, side)
 	case u.Eliminated:
-		return nil, fmt.Sprintf("%s has been eliminated", id)
+		return nil, M("%s has been eliminated", id)
 	case !u.Arrived && info.Group != "":
 		grp := g.s.OOB.Group(info.Group)
-		return nil, fmt.Sprintf("%s belongs to the %s, which has not been released: it is released when the Germans are stronger than the Allies in one of its release areas at the end of an Allied impulse (11.3, 11.33)", id, grp.Name)
+		return nil, M("%s belongs to the %s, which has not been released: it is released when the Germans are stronger than the Allies in one of its release areas at the end of an Allied impulse (11.3, 11.33)", id, grp.Name)
 	case !u.Arrived:
-		return nil, fmt.Sprintf("%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival, strings.Join(info.Zones, "/"))
+		return nil, M("%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival.String(), strings.Join(info.Zones, "/"))
 	case u.Bridging:
-		return nil, fmt.Sprintf("%s tried to repair a bridge this turn and may not move (10.14)", id)
+		return nil, M("%s tried to repair a bridge this turn and may not move (10.14)", id)
 	case u.Attacked: // 9.16; it has its moved marker too
-		return nil, fmt.Sprintf("%s attacked this turn and may not move (9.16)", id)
+		return nil, M("%s attacked this turn and may not move (9.16)", id)
 	case u.Moved:
-		if why := g.mayHaveStayed(u, id, "move again"); why != "" {
+		if why := g.mayHaveStayed(u, id, true); why.Key != "" {
 			return nil, why
 		}
-		return nil, fmt.Sprintf("%s already moved in an earlier impulse this turn (8.25)", id)
+		return nil, M("%s already moved in an earlier impulse this turn (8.25)", id)
 	case g.mpUsed[id] > 0:
-		return nil, fmt.Sprintf("%s already moved in this impulse (8.25)", id)
+		return nil, M("%s already moved in this impulse (8.25)", id)
 	}
 	// 5.24: red-triangle German units do not move before 16-2; 5.23: on
 	// 16-1 only green-triangle Allied units move.
 	firstImpulse := g.imp.Day == FirstDay && g.imp.N == 1
 	switch {
 	case firstImpulse && side == German && info.Triangle:
-		return nil, fmt.Sprintf("%s has a red triangle: it may not move before 16-2 (5.24)", id)
+		return nil, M("%s has a red triangle: it may not move before 16-2 (5.24)", id)
 	case firstImpulse && side == Allied && !info.Triangle:
-		return nil, fmt.Sprintf("%s has no green triangle: on 16-1 only green-triangle units move (5.23)", id)
+		return nil, M("%s has no green triangle: on 16-1 only green-triangle units move (5.23)", id)
 	case foot && info.Type == Armor:
-		return nil, fmt.Sprintf("%s is armour, which cannot move as infantry (8.34)", id)
+		return nil, M("%s is armour, which cannot move as infantry (8.34)", id)
 	}
-	return u, ""
+	return u, Message{}
 }
 
 // mayHaveStayed says, for a unit that stayed without attacking in an area
 // where its side fought a battle earlier this turn, that it may not act
-// (move again, attack) this turn, and why (9.14, B5); "" for any other unit.
-func (g *game) mayHaveStayed(u *UnitState, id, act string) string {
-	if !u.Stayed {
-		return ""
+// (move again, or attack) this turn, and why (9.14, B5); nothing for any
+// other unit.
+func (g *game) mayHaveStayed(u *UnitState, id string, move bool) Message {
+	switch {
+	case !u.Stayed:
+		return Message{}
+	case move:
+		return M("%s stayed without attacking in %s, where a battle was fought, earlier this turn: it counts as moved and may not move again this turn (9.14, B5)", id, g.s.Map.PlaceMessage(u.Place))
 	}
-	return fmt.Sprintf("%s stayed without attacking in %s, where a battle was fought, earlier this turn: it counts as moved and may not %s this turn (9.14, B5)", id, g.s.Map.PlaceName(u.Place), act)
+	return M("%s stayed without attacking in %s, where a battle was fought, earlier this turn: it counts as moved and may not attack this turn (9.14, B5)", id, g.s.Map.PlaceMessage(u.Place))
 }
 
 // A walk is how far a move got along its path.
@@ -296,8 +298,12 @@ func (g *game) walk(p *movePlan) (w walk, ok bool) {
 			continue
 		}
 		if w.spent+cost > p.mp {
-			g.refuse(p.line, p.o, "entering %s needs %d MP, but %s %s only %d left (8.38)",
-				g.s.Map.PlaceName(to), cost, strings.Join(p.o.Units, " "), hasHave(len(p.o.Units)), p.mp-w.spent)
+			units := strings.Join(p.o.Units, " ")
+			if len(p.o.Units) == 1 {
+				g.refuse(p.line, p.o, "entering %s needs %d MP, but %s has only %d left (8.38)", g.s.Map.PlaceMessage(to), cost, units, p.mp-w.spent)
+			} else {
+				g.refuse(p.line, p.o, "entering %s needs %d MP, but %s have only %d left (8.38)", g.s.Map.PlaceMessage(to), cost, units, p.mp-w.spent)
+			}
 			w.forced = true
 			return w, g.exec
 		}
@@ -309,7 +315,7 @@ func (g *game) walk(p *movePlan) (w walk, ok bool) {
 		// 8.22: a unit entering an area with enemy units stops there.
 		if !to.IsZone() && g.hasEnemy(to, side) {
 			if i < len(steps)-1 {
-				g.refuse(p.line, p.o, "%s holds enemy units: a unit entering it stops there (8.22)", g.s.Map.PlaceName(to))
+				g.refuse(p.line, p.o, "%s holds enemy units: a unit entering it stops there (8.22)", g.s.Map.PlaceMessage(to))
 				w.forced = true
 				return w, g.exec
 			}
@@ -455,21 +461,13 @@ func restore[V any](m map[string]V, k string, v V, had bool) {
 	}
 }
 
-// hasHave agrees the verb with the number of units.
-func hasHave(n int) string {
-	if n == 1 {
-		return "has"
-	}
-	return "have"
-}
-
 // stepCost returns the step from one place to the next with its MP (8.33,
 // 8.34, 8.36, 8.37, 8.26), or refuses the move. blown reports that the
 // enemy blew the bridge as the stack crossed (10.2): the step is not taken.
 func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (st Step, blown, ok bool) {
 	link := g.link(from, to)
-	if why := g.stepForbidden(link, from, to); why != "" {
-		g.refuse(line, o, "%s", why)
+	if why := g.stepForbidden(link, from, to); why.Key != "" {
+		g.refuseWith(line, o, why)
 		return st, false, false
 	}
 	st = Step{From: from, To: to, Road: link.Class()}
@@ -479,8 +477,8 @@ func (g *game) stepCost(line int, o Move, units []*UnitState, from, to Place) (s
 		if g.bridgeBlown(r) {
 			// 8.34, 8.35: only units moving as infantry cross a blown
 			// bridge, for 3 MP flat.
-			if why := g.blownBridgeBars(units, o.Foot, r); why != "" {
-				g.refuse(line, o, "%s", why)
+			if why := g.blownBridgeBars(units, o.Foot, r); why.Key != "" {
+				g.refuseWith(line, o, why)
 				return st, false, false
 			}
 			st.MP, st.Blown = 3, true
@@ -519,28 +517,28 @@ func (g *game) link(from, to Place) *Link {
 
 // stepForbidden returns why units of the side to move may not step from
 // one place to the next along link (nil: no road), whatever their MP, or
-// "".
-func (g *game) stepForbidden(link *Link, from, to Place) string {
+// nothing.
+func (g *game) stepForbidden(link *Link, from, to Place) Message {
 	side := g.side()
-	name := g.s.Map.PlaceName
+	name := g.s.Map.PlaceMessage
 	switch {
 	case link == nil:
-		return fmt.Sprintf("no road joins %s and %s (3.22)", name(from), name(to))
+		return M("no road joins %s and %s (3.22)", name(from), name(to))
 	case g.leavesMap(from, to):
-		return fmt.Sprintf("%s is outside the map of %s", name(to), g.s.Title)
+		return M("%s is outside the map of %s", name(to), g.s.TitleMessage())
 	case to.IsZone() && g.s.Map.Zone(to.Zone).ClosedTo == side:
-		return fmt.Sprintf("zone %s is closed to %s units (11.22, 11.23)", to.Zone, side.Title())
+		return M("zone %s is closed to %s units (11.22, 11.23)", to.Zone, side)
 	// 11.21 forbids Allied reinforcements to enter from a zone held by
 	// Germans; moving into one is refused alike.
 	case to.IsZone() && side == Allied && g.hasEnemy(to, side):
-		return fmt.Sprintf("zone %s holds German units (11.21)", to.Zone)
+		return M("zone %s holds German units (11.21)", to.Zone)
 	case from.IsZone() && !to.IsZone() && side == Allied && g.hasEnemy(from, side):
-		return fmt.Sprintf("zone %s holds German units: Allied reinforcements cannot enter from it (11.21)", from.Zone)
+		return M("zone %s holds German units: Allied reinforcements cannot enter from it (11.21)", from.Zone)
 	// 8.27: never straight from one enemy-held area to another.
 	case !from.IsZone() && !to.IsZone() && g.hasEnemy(from, side) && g.hasEnemy(to, side):
-		return fmt.Sprintf("%s and %s both hold enemy units: no unit moves directly from one to the other (8.27)", name(from), name(to))
+		return M("%s and %s both hold enemy units: no unit moves directly from one to the other (8.27)", name(from), name(to))
 	}
-	return ""
+	return Message{}
 }
 
 // leavesMap reports whether a step (or a reinforcement's change of zone,
@@ -554,19 +552,19 @@ func (g *game) leavesMap(from, to Place) bool {
 }
 
 // blownBridgeBars returns why one of the units cannot cross the blown
-// bridge of road r, or "": only units moving as infantry cross, armour
-// never (8.34, 8.35).
-func (g *game) blownBridgeBars(units []*UnitState, foot bool, r *Road) string {
+// bridge of road r, or nothing: only units moving as infantry cross,
+// armour never (8.34, 8.35).
+func (g *game) blownBridgeBars(units []*UnitState, foot bool, r *Road) Message {
 	for _, u := range units {
 		t := g.info(u.ID).Type
 		if t == Armor {
-			return fmt.Sprintf("bridge %s is blown: armour cannot cross it (8.34)", r.ID())
+			return M("bridge %s is blown: armour cannot cross it (8.34)", r.ID())
 		}
 		if !foot && t != Infantry && !u.Dismounted {
-			return fmt.Sprintf("bridge %s is blown: %s crosses it only moving as infantry, with FOOT (8.34, 8.35)", r.ID(), u.ID)
+			return M("bridge %s is blown: %s crosses it only moving as infantry, with FOOT (8.34, 8.35)", r.ID(), u.ID)
 		}
 	}
-	return ""
+	return Message{}
 }
 
 // extraCosts returns what a step costs on top of its road: +1 entering an
@@ -621,37 +619,51 @@ func (s Step) extra() int {
 	return n
 }
 
-// Cost writes how the step's MP add up: "2 secondary +1 occupied (8.37)
-// = 3".
-func (s Step) Cost() string {
-	var parts []string
+// Cost writes how the step's MP add up: "2 secondary +1 entering an
+// occupied area (8.37) = 3".
+func (s Step) Cost() string { return s.CostText().String() }
+
+// CostText is Cost as a message, for the reader's language.
+func (s Step) CostText() Message {
+	var parts []Message
 	switch {
 	case s.Shift > 0:
-		return fmt.Sprintf("%d, change of zone (11.14)", s.Shift)
+		return M("%d, change of zone (11.14)", s.Shift)
 	case s.BlownUnder:
-		return fmt.Sprintf("1, bridge %s blown as the stack crossed: it stays on the near side (8.36, 8.42)", s.Bridge)
+		return M("1, bridge %s blown as the stack crossed: it stays on the near side (8.36, 8.42)", s.Bridge)
 	case s.Blown:
-		parts = append(parts, fmt.Sprintf("3 over blown bridge %s on foot (8.34)", s.Bridge))
+		parts = append(parts, M("3 over blown bridge %s on foot (8.34)", s.Bridge))
 	default:
-		road := fmt.Sprintf("%d %s", s.Road.Cost(), s.Road)
+		road := s.Road.costText()
 		if s.Bridge != "" {
-			road += " over bridge " + s.Bridge
+			road = M("%s over bridge %s", road, s.Bridge)
 		}
 		parts = append(parts, road)
 	}
 	if s.Occupied {
-		parts = append(parts, "+1 entering an occupied area (8.37)")
+		parts = append(parts, M("+1 entering an occupied area (8.37)"))
 	}
 	if s.LeavesEnemy {
-		parts = append(parts, "+1 leaving an enemy-held area (8.36)")
+		parts = append(parts, M("+1 leaving an enemy-held area (8.36)"))
 	}
 	if s.Delay > 0 {
-		parts = append(parts, fmt.Sprintf("+%d special forces DELAY (14.22)", s.Delay))
+		parts = append(parts, M("+%d special forces DELAY (14.22)", s.Delay))
 	}
 	if len(parts) == 1 && !s.Blown {
 		return parts[0]
 	}
-	return fmt.Sprintf("%s = %d", strings.Join(parts, " "), s.MP)
+	return M("%s = %d", Spaced(parts), s.MP)
+}
+
+// costText writes what a road costs: "1 primary", "2 secondary" (8.33).
+func (c RoadClass) costText() Message {
+	switch c {
+	case Primary:
+		return M("%d primary", c.Cost())
+	case Secondary:
+		return M("%d secondary", c.Cost())
+	}
+	return M("%d %s", c.Cost(), string(c))
 }
 
 // entrench carries out ENTRENCH (8.5, 5.23).
@@ -725,17 +737,23 @@ type Moved struct {
 type Entrenched struct{ Unit string }
 
 // String writes the event as the report prints it.
-func (e Moved) String() string {
-	how := "moves"
-	if e.Foot {
-		how = "moves on foot"
-	}
+func (e Moved) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e Moved) Text() Message {
 	var p []string
 	for _, pl := range e.Path {
 		p = append(p, pl.String())
 	}
-	return fmt.Sprintf("%s %s %s (%d MP)", strings.Join(e.Units, " "), how, strings.Join(p, "-"), e.MP)
+	units, path := strings.Join(e.Units, " "), strings.Join(p, "-")
+	if e.Foot {
+		return M("%s moves on foot %s (%d MP)", units, path, e.MP)
+	}
+	return M("%s moves %s (%d MP)", units, path, e.MP)
 }
 
 // String writes the event as the report prints it.
-func (e Entrenched) String() string { return e.Unit + " entrenches" }
+func (e Entrenched) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e Entrenched) Text() Message { return M("%s entrenches", e.Unit) }

@@ -34,24 +34,31 @@ type Orders struct {
 type LineSpan struct{ First, Last int }
 
 // String writes the span as "line 3" or "lines 14-15".
-func (l LineSpan) String() string {
+func (l LineSpan) String() string { return l.Text().String() }
+
+// Text is the span as a message.
+func (l LineSpan) Text() Message {
 	if l.First == l.Last {
-		return fmt.Sprintf("line %d", l.First)
+		return M("line %d", l.First)
 	}
-	return fmt.Sprintf("lines %d-%d", l.First, l.Last)
+	return M("lines %d-%d", l.First, l.Last)
 }
 
 // IgnoredText says which lines were not read as orders, as "not read as
 // orders: lines 14-15", or "" when every line was.
-func (o *Orders) IgnoredText() string {
+func (o *Orders) IgnoredText() string { return o.IgnoredMessage().String() }
+
+// IgnoredMessage is IgnoredText as a message; its Key is "" when every
+// line was read.
+func (o *Orders) IgnoredMessage() Message {
 	if o == nil || len(o.Ignored) == 0 {
-		return ""
+		return Message{}
 	}
-	parts := make([]string, len(o.Ignored))
+	parts := make([]Message, len(o.Ignored))
 	for i, l := range o.Ignored {
-		parts[i] = l.String()
+		parts[i] = l.Text()
 	}
-	return "not read as orders: " + strings.Join(parts, ", ")
+	return M("not read as orders: %s", List(parts))
 }
 
 func (o *Orders) add(line int, ord Order) {
@@ -179,7 +186,7 @@ func (kw *Keyword) kind(n int) *kind {
 		parse: func(lp *lineParser) Order {
 			o, rest, err := kw.Parse(lp.text, lp.toks[1:])
 			if err != nil {
-				lp.fail("%v", err)
+				lp.failWith(MessageOf(err))
 				return nil
 			}
 			lp.i = len(lp.toks) - len(rest)
@@ -235,12 +242,12 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 	switch {
 	case len(p.errs) > 0:
 	case len(p.out.List) == 0 && len(p.out.Ignored) == 0:
-		p.errs = append(p.errs, OrderError{Line: 1, Msg: "no orders found: write one order per line, as MOVE 116/60 62 70, and END after the last; quoted lines (>) and everything after a signature (-- ) are ignored. Send HELP for the whole language"})
+		p.errs = append(p.errs, errAt(1, "", M("no orders found: write one order per line, as MOVE 116/60 62 70, and END after the last; quoted lines (>) and everything after a signature (-- ) are ignored. Send HELP for the whole language")))
 	case len(p.out.Ignored) > 0 && !p.ordered && !p.ended:
 		// Only heading lines and text that is no order: the writer
 		// meant something, and nothing of it reads as an order.
-		p.errs = append(p.errs, OrderError{Line: p.out.Ignored[0].First, Msg: "no orders found (" + p.out.IgnoredText() +
-			": a greeting or a sign-off). Write one order per line, as MOVE 116/60 62 70, and END after the last; IMPULSE and END alone play the impulse without orders. Send HELP for the whole language"})
+		p.errs = append(p.errs, errAt(p.out.Ignored[0].First, "", M("no orders found (%s: a greeting or a sign-off). Write one order per line, as MOVE 116/60 62 70, and END after the last; IMPULSE and END alone play the impulse without orders. Send HELP for the whole language",
+			p.out.IgnoredMessage())))
 	}
 	if len(p.errs) > 0 {
 		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
@@ -258,8 +265,8 @@ func (p *parser) finish() {
 	for i, ord := range p.out.List {
 		// 14.22: DELAY may not be chosen in the third impulse of a turn.
 		if f, ok := ord.(SpecialForces); ok && f.Effect == SFDelay && p.impulse.N == 3 {
-			p.errs = append(p.errs, OrderError{Line: p.out.Lines[i], Text: f.String(),
-				Msg: fmt.Sprintf("DELAY cannot be chosen in a third impulse (14.22), and this is %d-3", p.impulse.Day)})
+			p.errs = append(p.errs, errAt(p.out.Lines[i], f.String(),
+				M("DELAY cannot be chosen in a third impulse (14.22), and this is %d-3", p.impulse.Day)))
 		}
 	}
 }
@@ -442,9 +449,9 @@ func (p *parser) line(n int, text string) {
 			return
 		}
 		p.setAside(true)
-		why := "the line names a unit or an area, so it is read as an order, not as a greeting or a sign-off."
+		why := M("the line names a unit or an area, so it is read as an order, not as a greeting or a sign-off.")
 		if w := lp.toks[0]; strings.ContainsAny(w, "0123456789") || p.namesUnit(w) {
-			why = "an order starts with its keyword, as MOVE or ATTACK, then the units and areas."
+			why = M("an order starts with its keyword, as MOVE or ATTACK, then the units and areas.")
 		}
 		p.unknown(n, text, lp.toks[0], why)
 		return
@@ -459,7 +466,7 @@ func (p *parser) line(n int, text string) {
 		return
 	}
 	if lp.i < len(lp.toks) {
-		lp.fail("%q is more than %s takes: %s%s", strings.Join(lp.toks[lp.i:], " "), k.keyword, k.syntax, lp.wordHint(lp.peek()))
+		lp.fail("%q is more than %s takes: %s%s", strings.Join(lp.toks[lp.i:], " "), k.keyword, syntaxMessage(k.syntax), lp.wordHint(lp.peek()))
 		return
 	}
 	if k.once {
@@ -481,40 +488,23 @@ func (p *parser) line(n int, text string) {
 	}
 }
 
-// unknown refuses a line whose first word is no keyword; why, if set,
-// says why the line is not read as chatter.
-func (p *parser) unknown(n int, text, word, why string) {
-	var sentences []string
+// unknown refuses a line whose first word is no keyword; why says why the
+// line is not read as chatter.
+func (p *parser) unknown(n int, text, word string, why Message) {
 	w := strings.TrimFunc(word, notWordRune)
-	mean := didYouMean(w, p.keywords())
+	mean := nearWords(w, p.keywords())
 	if p.kind(strings.ToUpper(w)) != nil {
-		mean = strings.ToUpper(w) // the keyword with a stop or a colon
+		mean = []string{strings.ToUpper(w)} // the keyword with a stop or a colon
 	}
-	if mean != "" {
-		sentences = append(sentences, "did you mean "+mean+"?")
-		why = "" // the keyword written wrong is reason enough
+	if len(mean) > 0 {
+		why = M("did you mean %s?", OrList(mean)) // the keyword written wrong is reason enough
 	}
-	if why != "" {
-		sentences = append(sentences, why)
-	}
+	next := M("Send HELP for the keywords")
 	if !p.listed {
 		p.listed = true
-		sentences = append(sentences, "a line starts with one of "+keywordList(p.kinds)+"; put END after your orders so that the rest of the mail is ignored")
-	} else {
-		sentences = append(sentences, "send HELP for the keywords")
+		next = M("A line starts with one of %s; put END after your orders so that the rest of the mail is ignored", keywordList(p.kinds))
 	}
-	for i := 1; i < len(sentences); i++ {
-		sentences[i] = capital(sentences[i])
-	}
-	p.errs = append(p.errs, OrderError{Line: n, Text: text, Msg: fmt.Sprintf("unknown order %q: %s", word, strings.Join(sentences, " "))})
-}
-
-// capital writes s with its first letter in upper case.
-func capital(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
+	p.errs = append(p.errs, errAt(n, text, M("unknown order %q: %s %s", word, why, next)))
 }
 
 func (p *parser) keywords() []string {
@@ -532,7 +522,7 @@ func (p *parser) keywords() []string {
 // sign-off; anything that might be an order written wrong is not.
 func (p *parser) isChatter(toks []string) bool {
 	first := strings.TrimFunc(toks[0], notWordRune)
-	if first != "" && (p.kind(strings.ToUpper(first)) != nil || didYouMean(first, p.keywords()) != "") {
+	if first != "" && (p.kind(strings.ToUpper(first)) != nil || len(nearWords(first, p.keywords())) > 0) {
 		return false
 	}
 	for _, t := range toks {
@@ -611,7 +601,7 @@ func (p *parser) setAside(orderFollows bool) {
 		if p.ordered && orderFollows {
 			for _, l := range p.chatter {
 				toks := tokenize(nil, l.text)
-				p.unknown(l.n, l.text, toks[0], "a greeting or a sign-off may stand before your first order or after your last one, not between two orders.")
+				p.unknown(l.n, l.text, toks[0], M("a greeting or a sign-off may stand before your first order or after your last one, not between two orders."))
 			}
 		} else {
 			p.out.Ignored = append(p.out.Ignored, LineSpan{p.chatter[0].n, p.chatter[len(p.chatter)-1].n})
@@ -665,10 +655,18 @@ func tokenize(toks []string, s string) []string {
 	return toks
 }
 
-func (lp *lineParser) fail(format string, args ...any) {
+func (lp *lineParser) fail(format string, args ...any) { lp.failWith(M(format, args...)) }
+
+// failWith refuses the line for the reason m.
+func (lp *lineParser) failWith(m Message) {
 	lp.nerrs++
-	lp.p.errs = append(lp.p.errs, errAt(lp.n, lp.text, M(format, args...)))
+	lp.p.errs = append(lp.p.errs, errAt(lp.n, lp.text, m))
 }
+
+// syntaxMessage gives an order's syntax, as HELP shows it ("MOVE unit...
+// path [ELSE path]"), as a message: HELP's catalog gives it in the
+// reader's language, where it has it.
+func syntaxMessage(syntax string) Message { return Message{Key: syntax} }
 
 func (lp *lineParser) more() bool   { return lp.i < len(lp.toks) }
 func (lp *lineParser) peek() string { return lp.toks[lp.i] }
@@ -738,12 +736,13 @@ func isKeyword(t string) bool {
 	return false
 }
 
-// units reads one or more unit ids up to the first token that is not a unit.
-func (lp *lineParser) units(what string) []string { return lp.unitsUntil(what, nil) }
+// units reads one or more unit ids up to the first token that is not a unit;
+// what says what to write when there is none.
+func (lp *lineParser) units(what Message) []string { return lp.unitsUntil(what, nil) }
 
 // unitsUntil reads unit ids as units does, stopping also at a token for
 // which stop is true.
-func (lp *lineParser) unitsUntil(what string, stop func(string) bool) []string {
+func (lp *lineParser) unitsUntil(what Message, stop func(string) bool) []string {
 	ids := make([]string, 0, len(lp.toks)-lp.i)
 	for lp.more() && classify(lp.peek()) == tokUnit && !isKeyword(lp.peek()) && (stop == nil || !stop(lp.peek())) {
 		t := lp.next()
@@ -777,7 +776,7 @@ func (lp *lineParser) unit(t string) (string, bool) {
 		return u.ID, true
 	}
 	if u := s.OOB.Unit(t); u != nil {
-		lp.fail("unit %s does not take part in %s", u.ID, s.Title)
+		lp.fail("unit %s does not take part in %s", u.ID, s.TitleMessage())
 		return "", false
 	}
 	// A unique ending after the formation, as CCA for 9AD/CCA, is accepted;
@@ -794,14 +793,10 @@ func (lp *lineParser) unit(t string) (string, bool) {
 		lp.seen = append(lp.seen, s.OOB.Unit(match[0]))
 		return match[0], true
 	case len(match) > 1:
-		lp.fail("unit %s is ambiguous: it could be %s; write the whole id", t, strings.Join(match, ", "))
+		lp.fail("unit %s is ambiguous: it could be %s; write the whole id", t, List(match))
 		return "", false
 	}
-	hint := lp.suggestUnit(t)
-	if strings.Contains(hint, " (") {
-		hint += " (areas are written by number)"
-	}
-	lp.fail("unknown unit %s%s", t, hint)
+	lp.fail("unknown unit %s%s", t, lp.suggestUnit(t))
 	return "", false
 }
 
@@ -829,11 +824,7 @@ func (lp *lineParser) place(t string) (Place, bool) {
 		lp.fail("%s is not an area number: did you mean %s?", t, n)
 		return Place{}, false
 	}
-	msg := fmt.Sprintf("%s is not an area number or zone letter: areas are written by number, zones by letter", t)
-	if lp.p.s != nil {
-		msg += lp.suggestArea(t)
-	}
-	lp.fail("%s", msg)
+	lp.fail("%s is not an area number or zone letter: areas are written by number, zones by letter%s", t, lp.suggestArea(t))
 	return Place{}, false
 }
 
@@ -843,15 +834,15 @@ func (lp *lineParser) onMap(p Place, t string) bool {
 		return true
 	}
 	if !s.Map.Has(p) {
-		what := "area"
 		if p.IsZone() {
-			what = "zone"
+			lp.fail("there is no zone %s on the map%s", t, lp.suggestArea(t))
+		} else {
+			lp.fail("there is no area %s on the map%s", t, lp.suggestArea(t))
 		}
-		lp.fail("there is no %s %s on the map%s", what, t, lp.suggestArea(t))
 		return false
 	}
 	if !s.WholeMap && !s.Uses(p) && !lp.outside {
-		lp.fail("%s is outside the map of %s", s.Map.PlaceName(p), s.Title)
+		lp.fail("%s is outside the map of %s", s.Map.PlaceMessage(p), s.TitleMessage())
 		return false
 	}
 	return true
@@ -874,14 +865,15 @@ func (lp *lineParser) startOutside(ids []string) bool {
 	return true
 }
 
-// area reads an area (not a zone): where a battle can be (9.17).
-func (lp *lineParser) area(what string) (int, bool) {
-	return lp.areaNoZone(what, "there are no battles in zones (9.17)")
+// area reads an area (not a zone): where a battle can be (9.17). what is
+// the syntax read, as "ATTACK area".
+func (lp *lineParser) area(what Message) (int, bool) {
+	return lp.areaNoZone(what, M("there are no battles in zones (9.17)"))
 }
 
 // areaNoZone reads an area number as area does; a zone is refused for the
 // reason given, with its rule.
-func (lp *lineParser) areaNoZone(what, zoneWhy string) (int, bool) {
+func (lp *lineParser) areaNoZone(what, zoneWhy Message) (int, bool) {
 	if !lp.more() {
 		lp.fail("%s: an area number is missing", what)
 		return 0, false
@@ -974,12 +966,20 @@ func digitLike(t string) string {
 	return string(b)
 }
 
-// didYouMean returns the words nearest to t, as "ATTACK" or "ARTY or
-// ATTACK", when one is near enough to be a slip of the keyboard; "" when
-// none is.
-func didYouMean(t string, words []string) string {
+// meanHint returns "; did you mean ATTACK?" with the words nearest to t
+// (nearWords), or nothing (the zero Message) when none is near.
+func meanHint(t string, words []string) Message {
+	if near := nearWords(t, words); len(near) > 0 {
+		return M("; did you mean %s?", OrList(near))
+	}
+	return Message{}
+}
+
+// nearWords returns the words nearest to t, as ATTACK, or ARTY and ATTACK,
+// when one is near enough to be a slip of the keyboard; none otherwise.
+func nearWords(t string, words []string) []string {
 	if japaneseProse(t) {
-		return "" // no keyword is written in kana or kanji: 山田 is not SF
+		return nil // no keyword is written in kana or kanji: 山田 is not SF
 	}
 	limit := 1
 	if len(t) > 5 {
@@ -992,20 +992,14 @@ func didYouMean(t string, words []string) string {
 			out = append(out, n.name)
 		}
 	}
-	if len(out) == 0 {
-		return ""
-	}
-	if len(out) == 1 {
-		return out[0]
-	}
-	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+	return out
 }
 
 // wordHint returns "; did you mean WITH?" when t is near a word of the
-// line's own syntax (WITH, ELSE, BY, ALL ...); "" otherwise.
-func (lp *lineParser) wordHint(t string) string {
+// line's own syntax (WITH, ELSE, BY, ALL ...); nothing otherwise.
+func (lp *lineParser) wordHint(t string) Message {
 	if lp.k == nil {
-		return ""
+		return Message{}
 	}
 	var words []string
 	for _, w := range strings.FieldsFunc(lp.k.syntax, func(r rune) bool { return r < 'A' || r > 'Z' }) {
@@ -1013,10 +1007,7 @@ func (lp *lineParser) wordHint(t string) string {
 			words = append(words, w)
 		}
 	}
-	if mean := didYouMean(t, words); mean != "" {
-		return "; did you mean " + mean + "?"
-	}
-	return ""
+	return meanHint(t, words)
 }
 
 // bridge reads a bridge as a-b and checks that a road with a bridge joins
@@ -1024,9 +1015,9 @@ func (lp *lineParser) wordHint(t string) string {
 func (lp *lineParser) bridge(t string) (Bridge, bool) {
 	if classify(t) != tokBridge {
 		hint := lp.wordHint(t)
-		if x, y, ok := strings.Cut(t, "-"); ok && hint == "" {
+		if x, y, ok := strings.Cut(t, "-"); ok && hint.Key == "" {
 			if a, b := cmp.Or(digitLike(x), x), cmp.Or(digitLike(y), y); isDigits(a) && isDigits(b) {
-				hint = fmt.Sprintf("; did you mean %s-%s?", a, b)
+				hint = M("; did you mean %s-%s?", a, b)
 			}
 		}
 		lp.fail("%s is not a bridge: a bridge is written by its two areas, as 51-70%s", t, hint)
@@ -1073,7 +1064,7 @@ func (lp *lineParser) own(ids []string) {
 	side := lp.p.opt.Side
 	for _, id := range ids {
 		if u := lp.unitOf(id); u != nil && side != "" && u.Side != side {
-			lp.fail("%s is %s unit: you command the %s units", id, sideArticle(u.Side), side.Title())
+			lp.failWith(sideUnit(id, u.Side, side))
 		}
 	}
 }
@@ -1089,10 +1080,10 @@ func (lp *lineParser) enemy(ids []string) {
 }
 
 // suggestUnit lists the scenario's unit ids and area names closest to t.
-func (lp *lineParser) suggestUnit(t string) string {
+func (lp *lineParser) suggestUnit(t string) Message {
 	s := lp.p.s
 	if s == nil {
-		return ""
+		return Message{}
 	}
 	cands := make([]string, 0, len(s.Units)+len(s.Map.Areas))
 	for _, u := range s.Units {
@@ -1103,19 +1094,25 @@ func (lp *lineParser) suggestUnit(t string) string {
 			cands = append(cands, a.Label())
 		}
 	}
-	return suggestion(t, cands, func(c string) string {
+	near := suggestion(t, cands, func(c string) string {
 		if i := strings.LastIndex(c, " ("); i > 0 {
 			return c[:i] // an area's name, without its number
 		}
 		return c
 	})
+	for _, n := range near {
+		if strings.Contains(n, " (") {
+			return M("; closest: %s (areas are written by number)", List(near))
+		}
+	}
+	return closestHint(near)
 }
 
 // suggestArea lists the areas whose names or numbers are closest to t.
-func (lp *lineParser) suggestArea(t string) string {
+func (lp *lineParser) suggestArea(t string) Message {
 	s := lp.p.s
 	if s == nil {
-		return ""
+		return Message{}
 	}
 	var cands []string
 	for _, a := range s.Map.Areas {
@@ -1123,17 +1120,17 @@ func (lp *lineParser) suggestArea(t string) string {
 			cands = append(cands, a.Label())
 		}
 	}
-	return suggestion(t, cands, func(c string) string {
+	return closestHint(suggestion(t, cands, func(c string) string {
 		i := strings.LastIndex(c, " (")
 		if isDigits(t) {
 			return c[i+2 : len(c)-1] // the number
 		}
 		return c[:i]
-	})
+	}))
 }
 
 // suggestBridge lists the bridges at either of two areas.
-func (lp *lineParser) suggestBridge(a, b int) string {
+func (lp *lineParser) suggestBridge(a, b int) Message {
 	var out []string
 	for _, n := range []int{a, b} {
 		for _, l := range lp.p.s.Map.Links(AreaPlace(n)) {
@@ -1143,33 +1140,31 @@ func (lp *lineParser) suggestBridge(a, b int) string {
 		}
 	}
 	if len(out) == 0 {
-		return ""
+		return Message{}
 	}
-	return "; bridges there: " + strings.Join(out, ", ")
+	return M("; bridges there: %s", List(out))
 }
 
-// suggestion returns "; closest: x, y" with the candidates nearest to t by
-// edit distance (transpositions count one), compared through key.
-func suggestion(t string, cands []string, key func(string) string) string {
+// suggestion returns the candidates nearest to t by edit distance
+// (transpositions count one), compared through key, five at most.
+func suggestion(t string, cands []string, key func(string) string) []string {
 	near := nearest(t, cands, key, max(2, len(t)/3))
 	if len(near) > 5 {
 		near = near[:5]
-	}
-	if len(near) == 0 {
-		return ""
 	}
 	parts := make([]string, len(near))
 	for i, n := range near {
 		parts[i] = n.name
 	}
-	return "; closest: " + strings.Join(parts, ", ")
+	return parts
 }
 
-func sideArticle(s Side) string {
-	if s == German {
-		return "a German"
+// closestHint returns "; closest: x, y", or nothing for no names.
+func closestHint(names []string) Message {
+	if len(names) == 0 {
+		return Message{}
 	}
-	return "an Allied"
+	return M("; closest: %s", List(names))
 }
 
 // movedOn returns the line on which the unit was moved, if it was.

@@ -104,12 +104,12 @@ var kindIndex = func() map[string]*kind {
 
 func kindByKeyword(kw string) *kind { return kindIndex[kw] }
 
-func keywordList(ks []*kind) string {
+func keywordList(ks []*kind) Message {
 	var out []string
 	for _, k := range ks {
 		out = append(out, k.keyword)
 	}
-	return strings.Join(out, ", ")
+	return List(out)
 }
 
 // Heading lines.
@@ -133,11 +133,11 @@ func parseImpulseLine(lp *lineParser) Order {
 	}
 	day, n, err := ParseDayImpulse(lp.next())
 	if err != nil {
-		lp.fail("%v", err)
+		lp.failWith(MessageOf(err))
 		return nil
 	}
 	if s := lp.p.s; s != nil && (day < s.StartImpulse.Day || day > s.EndImpulse.Day) {
-		lp.fail("%s is played from %d to %d December", s.Title, s.StartImpulse.Day, s.EndImpulse.Day)
+		lp.fail("%s is played from %d to %d December", s.TitleMessage(), s.StartImpulse.Day, s.EndImpulse.Day)
 		return nil
 	}
 	i := ImpulseLine{day, n}
@@ -179,7 +179,7 @@ func parseMove(foot bool) func(lp *lineParser) Order {
 		m := Move{Foot: foot}
 		// A number with a letter for a digit (2O) starts the path, as a
 		// place written wrong, unless it is a unit's id.
-		m.Units = lp.unitsUntil("name the units to move, then the areas of their path", lp.misdigit)
+		m.Units = lp.unitsUntil(M("name the units to move, then the areas of their path"), lp.misdigit)
 		lp.outside = lp.startOutside(m.Units)
 		m.Path = lp.path()
 		if len(m.Path) == 0 && lp.nerrs == 0 {
@@ -204,7 +204,7 @@ func (m Move) validate(lp *lineParser) {
 			continue
 		}
 		if own := lp.p.opt.Side; own != "" && u.Side != own {
-			lp.fail("%s is %s unit: you command the %s units", id, sideArticle(u.Side), own.Title())
+			lp.failWith(sideUnit(id, u.Side, own))
 			continue
 		}
 		if side != "" && u.Side != side {
@@ -242,7 +242,7 @@ func (lp *lineParser) roads(path []Place, side Side) {
 	for i, p := range path {
 		if p.IsZone() && side != "" {
 			if z := s.Map.Zone(p.Zone); z != nil && z.ClosedTo == side {
-				lp.fail("zone %s is closed to %s units (11.22, 11.23)", p.Zone, side.Title())
+				lp.fail("zone %s is closed to %s units (11.22, 11.23)", p.Zone, side)
 			}
 		}
 		if i == 0 {
@@ -261,7 +261,7 @@ func (lp *lineParser) roads(path []Place, side Side) {
 				}
 			}
 			lp.fail("no road joins %s and %s: units move only along roads (3.22); from %s roads lead to %s",
-				s.Map.PlaceName(prev), s.Map.PlaceName(p), prev, strings.Join(next, " "))
+				s.Map.PlaceMessage(prev), s.Map.PlaceMessage(p), prev.String(), strings.Join(next, " "))
 		}
 	}
 }
@@ -278,7 +278,7 @@ func (e Entrench) String() string {
 }
 
 func parseEntrench(lp *lineParser) Order {
-	return Entrench{lp.units("name the units to entrench, as ENTRENCH 28/110")}
+	return Entrench{lp.units(M("name the units to entrench, as ENTRENCH 28/110"))}
 }
 
 func (e Entrench) validate(lp *lineParser) {
@@ -308,10 +308,10 @@ func (a Attack) String() string {
 }
 
 func parseAttack(lp *lineParser) Order {
-	area, _ := lp.area("ATTACK area")
+	area, _ := lp.area(M("ATTACK area"))
 	a := Attack{Area: area}
 	if lp.word("WITH") {
-		a.With = lp.units("name the units after WITH, or leave WITH out for all")
+		a.With = lp.units(M("name the units after WITH, or leave WITH out for all"))
 	}
 	return a
 }
@@ -338,7 +338,7 @@ func (f Fire) String() string {
 }
 
 func parseFire(lp *lineParser) Order {
-	area, _ := lp.area("FIRE area")
+	area, _ := lp.area(M("FIRE area"))
 	return Fire{area, lp.pairs("FIRE " + strconv.Itoa(area))}
 }
 
@@ -395,13 +395,13 @@ func (a Arty) String() string {
 }
 
 func parseArty(lp *lineParser) Order {
-	area, _ := lp.area("ARTY area")
-	return Arty{area, lp.targets("name the enemy units your strikes go to, in order")}
+	area, _ := lp.area(M("ARTY area"))
+	return Arty{area, lp.targets(M("name the enemy units your strikes go to, in order"))}
 }
 
 // targets reads unit ids that may repeat (a unit may take more than one
 // strike, 9.46).
-func (lp *lineParser) targets(what string) []string {
+func (lp *lineParser) targets(what Message) []string {
 	var ids []string
 	for lp.more() && classify(lp.peek()) == tokUnit && !isKeyword(lp.peek()) {
 		if id, ok := lp.unit(lp.next()); ok {
@@ -430,11 +430,15 @@ func (b Battles) String() string {
 	return sb.String()
 }
 
+// battlesWhat is what a BATTLES line reads, made once: each area of the
+// line reads it.
+var battlesWhat = M("%s", "BATTLES")
+
 func parseBattles(lp *lineParser) Order {
 	var b Battles
 	seen := map[int]bool{}
 	for lp.more() {
-		a, ok := lp.area("BATTLES")
+		a, ok := lp.area(battlesWhat)
 		if !ok {
 			continue
 		}
@@ -472,7 +476,7 @@ func parseRepair(lp *lineParser) Order {
 	}
 	br, ok := lp.bridge(lp.next())
 	if !lp.word("BY") || !lp.more() {
-		hint := ""
+		var hint Message
 		if lp.more() {
 			hint = lp.wordHint(lp.peek())
 		}
@@ -489,7 +493,7 @@ func parseRepair(lp *lineParser) Order {
 func (r Repair) validate(lp *lineParser) {
 	lp.own([]string{r.Unit})
 	if u := lp.unitOf(r.Unit); u != nil && u.Type != Engineer {
-		lp.fail("%s is %s: only engineers repair bridges (10.11)", r.Unit, u.Type)
+		lp.fail("%s is %s: only engineers repair bridges (10.11)", r.Unit, u.Type.Text())
 	}
 }
 
@@ -517,7 +521,7 @@ func (f SpecialForces) String() string {
 }
 
 func parseSF(lp *lineParser) Order {
-	area, ok := lp.areaNoZone("SF area", "special forces are placed in an area, never in a zone (14.12)")
+	area, ok := lp.areaNoZone(M("SF area"), M("special forces are placed in an area, never in a zone (14.12)"))
 	if !lp.more() {
 		lp.fail("the effect is missing: SF area DELAY, DEMOLITION or CONFUSION battle-area (14.21)")
 		return nil
@@ -530,7 +534,7 @@ func parseSF(lp *lineParser) Order {
 			lp.fail("CONFUSION needs the battle it affects: SF %d CONFUSION battle-area (14.24)", area)
 			return nil
 		}
-		f.Battle, _ = lp.area("SF CONFUSION battle-area")
+		f.Battle, _ = lp.area(M("SF CONFUSION battle-area"))
 	default:
 		lp.fail("%s is not an effect: DELAY, DEMOLITION or CONFUSION (14.21)%s", f.Effect, lp.wordHint(f.Effect))
 		return nil
@@ -550,7 +554,7 @@ func (f SpecialForces) validate(lp *lineParser) {
 		return
 	}
 	if !s.SpecialForces {
-		lp.fail("%s has no special forces (14.0)", s.Title)
+		lp.fail("%s has no special forces (14.0)", s.TitleMessage())
 	}
 	if a := s.Map.Area(f.Area); a != nil && a.VP > 0 {
 		lp.fail("%s is a VP area: special forces go to an area that is not (14.12)", a.Label())
@@ -572,8 +576,8 @@ func (r Remove) String() string {
 }
 
 func parseRemove(lp *lineParser) Order {
-	area, _ := lp.areaNoZone("REMOVE area", "zones have no stacking limit (7.3)")
-	return Remove{area, lp.units("name the units to remove first, as REMOVE 71 28/112")}
+	area, _ := lp.areaNoZone(M("REMOVE area"), M("zones have no stacking limit (7.3)"))
+	return Remove{area, lp.units(M("name the units to remove first, as REMOVE 71 28/112"))}
 }
 
 func (r Remove) validate(lp *lineParser) { lp.own(r.Units) }
@@ -698,10 +702,7 @@ func parseDefend(lp *lineParser) Order {
 				ut = Infantry
 			}
 			if _, ok := ut.Values(); !ok {
-				hint := ""
-				if mean := didYouMean(t, []string{"ARMOR", "ENGINEER", "MECH", "MOT", "INFANTRY"}); mean != "" {
-					hint = "; did you mean " + mean + "?"
-				}
+				hint := meanHint(t, []string{"ARMOR", "ENGINEER", "MECH", "MOT", "INFANTRY"})
 				lp.fail("%s is not a unit type: ARMOR, ENGINEER, MECH, MOT or INFANTRY (4.11)%s", t, hint)
 				continue
 			}
@@ -717,7 +718,7 @@ func parseDefend(lp *lineParser) Order {
 		}
 		return d
 	}
-	area, _ := lp.area("DEFEND area")
+	area, _ := lp.area(M("DEFEND area"))
 	return Defend{Area: area, Pairs: lp.pairs("DEFEND " + strconv.Itoa(area))}
 }
 

@@ -1,7 +1,5 @@
 package rules
 
-import "fmt"
-
 // Reinforcements (11.0): units due in an impulse are placed in their entry
 // zone in the reinforcement phase (11.11) and may move onto the map from it
 // (11.12), or from a zone further along the edge later (11.14), or wait
@@ -88,7 +86,7 @@ func (st *State) arrival(u *Unit) Impulse {
 // State.arrival). No unit shifts off the scenario's map (leavesMap).
 func (g *game) entryShift(line int, o Move, units []*UnitState, from, z Place) (int, bool) {
 	if g.leavesMap(from, z) {
-		g.refuse(line, o, "%s is outside the map of %s", g.s.Map.PlaceName(z), g.s.Title)
+		g.refuse(line, o, "%s is outside the map of %s", g.s.Map.PlaceMessage(z), g.s.TitleMessage())
 		return 0, false
 	}
 	steps := 0
@@ -159,7 +157,10 @@ type Arrived struct {
 }
 
 // String writes the event as the report prints it.
-func (e Arrived) String() string { return fmt.Sprintf("%s arrives in zone %s", e.Unit, e.Zone) }
+func (e Arrived) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e Arrived) Text() Message { return M("%s arrives in zone %s", e.Unit, e.Zone) }
 
 // Released: a panzer-reserve group was released (11.3, 11.33) because at the
 // end of the Allied impulse the Germans had more SP than the Allies in its
@@ -173,8 +174,11 @@ type Released struct {
 }
 
 // String writes the event as the report prints it.
-func (e Released) String() string {
-	return fmt.Sprintf("panzer reserve %s is released: the Germans have %d SP against %d in area %d at the end of the Allied impulse (11.3, 11.33)",
+func (e Released) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e Released) Text() Message {
+	return M("panzer reserve %s is released: the Germans have %d SP against %d in area %d at the end of the Allied impulse (11.3, 11.33)",
 		e.Group, e.GermanSP, e.AlliedSP, e.Area)
 }
 

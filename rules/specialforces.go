@@ -1,9 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"slices"
-)
+import "slices"
 
 // placeSF places the German special-forces counter (14.1, 14.2).
 func (g *game) placeSF(line int, o SpecialForces) {
@@ -11,7 +8,7 @@ func (g *game) placeSF(line int, o SpecialForces) {
 	a := g.s.Map.Area(o.Area)
 	switch {
 	case !g.s.SpecialForces:
-		g.refuse(line, o, "%s has no special forces (14.0)", g.s.Title)
+		g.refuse(line, o, "%s has no special forces (14.0)", g.s.TitleMessage())
 	case g.side() != German:
 		g.refuse(line, o, "special forces are German, placed in a German impulse (14.12)")
 	case g.imp.Day < 17 || g.imp.Day > 19:
@@ -45,16 +42,23 @@ type SFPlaced struct {
 type SFRemoved struct{ Area int }
 
 // String writes the event as the report prints it.
-func (e SFPlaced) String() string {
-	what := map[string]string{
-		SFDelay:      "Allied units pay 1 MP more to enter or leave it (14.22)",
-		SFDemolition: "Allied demolitions from it succeed only on a 1 (14.23)",
-		SFConfusion:  fmt.Sprintf("all Allied fire in the battle at %d this impulse has +1 (14.24)", e.Battle),
-	}[e.Effect]
-	return fmt.Sprintf("German special forces in %d, %s: %s", e.Area, e.Effect, what)
+func (e SFPlaced) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e SFPlaced) Text() Message {
+	switch e.Effect {
+	case SFDelay:
+		return M("German special forces in %d, %s: Allied units pay 1 MP more to enter or leave it (14.22)", e.Area, e.Effect)
+	case SFDemolition:
+		return M("German special forces in %d, %s: Allied demolitions from it succeed only on a 1 (14.23)", e.Area, e.Effect)
+	case SFConfusion:
+		return M("German special forces in %d, %s: all Allied fire in the battle at %d this impulse has +1 (14.24)", e.Area, e.Effect, e.Battle)
+	}
+	return M("German special forces in %d, %s: %s", e.Area, e.Effect, "")
 }
 
 // String writes the event as the report prints it.
-func (e SFRemoved) String() string {
-	return fmt.Sprintf("the special forces leave %d (14.3)", e.Area)
-}
+func (e SFRemoved) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e SFRemoved) Text() Message { return M("the special forces leave %d (14.3)", e.Area) }

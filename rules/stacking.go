@@ -1,7 +1,5 @@
 package rules
 
-import "fmt"
-
 // Stacking (7.0): at the end of its movement impulse a side may have at most
 // StackUnits units and StackSP SP in one area (7.1); over the limit, its
 // owner removes whole units until within it (7.2). Zones have no limit
@@ -63,7 +61,7 @@ func (g *game) overStacks(p *movePlan, w walk) bool {
 	if !overLimit(stack) {
 		return false
 	}
-	g.refuse(p.line, p.o, "the move would make a German stack over 4 units or 10 SP in %s, which 7.1 forbids on 16 December", g.s.Map.PlaceName(w.at))
+	g.refuse(p.line, p.o, "the move would make a German stack over 4 units or 10 SP in %s, which 7.1 forbids on 16 December", g.s.Map.PlaceMessage(w.at))
 	return true
 }
 
@@ -106,6 +104,15 @@ type StackRemoved struct {
 }
 
 // String writes the event as the report prints it.
-func (e StackRemoved) String() string {
-	return fmt.Sprintf("%s is removed from %d: over the stacking limit (7.2, by %s)", e.Unit, e.Area, e.Why)
+func (e StackRemoved) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e StackRemoved) Text() Message {
+	switch e.Why {
+	case "order":
+		return M("%s is removed from %d: over the stacking limit (7.2, by order)", e.Unit, e.Area)
+	case "policy":
+		return M("%s is removed from %d: over the stacking limit (7.2, by policy)", e.Unit, e.Area)
+	}
+	return M("%s is removed from %d: over the stacking limit (7.2, by %s)", e.Unit, e.Area, e.Why)
 }

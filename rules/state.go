@@ -453,8 +453,8 @@ func ApplyStanding(st *State, side Side, o *Orders) (*State, error) {
 			if ClassOf(ord) == HeadingLine {
 				continue
 			}
-			errs = append(errs, OrderError{Line: o.Lines[i], Text: ord.String(),
-				Msg: fmt.Sprintf("only standing orders (BLOW, DEFEND) may be given outside your impulse; it is the %s impulse %s", st.Next.Side.Title(), st.Next)})
+			errs = append(errs, errAt(o.Lines[i], ord.String(),
+				M("only standing orders (BLOW, DEFEND) may be given outside your impulse; it is the %s impulse %s", st.Next.Side, st.Next.String())))
 		}
 	}
 	if len(errs) > 0 {

@@ -187,7 +187,7 @@ func ParsePlace(s string) (Place, error) {
 	if u := strings.ToUpper(s); isZoneID(u) {
 		return ZonePlace(u), nil
 	}
-	return Place{}, fmt.Errorf("%q is neither an area number nor a zone letter A-P", s)
+	return Place{}, M("%q is neither an area number nor a zone letter A-P", s).Err()
 }
 
 // isZoneID reports whether s is a zone letter: one capital letter A to P (3.21).
@@ -242,7 +242,7 @@ func ParseImpulse(s string) (Impulse, error) {
 	case strings.HasPrefix(s, "A"):
 		side = Allied
 	default:
-		return Impulse{}, fmt.Errorf("impulse %q must start with G (German) or A (Allied), as in G16-1", s)
+		return Impulse{}, M("impulse %q must start with G (German) or A (Allied), as in G16-1", s).Err()
 	}
 	day, n, err := ParseDayImpulse(s[1:])
 	if err != nil {
@@ -258,13 +258,13 @@ func ParseDayImpulse(s string) (day, n int, err error) {
 	day, err1 := strconv.Atoi(d)
 	n, err2 := strconv.Atoi(i)
 	if !ok || err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("impulse %q is not of the form day-impulse, as 17-1", s)
+		return 0, 0, M("impulse %q is not of the form day-impulse, as 17-1", s).Err()
 	}
 	if day < FirstDay || day > LastDay {
-		return 0, 0, fmt.Errorf("impulse %q: the day must be %d to %d (December)", s, FirstDay, LastDay)
+		return 0, 0, M("impulse %q: the day must be %d to %d (December)", s, FirstDay, LastDay).Err()
 	}
 	if n < 1 || n > ImpulsesOn(day) {
-		return 0, 0, fmt.Errorf("impulse %q: %d December has impulses 1 to %d", s, day, ImpulsesOn(day))
+		return 0, 0, M("impulse %q: %d December has impulses 1 to %d", s, day, ImpulsesOn(day)).Err()
 	}
 	return day, n, nil
 }

@@ -81,42 +81,53 @@ type GameResult struct {
 }
 
 // String writes the event as the report prints it.
-func (e VPScored) String() string {
-	return fmt.Sprintf("the Germans control area %d: %d VP (12.21, 12.22)", e.Area, e.VP)
+func (e VPScored) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e VPScored) Text() Message {
+	return M("the Germans control area %d: %d VP (12.21, 12.22)", e.Area, e.VP)
 }
 
 // String writes the event as the report prints it.
-func (e VPTotal) String() string {
-	return fmt.Sprintf("victory phase of %d December: the Germans score %d VP, %d VP in all (6.0 IX, 12.11)", e.Turn, e.VP, e.Total)
+func (e VPTotal) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e VPTotal) Text() Message {
+	return M("victory phase of %d December: the Germans score %d VP, %d VP in all (6.0 IX, 12.11)", e.Turn, e.VP, e.Total)
 }
 
 // String writes the event as the report prints it.
-func (e ZoneVP) String() string {
-	s := fmt.Sprintf("zone %s: %d German SP in supply × %d = %d VP (12.23)", e.Zone, e.SP, e.Multiplier, e.VP)
+func (e ZoneVP) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e ZoneVP) Text() Message {
 	if e.Unsupplied > 0 {
-		s += fmt.Sprintf("; %d SP out of supply score nothing (12.24)", e.Unsupplied)
+		return M("zone %s: %d German SP in supply × %d = %d VP (12.23); %d SP out of supply score nothing (12.24)", e.Zone, e.SP, e.Multiplier, e.VP, e.Unsupplied)
 	}
-	return s
+	return M("zone %s: %d German SP in supply × %d = %d VP (12.23)", e.Zone, e.SP, e.Multiplier, e.VP)
 }
 
 // String writes the event as the report prints it.
-func (e ScenarioVP) String() string {
-	var what string
+func (e ScenarioVP) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e ScenarioVP) Text() Message {
 	switch e.Hold {
 	case HoldGerman:
-		what = "controlled by the Germans (12.22)"
+		return M("victory area %d is controlled by the Germans (12.22): %d VP (scenario victory conditions)", e.Area, e.VP)
 	case HoldContested:
-		what = "contested: units of both sides in it"
-	default:
-		what = "not German and not contested"
+		return M("victory area %d is contested: units of both sides in it: %d VP (scenario victory conditions)", e.Area, e.VP)
 	}
-	return fmt.Sprintf("victory area %d is %s: %d VP (scenario victory conditions)", e.Area, what, e.VP)
+	return M("victory area %d is not German and not contested: %d VP (scenario victory conditions)", e.Area, e.VP)
 }
 
 // String writes the event as the report prints it.
-func (e HolesScored) String() string {
+func (e HolesScored) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e HolesScored) Text() Message {
 	if e.N == 0 {
-		return "no hole in the Allied line: no line of roads from the German zones to the Allied zones avoids the Allied units (The First Three Days)"
+		return M("no hole in the Allied line: no line of roads from the German zones to the Allied zones avoids the Allied units (The First Three Days)")
 	}
 	var ls []string
 	for _, l := range e.Lines {
@@ -126,15 +137,19 @@ func (e HolesScored) String() string {
 		}
 		ls = append(ls, strings.Join(ps, "-"))
 	}
-	return fmt.Sprintf("%d hole(s) in the Allied line: %d VP (The First Three Days: 3 VP per hole): %s", e.N, e.VP, strings.Join(ls, "; "))
+	return M("%d hole(s) in the Allied line: %d VP (The First Three Days: 3 VP per hole): %s", e.N, e.VP, strings.Join(ls, "; "))
 }
 
 // String writes the event as the report prints it.
-func (e GameResult) String() string {
+func (e GameResult) String() string { return e.Text().String() }
+
+// Text is the event as a message; a result of the shipped scenarios is in
+// the reader's language (DataMessage).
+func (e GameResult) Text() Message {
 	if e.Kind == VictoryControl {
-		return fmt.Sprintf("the scenario is over: %s (%d German, %d contested, %d Allied of the victory areas)", e.Result, e.German, e.Contested, e.Allied)
+		return M("the scenario is over: %s (%d German, %d contested, %d Allied of the victory areas)", DataMessage(e.Result), e.German, e.Contested, e.Allied)
 	}
-	return fmt.Sprintf("the scenario is over: %s with %d German VP (12.0)", e.Result, e.VP)
+	return M("the scenario is over: %s with %d German VP (12.0)", DataMessage(e.Result), e.VP)
 }
 
 // ScoreTurn plays the victory phase at the end of a turn (6.0 IX, 12.11): if
@@ -525,6 +540,9 @@ type ControlChanged struct {
 }
 
 // String writes the event as the report prints it.
-func (e ControlChanged) String() string {
-	return fmt.Sprintf("area %d passes to the %s side (12.22)", e.Area, e.Side.Title())
+func (e ControlChanged) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e ControlChanged) Text() Message {
+	return M("area %d passes to the %s side (12.22)", e.Area, e.Side)
 }
