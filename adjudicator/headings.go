@@ -1,8 +1,6 @@
 package adjudicator
 
 import (
-	"errors"
-
 	"titm/rules"
 )
 
@@ -32,21 +30,24 @@ func (GameLine) Class() rules.Class { return rules.HeadingLine }
 // Class says that TOKEN is a heading line.
 func (TokenLine) Class() rules.Class { return rules.HeadingLine }
 
-// Headings are the heading lines, for rules.ParseOptions.
+// Headings are the heading lines, for rules.ParseOptions. Their Syntax,
+// Summary and Sample are keys of the message catalogs (rules.M marks them
+// for the catalogs), by which HELP gives them in the reader's language;
+// their errors are messages too.
 var Headings = []rules.Keyword{
-	{Name: "GAME", Syntax: "GAME id", Class: rules.HeadingLine, Once: true, Sample: "GAME <the game's id>",
-		Summary: "the game these orders are for (or [id] in the subject)",
+	{Name: "GAME", Syntax: rules.M("GAME id").Key, Class: rules.HeadingLine, Once: true, Sample: rules.M("GAME <the game's id>").Key,
+		Summary: rules.M("the game these orders are for (or [id] in the subject)").Key,
 		Parse: func(_ string, w []string) (rules.Order, []string, error) {
 			if len(w) == 0 {
-				return nil, nil, errors.New("the game's id is missing: GAME id, as in your welcome mail")
+				return nil, nil, rules.M("the game's id is missing: GAME id, as in your welcome mail").Err()
 			}
 			return GameLine{w[0]}, w[1:], nil
 		}},
-	{Name: "TOKEN", Syntax: "TOKEN secret", Class: rules.HeadingLine, Once: true, Sample: "TOKEN <your secret>",
-		Summary: "your secret from the welcome mail; it never appears in any report",
+	{Name: "TOKEN", Syntax: rules.M("TOKEN secret").Key, Class: rules.HeadingLine, Once: true, Sample: rules.M("TOKEN <your secret>").Key,
+		Summary: rules.M("your secret from the welcome mail; it never appears in any report").Key,
 		Parse: func(_ string, w []string) (rules.Order, []string, error) {
 			if len(w) == 0 {
-				return nil, nil, errors.New("the secret is missing: TOKEN secret, as in your welcome mail")
+				return nil, nil, rules.M("the secret is missing: TOKEN secret, as in your welcome mail").Err()
 			}
 			return TokenLine{w[0]}, w[1:], nil
 		}},

@@ -86,12 +86,10 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 	impulse := isImpulse(o)
 	for i, ord := range o.List {
 		if x, ok := ord.(GameLine); ok && !strings.EqualFold(x.ID, g.ID) {
-			errs = append(errs, rules.OrderError{Line: o.Lines[i], Text: x.String(),
-				Msg: fmt.Sprintf("these orders are for game %s, not %s", x.ID, g.ID)})
+			errs = append(errs, orderError(o.Lines[i], x.String(), rules.M("these orders are for game %s, not %s", x.ID, g.ID)))
 		}
 		if rules.ClassOf(ord) == rules.Request {
-			errs = append(errs, rules.OrderError{Line: o.Lines[i], Text: ord.String(),
-				Msg: ord.Keyword() + " is a request, answered by mail; it is not part of the orders"})
+			errs = append(errs, orderError(o.Lines[i], ord.String(), rules.M("%s is a request, answered by mail; it is not part of the orders", ord.Keyword())))
 		}
 	}
 	if len(errs) > 0 {
@@ -112,8 +110,8 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 		return nil, nil, err
 	}
 	if _, ok := o.Impulse(); !ok && parsed {
-		return nil, nil, rules.OrderErrors{{Line: o.Lines[0], Text: o.List[0].String(),
-			Msg: fmt.Sprintf("the orders of an impulse need an IMPULSE line, as IMPULSE %d-%d, so that they are never applied to another impulse", g.State.Next.Day, g.State.Next.N)}}.With(g.CheckOrders(side, o)...)
+		return nil, nil, rules.OrderErrors{orderError(o.Lines[0], o.List[0].String(),
+			rules.M("the orders of an impulse need an IMPULSE line, as IMPULSE %d-%d, so that they are never applied to another impulse", g.State.Next.Day, g.State.Next.N))}.With(g.CheckOrders(side, o)...)
 	}
 	p := g.Players[side]
 	p.Impulses++
@@ -233,10 +231,14 @@ func (g *Game) play(o *rules.Orders, reason string, now time.Time) ([]Record, []
 // on anyone holding the log can recompute every die (B10).
 func (g *Game) finish(result string, now time.Time) Record {
 	g.Status, g.Result, g.Due, g.Began, g.Paused = Finished, result, time.Time{}, time.Time{}, false
-	g.State.Over = true
-	if g.State.Result == "" {
-		g.State.Result = result
+	// A new position, as every change of the game makes one: a position
+	// once made is never changed (Snapshot).
+	st := g.State.Clone()
+	st.Over = true
+	if st.Result == "" {
+		st.Result = result
 	}
+	g.setState(st)
 	g.Seed = fmt.Sprintf("%x", g.secret)
 	return g.record(Record{Kind: KindFinished, Time: now, Result: result, Seed: g.Seed, State: StateHash(g.State)})
 }
@@ -263,6 +265,11 @@ func (g *Game) Concede(side rules.Side, now time.Time) ([]Record, error) {
 // concededResult is the result of a game the side conceded.
 func concededResult(side rules.Side) string {
 	return fmt.Sprintf("the %s player conceded: %s victory", side.Title(), side.Enemy().Title())
+}
+
+// forfeitedResult is the result of a game the side forfeited.
+func forfeitedResult(side rules.Side) string {
+	return fmt.Sprintf("the %s player forfeits: %s victory", side.Title(), side.Enemy().Title())
 }
 
 // concededResult1 is the result of a conceded game as adjudication version
@@ -302,7 +309,7 @@ func (g *Game) Adjudicate(side rules.Side, reason string, now time.Time) ([]Reco
 		if g.Players[side] == nil {
 			return nil, fmt.Errorf("no side %q: german or allied", side)
 		}
-		result = fmt.Sprintf("the %s player forfeits: %s victory", side.Title(), side.Enemy().Title())
+		result = forfeitedResult(side)
 	}
 	r := g.record(Record{Kind: KindAdjudicated, Time: now, Side: side, Reason: reason})
 	return []Record{r, g.finish(result, now)}, nil
@@ -441,4 +448,10 @@ func (g *Game) rollback(before map[rules.Impulse]*rules.State, to rules.Impulse,
 	}
 	return []Record{g.record(Record{Kind: KindRolledBack, Time: now, Impulse: to.String(), Reason: reason,
 		State: StateHash(st), Due: g.Due})}, nil
+}
+
+// orderError is an error of a line of an order mail, with its message for
+// the reader's language.
+func orderError(line int, text string, m rules.Message) rules.OrderError {
+	return rules.OrderError{Line: line, Text: text, Msg: m.String(), Why: m}
 }

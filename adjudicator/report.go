@@ -2,10 +2,11 @@ package adjudicator
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
-	"titm/adjudicator/lang"
 
+	"titm/adjudicator/lang"
 	"titm/adjudicator/picture"
 	"titm/rules"
 )
@@ -14,8 +15,14 @@ import (
 // plain text that reads in 80 columns on any device, in the order the
 // impulse happened, with every die, so that a player can follow each battle
 // roll by roll and check it against the rulebook.
+//
+// Every text of it is a message of the catalogs (lang), given in its
+// reader's language by a lang.Printer, and laid out by display width: a
+// Japanese character takes two columns. What the game's log keeps stays as
+// it is kept, in any language: the orders as accepted, which are the
+// player's own lines, and the dice's purposes, which titm verify compares.
 
-// ReportWidth is the width the report is written to.
+// ReportWidth is the width the report is written to, in columns.
 const ReportWidth = 78
 
 // ReportData is what an impulse's report tells. Report fills it from a
@@ -40,11 +47,16 @@ type ReportData struct {
 	Head     string // the log's head after the impulse
 }
 
-// Report writes the report of a change to a game that played an impulse:
-// recs are the change's records (the impulse's, and the finished record when
-// the game ended with it), events the impulse's events, and g the game after
-// the change.
+// Report writes the report of a change to a game that played an impulse, in
+// English: recs are the change's records (the impulse's, and the finished
+// record when the game ended with it), events the impulse's events, and g
+// the game after the change.
 func Report(g *Game, recs []Record, events []rules.Event) (string, error) {
+	return ReportIn(lang.EN(), g, recs, events)
+}
+
+// ReportIn is Report in the language of p.
+func ReportIn(p *lang.Printer, g *Game, recs []Record, events []rules.Event) (string, error) {
 	s, err := g.Rules()
 	if err != nil {
 		return "", err
@@ -69,7 +81,7 @@ func Report(g *Game, recs []Record, events []rules.Event) (string, error) {
 	if g.Status == Playing {
 		d.Next, d.Due, d.Paused = g.Next, g.Due, g.Paused
 	}
-	return WriteReport(d), nil
+	return WriteReportIn(p, d), nil
 }
 
 // PublicOrders are an impulse's orders as the report lists them to both
@@ -93,49 +105,87 @@ type keyword string
 func (k keyword) Keyword() string { return string(k) }
 func (k keyword) String() string  { return string(k) }
 
-// WriteReport writes an impulse's report.
-func WriteReport(d *ReportData) string {
+// ResultMessage returns a game's result, as the log keeps it in English, as
+// a message for the reader's language: a result of the scenario's victory
+// conditions ("Allied decisive victory", rules.DataMessage), a concession,
+// a forfeit or a draw; any other text as it is.
+func ResultMessage(result string) rules.Message {
+	switch result {
+	case "drawn by agreement":
+		return rules.M("drawn by agreement")
+	case "drawn by the director":
+		return rules.M("drawn by the director")
+	}
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		switch result {
+		case concededResult(side):
+			return rules.M("the %s player conceded: %s victory", side, side.Enemy())
+		case concededResult1(side):
+			return rules.M("the %s player conceded: %s victory", sideWord(side), sideWord(side.Enemy()))
+		case forfeitedResult(side):
+			return rules.M("the %s player forfeits: %s victory", side, side.Enemy())
+		}
+	}
+	return rules.DataMessage(result)
+}
+
+// sideWord names a side as adjudication version 1 wrote it in a result, in
+// lower case: "german".
+func sideWord(s rules.Side) rules.Message {
+	if s == rules.German {
+		return rules.M("german")
+	}
+	return rules.M("allied")
+}
+
+// WriteReport writes an impulse's report in English.
+func WriteReport(d *ReportData) string { return WriteReportIn(lang.EN(), d) }
+
+// WriteReportIn writes an impulse's report in the language of p.
+func WriteReportIn(p *lang.Printer, d *ReportData) string {
 	s := d.Scenario
-	r := &reporter{s: s, sp: map[string]int{}}
-	title := s.Title
-	if title == "" {
-		title = s.Name
+	r := newReporter(p, s)
+	title := s.Name
+	if s.Title != "" {
+		title = p.Text(s.TitleMessage())
 	}
 	if d.Game != "" {
-		r.line(fmt.Sprintf("Tigers in the Mist, game %s: %s", d.Game, title))
+		r.line(p.Sprintf("Tigers in the Mist, game %s: %s", d.Game, title))
 	} else {
-		r.line("Tigers in the Mist: " + title)
+		r.line(p.Sprintf("Tigers in the Mist: %s", title))
 	}
-	r.line(fmt.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse, d.Impulse.Side.Title(), d.Impulse.N, d.Impulse.Day))
+	r.line(p.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse.String(), d.Impulse.Side, d.Impulse.N, d.Impulse.Day))
 	switch {
+	case d.Reason == ReasonDeadline:
+		r.line(p.Sprintf("Played without orders: the deadline passed without valid orders (B8)"))
 	case d.Reason != "":
-		r.line("Played without orders: " + d.Reason)
+		r.line(p.Sprintf("Played without orders: %s", d.Reason))
 	case !d.Played.IsZero():
-		r.line(fmt.Sprintf("Played %s with the %s player's orders", FormatTime(d.Played), d.Impulse.Side.Title()))
+		r.line(p.Sprintf("Played %s with the %s player's orders", FormatTime(d.Played), d.Impulse.Side))
 	}
 	switch {
 	case d.Next.Day == 0:
 	case d.Paused:
-		r.line(fmt.Sprintf("Next: the %s impulse %s; the game is paused by the director", d.Next.Side.Title(), d.Next))
+		r.line(p.Sprintf("Next: the %s impulse %s; the game is paused by the director", d.Next.Side, d.Next.String()))
 	case !d.Due.IsZero():
-		r.line(fmt.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side.Title(), d.Next, FormatTime(d.Due)))
+		r.line(p.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side, d.Next.String(), FormatTime(d.Due)))
 	default:
-		r.line(fmt.Sprintf("Next: the %s impulse %s", d.Next.Side.Title(), d.Next))
+		r.line(p.Sprintf("Next: the %s impulse %s", d.Next.Side, d.Next.String()))
 	}
 	r.rule()
 	if d.Orders != "" {
-		r.section("Orders as accepted")
+		r.section(p.Sprintf("Orders as accepted"))
 		for n, l := range strings.Split(strings.TrimRight(d.Orders, "\n"), "\n") {
-			r.item(fmt.Sprintf("%2d  %s", n+1, l))
+			r.wrap(l, fmt.Sprintf("  %2d  ", n+1), itemRest)
 		}
 	}
 	for _, e := range d.Events {
 		r.event(e)
 	}
 	r.rule()
-	r.line(fmt.Sprintf("German VP: %d. Dice rolled this impulse: %d.", d.After.VP, len(d.Dice)))
+	r.line(p.Sprintf("German VP: %d. Dice rolled this impulse: %d.", d.After.VP, len(d.Dice)))
 	if d.Result == "" {
-		for _, st := range standing(s, d.After) {
+		for _, st := range standing(p, s, d.After) {
 			r.line(st)
 		}
 	}
@@ -144,22 +194,24 @@ func WriteReport(d *ReportData) string {
 		r.spent(d.After, d.Impulse.Day)
 	}
 	if len(d.Dice) > 0 {
-		r.section("Every die, in the order rolled (draw numbers for titm verify)")
+		r.section(p.Sprintf("Every die, in the order rolled (draw numbers for titm verify)"))
 		for _, x := range d.Dice {
-			r.item(fmt.Sprintf("%2d  %s  (draw %d)", x.Value, x.Purpose, x.Draw))
+			// The draw's number is written without digit grouping, as
+			// titm verify reads it.
+			r.wrap(p.Sprintf("%s  (draw %s)", x.Purpose, strconv.FormatUint(x.Draw, 10)), fmt.Sprintf("  %2d  ", x.Value), itemRest)
 		}
 	}
 	if d.Result != "" {
 		r.rule()
-		r.line("THE GAME IS OVER: " + d.Result + ".")
+		r.line(p.Sprintf("THE GAME IS OVER: %s.", p.Text(ResultMessage(d.Result))))
 		if d.Seed != "" {
-			r.line("The game's secret seed is revealed: " + d.Seed)
-			r.line("Its SHA-256 is the commitment published when the game was made, " + d.Commit + ". With the log (titm export) anyone can recompute every die and replay every impulse (titm verify).")
+			r.line(p.Sprintf("The game's secret seed is revealed: %s", d.Seed))
+			r.line(p.Sprintf("Its SHA-256 is the commitment published when the game was made, %s. With the log (titm export) anyone can recompute every die and replay every impulse (titm verify).", d.Commit))
 		}
 	}
 	if d.Head != "" {
 		r.blank()
-		r.line("Log head: " + d.Head)
+		r.line(p.Sprintf("Log head: %s", d.Head))
 	}
 	return r.b.String()
 }
@@ -168,28 +220,29 @@ func WriteReport(d *ReportData) string {
 // scenario's terms), a paragraph each: the result the German VP would give
 // now, with the VP areas and the victory towns that score them, held and
 // still to take; or how the victory areas are held.
-func standing(s *rules.Scenario, st *rules.State) []string {
+func standing(p *lang.Printer, s *rules.Scenario, st *rules.State) []string {
 	v := s.Victory
 	switch v.Kind {
 	case rules.VictoryVP:
 		var out []string
 		for _, l := range v.Levels {
 			if l.Includes(st.VP) {
-				more := ""
+				res := p.Text(ResultMessage(l.Result))
 				if len(v.Areas) > 0 || v.HoleVP > 0 || v.ZoneVP {
-					more = ", before the VP the scenario adds at its end"
+					out = append(out, p.Sprintf("Standing: with %d German VP the result would be: %s, before the VP the scenario adds at its end.", st.VP, res))
+				} else {
+					out = append(out, p.Sprintf("Standing: with %d German VP the result would be: %s.", st.VP, res))
 				}
-				out = append(out, fmt.Sprintf("Standing: with %d German VP the result would be: %s%s.", st.VP, l.Result, more))
 				break
 			}
 		}
 		if v.MapVP {
-			if p := vpAreas(s, st); p != "" {
-				out = append(out, p)
+			if a := vpAreas(p, s, st); a != "" {
+				out = append(out, a)
 			}
 		}
 		if len(v.Areas) > 0 {
-			out = append(out, victoryTowns(s, st))
+			out = append(out, victoryTowns(p, s, st))
 		}
 		return out
 	case rules.VictoryControl:
@@ -204,7 +257,7 @@ func standing(s *rules.Scenario, st *rules.State) []string {
 				allied++
 			}
 		}
-		return []string{fmt.Sprintf("Standing: of the %d victory areas, %d German, %d contested, %d Allied: %s.", len(v.Areas), german, contested, allied, victoryAreas(s, st))}
+		return []string{p.Sprintf("Standing: of the %d victory areas, %d German, %d contested, %d Allied: %s.", len(v.Areas), german, contested, allied, victoryAreas(p, s, st))}
 	}
 	return nil
 }
@@ -214,14 +267,14 @@ func standing(s *rules.Scenario, st *rules.State) []string {
 // (12.21), and those still to take. Control is the engine's, kept at the end
 // of every player impulse (12.22): an area the Germans took and left is
 // still theirs. It is "" when the scenario's map has no VP area.
-func vpAreas(s *rules.Scenario, st *rules.State) string {
+func vpAreas(p *lang.Printer, s *rules.Scenario, st *rules.State) string {
 	var german, allied []string
 	perTurn := 0
 	for _, a := range s.Map.Areas {
 		if a.VP <= 0 || !s.Uses(rules.AreaPlace(a.ID)) {
 			continue
 		}
-		name := fmt.Sprintf("%d %s (%d VP)", a.ID, a.Name, a.VP)
+		name := p.Sprintf("%s (%d VP)", areaName(a.ID, a.Name), a.VP)
 		if st.Control[a.ID] == rules.German {
 			german = append(german, name)
 			perTurn += a.VP
@@ -232,23 +285,22 @@ func vpAreas(s *rules.Scenario, st *rules.State) string {
 	if len(german)+len(allied) == 0 {
 		return ""
 	}
-	held := "German: none"
-	if len(german) > 0 {
-		held = fmt.Sprintf("German, %d VP a turn: %s", perTurn, strings.Join(german, ", "))
+	if len(german) == 0 {
+		return p.Sprintf("VP areas, scored at the end of every turn (12.21, 12.22): German: none; still to take: %s.", orNone(p, allied))
 	}
-	return fmt.Sprintf("VP areas, scored at the end of every turn (12.21, 12.22): %s; still to take: %s.", held, orNone(allied))
+	return p.Sprintf("VP areas, scored at the end of every turn (12.21, 12.22): German, %d VP a turn: %s; still to take: %s.", perTurn, list(p, german), orNone(p, allied))
 }
 
 // victoryTowns names the scenario's victory towns by their state now, as
 // the scenario's end will score them (The First Three Days: the VP for each
 // town the Germans hold, fewer for each contested; rules.State.Finish).
-func victoryTowns(s *rules.Scenario, st *rules.State) string {
+func victoryTowns(p *lang.Printer, s *rules.Scenario, st *rules.State) string {
 	v := s.Victory
 	var german, contested, allied []string
 	for _, a := range v.Areas {
-		name := fmt.Sprint(a)
+		name := strconv.Itoa(a)
 		if ar := s.Map.Area(a); ar != nil {
-			name += " " + ar.Name
+			name = areaName(a, ar.Name)
 		}
 		switch st.AreaHold(s, a) {
 		case rules.HoldGerman:
@@ -259,37 +311,40 @@ func victoryTowns(s *rules.Scenario, st *rules.State) string {
 			allied = append(allied, name)
 		}
 	}
-	return fmt.Sprintf("Victory towns, scored at the end, %d VP each German and %d VP each contested: German: %s; contested: %s; still to take: %s.",
-		v.ControlledVP, v.ContestedVP, orNone(german), orNone(contested), orNone(allied))
+	return p.Sprintf("Victory towns, scored at the end, %d VP each German and %d VP each contested: German: %s; contested: %s; still to take: %s.",
+		v.ControlledVP, v.ContestedVP, orNone(p, german), orNone(p, contested), orNone(p, allied))
 }
 
+// list writes names as a list in the language of p: "a, b, c"; "a、b、c".
+func list(p *lang.Printer, names []string) string { return p.Text(rules.List(names)) }
+
 // orNone lists names, or says "none".
-func orNone(names []string) string {
+func orNone(p *lang.Printer, names []string) string {
 	if len(names) == 0 {
-		return "none"
+		return p.Sprintf("none")
 	}
-	return strings.Join(names, ", ")
+	return list(p, names)
 }
 
 // victoryAreas names the scenario's victory areas, each with who holds it:
 // "12 Wiltz (Allied), 23 Clervaux (contested)".
-func victoryAreas(s *rules.Scenario, st *rules.State) string {
+func victoryAreas(p *lang.Printer, s *rules.Scenario, st *rules.State) string {
 	var parts []string
 	for _, a := range s.Victory.Areas {
-		who := "Allied"
+		name := strconv.Itoa(a)
+		if ar := s.Map.Area(a); ar != nil {
+			name = areaName(a, ar.Name)
+		}
 		switch st.AreaHold(s, a) {
 		case rules.HoldGerman:
-			who = "German"
+			parts = append(parts, fmt.Sprintf("%s (%s)", name, p.Side(rules.German)))
 		case rules.HoldContested:
-			who = "contested"
+			parts = append(parts, p.Sprintf("%s (contested)", name))
+		default:
+			parts = append(parts, fmt.Sprintf("%s (%s)", name, p.Side(rules.Allied)))
 		}
-		name := fmt.Sprint(a)
-		if ar := s.Map.Area(a); ar != nil {
-			name += " " + ar.Name
-		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", name, who))
 	}
-	return strings.Join(parts, ", ")
+	return list(p, parts)
 }
 
 // losses lists each side's losses over the game so far: the SP lost and
@@ -297,7 +352,8 @@ func victoryAreas(s *rules.Scenario, st *rules.State) string {
 // against the scenario's start (a scenario may start from a written
 // position with units already reduced or gone).
 func (r *reporter) losses(st *rules.State) {
-	r.section("Losses so far")
+	p := r.p
+	r.section(p.Sprintf("Losses so far"))
 	start := rules.NewState(r.s)
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		sp, elim := 0, []string(nil)
@@ -308,16 +364,12 @@ func (r *reporter) losses(st *rules.State) {
 			}
 			if u.Eliminated {
 				sp += was.Strength
-				elim = append(elim, fmt.Sprintf("%s (%s)", u.ID, info.Type))
+				elim = append(elim, fmt.Sprintf("%s (%s)", u.ID, p.Text(info.Type.Text())))
 			} else {
 				sp += max(was.Strength-u.Strength, 0)
 			}
 		}
-		what := "none"
-		if len(elim) > 0 {
-			what = strings.Join(elim, ", ")
-		}
-		r.item(fmt.Sprintf("%s: %d SP; eliminated: %s.", side.Title(), sp, what))
+		r.item(p.Sprintf("%s: %d SP; eliminated: %s.", side, sp, orNone(p, elim)))
 	}
 }
 
@@ -325,7 +377,8 @@ func (r *reporter) losses(st *rules.State) {
 // (8.25, 9.14, B5, 9.16, 10.14): they may not move or attack again before
 // the next turn.
 func (r *reporter) spent(st *rules.State, day int) {
-	r.section(fmt.Sprintf("Spent for the rest of %d December (8.25, 9.14, 9.16, 10.14)", day))
+	p := r.p
+	r.section(p.Sprintf("Spent for the rest of %d December (8.25, 9.14, 9.16, 10.14)", day))
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		var parts []string
 		for _, u := range st.Units {
@@ -333,38 +386,51 @@ func (r *reporter) spent(st *rules.State, day int) {
 			if info == nil || info.Side != side || !u.OnMap() || !(u.Moved || u.Attacked || u.Bridging) {
 				continue
 			}
-			why := "moved"
+			var why string
 			switch {
 			case u.Attacked:
-				why = "attacked"
+				why = p.Sprintf("%s (attacked)", u.ID)
 			case u.Bridging:
-				why = "repair"
+				why = p.Sprintf("%s (repair)", u.ID)
 			case u.Stayed:
-				why = "stayed in a battle, B5"
+				why = p.Sprintf("%s (stayed in a battle, B5)", u.ID)
 			case u.Entrenched && u.Place == u.TurnStart:
 				// An entrenched unit that moved would have left its
 				// entrenchment (8.58): it entrenched where it began.
-				why = "entrenched"
+				why = p.Sprintf("%s (entrenched)", u.ID)
+			default:
+				why = p.Sprintf("%s (moved)", u.ID)
 			}
-			parts = append(parts, fmt.Sprintf("%s (%s)", u.ID, why))
+			parts = append(parts, why)
 		}
-		what := "none"
-		if len(parts) > 0 {
-			what = strings.Join(parts, ", ")
-		}
-		r.item(fmt.Sprintf("%s: %s.", side.Title(), what))
+		r.item(sideLine(p, side, orNone(p, parts)))
 	}
 }
 
-// reporter writes the report: sections, items wrapped to the width.
+// The indents of the report: an item under its section, and the lines an
+// item or a step wraps to.
+const (
+	itemFirst = "  "
+	itemRest  = "      "
+	subFirst  = "      "
+	subRest   = "          "
+)
+
+// reporter writes the report: sections, items wrapped to the width, in the
+// language of its printer.
 type reporter struct {
+	p       *lang.Printer
 	s       *rules.Scenario
 	b       strings.Builder
 	current string         // the section being written
 	sp      map[string]int // the SP of the units in the battle being written
 }
 
-func (r *reporter) line(s string) { wrap(&r.b, s, "", "  ") }
+func newReporter(p *lang.Printer, s *rules.Scenario) *reporter {
+	return &reporter{p: p, s: s, sp: map[string]int{}}
+}
+
+func (r *reporter) line(s string) { r.wrap(s, "", "  ") }
 func (r *reporter) blank()        { r.b.WriteByte('\n') }
 func (r *reporter) rule()         { r.b.WriteString(strings.Repeat("-", ReportWidth) + "\n") }
 
@@ -374,46 +440,49 @@ func (r *reporter) section(title string) {
 		return
 	}
 	r.current = title
-	r.b.WriteString("\n" + title + "\n")
+	r.b.WriteByte('\n')
+	r.wrap(title, "", "  ")
 }
 
-func (r *reporter) item(s string) { wrap(&r.b, s, "  ", "      ") }
+func (r *reporter) item(s string) { r.wrap(s, itemFirst, itemRest) }
 
 // sub writes a line under an item: a step of a move.
-func (r *reporter) sub(s string) { wrap(&r.b, s, "      ", "          ") }
+func (r *reporter) sub(s string) { r.wrap(s, subFirst, subRest) }
+
+// wrap writes s in lines of ReportWidth columns at most, the first begun
+// with first and the others with rest: lang.Wrap, which measures a text by
+// its display width (a Japanese character takes two columns, → and ö one)
+// and breaks Japanese between characters as well as at spaces.
+func (r *reporter) wrap(s, first, rest string) {
+	for _, l := range lang.Wrap(s, first, rest, ReportWidth) {
+		r.b.WriteString(l)
+		r.b.WriteByte('\n')
+	}
+}
 
 // steps writes a move's steps, each with its MP (8.33-8.38).
 func (r *reporter) steps(ss []rules.Step) {
 	for _, st := range ss {
-		r.sub(fmt.Sprintf("%s → %s: %s", r.place(st.From), r.place(st.To), st.Cost()))
+		r.sub(fmt.Sprintf("%s → %s: %s", r.place(st.From), r.place(st.To), r.p.Text(st.CostText())))
 	}
 }
 
-// wrap writes s in lines of ReportWidth at most, breaking at spaces.
-func wrap(b *strings.Builder, s, first, rest string) {
-	prefix := first
-	for len(prefix)+len(s) > ReportWidth {
-		cut := strings.LastIndex(s[:ReportWidth-len(prefix)], " ")
-		if cut <= 0 {
-			break // a word longer than the line: leave it whole
-		}
-		b.WriteString(prefix + s[:cut] + "\n")
-		s, prefix = strings.TrimLeft(s[cut:], " "), rest
-	}
-	b.WriteString(prefix + s + "\n")
-}
+// areaName names an area as players read it: its number and name, as
+// the map and the orders write them.
+func areaName(n int, name string) string { return strconv.Itoa(n) + " " + name }
 
-// area names an area as players read it: its number and name.
+// area names an area by its number and name.
 func (r *reporter) area(n int) string {
 	if a := r.s.Map.Area(n); a != nil {
-		return fmt.Sprintf("%d %s", n, a.Name)
+		return areaName(n, a.Name)
 	}
-	return fmt.Sprint(n)
+	return strconv.Itoa(n)
 }
 
+// place names an area as area does, and a zone as the rules do: "zone A".
 func (r *reporter) place(p rules.Place) string {
 	if p.IsZone() {
-		return "zone " + p.String()
+		return r.p.Text(r.s.Map.PlaceMessage(p))
 	}
 	return r.area(p.Area)
 }
@@ -431,38 +500,40 @@ func (r *reporter) name(n int) string {
 	if a := r.s.Map.Area(n); a != nil {
 		return a.Name
 	}
-	return fmt.Sprint(n)
+	return strconv.Itoa(n)
 }
 
+// unitList names units with their type and SP: "G/AR (armor, 4 SP), G/MX
+// (mech, 3 SP)".
 func (r *reporter) unitList(cs []rules.Combatant) string {
-	var parts []string
-	for _, c := range cs {
-		parts = append(parts, fmt.Sprintf("%s (%s, %d SP)", c.ID, c.Type, c.Strength))
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = r.p.Sprintf("%s (%s, %d SP)", c.ID, c.Type.Text(), c.Strength)
 	}
-	return strings.Join(parts, ", ")
+	return list(r.p, parts)
 }
 
 // modified writes dice as rolled and, where modifiers apply (9.48, 9.7),
 // the modifiers and the dice they give.
-func modified(dice []int, ms []rules.Modifier, after []int) string {
+func (r *reporter) modified(dice []int, ms []rules.Modifier, after []int) string {
 	if len(ms) == 0 {
 		return rolls(dice)
 	}
-	return rolls(dice) + mods(ms) + " = " + rolls(after)
-}
-
-func mods(ms []rules.Modifier) string {
 	var b strings.Builder
+	b.WriteString(rolls(dice))
 	for _, m := range ms {
-		b.WriteString(" " + m.String())
+		b.WriteByte(' ')
+		b.WriteString(r.p.Text(m.Text()))
 	}
+	b.WriteString(" = ")
+	b.WriteString(rolls(after))
 	return b.String()
 }
 
 func rolls(rs []int) string {
-	var parts []string
-	for _, r := range rs {
-		parts = append(parts, fmt.Sprint(r))
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = strconv.Itoa(r)
 	}
 	return strings.Join(parts, " ")
 }
@@ -474,63 +545,100 @@ func (r *reporter) event(e rules.Event) {
 			return
 		}
 	}
-	r.section("Also")
-	r.item(capital(e.String()) + ".")
+	// An event the report does not know: as the rules say it.
+	r.section(r.p.Sprintf("Also"))
+	text := e.String()
+	if t, ok := e.(rules.TextEvent); ok {
+		text = r.p.Text(t.Text())
+	}
+	r.item(capital(text) + ".")
+}
+
+// sideLine writes a line of a side's units: "German: G/AR (armor, 4 SP).".
+func sideLine(p *lang.Printer, side rules.Side, units string) string {
+	if side == rules.German {
+		return p.Sprintf("German: %s.", units)
+	}
+	return p.Sprintf("Allied: %s.", units)
 }
 
 // movement writes the events of reinforcements, movement, special forces
 // and stacking, and reports whether e was one.
 func (r *reporter) movement(e rules.Event) bool {
+	p := r.p
 	switch e := e.(type) {
 	case rules.ImpulseEnded:
 		// said in the heading
 	case rules.Passed:
-		r.section("Movement")
-		r.item("No orders: no movement, attack or repair (B8).")
+		r.section(p.Sprintf("Movement"))
+		r.item(p.Sprintf("No orders: no movement, attack or repair (B8)."))
 	case rules.Arrived:
-		r.section("Reinforcements (11.1)")
-		r.item(fmt.Sprintf("%s arrives in zone %s.", e.Unit, e.Zone))
+		r.section(p.Sprintf("Reinforcements (11.1)"))
+		r.item(p.Sprintf("%s arrives in zone %s.", e.Unit, e.Zone))
 	case rules.Released:
-		r.section("Reinforcements (11.1)")
-		r.item(fmt.Sprintf("The %s panzer reserve is released: %d German SP against %d Allied in %s (11.3).", e.Group, e.GermanSP, e.AlliedSP, r.area(e.Area)))
+		r.section(p.Sprintf("Reinforcements (11.1)"))
+		r.item(p.Sprintf("The %s panzer reserve is released: %d German SP against %d Allied in %s (11.3).", e.Group, e.GermanSP, e.AlliedSP, r.area(e.Area)))
 	case rules.Moved:
-		r.section("Movement")
-		var path []string
-		for _, p := range e.Path {
-			path = append(path, r.place(p))
+		r.section(p.Sprintf("Movement"))
+		path := make([]string, len(e.Path))
+		for i, pl := range e.Path {
+			path[i] = r.place(pl)
 		}
+		units := strings.Join(e.Units, ", ") // unit ids, as orders list them
 		if len(e.Path) == 1 {
 			// A stack that spent MP without leaving: a bridge blown
 			// before it (8.42, B2).
-			r.item(fmt.Sprintf("%s stays in %s, having spent %d MP.", strings.Join(e.Units, ", "), path[0], e.MP))
+			r.item(p.Sprintf("%s stays in %s, having spent %d MP.", units, path[0], e.MP))
 			r.steps(e.Steps)
 			return true
 		}
-		how := "move"
-		if len(e.Units) == 1 {
-			how = "moves"
+		way := strings.Join(path, " - ")
+		switch {
+		case len(e.Units) == 1 && e.Foot:
+			r.item(p.Sprintf("%s moves on foot %s: %d MP.", units, way, e.MP))
+		case len(e.Units) == 1:
+			r.item(p.Sprintf("%s moves %s: %d MP.", units, way, e.MP))
+		case e.Foot:
+			r.item(p.Sprintf("%s move on foot %s: %d MP.", units, way, e.MP))
+		default:
+			r.item(p.Sprintf("%s move %s: %d MP.", units, way, e.MP))
 		}
-		if e.Foot {
-			how += " on foot"
-		}
-		r.item(fmt.Sprintf("%s %s %s: %d MP.", strings.Join(e.Units, ", "), how, strings.Join(path, " - "), e.MP))
 		r.steps(e.Steps)
 	case rules.Entrenched:
-		r.section("Movement")
-		r.item(e.Unit + " entrenches (8.5).")
+		r.section(p.Sprintf("Movement"))
+		r.item(p.Sprintf("%s entrenches (8.5).", e.Unit))
 	case rules.Stopped:
-		r.section("Movement")
-		r.item(fmt.Sprintf("%s stops short: %s.", e.Order, e.Why))
-	case rules.SFPlaced, rules.SFRemoved:
-		r.section("Special forces (14.0)")
-		r.item(capital(e.String()) + ".")
-	case rules.StackRemoved:
-		r.section("Stacking (7.2)")
-		why := "by its owner's REMOVE order"
-		if e.Why != "order" {
-			why = "by the fixed policy, weakest first (B6)"
+		r.section(p.Sprintf("Movement"))
+		why := e.Why
+		if e.Message.Key != "" {
+			why = p.Text(e.Message)
 		}
-		r.item(fmt.Sprintf("%s is removed from %s, over the stacking limit, %s.", e.Unit, r.area(e.Area), why))
+		r.item(p.Sprintf("%s stops short: %s.", e.Order, why))
+	case rules.SFPlaced:
+		r.section(p.Sprintf("Special forces (14.0)"))
+		switch e.Effect {
+		case rules.SFDelay:
+			r.item(p.Sprintf("German special forces in %d, DELAY: Allied units pay 1 MP more to enter or leave it (14.22).", e.Area))
+		case rules.SFDemolition:
+			r.item(p.Sprintf("German special forces in %d, DEMOLITION: Allied demolitions from it succeed only on a 1 (14.23).", e.Area))
+		case rules.SFConfusion:
+			r.item(p.Sprintf("German special forces in %d, CONFUSION: all Allied fire in the battle at %d this impulse has +1 (14.24).", e.Area, e.Battle))
+		default:
+			r.item(p.Sprintf("German special forces in %d, %s.", e.Area, e.Effect))
+		}
+	case rules.SFRemoved:
+		r.section(p.Sprintf("Special forces (14.0)"))
+		r.item(p.Sprintf("The special forces leave %d (14.3).", e.Area))
+	case rules.StackRemoved:
+		r.section(p.Sprintf("Stacking (7.2)"))
+		if e.Why == "order" {
+			r.item(p.Sprintf("%s is removed from %s, over the stacking limit, by its owner's REMOVE order.", e.Unit, r.area(e.Area)))
+		} else {
+			r.item(p.Sprintf("%s is removed from %s, over the stacking limit, by the fixed policy, weakest first (B6).", e.Unit, r.area(e.Area)))
+		}
+	case rules.OutsiderRemoved:
+		r.section(p.Sprintf("Also"))
+		r.item(p.Sprintf("%s is removed: it did not reach the scenario's map in supply by the end of the turn (5th Panzer special rule).", e.Unit))
 	default:
 		return false
 	}
@@ -540,51 +648,48 @@ func (r *reporter) movement(e rules.Event) bool {
 // battle writes the events of a battle, step by step (9.3), and reports
 // whether e was one.
 func (r *reporter) battle(e rules.Event) bool {
+	p := r.p
 	switch e := e.(type) {
 	case rules.BattleBegins:
 		r.current = ""
-		r.section(fmt.Sprintf("Battle at %s: the %s attack (9.3)", r.area(e.Area), e.Attacker.Title()))
-		r.item(e.Attacker.Title() + ": " + r.unitList(e.Attackers) + ".")
-		r.item(e.Attacker.Enemy().Title() + ": " + r.unitList(e.Defenders) + ".")
+		r.section(p.Sprintf("Battle at %s: the %s attack (9.3)", r.area(e.Area), e.Attacker))
+		r.item(sideLine(p, e.Attacker, r.unitList(e.Attackers)))
+		r.item(sideLine(p, e.Attacker.Enemy(), r.unitList(e.Defenders)))
 		r.sp = map[string]int{}
 		for _, c := range append(append([]rules.Combatant(nil), e.Attackers...), e.Defenders...) {
 			r.sp[c.ID] = c.Strength
 		}
 	case rules.ArtilleryCall:
-		res := "fails"
 		if e.Success {
-			res = "succeeds: a strike"
+			r.item(p.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: succeeds: a strike.", e.Side, e.N, e.Of, e.Roll, e.Need))
+		} else {
+			r.item(p.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: fails.", e.Side, e.N, e.Of, e.Roll, e.Need))
 		}
-		r.item(fmt.Sprintf("%s artillery call %d of %d: rolls %d, needs %d or less: %s.", e.Side.Title(), e.N, e.Of, e.Roll, e.Need, res))
 	case rules.Strike:
 		if e.Lost {
-			r.item(fmt.Sprintf("%s strike on %s is lost: the unit is gone (9.47).", e.Side.Title(), e.Target))
+			r.item(p.Sprintf("%s strike on %s is lost: the unit is gone (9.47).", e.Side, e.Target))
 			return true
 		}
-		res := "misses"
+		roll := r.modified([]int{e.Roll}, e.Mods, []int{e.Modified})
 		if e.Hit {
-			res = "HITS"
+			r.item(p.Sprintf("%s strike on %s: rolls %s, needs %d or less: HITS%s.", e.Side, e.Target, roll, e.Need, r.hits(e.Target, 1)))
+		} else {
+			r.item(p.Sprintf("%s strike on %s: rolls %s, needs %d or less: misses.", e.Side, e.Target, roll, e.Need))
 		}
-		roll := modified([]int{e.Roll}, e.Mods, []int{e.Modified})
-		after := ""
-		if e.Hit {
-			after = r.hits(e.Target, 1)
-		}
-		r.item(fmt.Sprintf("%s strike on %s: rolls %s, needs %d or less: %s%s.", e.Side.Title(), e.Target, roll, e.Need, res, after))
 	case rules.FireRoll:
-		roll := modified(e.Rolls, e.Mods, e.Modified)
-		r.item(fmt.Sprintf("%s fires at %s: rolls %s, needs %d or less: %d hit(s)%s.", e.Unit, e.Target, roll, e.Need, e.Hits, r.hits(e.Target, e.Hits)))
+		roll := r.modified(e.Rolls, e.Mods, e.Modified)
+		r.item(p.Sprintf("%s fires at %s: rolls %s, needs %d or less: %d hit(s)%s.", e.Unit, e.Target, roll, e.Need, e.Hits, r.hits(e.Target, e.Hits)))
 	case rules.Eliminated:
-		r.item(fmt.Sprintf("%s is ELIMINATED (9.21).", e.Unit))
+		r.item(p.Sprintf("%s is ELIMINATED (9.21).", e.Unit))
 	case rules.BattleEnds:
-		who := "both sides hold"
 		switch e.Holder {
 		case rules.German:
-			who = "the Germans hold"
+			r.item(p.Sprintf("The battle is over: the Germans hold %s.", r.area(e.Area)))
 		case rules.Allied:
-			who = "the Allies hold"
+			r.item(p.Sprintf("The battle is over: the Allies hold %s.", r.area(e.Area)))
+		default:
+			r.item(p.Sprintf("The battle is over: both sides hold %s.", r.area(e.Area)))
 		}
-		r.item(fmt.Sprintf("The battle is over: %s %s.", who, r.area(e.Area)))
 		r.current = ""
 	default:
 		return false
@@ -602,30 +707,31 @@ func (r *reporter) hits(id string, n int) string {
 		return ""
 	}
 	if was == 0 {
-		return fmt.Sprintf(": %s has no SP left, the hit(s) are lost (9.22)", id)
+		return r.p.Sprintf(": %s has no SP left, the hit(s) are lost (9.22)", id)
 	}
 	r.sp[id] = max(was-n, 0)
-	return fmt.Sprintf(": %s %d → %d SP", id, was, r.sp[id])
+	return r.p.Sprintf(": %s %d → %d SP", id, was, r.sp[id])
 }
 
 // bridges writes the demolitions and repairs of bridges (10.1, 10.2), and
 // reports whether e was one.
 func (r *reporter) bridges(e rules.Event) bool {
+	p := r.p
 	switch e := e.(type) {
 	case rules.DemolitionTried:
-		r.section("Bridge demolition (10.2)")
-		res := "the bridge holds"
+		r.section(p.Sprintf("Bridge demolition (10.2)"))
 		if e.Blown {
-			res = "the bridge is BLOWN"
+			r.item(p.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: the bridge is BLOWN.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need))
+		} else {
+			r.item(p.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: the bridge holds.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need))
 		}
-		r.item(fmt.Sprintf("%s tries to blow bridge %s: rolls %d, needs %d or less: %s.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need, res))
 	case rules.RepairTried:
-		r.section("Bridge repair (10.1)")
-		res := "still blown"
+		r.section(p.Sprintf("Bridge repair (10.1)"))
 		if e.Repaired {
-			res = "REPAIRED"
+			r.item(p.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: REPAIRED.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need))
+		} else {
+			r.item(p.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: still blown.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need))
 		}
-		r.item(fmt.Sprintf("%s tries to repair bridge %s: rolls %d, needs %d or less: %s.", e.Unit, r.bridge(e.Bridge), e.Roll, e.Need, res))
 	default:
 		return false
 	}
@@ -635,146 +741,211 @@ func (r *reporter) bridges(e rules.Event) bool {
 // aftermath writes supply, control and victory, and reports whether e was
 // one.
 func (r *reporter) aftermath(e rules.Event) bool {
+	p := r.p
 	switch e := e.(type) {
-	case rules.SupplyChange, rules.Attrited:
-		r.section("Supply (13.0)")
-		r.item(capital(e.String()) + ".")
-	case rules.ControlChanged:
-		r.section("Control (12.22)")
-		r.item(fmt.Sprintf("%s passes to the %s side.", r.area(e.Area), e.Side.Title()))
-	case rules.VPScored:
-		r.section("Victory")
-		r.item(fmt.Sprintf("The Germans control %s: %d VP.", r.area(e.Area), e.VP))
-	case rules.ScenarioVP:
-		r.section("Victory")
-		what := map[rules.Hold]string{rules.HoldGerman: "controlled by the Germans", rules.HoldContested: "contested"}[e.Hold]
-		if what == "" {
-			what = "neither German nor contested"
+	case rules.SupplyChange:
+		r.section(p.Sprintf("Supply (13.0)"))
+		if e.InSupply {
+			r.item(p.Sprintf("%s is in supply again (13.11).", e.Unit))
+		} else {
+			r.item(p.Sprintf("%s is out of supply (13.11-13.14).", e.Unit))
 		}
-		r.item(fmt.Sprintf("Victory area %s is %s: %d VP.", r.area(e.Area), what, e.VP))
-	case rules.VPTotal, rules.ZoneVP, rules.HolesScored, rules.GameResult:
-		r.section("Victory")
-		r.item(capital(e.String()) + ".")
+	case rules.Attrited:
+		r.section(p.Sprintf("Supply (13.0)"))
+		if e.Eliminated {
+			r.item(p.Sprintf("%s loses its last SP to attrition and is eliminated (13.21).", e.Unit))
+		} else {
+			r.item(p.Sprintf("%s loses 1 SP to attrition: %d SP left (13.21).", e.Unit, e.Strength))
+		}
+	case rules.ControlChanged:
+		r.section(p.Sprintf("Control (12.22)"))
+		r.item(p.Sprintf("%s passes to the %s side.", r.area(e.Area), e.Side))
+	case rules.VPScored:
+		r.section(p.Sprintf("Victory"))
+		r.item(p.Sprintf("The Germans control %s: %d VP.", r.area(e.Area), e.VP))
+	case rules.ScenarioVP:
+		r.section(p.Sprintf("Victory"))
+		switch e.Hold {
+		case rules.HoldGerman:
+			r.item(p.Sprintf("Victory area %s is controlled by the Germans: %d VP.", r.area(e.Area), e.VP))
+		case rules.HoldContested:
+			r.item(p.Sprintf("Victory area %s is contested: %d VP.", r.area(e.Area), e.VP))
+		default:
+			r.item(p.Sprintf("Victory area %s is neither German nor contested: %d VP.", r.area(e.Area), e.VP))
+		}
+	case rules.VPTotal:
+		r.section(p.Sprintf("Victory"))
+		r.item(p.Sprintf("Victory phase of %d December: the Germans score %d VP, %d VP in all (6.0 IX, 12.11).", e.Turn, e.VP, e.Total))
+	case rules.ZoneVP:
+		r.section(p.Sprintf("Victory"))
+		if e.Unsupplied > 0 {
+			r.item(p.Sprintf("Zone %s: %d German SP in supply × %d = %d VP (12.23); %d SP out of supply score nothing (12.24).", e.Zone, e.SP, e.Multiplier, e.VP, e.Unsupplied))
+		} else {
+			r.item(p.Sprintf("Zone %s: %d German SP in supply × %d = %d VP (12.23).", e.Zone, e.SP, e.Multiplier, e.VP))
+		}
+	case rules.HolesScored:
+		r.section(p.Sprintf("Victory"))
+		if e.N == 0 {
+			r.item(p.Sprintf("No hole in the Allied line: no line of roads from the German zones to the Allied zones avoids the Allied units (The First Three Days)."))
+			return true
+		}
+		ls := make([]string, len(e.Lines))
+		for i, l := range e.Lines {
+			ps := make([]string, len(l))
+			for j, pl := range l {
+				ps[j] = pl.String()
+			}
+			ls[i] = strings.Join(ps, "-") // areas and zones, as orders write them
+		}
+		r.item(p.Sprintf("%d hole(s) in the Allied line: %d VP (The First Three Days: 3 VP per hole): %s.", e.N, e.VP, strings.Join(ls, "; ")))
+	case rules.GameResult:
+		r.section(p.Sprintf("Victory"))
+		if e.Kind == rules.VictoryControl {
+			r.item(p.Sprintf("The scenario is over: %s (%d German, %d contested, %d Allied of the victory areas).", p.Text(ResultMessage(e.Result)), e.German, e.Contested, e.Allied))
+		} else {
+			r.item(p.Sprintf("The scenario is over: %s with %d German VP (12.0).", p.Text(ResultMessage(e.Result)), e.VP))
+		}
 	default:
 		return false
 	}
 	return true
 }
 
+// capital writes s with its first letter in upper case, as a sentence
+// begins in English; a Japanese text has none.
 func capital(s string) string {
-	if s == "" {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return string(s[0]-'a'+'A') + s[1:]
 }
 
 // Picture draws the map as it is after an impulse of a game, the impulse's
 // battles and moves highlighted: the picture the report's mail carries.
 func Picture(g *Game, impulse string, events []rules.Event) ([]byte, error) {
+	return PictureIn(lang.EN(), g, impulse, events)
+}
+
+// PictureIn is Picture with its title and legend in the language of p.
+func PictureIn(p *lang.Printer, g *Game, impulse string, events []rules.Event) ([]byte, error) {
 	s, err := g.Rules()
 	if err != nil {
 		return nil, err
 	}
 	return picture.Render(s, g.State, &picture.Options{
-		Title:      fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP),
+		Title:      picture.TitleAfter(p, g.ID, impulse, g.State.VP),
 		Highlights: picture.HighlightsOf(events),
+		Lang:       p,
 	})
 }
 
-// WriteRehearsal writes the answer to CHECK for orders the position accepts:
-// what they would do, carried out to just before the first die (the moves
-// step by step, the bridges where the enemy may try a demolition, the
-// stacks, who the stacking limit would remove, the units spent, the
-// battles) and what the first die would be rolled for. The enemy's standing
-// orders are not in it: rules.Rehearse never reads them.
+// WriteRehearsal writes the answer to CHECK for orders the position accepts,
+// in English: what they would do, carried out to just before the first die
+// (the moves step by step, the bridges where the enemy may try a
+// demolition, the stacks, who the stacking limit would remove, the units
+// spent, the battles) and what the first die would be rolled for. The
+// enemy's standing orders are not in it: rules.Rehearse never reads them.
 func WriteRehearsal(s *rules.Scenario, rh *rules.Rehearsal) string {
-	r := &reporter{s: s, sp: map[string]int{}}
+	return WriteRehearsalIn(lang.EN(), s, rh)
+}
+
+// WriteRehearsalIn is WriteRehearsal in the language of p. The first die's
+// purpose is written as the dice are asked for it, as the log would keep it.
+func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) string {
+	r := newReporter(p, s)
 	side := rh.Impulse.Side
-	r.line(fmt.Sprintf("CHECK: the orders are legal for %s. Carried out, they would do this, up to the first die; nothing was applied and no die was drawn.", rh.Impulse))
+	r.line(p.Sprintf("CHECK: the orders are legal for %s. Carried out, they would do this, up to the first die; nothing was applied and no die was drawn.", rh.Impulse.String()))
 	for _, e := range rh.Events {
 		if _, ok := e.(rules.ImpulseEnded); !ok {
 			r.event(e)
 		}
 	}
 	if len(rh.Crossings) > 0 {
-		r.section("Bridges the enemy may try to blow (10.2)")
+		r.section(p.Sprintf("Bridges the enemy may try to blow (10.2)"))
 		for _, c := range rh.Crossings {
-			var may []string
-			for _, ch := range c.Chances {
-				may = append(may, fmt.Sprintf("%s on %d or less", ch.Unit, ch.Need))
+			may := make([]string, len(c.Chances))
+			for i, ch := range c.Chances {
+				may[i] = p.Sprintf("%s on %d or less", ch.Unit, ch.Need)
 			}
-			r.item(fmt.Sprintf("Line %d: %s crossing bridge %s from %s into %s may draw a demolition die: the enemy may try with %s (10.29).",
-				c.Line, strings.Join(c.Units, ", "), c.Bridge, r.place(c.From), r.place(c.To), strings.Join(may, " or ")))
+			r.item(p.Sprintf("Line %d: %s crossing bridge %s from %s into %s may draw a demolition die: the enemy may try with %s (10.29).",
+				c.Line, strings.Join(c.Units, ", "), c.Bridge, r.place(c.From), r.place(c.To), orList(p, may)))
 		}
-		r.item("Whether the enemy tries is his standing order, which a CHECK does not read (B1); one try per bridge an impulse (10.25). Above, every bridge holds; a bridge blown under a stack costs it 1 MP and sends it on by its ELSE path from the near side, or stops it there (8.42, B2).")
+		r.item(p.Sprintf("Whether the enemy tries is his standing order, which a CHECK does not read (B1); one try per bridge an impulse (10.25). Above, every bridge holds; a bridge blown under a stack costs it 1 MP and sends it on by its ELSE path from the near side, or stops it there (8.42, B2)."))
 	}
 	if len(rh.Stacks) > 0 {
-		r.section(fmt.Sprintf("Your stacks where units moved or entrenched (7.1: at most %d units and %d SP)", rules.StackUnits, rules.StackSP))
+		r.section(p.Sprintf("Your stacks where units moved or entrenched (7.1: at most %d units and %d SP)", rules.StackUnits, rules.StackSP))
 		for _, st := range rh.Stacks {
-			over := ""
-			if st.Over() && !st.Place.IsZone() {
-				over = ": OVER the limit"
-				if side == rules.German && rh.Impulse.Day == rules.FirstDay && rh.Impulse.N < 3 {
-					over += ", which the German set-up stacks may be until the end of 16-3 (7.1)"
-				}
+			switch {
+			case !st.Over() || st.Place.IsZone():
+				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
+			case side == rules.German && rh.Impulse.Day == rules.FirstDay && rh.Impulse.N < 3:
+				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP: OVER the limit, which the German set-up stacks may be until the end of 16-3 (7.1).", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
+			default:
+				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP: OVER the limit.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
 			}
-			r.item(fmt.Sprintf("%s: %s; %d unit(s), %d SP%s.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP(), over))
 		}
 	}
 	if len(rh.Removed) > 0 {
-		r.section("Stacking (7.2)")
+		r.section(p.Sprintf("Stacking (7.2)"))
 		for _, e := range rh.Removed {
-			why := "by your REMOVE order"
-			if e.Why != "order" {
-				why = "by the fixed policy, weakest first (B6)"
+			if e.Why == "order" {
+				r.item(p.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, by your REMOVE order, unless the battles change the stack.", e.Unit, r.area(e.Area)))
+			} else {
+				r.item(p.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, by the fixed policy, weakest first (B6), unless the battles change the stack.", e.Unit, r.area(e.Area)))
 			}
-			r.item(fmt.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, %s, unless the battles change the stack.", e.Unit, r.area(e.Area), why))
 		}
 	}
 	if len(rh.Spent) > 0 {
-		r.section(fmt.Sprintf("Spent for the rest of %d December", rh.Impulse.Day))
+		r.section(p.Sprintf("Spent for the rest of %d December", rh.Impulse.Day))
 		for _, sp := range rh.Spent {
-			r.item(fmt.Sprintf("%s %s.", sp.Unit, sp.Why))
+			r.item(spentWhy(p, sp))
 		}
 	}
 	if len(rh.Battles) > 0 {
-		r.section("Battles, in the order they would be fought (9.3, B4)")
+		r.section(p.Sprintf("Battles, in the order they would be fought (9.3, B4)"))
 		for _, b := range rh.Battles {
-			r.item(fmt.Sprintf("%s: %s %s against %s %s.", r.area(b.Area), side.Title(), r.unitList(b.Attackers), side.Enemy().Title(), r.unitList(b.Defenders)))
+			r.item(p.Sprintf("%s: %s %s against %s %s.", r.area(b.Area), side, r.unitList(b.Attackers), side.Enemy(), r.unitList(b.Defenders)))
 		}
 	}
 	if rh.FirstDie != "" {
-		r.section("The first die after the moves would be rolled for (B10)")
+		r.section(p.Sprintf("The first die after the moves would be rolled for (B10)"))
 		r.item(rh.FirstDie)
 	} else {
-		r.section("After the moves no die is needed")
-		r.item("The rest of the impulse, carried out without a die:")
+		r.section(p.Sprintf("After the moves no die is needed"))
+		r.item(p.Sprintf("The rest of the impulse, carried out without a die:"))
 		for _, e := range rh.Rest {
 			if e, ok := e.(rules.ImpulseEnded); ok {
-				r.section("End")
-				r.item(fmt.Sprintf("The impulse %s would end; the next is %s.", e.Played, e.Next))
+				r.section(p.Sprintf("End"))
+				r.item(p.Sprintf("The impulse %s would end; the next is %s.", e.Played.String(), e.Next.String()))
 				continue
 			}
 			r.event(e)
 		}
 	}
 	r.blank()
-	r.line("Nothing was applied.")
+	r.line(p.Sprintf("Nothing was applied."))
 	return r.b.String()
 }
 
-// ReportIn is Report in the language of p.
-// TODO(i18n): the language-taking variants are being written; until then they give English.
-func ReportIn(p *lang.Printer, g *Game, recs []Record, events []rules.Event) (string, error) {
-	return Report(g, recs, events)
-}
+// orList writes alternatives in the language of p: "a or b".
+func orList(p *lang.Printer, items []string) string { return p.Text(rules.OrList(items)) }
 
-// WriteRehearsalIn is WriteRehearsal in the language of p.
-func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) string {
-	return WriteRehearsal(s, rh)
-}
-
-// PictureIn is Picture with its title and legend in the language of p.
-func PictureIn(p *lang.Printer, g *Game, impulse string, events []rules.Event) ([]byte, error) {
-	return Picture(g, impulse, events)
+// spentWhy says why a unit of a CHECK would be spent for the turn: the
+// reasons rules.Rehearse gives (8.25, 8.5, 9.16, 9.14, B5, 10.14).
+func spentWhy(p *lang.Printer, sp rules.Spent) string {
+	switch sp.Why {
+	case "moves (8.25)":
+		return p.Sprintf("%s moves (8.25).", sp.Unit)
+	case "entrenches (8.5)":
+		return p.Sprintf("%s entrenches (8.5).", sp.Unit)
+	case "moves and entrenches (8.25, 8.52)":
+		return p.Sprintf("%s moves and entrenches (8.25, 8.52).", sp.Unit)
+	case "attacks (9.11, 9.16)":
+		return p.Sprintf("%s attacks (9.11, 9.16).", sp.Unit)
+	case "stays without attacking where its side fights, and counts as moved (9.14, B5)":
+		return p.Sprintf("%s stays without attacking where its side fights, and counts as moved (9.14, B5).", sp.Unit)
+	case "tries to repair a bridge (10.14)":
+		return p.Sprintf("%s tries to repair a bridge (10.14).", sp.Unit)
+	}
+	return sp.Unit + " " + sp.Why + "." // a reason of the rules not known here: as they give it
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"titm/adjudicator/lang"
 	"titm/internal/golden"
 	"titm/internal/playtest"
 	"titm/rules"
@@ -14,20 +15,21 @@ import (
 )
 
 // goldenReport compares text with a golden file (see internal/golden) and checks
-// that its lines fit the report's width.
+// that its lines fit the report's width, in columns (a Japanese character
+// takes two).
 func goldenReport(t *testing.T, name, text string) {
 	t.Helper()
 	golden.Check(t, filepath.Join("..", "testdata", "golden", name), text)
 	for i, l := range strings.Split(text, "\n") {
-		if len([]rune(l)) > ReportWidth {
-			t.Errorf("%s:%d is %d columns wide: %q", name, i+1, len([]rune(l)), l)
+		if w := lang.Width(l); w > ReportWidth {
+			t.Errorf("%s:%d is %d columns wide: %q", name, i+1, w, l)
 		}
 	}
 }
 
 // submit plays the impulse in play with the text after the heading lines,
 // and returns the records and events.
-func submit(t *testing.T, g *Game, text string, now time.Time) ([]Record, []rules.Event) {
+func submit(t testing.TB, g *Game, text string, now time.Time) ([]Record, []rules.Event) {
 	t.Helper()
 	text = fmt.Sprintf("GAME %s\nTOKEN not-kept\nIMPULSE %d-%d\n%s", g.ID, g.Next.Day, g.Next.N, text)
 	recs, events, err := g.Submit(g.Next.Side, text, now)
@@ -196,7 +198,7 @@ func TestStandingNamesVPAreas(t *testing.T) {
 		return s, rules.NewState(s)
 	}
 	text := func(s *rules.Scenario, st *rules.State) string {
-		return strings.Join(standing(s, st), "\n")
+		return strings.Join(standing(lang.EN(), s, st), "\n")
 	}
 
 	s, st := load("fifth-panzer")

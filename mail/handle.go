@@ -53,7 +53,8 @@ func NewHandler(cfg *Config, log *slog.Logger) *Handler {
 func (c *Config) RefereeOptions() *referee.Options {
 	r := &c.Referee
 	return &referee.Options{Address: r.Address, Deadline: r.Deadline, MaxExtensions: r.MaxExtensions,
-		MaxExtension: r.MaxExtension, Reminder: r.Reminder, MapPicture: r.MapPicture}
+		MaxExtension: r.MaxExtension, Reminder: r.Reminder, MapPicture: r.MapPicture,
+		Language: r.Language, Languages: r.Languages}
 }
 
 // From is the address the referee's mails come from.

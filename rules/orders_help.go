@@ -7,68 +7,78 @@ import (
 	"strings"
 )
 
-// HelpText is the answer to HELP: the order language, written from the same
-// table the parser reads, with examples made from the player's own units at
-// the game's position st (nil: the scenario's start). Every example is
-// checked with the rules' own order check (CheckOrders) at that position,
-// for the side's next impulse: an order with no legal example there is
-// shown with its form and the reason. kws are the caller's lines
-// (ParseOptions.Keywords), listed with the game's.
-// HelpTextIn is HelpText in the language of p.
-func HelpTextIn(p Printer, s *Scenario, st *State, side Side, kws []Keyword) string {
-	return HelpText(s, st, side, kws)
+// HelpText is the answer to HELP, in English: the order language, written
+// from the same table the parser reads, with examples made from the
+// player's own units at the game's position st (nil: the scenario's
+// start). Every example is checked with the rules' own order check
+// (CheckOrders) at that position, for the side's next impulse: an order
+// with no legal example there is shown with its form and the reason. kws
+// are the caller's lines (ParseOptions.Keywords), listed with the game's.
+func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
+	return HelpTextIn(English, s, st, side, kws)
 }
 
-func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
+// HelpTextIn is HelpText in the language of p. The order keywords and the
+// examples' orders are as the parser reads them in any language; the rest
+// is given through p, the caller's lines too: their Syntax, Summary and
+// Sample are keys of the caller's catalog. A printer that measures and
+// wraps text (lang.Printer) lays it out by display width, a Japanese
+// character taking two columns.
+func HelpTextIn(p Printer, s *Scenario, st *State, side Side, kws []Keyword) string {
+	lay := layoutOf(p)
 	ex := newExamples(s, st, side)
+	ex.p, ex.lay = p, lay
 	var b strings.Builder
-	fmt.Fprintf(&b, "HOW TO WRITE ORDERS (%s, %s player)\n\n", s.Title, side.Title())
-	wrap(&b, "", "Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END, a signature (-- ), a line of underscores (____) or a quoted reply's heading are ignored. If any line is wrong, nothing is applied and the reply lists every error.")
+	b.WriteString(p.Sprintf("HOW TO WRITE ORDERS (%s, %s player)", s.TitleMessage(), side) + "\n\n")
+	lay.wrap(&b, "", p.Sprintf("Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END, a signature (-- ), a line of underscores (____) or a quoted reply's heading are ignored. If any line is wrong, nothing is applied and the reply lists every error."))
 	b.WriteString("\n")
-	wrap(&b, "", "A greeting before your first order and a sign-off after your last one are ignored, and the reply names their lines, when they cannot be orders: the first word is not a keyword nor close to one, and the line holds no number and no unit's id. Between two orders such a line is an error, and so is any other line that is no order. A mail of chatter alone holds no orders and is refused.")
+	lay.wrap(&b, "", p.Sprintf("A greeting before your first order and a sign-off after your last one are ignored, and the reply names their lines, when they cannot be orders: the first word is not a keyword nor close to one, and the line holds no number and no unit's id. Between two orders such a line is an error, and so is any other line that is no order. A mail of chatter alone holds no orders and is refused."))
 	if ex.over {
-		b.WriteString("\nThe game is over, so no examples are given.\n")
+		b.WriteString("\n" + p.Sprintf("The game is over, so no examples are given.") + "\n")
 	}
+	// An example's further lines stand under its first order.
+	more := helpIndent + strings.Repeat(" ", lay.width(p.Sprintf("e.g. %s", "")))
 	for _, sec := range sections {
-		fmt.Fprintf(&b, "\n%s\n", sec)
+		b.WriteString("\n" + sectionTitle(p, sec) + "\n")
 		for _, k := range allKinds(kws) {
 			if k.section != sec || (k.applies != nil && !k.applies(s, side)) {
 				continue
 			}
-			head := "  " + k.syntax
+			syntax, summary := kindTexts(p, k)
+			head := "  " + syntax
 			if k.rules != "" {
-				pad := 78 - len(head) - len(k.rules)
+				pad := helpWidth - lay.width(head) - len(k.rules)
 				if pad < 2 {
 					b.WriteString(head + "\n")
 					head = ""
-					pad = 78 - len(k.rules)
+					pad = helpWidth - len(k.rules)
 				}
 				head += strings.Repeat(" ", pad) + k.rules
 			}
 			b.WriteString(head + "\n")
-			wrap(&b, "      ", k.summary)
+			lay.wrap(&b, helpIndent, summary)
 			if k.example != nil && !ex.over {
 				ex.budget = maxTries
 				groups, why := k.example(ex)
 				for _, g := range groups {
 					for i, l := range g {
 						if i == 0 {
-							fmt.Fprintf(&b, "      e.g. %s\n", l)
+							b.WriteString(helpIndent + p.Sprintf("e.g. %s", l) + "\n")
 						} else {
-							fmt.Fprintf(&b, "           %s\n", l)
+							b.WriteString(more + l + "\n")
 						}
 					}
 				}
 				if why != "" {
-					wrap(&b, "      ", "("+why+")")
+					lay.wrap(&b, helpIndent, "("+why+")")
 				}
 			}
 		}
 	}
-	b.WriteString("\nA mail for your impulse looks like:\n\n")
+	b.WriteString("\n" + p.Sprintf("A mail for your impulse looks like:") + "\n\n")
 	for _, kw := range kws {
 		if kw.Sample != "" {
-			fmt.Fprintf(&b, "  %s\n", kw.Sample)
+			b.WriteString("  " + callerText(p, kw.Sample) + "\n")
 		}
 	}
 	ex.budget = maxTries
@@ -79,11 +89,133 @@ func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
 	return b.String()
 }
 
-// wrap writes text in lines of at most 78 columns, each starting with indent.
-func wrap(b *strings.Builder, indent, text string) {
+// The layout of HELP: its width in columns, and the indent of what is
+// said of an order under its heading.
+const (
+	helpWidth  = 78
+	helpIndent = "      "
+)
+
+// sectionTitle is the title of a section of HELP (orders_kinds.go) in the
+// language of p.
+func sectionTitle(p Printer, sec string) string {
+	switch sec {
+	case secHeader:
+		return p.Sprintf("Heading lines")
+	case secImpulse:
+		return p.Sprintf("Orders for your own impulse")
+	case secStanding:
+		return p.Sprintf("Standing orders (any time, kept until changed)")
+	case secRequest:
+		return p.Sprintf("Requests (any time)")
+	}
+	return callerText(p, sec)
+}
+
+// kindTexts are HELP's texts of an order in the language of p: its syntax,
+// the keywords as they are and the rest in the reader's words, and its
+// summary. The table (orders_kinds.go) keeps both in English, which the
+// parser's errors quote; the English here is the same
+// (TestHelpTextsMatchTable), and here the catalog of HELP finds them. The
+// syntax is also the key by which the parser's errors give the syntax in
+// the reader's language. A caller's line gives its own texts.
+func kindTexts(p Printer, k *kind) (syntax, summary string) {
+	switch k.keyword {
+	case "IMPULSE":
+		return p.Sprintf("IMPULSE day-n"),
+			p.Sprintf("the impulse the orders are for, as 17-2; orders for another impulse are never applied")
+	case "END":
+		return p.Sprintf("END"),
+			p.Sprintf("the end of the orders: everything below is ignored")
+	case "MOVE":
+		return p.Sprintf("MOVE unit... path [ELSE path]"),
+			p.Sprintf("the units move together along the areas and zones of the path, the first of which may be their own area; ELSE gives the way on from the near side of a bridge blown under them (else they stop there). An area with enemy units ends the path: the units stop on entering it and fight there, so a path that goes on beyond it is refused (8.22, 9.12); entering an area with any other units costs 1 MP more (8.37), leaving one with enemy units 1 MP more (8.36), and no move goes straight from one area with enemy units to another (8.27)")
+	case "FOOT":
+		return p.Sprintf("FOOT unit... path [ELSE path]"),
+			p.Sprintf("as MOVE, the units moving as infantry: 5 MP, and a blown bridge crossed for 3 MP")
+	case "ENTRENCH":
+		return p.Sprintf("ENTRENCH unit..."),
+			p.Sprintf("the units entrench (an engineer may first move up to 4 MP on a MOVE line); never armour")
+	case "ATTACK":
+		return p.Sprintf("ATTACK area [WITH unit...]"),
+			p.Sprintf("units that began the impulse in the contested area attack there; without WITH, all that may")
+	case "FIRE":
+		return p.Sprintf("FIRE area unit>target..."),
+			p.Sprintf("your targets in the battle at the area; what you leave open the fixed policy chooses")
+	case "ARTY":
+		return p.Sprintf("ARTY area target..."),
+			p.Sprintf("where your artillery strikes go, in order, where 9.46 leaves a choice")
+	case "BATTLES":
+		return p.Sprintf("BATTLES area..."),
+			p.Sprintf("the order in which your battles are fought (else by area number)")
+	case "REPAIR":
+		return p.Sprintf("REPAIR a-b BY unit"),
+			p.Sprintf("the engineer tries to repair the bridge at the end of the impulse")
+	case "SF":
+		return p.Sprintf("SF area DELAY|DEMOLITION|CONFUSION [battle-area]"),
+			p.Sprintf("German special forces to the area, with their effect; CONFUSION names the battle")
+	case "REMOVE":
+		return p.Sprintf("REMOVE area unit..."),
+			p.Sprintf("the units to remove first if the area ends the impulse over the stacking limit")
+	case "BLOW":
+		return p.Sprintf("BLOW ALL | BLOW NONE | BLOW a-b [BY unit]..."),
+			p.Sprintf("which bridges to try to blow when the enemy crosses them, and with which unit (a new game starts with ALL)")
+	case "DEFEND":
+		return p.Sprintf("DEFEND area unit>target... | DEFEND PREFER type..."),
+			p.Sprintf("your fire when attacked: targets in an area, or the unit types to fire at first")
+	}
+	return callerText(p, k.syntax), callerText(p, k.summary)
+}
+
+// callerText gives a text of a caller's line in the language of p: the
+// text is its key in the caller's catalog.
+func callerText(p Printer, key string) string {
+	if key == "" {
+		return ""
+	}
+	return p.Sprintf(key)
+}
+
+// A layout measures and breaks text as its language needs: lang.Printer
+// is one, which counts a Japanese character two columns and breaks
+// between Japanese characters as well as at spaces. Package rules cannot
+// import it, and asks its Printer for it.
+type layout interface {
+	Width(s string) int
+	Wrap(s, first, rest string, max int) []string
+}
+
+// helpLayout lays out HELP: by its printer's layout, or, for a printer
+// without one (English), in columns of one byte, breaking at spaces.
+type helpLayout struct{ l layout }
+
+func layoutOf(p Printer) helpLayout {
+	l, _ := p.(layout)
+	return helpLayout{l}
+}
+
+func (h helpLayout) width(s string) int {
+	if h.l == nil {
+		return len(s)
+	}
+	return h.l.Width(s)
+}
+
+// wrap writes text in lines of at most helpWidth columns, each starting
+// with indent.
+func (h helpLayout) wrap(b *strings.Builder, indent, text string) {
+	if h.l != nil {
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		for _, l := range h.l.Wrap(text, indent, indent, helpWidth) {
+			b.WriteString(l + "\n")
+		}
+		return
+	}
 	line := indent
 	for _, w := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(w) > 78 {
+		if len(line) > len(indent) && len(line)+1+len(w) > helpWidth {
 			b.WriteString(line + "\n")
 			line = indent
 		}
@@ -104,6 +236,8 @@ const maxTries = 200
 // examples are the units and places HELP's examples are made of, at the
 // game's position, and the check that keeps only legal ones.
 type examples struct {
+	p      Printer    // the reader's language, of the reasons there is no example
+	lay    helpLayout // and its layout
 	s      *Scenario
 	st     *State // the position, with the side's next impulse to play
 	side   Side
@@ -128,7 +262,7 @@ func newExamples(s *Scenario, st *State, side Side) *examples {
 		st = NewState(s)
 	}
 	st = st.Clone()
-	ex := &examples{s: s, st: st, side: side, over: st.Over, enemyAt: map[Place][]string{}}
+	ex := &examples{p: English, lay: layoutOf(English), s: s, st: st, side: side, over: st.Over, enemyAt: map[Place][]string{}}
 	ex.check = ex.checkExample
 	// Orders are checked for the side's own impulse: the one in play if
 	// it is the side's, else its next, after a new turn has begun if one
@@ -193,7 +327,11 @@ func (ex *examples) checkExample(lines []string) bool {
 	}
 	var es OrderErrors
 	if errors.As(err, &es) && ex.refusal == "" {
-		ex.refusal = es[len(es)-1].Msg
+		e := es[len(es)-1]
+		ex.refusal = e.Msg
+		if e.Why.Key != "" {
+			ex.refusal = ex.p.Sprintf(e.Why.Key, e.Why.Args...)
+		}
 	}
 	return err == nil
 }
@@ -319,11 +457,14 @@ func (ex *examples) findBattles() {
 }
 
 // noBattle is why an order about a battle has no example.
-const noBattle = "no battle of yours to fight at this position: a battle is where your units enter an area with enemy units, or attack where both sides stand"
+func (ex *examples) noBattle() string {
+	return ex.p.Sprintf("no battle of yours to fight at this position: a battle is where your units enter an area with enemy units, or attack where both sides stand")
+}
 
 func exImpulse(ex *examples) ([][]string, string) {
 	if ex.over {
-		return nil, "the game is over"
+		// No order has an example then, and HELP says so once.
+		return nil, ""
 	}
 	return [][]string{{fmt.Sprintf("IMPULSE %d-%d", ex.st.Next.Day, ex.st.Next.N)}}, ""
 }
@@ -359,13 +500,13 @@ func (ex *examples) moveCands(kw string, n int, ok func(*Unit) bool) [][]string 
 func exMove(ex *examples) ([][]string, string) {
 	out := ex.first(ex.moveCands("MOVE", 2, func(*Unit) bool { return true }))
 	if len(out) == 0 {
-		return nil, "none of your units can move at this position"
+		return nil, ex.p.Sprintf("none of your units can move at this position")
 	}
 	ex.budget = maxTries
 	if e := ex.elseExample(); e != nil {
 		return append(out, e), ""
 	}
-	return out, "none of your moves crosses a bridge that could be blown under it at this position, so ELSE has no example here"
+	return out, ex.p.Sprintf("none of your moves crosses a bridge that could be blown under it at this position, so ELSE has no example here")
 }
 
 // elseExample is a move across a bridge that may be blown under it, with
@@ -396,7 +537,7 @@ func (ex *examples) elseExample() []string {
 						if ex.legal(line) {
 							// A comment says when the ELSE path is taken,
 							// where the line leaves room for it.
-							if c := fmt.Sprintf("%s   # if %s is blown: on from %s", line, r.ID(), a); len(c) <= 67 {
+							if c := ex.p.Sprintf("%s   # if %s is blown: on from %s", line, r.ID(), a.String()); ex.lay.width(c) <= 67 {
 								line = c
 							}
 							return []string{line}
@@ -418,7 +559,7 @@ func exFoot(ex *examples) ([][]string, string) {
 	if out := ex.first(ex.moveCands("FOOT", 1, footCapable)); out != nil {
 		return out, ""
 	}
-	return nil, "none of your mech, mot or engineer units can move at this position"
+	return nil, ex.p.Sprintf("none of your mech, mot or engineer units can move at this position")
 }
 
 func exEntrench(ex *examples) ([][]string, string) {
@@ -429,7 +570,7 @@ func exEntrench(ex *examples) ([][]string, string) {
 	if out := ex.first(cands); out != nil {
 		return out, ""
 	}
-	return nil, "none of your units can entrench at this position"
+	return nil, ex.p.Sprintf("none of your units can entrench at this position")
 }
 
 func exAttack(ex *examples) ([][]string, string) {
@@ -438,7 +579,7 @@ func exAttack(ex *examples) ([][]string, string) {
 			return [][]string{s}, ""
 		}
 	}
-	return nil, "no area holds both your units and the enemy's at this position, so there is no battle to attack in; a move into an area with enemy units fights there without ATTACK"
+	return nil, ex.p.Sprintf("no area holds both your units and the enemy's at this position, so there is no battle to attack in; a move into an area with enemy units fights there without ATTACK")
 }
 
 // battleCands lists, for each battle set-up, the set-up followed by the
@@ -459,7 +600,7 @@ func exFire(ex *examples) ([][]string, string) {
 		return fmt.Sprintf("FIRE %d %s>%s", a, own[0], enemy[0])
 	}))
 	if out == nil {
-		return nil, noBattle
+		return nil, ex.noBattle()
 	}
 	return out, ""
 }
@@ -469,7 +610,7 @@ func exArty(ex *examples) ([][]string, string) {
 		return fmt.Sprintf("ARTY %d %s", a, enemy[0])
 	}))
 	if out == nil {
-		return nil, "no battle of yours at this position where your artillery has a choice to make"
+		return nil, ex.p.Sprintf("no battle of yours at this position where your artillery has a choice to make")
 	}
 	return out, ""
 }
@@ -483,7 +624,7 @@ func exBattles(ex *examples) ([][]string, string) {
 	}
 	out := ex.first(ex.battleCands(func(a int, _, _ []string) string { return fmt.Sprintf("BATTLES %d", a) }))
 	if out == nil {
-		return nil, noBattle
+		return nil, ex.noBattle()
 	}
 	return out, ""
 }
@@ -500,7 +641,7 @@ func exRepair(ex *examples) ([][]string, string) {
 	if out := ex.first(cands); out != nil {
 		return out, ""
 	}
-	return nil, "no blown bridge beside one of your engineers at this position"
+	return nil, ex.p.Sprintf("no blown bridge beside one of your engineers at this position")
 }
 
 func exSF(ex *examples) ([][]string, string) {
@@ -537,7 +678,7 @@ func exSF(ex *examples) ([][]string, string) {
 	}
 	out = append(out, ex.first(cands)...)
 	if len(out) == 0 {
-		return nil, "no example at this position: " + ex.refusal
+		return nil, ex.p.Sprintf("no example at this position: %s", ex.refusal)
 	}
 	return out, ""
 }
@@ -561,7 +702,7 @@ func exRemove(ex *examples) ([][]string, string) {
 	if out := ex.first(cands); out != nil {
 		return out, ""
 	}
-	return nil, "none of your units stands in an area at this position"
+	return nil, ex.p.Sprintf("none of your units stands in an area at this position")
 }
 
 func exBlow(ex *examples) ([][]string, string) {

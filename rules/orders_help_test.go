@@ -5,7 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/referee"
+	"titm/internal/golden"
 	"titm/internal/playtest"
 	"titm/rules"
 	"titm/rules/scenarios"
@@ -171,6 +174,46 @@ func TestHelpCampaignStart(t *testing.T) {
 	var es rules.OrderErrors
 	if err := checkAt(t, s, st, rules.German, []string{"MOVE 326/751 326/752 40 38 35"}); !errors.As(err, &es) || !strings.Contains(es[0].Msg, "8.22") {
 		t.Errorf("the old example is refused for another reason: %v", err)
+	}
+}
+
+// TestHelpJapanese: HELP in Japanese for the introductory scenario's German
+// player, read against its golden file: the rulebook's words, the order
+// keywords and the examples' orders as they are (the same examples as in
+// English), in 80 columns counted by display width. HELP in English is
+// the same through rules.English and through lang.EN, which lays it out by
+// display width.
+func TestHelpJapanese(t *testing.T) {
+	s := scenario(t, "intro")
+	ja := rules.HelpTextIn(lang.For(lang.Japanese), s, nil, rules.German, referee.Keywords)
+	golden.Check(t, "../testdata/golden/help-intro-german-ja.txt", ja)
+	for _, line := range strings.Split(ja, "\n") {
+		if w := lang.Width(line); w > 80 {
+			t.Errorf("a line %d columns wide: %q", w, line)
+		}
+	}
+	en := rules.HelpText(s, nil, rules.German, referee.Keywords)
+	examples := func(text, eg string) []string {
+		var out []string
+		for _, l := range strings.Split(text, "\n") {
+			if ex, ok := strings.CutPrefix(strings.TrimSpace(l), eg); ok {
+				out = append(out, strings.SplitN(ex, "#", 2)[0])
+			}
+		}
+		return out
+	}
+	if got, want := examples(ja, "例: "), examples(en, "e.g. "); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the Japanese examples:\n%s\nthe English:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// English with no Japanese in it (the heading lines alone, without the
+	// requests, one of which names 日本語) is laid out alike.
+	for _, name := range []string{"intro", "campaign"} {
+		s := scenario(t, name)
+		for _, side := range []rules.Side{rules.German, rules.Allied} {
+			if got, want := rules.HelpTextIn(lang.EN(), s, nil, side, adjudicator.Headings), rules.HelpText(s, nil, side, adjudicator.Headings); got != want {
+				t.Errorf("%s %s: HELP through lang.EN differs from HelpText:\n%s", name, side, got)
+			}
+		}
 	}
 }
 

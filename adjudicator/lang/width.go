@@ -24,6 +24,12 @@ func RuneWidth(r rune) int {
 	if r < utf8.RuneSelf {
 		return 1
 	}
+	// The kana, the kanji and the CJK punctuation, most of a Japanese
+	// text, without the tables.
+	switch {
+	case r >= 0x3000 && r <= 0x3029, r >= 0x3041 && r <= 0x3096, r >= 0x30A0 && r <= 0x30FF, r >= 0x4E00 && r <= 0x9FFF:
+		return 2
+	}
 	if unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) {
 		return 0
 	}
@@ -55,11 +61,13 @@ func PadLeft(s string, n int) string {
 // first and the others with rest, so that a list item keeps its indent. It
 // breaks at spaces and, in Japanese text, between two wide characters
 // (not before closing punctuation such as 。、」) ), nor after opening
-// punctuation such as 「 ( ), as Japanese typesetting does. A word wider
-// than a line is left whole. Within a line the spaces between words are
-// kept as written; at a break they are dropped.
+// punctuation such as 「 ( ), as Japanese typesetting does; nor inside a
+// word set off for emphasis, as 【除去】. A word wider than a line is left
+// whole. Within a line the spaces between words are kept as written; at a
+// break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
-	if Width(first)+Width(s) <= max {
+	// No character takes more columns than it has bytes.
+	if len(first)+len(s) <= max || Width(first)+Width(s) <= max {
 		return []string{first + s}
 	}
 	var lines []string
@@ -96,7 +104,7 @@ type piece struct {
 }
 
 func tokens(s string) []piece {
-	var out []piece
+	out := make([]piece, 0, len(s)/3+1)
 	gap := 0
 	i := 0
 	for i < len(s) {
@@ -107,6 +115,13 @@ func tokens(s string) []piece {
 			continue
 		}
 		j := i + size
+		if r == '【' {
+			// A word set off for emphasis, 【除去】, is never broken.
+			if k := strings.IndexRune(s[j:], '】'); k >= 0 && k <= 30 {
+				j += k + len("】")
+				r, _ = utf8.DecodeLastRuneInString(s[i:j])
+			}
+		}
 		// Opening punctuation stays with what follows it.
 		for noBreakAfter(r) && j < len(s) {
 			r, size = utf8.DecodeRuneInString(s[j:])
@@ -117,10 +132,12 @@ func tokens(s string) []piece {
 		}
 		if RuneWidth(r) != 2 && r != ' ' {
 			// A run of narrow characters, "(titm" as well as "titm"; a
-			// wide character is a piece alone.
+			// wide character is a piece alone. Wide closing punctuation
+			// ends the run, below: a line may break after it, as in a
+			// list of keywords "GAME、TOKEN、IMPULSE".
 			for j < len(s) {
 				r, size := utf8.DecodeRuneInString(s[j:])
-				if r == ' ' || (RuneWidth(r) == 2 && !noBreakBefore(r)) {
+				if r == ' ' || RuneWidth(r) == 2 {
 					break
 				}
 				j += size
@@ -140,12 +157,32 @@ func tokens(s string) []piece {
 	return out
 }
 
-// noBreakBefore: a line may not begin with r (kinsoku).
+// noBreakBefore: a line may not begin with r (kinsoku), nor with a small
+// kana (ッ, ャ, ぁ ...), which ends the sound before it: "ユニ|ット" is not
+// broken there. A switch, as it is asked of every character wrapped.
 func noBreakBefore(r rune) bool {
-	return strings.ContainsRune("、。，．・：；？！ー）」』】〕〉》”’,.:;!?)]}%", r)
+	switch r {
+	case ',', '.', ':', ';', '!', '?', ')', ']', '}', '%',
+		'、', '。', '，', '．', '・', '：', '；', '？', '！', 'ー', '）', '」', '』', '】', '〕', '〉', '》', '”', '’',
+		'ぁ', 'ぃ', 'ぅ', 'ぇ', 'ぉ', 'っ', 'ゃ', 'ゅ', 'ょ', 'ゎ', 'ゕ', 'ゖ',
+		'ァ', 'ィ', 'ゥ', 'ェ', 'ォ', 'ッ', 'ャ', 'ュ', 'ョ', 'ヮ', 'ヵ', 'ヶ':
+		return true
+	}
+	return r >= 'ㇰ' && r <= 'ㇿ' // the small katakana of Ainu, likewise
 }
 
 // noBreakAfter: a line may not end with r.
 func noBreakAfter(r rune) bool {
-	return strings.ContainsRune("（「『【〔〈《“‘([{", r)
+	switch r {
+	case '(', '[', '{', '（', '「', '『', '【', '〔', '〈', '《', '“', '‘':
+		return true
+	}
+	return false
 }
+
+// Width is lang.Width as a method, for the texts of package rules (HELP),
+// which lay them out through their Printer and cannot import this package.
+func (p *Printer) Width(s string) int { return Width(s) }
+
+// Wrap is lang.Wrap as a method, likewise.
+func (p *Printer) Wrap(s, first, rest string, max int) []string { return Wrap(s, first, rest, max) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -22,67 +23,77 @@ import (
 // observer both, the German first.
 
 // briefText is the brief of the game's scenario for a side's player, or for
-// an observer when side is "".
-func briefText(g *adjudicator.Game, s *rules.Scenario, side rules.Side) string {
+// an observer when side is "", in the language of p.
+func briefText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rules.Side) string {
 	var b strings.Builder
 	para := func(text string) { b.WriteString(wrapLine(text, "", "") + "\n") }
 	item := func(text string) { b.WriteString(wrapLine(text, "  ", "    ") + "\n") }
 
-	para(fmt.Sprintf("Scenario brief: %s (%s), game %s", s.Title, s.Name, g.ID))
+	para(p.Sprintf("Scenario brief: %s (%s), game %s", p.Data(s.Title), s.Name, g.ID))
 	b.WriteString("\n")
-	para(fmt.Sprintf("Impulses: from %s, %s, to the end of %s, %s (6.0, 8.1).",
-		s.StartImpulse, impulseWords(s.StartImpulse), s.EndImpulse, impulseWords(s.EndImpulse)))
+	para(p.Sprintf("Impulses: from %s, %s, to the end of %s, %s (6.0, 8.1).",
+		s.StartImpulse.String(), impulseWords(s.StartImpulse), s.EndImpulse.String(), impulseWords(s.EndImpulse)))
 
-	b.WriteString("\nMap:\n")
-	for _, l := range mapLimits(s) {
+	b.WriteString("\n" + p.Sprintf("Map:") + "\n")
+	for _, l := range mapLimits(p, s) {
 		item(l)
 	}
 
-	b.WriteString("\nSupply sources (13.11):\n")
+	b.WriteString("\n" + p.Sprintf("Supply sources (13.11):") + "\n")
 	for _, sd := range sides {
-		var ps []string
-		for _, p := range s.Supply.Sources(sd) {
-			ps = append(ps, placeLabel(s, p))
+		var ps []rules.Message
+		for _, pl := range s.Supply.Sources(sd) {
+			ps = append(ps, placeLabel(s, pl))
 		}
-		item(sd.Title() + ": " + strings.Join(ps, ", "))
+		item(p.Side(sd) + ": " + p.Text(rules.List(ps)))
 	}
 
-	b.WriteString("\nVictory:\n")
-	for _, l := range victoryLines(s) {
+	b.WriteString("\n" + p.Sprintf("Victory:") + "\n")
+	for _, l := range victoryLines(p, s) {
 		item(l)
 	}
 
 	if len(s.Rules) > 0 {
-		b.WriteString("\nSpecial rules of the scenario:\n")
+		b.WriteString("\n" + p.Sprintf("Special rules of the scenario:") + "\n")
 		for _, r := range s.Rules {
-			item("- " + r)
+			item("- " + p.Data(r))
 		}
 	}
 
 	b.WriteString("\n")
-	para("Reinforcements (11.11, B7): each is placed in the first of its zones in the reinforcement phase of its impulse; where several are named, the player chooses among them, and a zone further along the edge may be taken one impulse later for each zone, at 2 MP a zone (11.14).")
+	para(p.Sprintf("Reinforcements (11.11, B7): each is placed in the first of its zones in the reinforcement phase of its impulse; where several are named, the player chooses among them, and a zone further along the edge may be taken one impulse later for each zone, at 2 MP a zone (11.14)."))
 	order := sides
 	if side == rules.Allied {
 		order = []rules.Side{rules.Allied, rules.German}
 	}
 	for i, sd := range order {
-		title := fmt.Sprintf("The %s reinforcements", sd.Title())
+		title := p.Sprintf("The %s reinforcements", sd)
 		if side != "" && i == 0 {
-			title = fmt.Sprintf("Your reinforcements (%s)", sd.Title())
+			title = p.Sprintf("Your reinforcements (%s)", sd)
 		}
-		b.WriteString("\n" + reinforcementsText(s, sd, title))
+		b.WriteString("\n" + reinforcementsText(p, s, sd, title))
 	}
 	return b.String()
 }
 
 // impulseWords writes an impulse in words: "German impulse 1 of 16
-// December".
-func impulseWords(i rules.Impulse) string {
-	return fmt.Sprintf("%s impulse %d of %d December", i.Side.Title(), i.N, i.Day)
+// December". The number is a word of its own in each (8.1): the Japanese
+// rulebook writes 第一ドイツ軍インパルス.
+func impulseWords(i rules.Impulse) rules.Message {
+	switch i.N {
+	case 1:
+		return rules.M("%s impulse 1 of %d December", i.Side, i.Day)
+	case 2:
+		return rules.M("%s impulse 2 of %d December", i.Side, i.Day)
+	case 3:
+		return rules.M("%s impulse 3 of %d December", i.Side, i.Day)
+	}
+	return rules.M("%s impulse %d of %d December", i.Side, i.N, i.Day)
 }
 
-// mapLimits says which areas and zones the scenario plays on.
-func mapLimits(s *rules.Scenario) []string {
+// mapLimits says which areas and zones the scenario plays on, in the
+// language of p.
+func mapLimits(p *lang.Printer, s *rules.Scenario) []string {
 	var areas, zones []string
 	for _, a := range s.Map.Areas {
 		if s.Map.Area(a.ID) == a && s.Uses(rules.AreaPlace(a.ID)) {
@@ -95,20 +106,20 @@ func mapLimits(s *rules.Scenario) []string {
 		}
 	}
 	if s.WholeMap {
-		return []string{fmt.Sprintf("The whole map: its %d areas and the %d perimeter zones %s.", len(areas), len(zones), zoneLetters(s))}
+		return []string{p.Sprintf("The whole map: its %d areas and the %d perimeter zones %s.", len(areas), len(zones), zoneLetters(s))}
 	}
 	out := []string{
-		fmt.Sprintf("Only part of the map is in play: %d areas and the zones %s.", len(areas), strings.Join(zones, ", ")),
-		"Areas: " + strings.Join(areas, ", ") + ".",
+		p.Sprintf("Only part of the map is in play: %d areas and the zones %s.", len(areas), rules.List(zones)),
+		p.Sprintf("Areas: %s.", rules.List(areas)),
 	}
 	if s.Confined {
-		out = append(out, "No unit may move off the scenario's map.")
+		out = append(out, p.Sprintf("No unit may move off the scenario's map."))
 	}
 	return out
 }
 
 // zoneLetters writes the letters of the scenario's zones, a run as A-P.
-func zoneLetters(s *rules.Scenario) string {
+func zoneLetters(s *rules.Scenario) rules.Message {
 	var ls []string
 	for _, z := range s.Map.Zones {
 		if s.Uses(rules.ZonePlace(z.ID)) {
@@ -117,52 +128,45 @@ func zoneLetters(s *rules.Scenario) string {
 	}
 	sort.Strings(ls)
 	if n := len(ls); n > 2 && n == len(s.Map.Zones) {
-		return ls[0] + "-" + ls[n-1] // all of them (3.21)
+		return plain(ls[0] + "-" + ls[n-1]) // all of them (3.21)
 	}
-	return strings.Join(ls, ", ")
-}
-
-// orList writes "A, B or C".
-func orList(xs []string) string {
-	if len(xs) < 2 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+	return rules.List(ls)
 }
 
 func zoneLabel(z *rules.Zone) string { return fmt.Sprintf("%s (%s)", z.ID, z.Name) }
 
 // placeLabel names an area or a zone: "Mersch (59)", "zone P (Arlon)".
-func placeLabel(s *rules.Scenario, p rules.Place) string {
+func placeLabel(s *rules.Scenario, p rules.Place) rules.Message {
 	if p.IsZone() {
 		if z := s.Map.Zone(p.Zone); z != nil {
-			return "zone " + zoneLabel(z)
+			return rules.M("zone %s (%s)", z.ID, z.Name)
 		}
 	}
-	return s.Map.PlaceName(p)
+	return s.Map.PlaceMessage(p)
 }
 
-func areaNames(s *rules.Scenario, ids []int) string {
+func areaNames(s *rules.Scenario, ids []int) rules.Message {
 	var ns []string
 	for _, id := range ids {
 		ns = append(ns, s.Map.PlaceName(rules.AreaPlace(id)))
 	}
-	return strings.Join(ns, ", ")
+	return rules.List(ns)
 }
 
 // victoryLines are the scenario's victory conditions as the engine plays
-// them (rules/victory.go): what scores, where, and the results.
-func victoryLines(s *rules.Scenario) []string {
+// them (rules/victory.go): what scores, where, and the results, in the
+// language of p.
+func victoryLines(p *lang.Printer, s *rules.Scenario) []string {
 	v := s.Victory
 	var out []string
 	if v.Kind == rules.VictoryControl {
-		out = append(out, fmt.Sprintf("By control of the victory areas at the end: %s. An area is contested when units of both sides are in it; German when it is not contested and the Germans control it (12.22); Allied otherwise.", areaNames(s, v.Areas)))
+		out = append(out, p.Sprintf("By control of the victory areas at the end: %s. An area is contested when units of both sides are in it; German when it is not contested and the Germans control it (12.22); Allied otherwise.", areaNames(s, v.Areas)))
 		for _, o := range v.Outcomes {
-			out = append(out, fmt.Sprintf("%d German, %d contested, %d Allied: %s.", o.German, o.Contested, o.Allied, o.Result))
+			out = append(out, p.Sprintf("%d German, %d contested, %d Allied: %s.", o.German, o.Contested, o.Allied, p.Data(o.Result)))
 		}
 		return out
 	}
-	out = append(out, "By the Germans' victory points (VP); only the Germans score them (12.12).")
+	out = append(out, p.Sprintf("By the Germans' victory points (VP); only the Germans score them (12.12)."))
 	if v.MapVP {
 		var vs []string
 		total := 0
@@ -172,7 +176,7 @@ func victoryLines(s *rules.Scenario) []string {
 				total += a.VP
 			}
 		}
-		out = append(out, fmt.Sprintf("VP areas: in the victory phase of every turn the Germans score the VP of each they control (3.26, 12.21, 12.22), %d VP a turn if they control all: %s.", total, strings.Join(vs, ", ")))
+		out = append(out, p.Sprintf("VP areas: in the victory phase of every turn the Germans score the VP of each they control (3.26, 12.21, 12.22), %d VP a turn if they control all: %s.", total, rules.List(vs)))
 	}
 	if v.ZoneVP {
 		var zs []string
@@ -182,30 +186,30 @@ func victoryLines(s *rules.Scenario) []string {
 			}
 		}
 		if len(zs) > 0 {
-			out = append(out, "VP zones: at the end, each German SP in supply in an Allied VP zone scores the zone's multiplier (12.23, 12.24); units that enter one do not come back (12.25): "+strings.Join(zs, ", ")+".")
+			out = append(out, p.Sprintf("VP zones: at the end, each German SP in supply in an Allied VP zone scores the zone's multiplier (12.23, 12.24); units that enter one do not come back (12.25): %s.", rules.List(zs)))
 		}
 	}
 	if len(v.Areas) > 0 {
-		out = append(out, fmt.Sprintf("Victory towns: at the end the Germans score %d VP for each they control and %d VP for each contested (units of both sides in it): %s.", v.ControlledVP, v.ContestedVP, areaNames(s, v.Areas)))
+		out = append(out, p.Sprintf("Victory towns: at the end the Germans score %d VP for each they control and %d VP for each contested (units of both sides in it): %s.", v.ControlledVP, v.ContestedVP, areaNames(s, v.Areas)))
 	}
 	if v.HoleVP > 0 {
-		out = append(out, fmt.Sprintf("Holes: at the end the Germans score %d VP for each hole in the Allied line: a line of roads from zone %s to zone %s through areas without Allied units, no two lines through the same area.", v.HoleVP, orList(v.HolesFrom), orList(v.HolesTo)))
+		out = append(out, p.Sprintf("Holes: at the end the Germans score %d VP for each hole in the Allied line: a line of roads from zone %s to zone %s through areas without Allied units, no two lines through the same area.", v.HoleVP, rules.OrList(v.HolesFrom), rules.OrList(v.HolesTo)))
 	}
 	for _, l := range v.Levels {
-		var r string
+		var r rules.Message
 		switch {
 		case l.Min == nil && l.Max != nil:
-			r = fmt.Sprintf("%d VP or less", *l.Max)
+			r = rules.M("%d VP or less", *l.Max)
 		case l.Max == nil && l.Min != nil:
-			r = fmt.Sprintf("%d VP or more", *l.Min)
+			r = rules.M("%d VP or more", *l.Min)
 		case l.Min != nil && *l.Min == *l.Max:
-			r = fmt.Sprintf("%d VP", *l.Min)
+			r = rules.M("%d VP", *l.Min)
 		case l.Min != nil:
-			r = fmt.Sprintf("%d-%d VP", *l.Min, *l.Max)
+			r = rules.M("%d-%d VP", *l.Min, *l.Max)
 		default:
-			r = "any VP"
+			r = rules.M("any VP")
 		}
-		out = append(out, r+": "+l.Result+".")
+		out = append(out, p.Sprintf("%s: %s.", r, p.Data(l.Result)))
 	}
 	return out
 }
@@ -213,7 +217,7 @@ func victoryLines(s *rules.Scenario) []string {
 // reinforcementsText is a side's reinforcement schedule in the scenario
 // (11.11): each unit with its impulse and entry zones, in the order they
 // come, then the panzer reserve's groups with their release areas (11.3).
-func reinforcementsText(s *rules.Scenario, side rules.Side, title string) string {
+func reinforcementsText(p *lang.Printer, s *rules.Scenario, side rules.Side, title string) string {
 	type arrival struct {
 		at rules.Impulse
 		u  *rules.Unit
@@ -243,33 +247,36 @@ func reinforcementsText(s *rules.Scenario, side rules.Side, title string) string
 
 	var b strings.Builder
 	if len(sched) == 0 && len(groups) == 0 {
-		return title + ": none.\n"
+		return p.Sprintf("%s: none.\n", title)
 	}
 	b.WriteString(title + ":\n")
+	row := func(at string, u *rules.Unit) {
+		b.WriteString("  " + lang.Pad(at, 6) + " " + lang.Pad(u.ID, 10) + " " + lang.Pad(p.Text(u.Type.Text()), 10) + " " +
+			p.Sprintf("%d SP", u.Strength) + "  " + p.Text(entryZones(s, u)) + "\n")
+	}
 	for _, a := range sched {
-		info := a.u
-		fmt.Fprintf(&b, "  %-6s %-10s %-10s %d SP  %s\n", a.at, info.ID, info.Type, info.Strength, entryZones(s, info))
+		row(a.at.String(), a.u)
 	}
 	if late > 0 {
-		fmt.Fprintf(&b, "  (%d more would arrive after the scenario's end.)\n", late)
+		b.WriteString(p.Sprintf("  (%d more would arrive after the scenario's end.)\n", late))
 	}
 	for _, grp := range s.OOB.Groups {
 		us := groups[grp.ID]
 		if len(us) == 0 {
 			continue
 		}
-		var rel []string
+		var rel []rules.Message
 		for _, id := range grp.Release {
-			l := s.Map.PlaceName(rules.AreaPlace(id))
+			l := plain(s.Map.PlaceName(rules.AreaPlace(id)))
 			if !s.Uses(rules.AreaPlace(id)) {
-				l += " (off this scenario's map)"
+				l = rules.M("%s (off this scenario's map)", s.Map.PlaceName(rules.AreaPlace(id)))
 			}
 			rel = append(rel, l)
 		}
-		b.WriteString("\n" + wrapLine(fmt.Sprintf("Panzer reserve, %s: released when at the end of an Allied impulse the Germans have more SP than the Allies in %s (11.3, 11.33); its units then arrive in the next German impulse:",
-			grp.Name, strings.Join(rel, " or ")), "", "") + "\n")
+		b.WriteString("\n" + wrapLine(p.Sprintf("Panzer reserve, %s: released when at the end of an Allied impulse the Germans have more SP than the Allies in %s (11.3, 11.33); its units then arrive in the next German impulse:",
+			grp.Name, orEach(rel)), "", "") + "\n")
 		for _, u := range us {
-			fmt.Fprintf(&b, "  %-6s %-10s %-10s %d SP  %s\n", "", u.ID, u.Type, u.Strength, entryZones(s, u))
+			row("", u)
 		}
 	}
 	return b.String()
@@ -277,7 +284,7 @@ func reinforcementsText(s *rules.Scenario, side rules.Side, title string) string
 
 // entryZones writes a reinforcement's zones on the scenario's map, the one
 // it is placed in first, or says that it comes from outside the map.
-func entryZones(s *rules.Scenario, u *rules.Unit) string {
+func entryZones(s *rules.Scenario, u *rules.Unit) rules.Message {
 	var zs []string
 	for _, z := range u.Zones {
 		if s.Uses(rules.ZonePlace(z)) {
@@ -285,52 +292,99 @@ func entryZones(s *rules.Scenario, u *rules.Unit) string {
 		}
 	}
 	if len(zs) == 0 {
-		return fmt.Sprintf("zone %s, off the scenario's map", s.EntryZone(u))
+		return rules.M("zone %s, off the scenario's map", s.EntryZone(u))
 	}
 	if len(zs) == 1 {
-		return "zone " + zs[0]
+		return s.Map.PlaceMessage(rules.ZonePlace(zs[0]))
 	}
-	return "zones " + strings.Join(zs, " or ")
+	ms := make([]rules.Message, len(zs))
+	for i, z := range zs {
+		ms[i] = plain(z)
+	}
+	return rules.M("zones %s", orEach(ms))
+}
+
+// plain is a text that reads the same in every language, a name or an
+// id, as a message.
+func plain(s string) rules.Message { return rules.List([]string{s}) }
+
+// orEach writes alternatives with "or" between each two, "a or b or c",
+// as the brief lists release areas and entry zones.
+func orEach(ms []rules.Message) rules.Message {
+	if len(ms) == 0 {
+		return rules.List(ms)
+	}
+	acc := ms[0]
+	for _, m := range ms[1:] {
+		acc = rules.OrList([]rules.Message{acc, m})
+	}
+	return acc
 }
 
 // begin sends the mail that the game begins: to each player with the brief,
-// his reinforcements first, to the observers with both sides', each with
-// the picture of the start unless he asked for none (PICTURE OFF).
+// his reinforcements first, to the observers with both sides', each in his
+// language, with the picture of the start unless he asked for none
+// (PICTURE OFF), kept once for each language.
 func (r *Referee) begin(tx Tx, res *Result, g *adjudicator.Game) error {
 	s, err := g.Rules()
 	if err != nil {
 		return err
 	}
-	ref, err := r.mapRef(tx, g, "start", nil)
-	if err != nil {
-		return err
+	refs := map[string]*MapRef{}
+	ref := func(p *lang.Printer) (*MapRef, error) {
+		if m, ok := refs[p.Code()]; ok {
+			return m, nil
+		}
+		m, err := r.mapRef(tx, g, startPicture, nil, p)
+		refs[p.Code()] = m
+		return m, err
 	}
-	text := wrap(startText(g))
-	subject := "[" + g.ID + "] " + firstLine(text)
+	start := func(p *lang.Printer) (subject, text string) {
+		text = wrap(startText(p, g))
+		return "[" + g.ID + "] " + firstLine(text), text
+	}
 	for _, side := range sides {
-		res.send(g, KindReport, g.Players[side].Address, subject, text+"\n"+briefText(g, s, side)+standing(g, side), pictureFor(g, side, ref))
+		p := r.printer(g, side)
+		var m *MapRef
+		if g.Players[side].Pictures() {
+			if m, err = ref(p); err != nil {
+				return err
+			}
+		}
+		subject, text := start(p)
+		res.send(g, KindReport, g.Players[side].Address, subject, text+"\n"+briefText(p, g, s, side)+standing(p, g, side), m)
 	}
-	for _, o := range g.Observers {
-		res.send(g, KindReport, o, subject, text+"\n"+briefText(g, s, ""), ref)
+	if len(g.Observers) > 0 {
+		p := r.defaultPrinter()
+		m, err := ref(p)
+		if err != nil {
+			return err
+		}
+		subject, text := start(p)
+		brief := text + "\n" + briefText(p, g, s, "")
+		for _, o := range g.Observers {
+			res.send(g, KindReport, o, subject, brief, m)
+		}
 	}
 	return nil
 }
 
-// startRef is the picture of the scenario's start, for BRIEF.
-func (r *Referee) startRef(tx Tx, g *adjudicator.Game, s *rules.Scenario) (*MapRef, error) {
+// startRef is the picture of the scenario's start, for BRIEF, in the
+// language of p.
+func (r *Referee) startRef(tx Tx, g *adjudicator.Game, s *rules.Scenario, p *lang.Printer) (*MapRef, error) {
 	c := *g
 	c.State = rules.NewState(s)
-	return r.mapRef(tx, &c, "start", nil)
+	return r.mapRef(tx, &c, startPicture, nil, p)
 }
 
 // pictureNote says whether the player's mails carry the map picture, and
 // how to change it.
-func (r *Referee) pictureNote(g *adjudicator.Game, side rules.Side) string {
+func (r *Referee) pictureNote(p *lang.Printer, g *adjudicator.Game, side rules.Side) string {
 	switch {
 	case !r.opt.MapPicture:
-		return "This referee sends its mails without a map picture."
+		return p.Sprintf("This referee sends its mails without a map picture.")
 	case g.Players[side].Pictures():
-		return "Your mails carry the map picture (PICTURE ON); PICTURE OFF leaves it out."
+		return p.Sprintf("Your mails carry the map picture (PICTURE ON); PICTURE OFF leaves it out.")
 	}
-	return "Your mails come without the map picture, the text alone (PICTURE OFF); PICTURE ON brings it back."
+	return p.Sprintf("Your mails come without the map picture, the text alone (PICTURE OFF); PICTURE ON brings it back.")
 }

@@ -1,10 +1,10 @@
 package referee
 
 import (
-	"fmt"
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 )
 
 // Due returns the games whose deadline has passed (B8) or whose player to
@@ -44,12 +44,13 @@ func (r *Referee) Deadline(tx Tx, id string, now time.Time) (*Result, error) {
 		if err := tx.SaveGame(g, nil); err != nil {
 			return nil, err
 		}
+		p := r.printer(g, side)
 		res.send(g, KindReminder, g.Players[side].Address,
-			fmt.Sprintf("[%s] reminder: impulse %s is due by %s", g.ID, g.Next, adjudicator.FormatTime(g.Due)),
-			fmt.Sprintf("Your orders for impulse %s of game %s are due by %s, in %s.\n"+
+			p.Sprintf("[%s] reminder: impulse %s is due by %s", g.ID, g.Next.String(), adjudicator.FormatTime(g.Due)),
+			p.Sprintf("Your orders for impulse %s of game %s are due by %s, in %s.\n"+
 				"If none come, the impulse is played without movement, attack or repair (B8).\n"+
-				"You may ask for more time with EXTEND 24h (%d extensions a game).\n%s",
-				g.Next, g.ID, adjudicator.FormatTime(g.Due), human(g.Due.Sub(now)), r.opt.MaxExtensions, standing(g, side)), nil)
+				"You may ask for more time with EXTEND 24h (%d extensions a game).\n",
+				g.Next.String(), g.ID, adjudicator.FormatTime(g.Due), human(g.Due.Sub(now)), r.opt.MaxExtensions)+standing(p, g, side), nil)
 		res.Outcome = "reminded the " + string(side) + " player"
 		return res, nil
 	}
@@ -61,7 +62,10 @@ func (r *Referee) Deadline(tx Tx, id string, now time.Time) (*Result, error) {
 	if err := res.save(tx, g); err != nil {
 		return nil, err
 	}
-	before := wrap(fmt.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", side.Title(), recs[0].Impulse))
+	played := recs[0].Impulse
+	before := func(p *lang.Printer) string {
+		return wrap(p.Sprintf("The %s player sent no valid orders for impulse %s before its deadline: it was played without movement, attack or repair (B8).\n\n", side, played))
+	}
 	if err := r.report(tx, res, g, recs[0], events, before); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 	"titm/rules/scenarios"
 )
@@ -21,7 +22,8 @@ type NewGame struct {
 	Observers []string
 	Deadline  time.Duration // per impulse; 0 for the referee's
 	// Languages are the players' languages (lang codes) as the director
-	// chose them; a side not in it has his address's or the referee's.
+	// chose them; a side not in it has his address's (Options.Languages)
+	// or else the referee's.
 	Languages map[rules.Side]string
 }
 
@@ -54,6 +56,15 @@ func (r *Referee) New(tx Tx, o NewGame, now time.Time) (*Created, error) {
 	if o.Deadline == 0 {
 		o.Deadline = r.opt.Deadline
 	}
+	langs := map[rules.Side]string{}
+	for side, code := range o.Languages {
+		if code == "" {
+			continue
+		}
+		if langs[side], err = lang.Parse(code); err != nil {
+			return nil, fmt.Errorf("the %s player's language: %w", side.Title(), err)
+		}
+	}
 	secret, err := adjudicator.NewSecret()
 	if err != nil {
 		return nil, err
@@ -76,9 +87,12 @@ func (r *Referee) New(tx Tx, o NewGame, now time.Time) (*Created, error) {
 	if err != nil {
 		return nil, err
 	}
-	for side, code := range o.Languages {
-		if p := g.Players[side]; p != nil && code != "" {
+	for _, side := range sides {
+		p := g.Players[side]
+		if code := langs[side]; code != "" {
 			p.Language = code
+		} else {
+			p.Language = r.addressLanguage(p.Address)
 		}
 	}
 	if err := tx.CreateGame(g, recs); err != nil {
@@ -87,9 +101,10 @@ func (r *Referee) New(tx Tx, o NewGame, now time.Time) (*Created, error) {
 	res := &Result{Game: g, Records: recs, Outcome: "made game " + id}
 	res.Reply = fmt.Sprintf("game %s made; its players are welcomed and asked to JOIN", id)
 	for _, side := range sides {
+		p := r.printer(g, side)
 		res.Mails = append(res.Mails, Mail{Game: id, Kind: KindWelcome, Secret: true, To: []string{g.Players[side].Address},
-			Subject: fmt.Sprintf("[%s] welcome: you play the %s side", g.ID, side.Title()),
-			Text:    welcomeText(g, side, tokens[side], r.opt.Address)})
+			Subject: p.Sprintf("[%s] welcome: you play the %s side", g.ID, side),
+			Text:    welcomeText(p, g, side, tokens[side], r.opt.Address)})
 	}
 	return &Created{Result: res, Commitment: g.Commitment, Tokens: tokens}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/picture"
 	"titm/rules"
 )
@@ -19,11 +20,14 @@ import (
 // some 40 KB an impulse, instead of the picture in every mail, and the
 // drawing runs beside the handling of the next mail instead of before it.
 
-// MapRef names the picture a mail carries: the snapshot it is drawn from
-// and the attachment's file name.
+// MapRef names the picture a mail carries: the snapshot it is drawn from,
+// the attachment's file name and the language it is drawn in. The
+// snapshot says the language too: a picture in each language read is
+// kept, and drawn once for all the mails in that language.
 type MapRef struct {
 	Snapshot string `json:"snapshot"`
 	Name     string `json:"name"`
+	Language string `json:"language,omitempty"` // a lang code; "" English
 }
 
 // Snapshot is what a picture is drawn from, as the store keeps it.
@@ -32,36 +36,48 @@ type Snapshot struct {
 	Title      string             `json:"title"`
 	State      json.RawMessage    `json:"state"`
 	Highlights picture.Highlights `json:"highlights"`
+	// Language is the language of the picture's texts (its title, the
+	// line under it, the legend), a lang code; "" is English, as the
+	// snapshots kept before pictures had a language.
+	Language string `json:"language,omitempty"`
 }
 
-// Draw draws the picture of a snapshot on its game's scenario.
+// Draw draws the picture of a snapshot on its game's scenario, in its
+// language.
 func (sn *Snapshot) Draw(s *rules.Scenario) ([]byte, error) {
 	st, err := rules.LoadState(s, sn.State)
 	if err != nil {
 		return nil, fmt.Errorf("the position of game %s: %w", sn.Game, err)
 	}
-	return picture.Render(s, st, &picture.Options{Title: sn.Title, Highlights: sn.Highlights})
+	return picture.Render(s, st, &picture.Options{Title: sn.Title, Highlights: sn.Highlights, Lang: lang.For(sn.Language)})
 }
 
-// statusPicture is the impulse mapRef is given for the position as it stands, as
-// STATUS shows it, rather than after an impulse.
-const statusPicture = "in play"
+// The impulses mapRef is given for a picture that is not of the position
+// after an impulse: the position as it stands, as STATUS shows it, and
+// the scenario's start, as the game's first mail and BRIEF show it.
+const (
+	statusPicture = "in play"
+	startPicture  = "start"
+)
 
 // pictureTitle is the title of the picture of a game after an impulse, or
-// of the position as it stands (statusPicture): before the impulse to play next.
-func pictureTitle(g *adjudicator.Game, impulse string) string {
+// of the position as it stands (statusPicture): before the impulse to play
+// next. The start's picture is of the position before the first impulse.
+func pictureTitle(p *lang.Printer, g *adjudicator.Game, impulse string) string {
 	if impulse != statusPicture {
-		return fmt.Sprintf("Game %s — after impulse %s — German VP %d", g.ID, impulse, g.State.VP)
+		return picture.TitleAfter(p, g.ID, impulse, g.State.VP)
 	}
 	if g.State.Over {
-		return fmt.Sprintf("Game %s — the game is over — German VP %d", g.ID, g.State.VP)
+		return picture.TitleOver(p, g.ID, g.State.VP)
 	}
-	return fmt.Sprintf("Game %s — position before %s — German VP %d", g.ID, g.State.Next, g.State.VP)
+	return picture.TitleBefore(p, g.ID, g.State.Next, g.State.VP)
 }
 
 // mapRef keeps the snapshot of a game's position for the picture of a
-// mail, when the referee sends pictures.
-func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []rules.Event) (*MapRef, error) {
+// mail in the language of p, when the referee sends pictures. The
+// snapshot of an English picture is kept under the key it always had;
+// another language's under that key and its code.
+func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []rules.Event, p *lang.Printer) (*MapRef, error) {
 	if !r.opt.MapPicture {
 		return nil, nil
 	}
@@ -69,16 +85,23 @@ func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []ru
 	if err != nil {
 		return nil, err
 	}
+	code := p.Code()
+	if code == lang.English {
+		code = ""
+	}
 	snap, err := json.Marshal(Snapshot{Game: g.ID, State: st, Highlights: picture.HighlightsOf(events),
-		Title: pictureTitle(g, impulse)})
+		Title: pictureTitle(p, g, impulse), Language: code})
 	if err != nil {
 		return nil, err
 	}
 	key := fmt.Sprintf("%s/%d/%s", g.ID, g.Log, strings.ReplaceAll(impulse, " ", "-"))
+	if code != "" {
+		key += "/" + code
+	}
 	if err := tx.PutSnapshot(key, packSnapshot(snap)); err != nil {
 		return nil, err
 	}
-	return &MapRef{Snapshot: key, Name: strings.ReplaceAll(fmt.Sprintf("%s-%s.png", g.ID, impulse), " ", "-")}, nil
+	return &MapRef{Snapshot: key, Name: strings.ReplaceAll(fmt.Sprintf("%s-%s.png", g.ID, impulse), " ", "-"), Language: code}, nil
 }
 
 // A snapshot is kept deflated: the position's JSON, some 18 KB for the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/picture"
 	"titm/rules"
 	"titm/rules/scenarios"
@@ -61,7 +62,7 @@ func TestPictureTitle(t *testing.T) {
 		{"A17-3", "Game intro-1 — after impulse A17-3 — German VP 2"},
 		{statusPicture, "Game intro-1 — position before G18-1 — German VP 2"},
 	} {
-		if got := pictureTitle(g, c.impulse); got != c.want {
+		if got := pictureTitle(lang.EN(), g, c.impulse); got != c.want {
 			t.Errorf("%s: %q, want %q", c.impulse, got, c.want)
 		}
 	}

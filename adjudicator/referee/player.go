@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -22,19 +23,19 @@ func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now tim
 	o, err := ParseOrders(text, t.s, side)
 	// A greeting or a sign-off is named in the answer, so that a line
 	// the player meant as an order is not lost unseen.
-	aside := capital(o.IgnoredText())
+	aside := ignored(o)
 	var oes rules.OrderErrors
 	if errors.As(err, &oes) {
 		// The lines that read are checked against the position all the
 		// same, so that one answer lists every error.
 		all := oes.With(t.g.CheckOrders(side, o)...)
 		if strings.Contains(oes.Error(), "not read as orders") {
-			aside = "" // an error already names the lines set aside
+			aside = nil // an error already names the lines set aside
 		}
 		if !asksCheck(o) {
 			res := t.refuseOrders(all, t.g)
-			if aside != "" {
-				res.Reply = aside + ".\n\n" + res.Reply
+			if aside != nil {
+				res.Reply = aside(r.printer(t.g, side)) + "\n\n" + res.Reply
 			}
 			return res, nil
 		}
@@ -46,14 +47,27 @@ func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now tim
 		return nil, err
 	}
 	t.split(o, text)
-	if aside != "" {
-		t.answers = append(t.answers, aside+".")
+	if aside != nil {
+		t.answers = append(t.answers, aside)
 	}
 	res, err := t.run()
 	if err == nil && !res.Refused {
 		err = r.gameEnded(tx, res, now)
 	}
 	return res, err
+}
+
+// ignored names the lines of a mail that were not read as orders (a
+// greeting, a sign-off), or is nil when every line was read.
+func ignored(o *rules.Orders) text {
+	if o == nil || len(o.Ignored) == 0 {
+		return nil
+	}
+	spans := make([]rules.Message, len(o.Ignored))
+	for i, sp := range o.Ignored {
+		spans[i] = sp.Text()
+	}
+	return func(p *lang.Printer) string { return p.Sprintf("Not read as orders: %s.", rules.List(spans)) }
 }
 
 // Join is JOIN by itself: the side's player joins the game with his seed
@@ -84,10 +98,19 @@ type turn struct {
 	orders    string            // the text of the orders, the requests' lines blanked
 	hasOrder  bool              // the mail gives orders
 
-	answers []string // to the player who wrote, in order
-	notices []string // to both players and the observers
-	begins  bool     // the game begins: each is sent the brief
-	set     bool     // a player's setting changed (PICTURE): the game is kept
+	// answers go to the player who wrote, in order, in his language as
+	// it is after the mail (LANGUAGE is answered in the language chosen);
+	// notices to both players and the observers, each in his own.
+	answers []text
+	notices []text
+	begins  bool // the game begins: each is sent the brief
+	set     bool // a player's setting changed (PICTURE, LANGUAGE): the game is kept
+	// picture is the picture the answer carries, if the player takes
+	// pictures: of the position in play (STATUS, statusPicture) or of
+	// the scenario's start (BRIEF, startPicture), of the game pictureOf
+	// as it was at the request; "" none.
+	picture   string
+	pictureOf *adjudicator.Game
 }
 
 func (r *Referee) turn(tx Tx, id string, side rules.Side, now time.Time) (*turn, error) {
@@ -152,8 +175,10 @@ func (t *turn) run() (*Result, error) {
 		for _, q := range t.requests {
 			switch q.(type) {
 			case JoinRequest, ExtendRequest, ConcedeRequest, DrawRequest:
-				return t.refuse(fmt.Sprintf("%s: a mail with CHECK applies nothing, so it cannot %s; send %s in a mail without CHECK.",
-					q.Keyword(), actName(q), q.Keyword()), q.Keyword()+" with CHECK"), nil
+				return t.refuse(func(p *lang.Printer) string {
+					return p.Sprintf("%s: a mail with CHECK applies nothing, so it cannot %s; send %s in a mail without CHECK.",
+						q.Keyword(), actName(q), q.Keyword())
+				}, q.Keyword()+" with CHECK"), nil
 			}
 		}
 	}
@@ -163,13 +188,16 @@ func (t *turn) run() (*Result, error) {
 			return nil, err
 		}
 		if refused != nil {
-			return t.refuse(fmt.Sprintf("%s: %v.", q.Keyword(), refused), q.Keyword()), nil
+			why := t.refusal(refused)
+			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", q.Keyword(), why) }, q.Keyword()), nil
 		}
 	}
 	if t.checkErrs != nil {
-		t.answers = append(t.answers, checkErrorsText(t.checkErrs))
+		errs := t.checkErrs
+		t.answers = append(t.answers, func(p *lang.Printer) string { return checkErrorsText(p, errs) })
 	} else if t.check && t.hasOrder {
-		t.answers = append(t.answers, checkText(t.g, t.s, t.side, t.orders))
+		g, s, side, orders := t.g, t.s, t.side, t.orders
+		t.answers = append(t.answers, func(p *lang.Printer) string { return checkText(p, g, s, side, orders) })
 	} else if t.hasOrder {
 		if res, err := t.submit(); res != nil || err != nil {
 			return res, err
@@ -201,7 +229,8 @@ func (t *turn) submit() (*Result, error) {
 	case errors.As(err, &oes):
 		return t.refuseOrders(oes, t.was), nil
 	case errors.Is(err, adjudicator.ErrNotYourImpulse), errors.Is(err, adjudicator.ErrPaused), errors.Is(err, adjudicator.ErrNotPlaying):
-		return t.refuse(capital(err.Error())+".", "out of turn"), nil
+		why := mayNotPlay(t.was, err, true)
+		return t.refuse(func(p *lang.Printer) string { return p.Text(why) }, "out of turn"), nil
 	case err != nil:
 		return nil, err
 	}
@@ -209,23 +238,26 @@ func (t *turn) submit() (*Result, error) {
 	t.res.Events = events
 	for _, r := range out {
 		if r.Kind == adjudicator.KindStanding {
-			t.answers = append(t.answers, "Your standing orders are kept.")
+			t.answers = append(t.answers, func(p *lang.Printer) string { return p.Sprintf("Your standing orders are kept.") })
 		}
 	}
 	return nil, nil
 }
 
-// refuse answers that nothing was applied, and why.
-func (t *turn) refuse(text, outcome string) *Result {
+// refuse answers that nothing was applied, and why, in the language the
+// player had before the mail: nothing of it was applied, LANGUAGE neither.
+func (t *turn) refuse(why text, outcome string) *Result {
 	t.res.Game = t.was
-	return t.res.refuse(wrap(text)+"\nNothing in your mail was applied.\n"+standing(t.was, t.side), outcome)
+	p := t.r.printer(t.was, t.side)
+	return t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", wrap(why(p)))+standing(p, t.was, t.side), outcome)
 }
 
 // refuseOrders answers with every error in the orders, and the impulse in
 // play with its deadline.
 func (t *turn) refuseOrders(oes rules.OrderErrors, g *adjudicator.Game) *Result {
 	t.res.Game = g
-	t.res.refuse(orderErrorsText(oes)+"\nNothing in your mail was applied.\n"+wrap(inPlay(g))+standing(g, t.side),
+	p := t.r.printer(g, t.side)
+	t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", orderErrorsText(p, oes))+wrap(inPlay(p, g))+standing(p, g, t.side),
 		fmt.Sprintf("%d error(s) in the orders", len(oes)))
 	t.res.Errors = oes
 	return t.res
@@ -240,7 +272,7 @@ func (t *turn) tell() error {
 		if rec.Kind != adjudicator.KindImpulse {
 			continue
 		}
-		if err := t.r.report(t.tx, res, g, rec, res.Events, ""); err != nil {
+		if err := t.r.report(t.tx, res, g, rec, res.Events, nil); err != nil {
 			return err
 		}
 		reported = true
@@ -251,38 +283,62 @@ func (t *turn) tell() error {
 		}
 	}
 	for _, n := range t.notices {
-		res.toAll(g, n)
+		t.r.toAll(res, g, n)
 	}
 	if len(t.answers) > 0 || len(t.notices) == 0 && !reported && !t.begins {
 		if len(t.answers) == 0 {
-			t.answers = append(t.answers, "Your mail held no orders and no requests. Send HELP for the order language.")
+			t.answers = append(t.answers, func(p *lang.Printer) string {
+				return p.Sprintf("Your mail held no orders and no requests. Send HELP for the order language.")
+			})
 		}
-		res.Reply = wrap(strings.Join(t.answers, "\n\n")) + "\n" + standing(g, t.side)
+		// In the player's language as the mail left it: LANGUAGE is
+		// answered in the language chosen.
+		p := t.r.printer(g, t.side)
+		if err := t.replyPicture(p); err != nil {
+			return err
+		}
+		answers := make([]string, len(t.answers))
+		for i, a := range t.answers {
+			answers[i] = a(p)
+		}
+		res.Reply = wrap(strings.Join(answers, "\n\n")) + "\n" + standing(p, g, t.side)
 	}
 	return nil
 }
 
-// report sends an impulse's report to both players and the observers, with
-// the map picture; before is what goes ahead of it (the deadline passed).
-func (r *Referee) report(tx Tx, res *Result, g *adjudicator.Game, rec adjudicator.Record, events []rules.Event, before string) error {
-	text, err := adjudicator.Report(g, res.Records, events)
-	if err != nil {
-		return err
+// replyPicture keeps the picture the answer carries, drawn in the
+// player's language.
+func (t *turn) replyPicture(p *lang.Printer) error {
+	var err error
+	switch t.picture {
+	case "":
+	case startPicture:
+		t.res.ReplyMap, err = t.r.startRef(t.tx, t.pictureOf, t.s, p)
+	default:
+		t.res.ReplyMap, err = t.r.mapRef(t.tx, t.pictureOf, t.picture, nil, p)
 	}
-	text = before + text
-	if g.Status == adjudicator.Finished {
-		text += "\n" + promptnessText(g)
-	}
-	ref, err := r.mapRef(tx, g, rec.Impulse, events)
-	if err != nil {
-		return err
-	}
-	subject := reportSubject(g, rec)
-	if before != "" {
-		subject += " (deadline passed)"
-	}
-	res.toAllAs(g, subject, text, ref)
-	return nil
+	return err
+}
+
+// report sends an impulse's report to both players and the observers, each
+// in his language, with the map picture drawn in it; before, if not nil, is
+// what goes ahead of it (the deadline passed).
+func (r *Referee) report(tx Tx, res *Result, g *adjudicator.Game, rec adjudicator.Record, events []rules.Event, before text) error {
+	return r.toAllAs(res, g, func(p *lang.Printer) (string, string, error) {
+		text, err := adjudicator.ReportIn(p, g, res.Records, events)
+		if err != nil {
+			return "", "", err
+		}
+		subject := reportSubject(p, g, rec)
+		if before != nil {
+			text = before(p) + text
+			subject = p.Sprintf("%s (deadline passed)", subject)
+		}
+		if g.Status == adjudicator.Finished {
+			text += "\n" + promptnessText(p, g)
+		}
+		return subject, text, nil
+	}, func(p *lang.Printer) (*MapRef, error) { return r.mapRef(tx, g, rec.Impulse, events, p) })
 }
 
 // request answers one request. A request the rules refuse is returned as
@@ -290,44 +346,59 @@ func (r *Referee) report(tx Tx, res *Result, g *adjudicator.Game, rec adjudicato
 func (t *turn) request(q rules.Order) (refused, err error) {
 	g, side := t.g, t.side
 	var out []adjudicator.Record
+	// An answer is written when the mail is done, in the language the
+	// player reads after it, of the game as it was at its request: the
+	// orders of the mail are played after its requests.
+	answer := func(a text) { t.answers = append(t.answers, a) }
+	s := t.s
 	switch q := q.(type) {
 	case HelpRequest:
-		t.answers = append(t.answers, Help(t.s, g.State, side))
+		st := g.State.Clone()
+		answer(func(p *lang.Printer) string { return HelpIn(p, s, st, side) })
 	case StatusRequest:
-		t.answers = append(t.answers, statusText(g)+"\n"+t.r.pictureNote(g, side))
-		if g.Players[side].Pictures() {
-			if t.res.ReplyMap, err = t.r.mapRef(t.tx, g, "in play", nil); err != nil {
-				return nil, err
-			}
+		at := g.Clone()
+		answer(func(p *lang.Printer) string { return statusText(p, at) + "\n" + t.r.pictureNote(p, at, side) })
+		if at.Players[side].Pictures() {
+			t.picture, t.pictureOf = statusPicture, at
 		}
 	case BriefRequest:
-		t.answers = append(t.answers, briefText(g, t.s, side))
-		if g.Players[side].Pictures() && t.res.ReplyMap == nil {
-			if t.res.ReplyMap, err = t.r.startRef(t.tx, g, t.s); err != nil {
-				return nil, err
-			}
+		at := g.Clone()
+		answer(func(p *lang.Printer) string { return briefText(p, at, s, side) })
+		if at.Players[side].Pictures() && t.picture == "" {
+			t.picture, t.pictureOf = startPicture, at
 		}
 	case PictureRequest:
 		g.Players[side].NoPicture = !q.On
 		t.set = true
-		t.answers = append(t.answers, fmt.Sprintf("%s is kept for game %s, until you change it. %s", q, g.ID, t.r.pictureNote(g, side)))
+		at := g.Clone()
+		answer(func(p *lang.Printer) string {
+			return p.Sprintf("%s is kept for game %s, until you change it. %s", q.String(), at.ID, t.r.pictureNote(p, at, side))
+		})
+	case LanguageRequest:
+		g.Players[side].Language = q.Code
+		t.set = true
+		answer(func(p *lang.Printer) string { return languageNote(p, g, q.Code) })
 	case UnitsRequest:
-		t.answers = append(t.answers, unitsText(g, t.s, side)+"\n"+t.r.pictureNote(g, side))
+		at := g.Clone()
+		answer(func(p *lang.Printer) string { return unitsText(p, at, s, side) + "\n" + t.r.pictureNote(p, at, side) })
 	case DiceRequest:
-		t.answers = append(t.answers, diceText(g, side))
+		at := g.Clone()
+		answer(func(p *lang.Printer) string { return diceText(p, at, side) })
 	case OrdersRequest:
 		log, err := t.tx.Log(g.ID)
 		if err != nil {
 			return nil, err
 		}
-		t.answers = append(t.answers, ordersOnFile(log, side))
+		answer(func(p *lang.Printer) string { return ordersOnFile(p, log, side) })
 	case JoinRequest:
 		out, refused, err = t.join(q.Seed)
 	case ExtendRequest:
 		out, refused = t.extend(time.Duration(q.Hours) * time.Hour)
 	case ConcedeRequest:
 		if out, refused = g.Concede(side, t.now); refused == nil {
-			t.notices = append(t.notices, fmt.Sprintf("The %s player concedes.\n\n%s", side.Title(), endText(g)))
+			t.notices = append(t.notices, func(p *lang.Printer) string {
+				return p.Sprintf("The %s player concedes.\n\n%s", side, endText(p, g))
+			})
 		}
 	case DrawRequest:
 		out, refused = t.draw(q.Accept)
@@ -336,19 +407,35 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	return refused, err
 }
 
+// languageNote answers LANGUAGE, in the language chosen.
+func languageNote(p *lang.Printer, g *adjudicator.Game, code string) string {
+	return p.Sprintf("LANGUAGE %s is kept for game %s, until you change it: your mails are written in %s. The languages: %s.",
+		code, g.ID, lang.Name(code), languageChoices())
+}
+
+// languageChoices names the languages LANGUAGE takes: "LANGUAGE en
+// (English) or LANGUAGE ja (日本語)".
+func languageChoices() rules.Message {
+	var cs []string
+	for _, c := range lang.Codes {
+		cs = append(cs, fmt.Sprintf("LANGUAGE %s (%s)", c, lang.Name(c)))
+	}
+	return rules.OrList(cs)
+}
+
 // actName says what an act does, for its refusal in a CHECK mail.
-func actName(q rules.Order) string {
+func actName(q rules.Order) rules.Message {
 	switch q.(type) {
 	case JoinRequest:
-		return "join the game"
+		return rules.M("join the game")
 	case ExtendRequest:
-		return "extend your deadline"
+		return rules.M("extend your deadline")
 	case ConcedeRequest:
-		return "concede the game"
+		return rules.M("concede the game")
 	case DrawRequest:
-		return "offer or accept a draw"
+		return rules.M("offer or accept a draw")
 	}
-	return "do that"
+	return rules.M("do that")
 }
 
 // asksCheck reports whether a mail's lines that read hold CHECK.
@@ -371,7 +458,10 @@ func (t *turn) join(seed string) (out []adjudicator.Record, refused, err error) 
 	if out, refused = t.g.Join(t.side, seed, t.now); refused != nil {
 		return nil, refused, nil
 	}
-	t.answers = append(t.answers, fmt.Sprintf("You have joined game %s with the seed %q.", t.g.ID, seed))
+	id := t.g.ID
+	t.answers = append(t.answers, func(p *lang.Printer) string {
+		return p.Sprintf("You have joined game %s with the seed %q.", id, seed)
+	})
 	t.begins = t.g.Status == adjudicator.Playing
 	return out, nil, nil
 }
@@ -384,13 +474,16 @@ func (t *turn) extend(d time.Duration) ([]adjudicator.Record, error) {
 	}
 	switch {
 	case g.Players[side].Extensions >= opt.MaxExtensions:
-		return nil, fmt.Errorf("you have had the %d extensions a player may have in a game", opt.MaxExtensions)
+		return nil, rules.M("you have had the %d extensions a player may have in a game", opt.MaxExtensions).Err()
 	case d > opt.MaxExtension:
-		return nil, fmt.Errorf("an extension is at most %s", human(opt.MaxExtension))
+		return nil, rules.M("an extension is at most %s", human(opt.MaxExtension)).Err()
 	}
 	out, err := g.Extend(side, d, "asked by the "+side.Title()+" player", t.now)
 	if err == nil {
-		t.notices = append(t.notices, fmt.Sprintf("The %s player extended impulse %s by %s: it is now due by %s.", side.Title(), g.Next, human(d), adjudicator.FormatTime(g.Due)))
+		next, due := g.Next.String(), adjudicator.FormatTime(g.Due)
+		t.notices = append(t.notices, func(p *lang.Printer) string {
+			return p.Sprintf("The %s player extended impulse %s by %s: it is now due by %s.", side, next, human(d), due)
+		})
 	}
 	return out, err
 }
@@ -402,11 +495,65 @@ func (t *turn) draw(accept bool) ([]adjudicator.Record, error) {
 	switch {
 	case err != nil:
 	case g.Status == adjudicator.Finished:
-		t.notices = append(t.notices, "The players agree to a draw.\n\n"+endText(g))
+		t.notices = append(t.notices, func(p *lang.Printer) string {
+			return p.Sprintf("The players agree to a draw.\n\n%s", endText(p, g))
+		})
 	default:
-		t.notices = append(t.notices, fmt.Sprintf("The %s player offers a draw. The %s player accepts it with DRAW ACCEPT; the offer lapses when the next impulse is played.", side.Title(), side.Enemy().Title()))
+		t.notices = append(t.notices, func(p *lang.Printer) string {
+			return p.Sprintf("The %s player offers a draw. The %s player accepts it with DRAW ACCEPT; the offer lapses when the next impulse is played.", side, side.Enemy())
+		})
 	}
 	return out, err
+}
+
+// refusal is why the game refused a player's act, as a message for his
+// language. The game's own refusals (adjudicator) are English errors: the
+// referee names their reasons again from the game, which a refused act
+// leaves as it was; a reason it does not know is given as it is.
+func (t *turn) refusal(err error) rules.Message {
+	if m := rules.MessageOf(err); m.Key != "%s" {
+		return m
+	}
+	g, side := t.g, t.side
+	switch {
+	case errors.Is(err, adjudicator.ErrNotPlaying), errors.Is(err, adjudicator.ErrPaused), errors.Is(err, adjudicator.ErrNotYourImpulse):
+		return mayNotPlay(g, err, false)
+	case err.Error() == fmt.Sprintf("game %s is %s: joining is over", g.ID, g.Status):
+		return rules.M("game %s is %s: joining is over", g.ID, statusMessage(g.Status))
+	case err.Error() == fmt.Sprintf("the %s player has already joined game %s", side.Title(), g.ID):
+		return rules.M("the %s player has already joined game %s", side, g.ID)
+	case err.Error() == fmt.Sprintf("the %s player has not offered a draw since the last impulse", side.Enemy().Title()):
+		return rules.M("the %s player has not offered a draw since the last impulse", side.Enemy())
+	case err.Error() == "a player's seed is at most 200 characters":
+		return rules.M("a player's seed is at most 200 characters")
+	}
+	return rules.MessageOf(err)
+}
+
+// mayNotPlay says why a player may not play or extend the impulse in play,
+// as the game's refusal err says it in English (adjudicator.ErrNotPlaying,
+// ErrPaused, ErrNotYourImpulse); sentence writes it as a sentence of its
+// own, for the answer to orders out of turn.
+func mayNotPlay(g *adjudicator.Game, err error, sentence bool) rules.Message {
+	over := err.Error() == fmt.Sprintf("game %s is over: %v", g.ID, adjudicator.ErrNotPlaying)
+	next, due := g.State.Next, adjudicator.FormatTime(g.Due)
+	switch {
+	case over && sentence:
+		return rules.M("Game %s is over: the game is not being played.", g.ID)
+	case over:
+		return rules.M("game %s is over: the game is not being played", g.ID)
+	case errors.Is(err, adjudicator.ErrNotPlaying) && sentence:
+		return rules.M("Game %s is %s: the game is not being played.", g.ID, statusMessage(g.Status))
+	case errors.Is(err, adjudicator.ErrNotPlaying):
+		return rules.M("game %s is %s: the game is not being played", g.ID, statusMessage(g.Status))
+	case errors.Is(err, adjudicator.ErrPaused) && sentence:
+		return rules.M("Game %s: the game is paused by the director.", g.ID)
+	case errors.Is(err, adjudicator.ErrPaused):
+		return rules.M("game %s: the game is paused by the director", g.ID)
+	case sentence:
+		return rules.M("It is not your impulse: it is the %s impulse %s, due by %s.", next.Side, next.String(), due)
+	}
+	return rules.M("it is not your impulse: it is the %s impulse %s, due by %s", next.Side, next.String(), due)
 }
 
 // outcomeOf says what a player's act did, for the door's log.

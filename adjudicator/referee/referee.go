@@ -15,9 +15,11 @@
 package referee
 
 import (
+	"strings"
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/tournament"
 	"titm/rules"
 )
@@ -120,6 +122,14 @@ type Options struct {
 	Reminder time.Duration
 	// MapPicture attaches the map picture to the reports and to STATUS.
 	MapPicture bool
+	// Language is the language (a lang code: en, ja) of the mails to a
+	// player who chose none, to the observers and to a tournament's
+	// director; "" is English.
+	Language string
+	// Languages are players' languages by their addresses (lower case),
+	// given to a player when a game is made or he takes a player's place
+	// and nobody chose one for him.
+	Languages map[string]string
 }
 
 // Referee performs the acts with its settings. It holds no state of its
@@ -155,32 +165,99 @@ func (res *Result) send(g *adjudicator.Game, kind, to, subject, text string, ref
 	res.Mails = append(res.Mails, Mail{Game: g.ID, Kind: kind, To: []string{to}, Subject: subject, Text: text, Map: ref})
 }
 
-// toAll sends a notice to both players and the observers, under its first
-// line.
-func (res *Result) toAll(g *adjudicator.Game, text string) {
-	res.toAllAs(g, "["+g.ID+"] "+firstLine(text), wrap(text), nil)
+// A text is a text made in its reader's language.
+type text func(p *lang.Printer) string
+
+// code returns the language a side's player reads: his own (LANGUAGE, or
+// as the game was made), else the referee's.
+func (r *Referee) code(g *adjudicator.Game, side rules.Side) string {
+	if p := g.Players[side]; p != nil && p.Language != "" {
+		return lang.For(p.Language).Code()
+	}
+	return r.defaultPrinter().Code()
+}
+
+// printer is the printer of a side's player's language.
+func (r *Referee) printer(g *adjudicator.Game, side rules.Side) *lang.Printer {
+	return lang.For(r.code(g, side))
+}
+
+// defaultPrinter is the printer of the referee's language: the observers',
+// a tournament director's, and a player's who chose none.
+func (r *Referee) defaultPrinter() *lang.Printer { return lang.For(r.opt.Language) }
+
+// addressLanguage is the language the referee's settings give an address,
+// or "".
+func (r *Referee) addressLanguage(address string) string {
+	return r.opt.Languages[strings.ToLower(address)]
+}
+
+// toAll sends a notice to both players and the observers, each in his
+// language, under its first line.
+func (r *Referee) toAll(res *Result, g *adjudicator.Game, notice text) {
+	// Without a picture nothing can fail.
+	_ = r.toAllAs(res, g, func(p *lang.Printer) (string, string, error) {
+		n := notice(p)
+		t := wrap(n)
+		return "[" + g.ID + "] " + subjectLine(n, t), t, nil
+	}, nil)
 }
 
 // toAllAs sends a text to both players and the observers, each in his own
-// mail so that no address is shown to the others' mail servers needlessly.
-// A player's mail ends with his standing orders, and carries the picture
-// unless he asked for the text alone (PICTURE OFF).
-func (res *Result) toAllAs(g *adjudicator.Game, subject, text string, ref *MapRef) {
+// mail so that no address is shown to the others' mail servers needlessly,
+// and in his own language: write makes the subject and the text, and pic
+// keeps the map picture (nil: none), each once for every language read,
+// not for every reader. A player's mail ends with his standing orders, and
+// carries the picture unless he asked for the text alone (PICTURE OFF).
+func (r *Referee) toAllAs(res *Result, g *adjudicator.Game, write func(p *lang.Printer) (subject, text string, err error), pic func(p *lang.Printer) (*MapRef, error)) error {
+	type made struct {
+		subject, text string
+		ref           *MapRef
+		drawn         bool
+	}
+	by := map[string]*made{}
+	get := func(p *lang.Printer, picture bool) (*made, error) {
+		m := by[p.Code()]
+		if m == nil {
+			m = &made{}
+			var err error
+			if m.subject, m.text, err = write(p); err != nil {
+				return nil, err
+			}
+			by[p.Code()] = m
+		}
+		if picture && pic != nil && !m.drawn {
+			var err error
+			if m.ref, err = pic(p); err != nil {
+				return nil, err
+			}
+			m.drawn = true
+		}
+		return m, nil
+	}
 	for _, side := range sides {
-		res.send(g, KindReport, g.Players[side].Address, subject, text+"\n"+standing(g, side), pictureFor(g, side, ref))
+		p := r.printer(g, side)
+		pictures := g.Players[side].Pictures()
+		m, err := get(p, pictures)
+		if err != nil {
+			return err
+		}
+		var ref *MapRef
+		if pictures {
+			ref = m.ref
+		}
+		res.send(g, KindReport, g.Players[side].Address, m.subject, m.text+"\n"+standing(p, g, side), ref)
 	}
-	for _, o := range g.Observers {
-		res.send(g, KindReport, o, subject, text, ref)
+	if len(g.Observers) > 0 {
+		m, err := get(r.defaultPrinter(), true)
+		if err != nil {
+			return err
+		}
+		for _, o := range g.Observers {
+			res.send(g, KindReport, o, m.subject, m.text, m.ref)
+		}
 	}
-}
-
-// pictureFor is the picture of a mail to a side's player: ref, or nil when
-// he asked for his mails without it (PICTURE OFF).
-func pictureFor(g *adjudicator.Game, side rules.Side, ref *MapRef) *MapRef {
-	if !g.Players[side].Pictures() {
-		return nil
-	}
-	return ref
+	return nil
 }
 
 // save keeps the game with the records of the result, when there are any.

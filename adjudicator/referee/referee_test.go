@@ -215,7 +215,7 @@ func TestErrorMessagesWhole(t *testing.T) {
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
 		act(t, st, func(tx *store.Tx) (*referee.Result, error) { return ref.Join(tx, id, side, "seed", start) })
 	}
-	const keywords = "A line starts with one of GAME, TOKEN, IMPULSE, END, MOVE, FOOT, ENTRENCH, ATTACK, FIRE, ARTY, BATTLES, REPAIR, SF, REMOVE, BLOW, DEFEND, HELP, STATUS, BRIEF, UNITS, CHECK, DICE, JOIN, ORDERS, PICTURE, EXTEND, CONCEDE, DRAW; put END after your orders so that the rest of the mail is ignored\n"
+	const keywords = "A line starts with one of GAME, TOKEN, IMPULSE, END, MOVE, FOOT, ENTRENCH, ATTACK, FIRE, ARTY, BATTLES, REPAIR, SF, REMOVE, BLOW, DEFEND, HELP, STATUS, BRIEF, UNITS, CHECK, DICE, JOIN, ORDERS, PICTURE, LANGUAGE, EXTEND, CONCEDE, DRAW; put END after your orders so that the rest of the mail is ignored\n"
 	head := "GAME " + id + "\nIMPULSE 16-1\n"
 	for _, c := range []struct {
 		name, line string

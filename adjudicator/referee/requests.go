@@ -1,12 +1,12 @@
 package referee
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -52,33 +52,39 @@ type BriefRequest struct{}
 // carry the map picture, a setting kept in the game.
 type PictureRequest struct{ On bool }
 
+// LanguageRequest is LANGUAGE code: the language the player's mails are
+// written in (a lang code: en, ja), a setting kept in the game.
+type LanguageRequest struct{ Code string }
+
 // Each request says it is one, for rules.ClassOf.
 
-func (HelpRequest) Class() rules.Class    { return rules.Request }
-func (StatusRequest) Class() rules.Class  { return rules.Request }
-func (UnitsRequest) Class() rules.Class   { return rules.Request }
-func (CheckRequest) Class() rules.Class   { return rules.Request }
-func (DiceRequest) Class() rules.Class    { return rules.Request }
-func (OrdersRequest) Class() rules.Class  { return rules.Request }
-func (ConcedeRequest) Class() rules.Class { return rules.Request }
-func (DrawRequest) Class() rules.Class    { return rules.Request }
-func (JoinRequest) Class() rules.Class    { return rules.Request }
-func (ExtendRequest) Class() rules.Class  { return rules.Request }
-func (BriefRequest) Class() rules.Class   { return rules.Request }
-func (PictureRequest) Class() rules.Class { return rules.Request }
+func (HelpRequest) Class() rules.Class     { return rules.Request }
+func (StatusRequest) Class() rules.Class   { return rules.Request }
+func (UnitsRequest) Class() rules.Class    { return rules.Request }
+func (CheckRequest) Class() rules.Class    { return rules.Request }
+func (DiceRequest) Class() rules.Class     { return rules.Request }
+func (OrdersRequest) Class() rules.Class   { return rules.Request }
+func (ConcedeRequest) Class() rules.Class  { return rules.Request }
+func (DrawRequest) Class() rules.Class     { return rules.Request }
+func (JoinRequest) Class() rules.Class     { return rules.Request }
+func (ExtendRequest) Class() rules.Class   { return rules.Request }
+func (BriefRequest) Class() rules.Class    { return rules.Request }
+func (PictureRequest) Class() rules.Class  { return rules.Request }
+func (LanguageRequest) Class() rules.Class { return rules.Request }
 
-func (HelpRequest) Keyword() string    { return "HELP" }
-func (StatusRequest) Keyword() string  { return "STATUS" }
-func (UnitsRequest) Keyword() string   { return "UNITS" }
-func (CheckRequest) Keyword() string   { return "CHECK" }
-func (DiceRequest) Keyword() string    { return "DICE" }
-func (OrdersRequest) Keyword() string  { return "ORDERS" }
-func (ConcedeRequest) Keyword() string { return "CONCEDE" }
-func (DrawRequest) Keyword() string    { return "DRAW" }
-func (JoinRequest) Keyword() string    { return "JOIN" }
-func (ExtendRequest) Keyword() string  { return "EXTEND" }
-func (BriefRequest) Keyword() string   { return "BRIEF" }
-func (PictureRequest) Keyword() string { return "PICTURE" }
+func (HelpRequest) Keyword() string     { return "HELP" }
+func (StatusRequest) Keyword() string   { return "STATUS" }
+func (UnitsRequest) Keyword() string    { return "UNITS" }
+func (CheckRequest) Keyword() string    { return "CHECK" }
+func (DiceRequest) Keyword() string     { return "DICE" }
+func (OrdersRequest) Keyword() string   { return "ORDERS" }
+func (ConcedeRequest) Keyword() string  { return "CONCEDE" }
+func (DrawRequest) Keyword() string     { return "DRAW" }
+func (JoinRequest) Keyword() string     { return "JOIN" }
+func (ExtendRequest) Keyword() string   { return "EXTEND" }
+func (BriefRequest) Keyword() string    { return "BRIEF" }
+func (PictureRequest) Keyword() string  { return "PICTURE" }
+func (LanguageRequest) Keyword() string { return "LANGUAGE" }
 
 func (HelpRequest) String() string     { return "HELP" }
 func (StatusRequest) String() string   { return "STATUS" }
@@ -89,6 +95,8 @@ func (OrdersRequest) String() string   { return "ORDERS" }
 func (ConcedeRequest) String() string  { return "CONCEDE" }
 func (e ExtendRequest) String() string { return fmt.Sprintf("EXTEND %dh", e.Hours) }
 func (BriefRequest) String() string    { return "BRIEF" }
+
+func (l LanguageRequest) String() string { return "LANGUAGE " + l.Code }
 
 func (p PictureRequest) String() string {
 	if p.On {
@@ -115,19 +123,23 @@ func (j JoinRequest) String() string {
 // heading lines, then the requests, in the order HELP lists them.
 var Keywords = append(append([]rules.Keyword(nil), adjudicator.Headings...), requests...)
 
+// The requests' summaries, and their syntax where it has words, are
+// messages of the referee's catalog (rules.M marks them), which HELP gives
+// in the reader's language.
 var requests = []rules.Keyword{
-	{Class: rules.Request, Name: "HELP", Syntax: "HELP", Summary: "this text", Parse: simple(HelpRequest{})},
-	{Class: rules.Request, Name: "STATUS", Syntax: "STATUS", Summary: "the current report and map again", Parse: simple(StatusRequest{})},
-	{Class: rules.Request, Name: "BRIEF", Syntax: "BRIEF", Summary: "the scenario brief: impulses, map, supply, victory, special rules and the reinforcements", Parse: simple(BriefRequest{})},
-	{Class: rules.Request, Name: "UNITS", Syntax: "UNITS", Summary: "your units: where they are and what each may still do this turn", Parse: simple(UnitsRequest{})},
-	{Class: rules.Request, Name: "CHECK", Syntax: "CHECK", Summary: "the orders below are checked and the reply says what would happen up to the first die; nothing is applied", Parse: simple(CheckRequest{})},
-	{Class: rules.Request, Name: "DICE", Syntax: "DICE", Summary: "the game's dice commitment, the players' seeds and, once revealed, the game's seed", Rules: "B10", Parse: simple(DiceRequest{})},
-	{Class: rules.Request, Name: "JOIN", Syntax: "JOIN [SEED text]", Summary: "accept the game, with your own contribution to the dice if you like", Rules: "B10", Parse: parseJoin},
-	{Class: rules.Request, Name: "ORDERS", Syntax: "ORDERS", Summary: "the orders and standing orders on file for you", Parse: simple(OrdersRequest{})},
-	{Class: rules.Request, Name: "PICTURE", Syntax: "PICTURE OFF | PICTURE ON", Summary: "OFF: your mails come with the text alone, no map picture; ON: with it (the default)", Parse: parsePicture},
-	{Class: rules.Request, Name: "EXTEND", Syntax: "EXTEND hours", Summary: "more time for the impulse you are to play, as EXTEND 24h (limited per game)", Parse: parseExtend},
-	{Class: rules.Request, Name: "CONCEDE", Syntax: "CONCEDE", Summary: "you concede the game", Parse: simple(ConcedeRequest{})},
-	{Class: rules.Request, Name: "DRAW", Syntax: "DRAW | DRAW ACCEPT", Summary: "offer a draw, or accept the one offered", Parse: parseDraw},
+	{Class: rules.Request, Name: "HELP", Syntax: "HELP", Summary: rules.M("this text").Key, Parse: simple(HelpRequest{})},
+	{Class: rules.Request, Name: "STATUS", Syntax: "STATUS", Summary: rules.M("the current report and map again").Key, Parse: simple(StatusRequest{})},
+	{Class: rules.Request, Name: "BRIEF", Syntax: "BRIEF", Summary: rules.M("the scenario brief: impulses, map, supply, victory, special rules and the reinforcements").Key, Parse: simple(BriefRequest{})},
+	{Class: rules.Request, Name: "UNITS", Syntax: "UNITS", Summary: rules.M("your units: where they are and what each may still do this turn").Key, Parse: simple(UnitsRequest{})},
+	{Class: rules.Request, Name: "CHECK", Syntax: "CHECK", Summary: rules.M("the orders below are checked and the reply says what would happen up to the first die; nothing is applied").Key, Parse: simple(CheckRequest{})},
+	{Class: rules.Request, Name: "DICE", Syntax: "DICE", Summary: rules.M("the game's dice commitment, the players' seeds and, once revealed, the game's seed").Key, Rules: "B10", Parse: simple(DiceRequest{})},
+	{Class: rules.Request, Name: "JOIN", Syntax: rules.M("JOIN [SEED text]").Key, Summary: rules.M("accept the game, with your own contribution to the dice if you like").Key, Rules: "B10", Parse: parseJoin},
+	{Class: rules.Request, Name: "ORDERS", Syntax: "ORDERS", Summary: rules.M("the orders and standing orders on file for you").Key, Parse: simple(OrdersRequest{})},
+	{Class: rules.Request, Name: "PICTURE", Syntax: "PICTURE OFF | PICTURE ON", Summary: rules.M("OFF: your mails come with the text alone, no map picture; ON: with it (the default)").Key, Parse: parsePicture},
+	{Class: rules.Request, Name: "LANGUAGE", Syntax: "LANGUAGE en | LANGUAGE ja", Summary: rules.M("the language of your mails in this game: en English, ja Japanese; the referee's own until you choose").Key, Parse: parseLanguage},
+	{Class: rules.Request, Name: "EXTEND", Syntax: rules.M("EXTEND hours").Key, Summary: rules.M("more time for the impulse you are to play, as EXTEND 24h (limited per game)").Key, Parse: parseExtend},
+	{Class: rules.Request, Name: "CONCEDE", Syntax: "CONCEDE", Summary: rules.M("you concede the game").Key, Parse: simple(ConcedeRequest{})},
+	{Class: rules.Request, Name: "DRAW", Syntax: "DRAW | DRAW ACCEPT", Summary: rules.M("offer a draw, or accept the one offered").Key, Parse: parseDraw},
 }
 
 // ParseOrders reads a player's mail: the game's orders, the heading lines
@@ -136,11 +148,16 @@ func ParseOrders(text string, s *rules.Scenario, side rules.Side) (*rules.Orders
 	return rules.ParseOrders(text, s, &rules.ParseOptions{Side: side, Keywords: Keywords})
 }
 
-// Help is the answer to HELP: the order language with the heading lines and
-// the requests, with examples for the side that are legal at the position st
-// (nil: the scenario's start).
+// Help is the answer to HELP in English: the order language with the
+// heading lines and the requests, with examples for the side that are
+// legal at the position st (nil: the scenario's start).
 func Help(s *rules.Scenario, st *rules.State, side rules.Side) string {
-	return rules.HelpText(s, st, side, Keywords)
+	return HelpIn(lang.EN(), s, st, side)
+}
+
+// HelpIn is Help in the language of p.
+func HelpIn(p *lang.Printer, s *rules.Scenario, st *rules.State, side rules.Side) string {
+	return rules.HelpTextIn(p, s, st, side, Keywords)
 }
 
 func simple(o rules.Order) func(string, []string) (rules.Order, []string, error) {
@@ -154,9 +171,12 @@ func parseDraw(_ string, w []string) (rules.Order, []string, error) {
 	return DrawRequest{}, w, nil
 }
 
+// The requests' errors are messages (rules.Message.Err), which the parser
+// gives the player in his language.
+
 func parsePicture(_ string, w []string) (rules.Order, []string, error) {
 	if len(w) == 0 {
-		return nil, nil, errors.New("ON or OFF is missing: PICTURE OFF sends your mails without the map picture, PICTURE ON with it")
+		return nil, nil, rules.M("ON or OFF is missing: PICTURE OFF sends your mails without the map picture, PICTURE ON with it").Err()
 	}
 	switch strings.ToUpper(w[0]) {
 	case "ON":
@@ -164,7 +184,20 @@ func parsePicture(_ string, w []string) (rules.Order, []string, error) {
 	case "OFF":
 		return PictureRequest{On: false}, w[1:], nil
 	}
-	return nil, nil, fmt.Errorf("PICTURE takes ON or OFF, not %q", w[0])
+	return nil, nil, rules.M("PICTURE takes ON or OFF, not %q", w[0]).Err()
+}
+
+// parseLanguage reads LANGUAGE en or LANGUAGE ja; the language's name
+// (English, Japanese, 日本語) reads too.
+func parseLanguage(_ string, w []string) (rules.Order, []string, error) {
+	if len(w) == 0 {
+		return nil, nil, rules.M("the language is missing: %s", languageChoices()).Err()
+	}
+	code, err := lang.Parse(w[0])
+	if err != nil {
+		return nil, nil, rules.M("LANGUAGE takes a language's code, not %q: %s", w[0], languageChoices()).Err()
+	}
+	return LanguageRequest{Code: code}, w[1:], nil
 }
 
 func parseJoin(line string, w []string) (rules.Order, []string, error) {
@@ -178,19 +211,19 @@ func parseJoin(line string, w []string) (rules.Order, []string, error) {
 	}
 	seed := strings.Join(strings.Fields(rest), " ")
 	if seed == "" {
-		return nil, nil, errors.New("SEED needs your text: JOIN SEED any words you like")
+		return nil, nil, rules.M("SEED needs your text: JOIN SEED any words you like").Err()
 	}
 	return JoinRequest{seed}, nil, nil
 }
 
 func parseExtend(_ string, w []string) (rules.Order, []string, error) {
 	if len(w) == 0 {
-		return nil, nil, errors.New("how long is missing: EXTEND 24h")
+		return nil, nil, rules.M("how long is missing: EXTEND 24h").Err()
 	}
 	t := strings.ToLower(w[0])
 	h, err := strconv.Atoi(strings.TrimSuffix(t, "h"))
 	if err != nil || h < 1 || h > 168 {
-		return nil, nil, fmt.Errorf("%s is not a time: give hours from 1 to 168, as EXTEND 24h", t)
+		return nil, nil, rules.M("%s is not a time: give hours from 1 to 168, as EXTEND 24h", t).Err()
 	}
 	return ExtendRequest{h}, w[1:], nil
 }

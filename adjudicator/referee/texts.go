@@ -6,123 +6,157 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
-// The texts of the mails. They are plain text that reads in 78 columns.
+// The texts of the mails. They are plain text that reads in 78 columns,
+// in the reader's language: each is written with his printer (lang.For),
+// its key the English text.
 
 // width is the columns a line of a reply or a notice keeps to.
 const width = 78
 
-// lineQuote is a line that quotes a line of the player's orders, in an
-// answer that lists their errors: it stays whole.
-var lineQuote = regexp.MustCompile(`^line \d+: `)
+// lineQuotes matches the head of a line that quotes a line of the player's
+// orders, in an answer that lists their errors, in every language ("line
+// 3: ", "3行目: "): such a line stays whole. It is made from the printers'
+// own way of quoting a line (lang.Printer.Error), so that it follows the
+// catalogs.
+var lineQuotes = sync.OnceValue(func() *regexp.Regexp {
+	var alts []string
+	for _, code := range lang.Codes {
+		q := lang.For(code).Error(rules.OrderError{Line: 1, Msg: "\x00"})
+		head, _, _ := strings.Cut(q, "\x00")
+		alts = append(alts, strings.Replace(regexp.QuoteMeta(head), "1", `\d+`, 1))
+	}
+	return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
+})
 
 // wrap breaks the prose of a text, its lines that start in the first
-// column, at spaces into lines of width columns. Indented lines are quoted
-// material (orders, seeds, hashes, the rows of a table) and stay whole, as
-// do lines quoting an order and words longer than a line.
+// column, into lines of width columns (lang.Wrap: at spaces, and between
+// Japanese characters). Indented lines are quoted material (orders, seeds,
+// hashes, the rows of a table) and stay whole, as do lines quoting an
+// order and words longer than a line.
 func wrap(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if !strings.HasPrefix(l, " ") && !lineQuote.MatchString(l) {
+		if !strings.HasPrefix(l, " ") && !lineQuotes().MatchString(l) {
 			lines[i] = wrapLine(l, "", "")
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
-// wrapLine breaks s at spaces into lines of width columns at most, the
-// first begun with first and the others with rest: a list item keeps its
-// indentation.
+// wrapLine breaks s into lines of width columns at most, the first begun
+// with first and the others with rest: a list item keeps its indentation.
+// A Japanese character takes two columns (lang.Width).
 func wrapLine(s, first, rest string) string {
-	if utf8.RuneCountInString(first+s) <= width {
-		return first + s
-	}
-	var b strings.Builder
-	line, n := first, utf8.RuneCountInString(first)
-	empty := true
-	for _, w := range strings.Fields(s) {
-		wn := utf8.RuneCountInString(w)
-		if !empty && n+1+wn > width {
-			b.WriteString(line + "\n")
-			line, n, empty = rest, utf8.RuneCountInString(rest), true
-		}
-		if !empty {
-			line, n = line+" ", n+1
-		}
-		line, n, empty = line+w, n+wn, false
-	}
-	b.WriteString(line)
-	return b.String()
+	return strings.Join(lang.Wrap(s, first, rest, width), "\n")
 }
 
 // startText is the first report: the game begins, and the dice are fixed.
-func startText(g *adjudicator.Game) string {
-	return fmt.Sprintf("Game %s (%s) begins: both players have joined.\n\n"+
+func startText(p *lang.Printer, g *adjudicator.Game) string {
+	return p.Sprintf("Game %s (%s) begins: both players have joined.\n\n"+
 		"The dice are fixed from now on (B10). They come from the game's secret seed,\n"+
 		"committed to before you joined:\n  commitment %s\nand from both players' seeds:\n  German %q\n  Allied %q\n"+
 		"The secret seed is revealed when the game ends; then anyone can check every\ndie (titm verify).\n\n"+
 		"The German player moves first: impulse %s, due by %s.\nLog head: %s\n",
-		g.ID, g.Scenario, g.Commitment, g.Players[rules.German].Seed, g.Players[rules.Allied].Seed, g.Next, adjudicator.FormatTime(g.Due), g.Head)
+		g.ID, g.Scenario, g.Commitment, g.Players[rules.German].Seed, g.Players[rules.Allied].Seed, g.Next.String(), adjudicator.FormatTime(g.Due), g.Head)
 }
 
 // endText is the end of a game: the result, the revealed seed and each
 // player's promptness.
-func endText(g *adjudicator.Game) string {
+func endText(p *lang.Printer, g *adjudicator.Game) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Game %s is over: %s.\n\n", g.ID, g.Result)
-	fmt.Fprintf(&b, "The game's secret seed is revealed:\n  %s\nIts SHA-256 is the commitment published when the game was made:\n  %s\n", g.Seed, g.Commitment)
-	b.WriteString("With the log (titm export) anyone can now recompute every die and replay\nevery impulse (titm verify).\n\n")
-	b.WriteString(promptnessText(g))
-	fmt.Fprintf(&b, "\nLog head: %s\n", g.Head)
+	b.WriteString(p.Sprintf("Game %s is over: %s.\n\n", g.ID, resultText(p, g.Result)))
+	b.WriteString(p.Sprintf("The game's secret seed is revealed:\n  %s\nIts SHA-256 is the commitment published when the game was made:\n  %s\n", g.Seed, g.Commitment))
+	b.WriteString(p.Sprintf("With the log (titm export) anyone can now recompute every die and replay\nevery impulse (titm verify).\n\n"))
+	b.WriteString(promptnessText(p, g))
+	b.WriteString(p.Sprintf("\nLog head: %s\n", g.Head))
 	return b.String()
+}
+
+// resultText is a game's result, as the log keeps it in English, in the
+// language of p: the referee's own results (a concession, a forfeit, a
+// draw) and the scenarios' (lang.Printer.Data).
+func resultText(p *lang.Printer, result string) string {
+	if m := adjudicator.ResultMessage(result); m.Key != "%s" {
+		return p.Text(m)
+	}
+	return p.Data(result)
+}
+
+// statusMessage names where a game is in its life.
+func statusMessage(s adjudicator.Status) rules.Message {
+	switch s {
+	case adjudicator.Forming:
+		return rules.M("forming")
+	case adjudicator.Playing:
+		return rules.M("playing")
+	case adjudicator.Finished:
+		return rules.M("finished")
+	}
+	return rules.List([]string{string(s)})
 }
 
 // promptnessText is each player's promptness, as the final report gives
 // it for tournaments.
-func promptnessText(g *adjudicator.Game) string {
+func promptnessText(p *lang.Printer, g *adjudicator.Game) string {
 	var b strings.Builder
-	b.WriteString("Promptness:\n")
+	b.WriteString(p.Sprintf("Promptness:\n"))
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		fmt.Fprintf(&b, "  %s: %s\n", side.Title(), g.Players[side].Promptness())
+		fmt.Fprintf(&b, "  %s: %s\n", p.Side(side), promptness(p, g.Players[side]))
 	}
 	return b.String()
 }
 
+// promptness tells how a player keeps the game's pace, as
+// adjudicator.Player.Promptness does in English: impulses played, the
+// average time taken, deadlines missed and extensions asked for.
+func promptness(p *lang.Printer, pl *adjudicator.Player) string {
+	played, ext := rules.M("%d impulses", pl.Impulses), rules.M("%d extensions", pl.Extensions)
+	if pl.Impulses > 0 {
+		avg := human(pl.Taken / time.Duration(pl.Impulses))
+		return p.Sprintf("%s in %s on average, %d missed, %s", played, avg, pl.Missed, ext)
+	}
+	return p.Sprintf("%s, %d missed, %s", played, pl.Missed, ext)
+}
+
 // statusText is the answer to STATUS.
-func statusText(g *adjudicator.Game) string {
+func statusText(p *lang.Printer, g *adjudicator.Game) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Game %s (%s): %s.\n", g.ID, g.Scenario, g.Status)
+	b.WriteString(p.Sprintf("Game %s (%s): %s.\n", g.ID, g.Scenario, statusMessage(g.Status)))
 	switch {
 	case g.Status == adjudicator.Forming:
 		for _, side := range []rules.Side{rules.German, rules.Allied} {
 			if !g.Players[side].HasJoined() {
-				fmt.Fprintf(&b, "Waiting for the %s player to JOIN.\n", side.Title())
+				b.WriteString(p.Sprintf("Waiting for the %s player to JOIN.\n", side))
 			}
 		}
 	case g.Status == adjudicator.Playing && g.Paused:
-		fmt.Fprintf(&b, "Paused by the director, impulse %s to play, with %s left.\n", g.Next, human(g.Left))
+		b.WriteString(p.Sprintf("Paused by the director, impulse %s to play, with %s left.\n", g.Next.String(), human(g.Left)))
 	case g.Status == adjudicator.Playing:
-		fmt.Fprintf(&b, "Impulse %s: the %s player is to move, by %s.\n", g.Next, g.Next.Side.Title(), adjudicator.FormatTime(g.Due))
+		b.WriteString(p.Sprintf("Impulse %s: the %s player is to move, by %s.\n", g.Next.String(), g.Next.Side, adjudicator.FormatTime(g.Due)))
 	default:
-		fmt.Fprintf(&b, "Result: %s.\n", g.Result)
+		b.WriteString(p.Sprintf("Result: %s.\n", resultText(p, g.Result)))
 	}
-	fmt.Fprintf(&b, "German VP: %d.\n\n", g.State.VP)
+	b.WriteString(p.Sprintf("German VP: %d.\n\n", g.State.VP))
 	s, err := g.Rules()
 	if err == nil {
-		b.WriteString(positionText(g, s))
+		b.WriteString(positionText(p, g, s))
 	}
-	fmt.Fprintf(&b, "\nLog head: %s\n", g.Head)
+	b.WriteString(p.Sprintf("\nLog head: %s\n", g.Head))
 	return b.String()
 }
 
 // positionText lists every area and zone with units, by number.
-func positionText(g *adjudicator.Game, s *rules.Scenario) string {
+func positionText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario) string {
 	byPlace := map[rules.Place][]*rules.UnitState{}
 	var places []rules.Place
 	for _, u := range g.State.Units {
@@ -145,22 +179,22 @@ func positionText(g *adjudicator.Game, s *rules.Scenario) string {
 		return a.Area < b.Area
 	})
 	var b strings.Builder
-	b.WriteString("Position:\n")
-	for _, p := range places {
-		name := "zone " + p.String()
-		if !p.IsZone() {
-			if a := s.Map.Area(p.Area); a != nil {
-				name = fmt.Sprintf("%d %s", p.Area, a.Name)
+	b.WriteString(p.Sprintf("Position:\n"))
+	for _, pl := range places {
+		name := p.Text(s.Map.PlaceMessage(pl))
+		if !pl.IsZone() {
+			if a := s.Map.Area(pl.Area); a != nil {
+				name = fmt.Sprintf("%d %s", pl.Area, a.Name)
 			}
-			if side, ok := g.State.Control[p.Area]; ok {
-				name += " (" + side.Title() + ")"
+			if side, ok := g.State.Control[pl.Area]; ok {
+				name += " (" + p.Side(side) + ")"
 			}
 		}
 		var us []string
-		for _, u := range byPlace[p] {
+		for _, u := range byPlace[pl] {
 			us = append(us, unitShort(s, u))
 		}
-		fmt.Fprintf(&b, "  %-28s %s\n", name, strings.Join(us, ", "))
+		b.WriteString("  " + lang.Pad(name, 28) + " " + p.Text(rules.List(us)) + "\n")
 	}
 	return b.String()
 }
@@ -176,88 +210,92 @@ func unitShort(s *rules.Scenario, u *rules.UnitState) string {
 
 // unitsText is the answer to UNITS: the player's units with what each may
 // still do this turn.
-func unitsText(g *adjudicator.Game, s *rules.Scenario, side rules.Side) string {
+func unitsText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rules.Side) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Your units in game %s, impulse %s:\n\n", g.ID, g.Next)
+	b.WriteString(p.Sprintf("Your units in game %s, impulse %s:\n\n", g.ID, g.Next.String()))
 	for _, u := range g.State.Units {
 		info := s.OOB.Unit(u.ID)
 		if info.Side != side {
 			continue
 		}
-		where := "arrives " + info.Arrives
+		where := p.Sprintf("arrives %s", info.Arrives)
 		switch {
 		case u.Eliminated:
-			where = "eliminated"
+			where = p.Sprintf("eliminated")
 		case u.Exited:
-			where = "exited the map"
+			where = p.Sprintf("exited the map")
 		case u.OnMap() && u.Place.IsZone():
-			where = "zone " + u.Place.String()
+			where = p.Text(s.Map.PlaceMessage(u.Place))
 		case u.OnMap():
 			where = fmt.Sprintf("%d %s", u.Place.Area, s.Map.Area(u.Place.Area).Name)
 		}
-		var notes []string
+		var notes []rules.Message
 		if u.OnMap() {
 			if u.Moved {
-				notes = append(notes, "moved")
+				notes = append(notes, rules.M("moved"))
 			}
 			if u.Attacked {
-				notes = append(notes, "attacked")
+				notes = append(notes, rules.M("attacked"))
 			}
 			if u.Entrenched {
-				notes = append(notes, "entrenched")
+				notes = append(notes, rules.M("entrenched"))
 			}
 			if !u.InSupply {
-				notes = append(notes, "OUT OF SUPPLY")
+				notes = append(notes, rules.M("OUT OF SUPPLY"))
 			}
 			if u.Dismounted {
-				notes = append(notes, "dismounted (5 MP)")
+				notes = append(notes, rules.M("dismounted (5 MP)"))
 			}
 			if !u.Moved && !u.Attacked && !u.Bridging {
-				notes = append(notes, "may move")
+				notes = append(notes, rules.M("may move"))
 			}
 		}
-		fmt.Fprintf(&b, "  %-10s %-9s %d SP  %-28s %s\n", u.ID, info.Type, u.Strength, where, strings.Join(notes, ", "))
+		row := "  " + lang.Pad(u.ID, 10) + " " + lang.Pad(p.Text(info.Type.Text()), 9) + " " + p.Sprintf("%d SP", u.Strength) + "  " + lang.Pad(where, 28) + " "
+		if len(notes) > 0 {
+			row += p.Text(rules.List(notes))
+		}
+		b.WriteString(row + "\n")
 	}
 	return b.String()
 }
 
 // diceText is the answer to DICE.
-func diceText(g *adjudicator.Game, asker rules.Side) string {
+func diceText(p *lang.Printer, g *adjudicator.Game, asker rules.Side) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The dice of game %s (B10):\n  commitment %s\n", g.ID, g.Commitment)
+	b.WriteString(p.Sprintf("The dice of game %s (B10):\n  commitment %s\n", g.ID, g.Commitment))
 	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		switch p := g.Players[side]; {
-		case p.HasJoined() && side != asker && g.Status == adjudicator.Forming:
+		switch pl := g.Players[side]; {
+		case pl.HasJoined() && side != asker && g.Status == adjudicator.Forming:
 			// Until both have joined, a player does not see the other's
 			// seed: the last to join could otherwise try seeds until one
 			// gave him dice he liked, were the game's secret seed known
 			// to him. Both are published when the game begins.
-			fmt.Fprintf(&b, "  %s seed: given; shown when the game begins\n", side.Title())
-		case p.HasJoined():
-			fmt.Fprintf(&b, "  %s seed %q\n", side.Title(), p.Seed)
+			b.WriteString(p.Sprintf("  %s seed: given; shown when the game begins\n", side))
+		case pl.HasJoined():
+			b.WriteString(p.Sprintf("  %s seed %q\n", side, pl.Seed))
 		default:
-			fmt.Fprintf(&b, "  %s seed: not yet given (JOIN)\n", side.Title())
+			b.WriteString(p.Sprintf("  %s seed: not yet given (JOIN)\n", side))
 		}
 	}
 	if g.Seed != "" {
-		fmt.Fprintf(&b, "  the game's seed, revealed:\n    %s\n", g.Seed)
+		b.WriteString(p.Sprintf("  the game's seed, revealed:\n    %s\n", g.Seed))
 	} else {
-		b.WriteString("  the game's seed is revealed when the game ends\n")
+		b.WriteString(p.Sprintf("  the game's seed is revealed when the game ends\n"))
 	}
-	fmt.Fprintf(&b, "  %d dice rolled so far\n", g.Rolls)
+	b.WriteString(p.Sprintf("  %d dice rolled so far\n", g.Rolls))
 	return b.String()
 }
 
 // ordersOnFile is the answer to ORDERS: the orders of the player's last
 // impulse as the referee keeps them.
-func ordersOnFile(log []adjudicator.Record, side rules.Side) string {
+func ordersOnFile(p *lang.Printer, log []adjudicator.Record, side rules.Side) string {
 	for i := len(log) - 1; i >= 0; i-- {
 		r := log[i]
 		if r.Kind == adjudicator.KindImpulse && r.Side == side && r.Text != "" {
-			return fmt.Sprintf("The orders of your last impulse, %s, as the referee holds them:\n%s", r.Impulse, indent(r.Text))
+			return p.Sprintf("The orders of your last impulse, %s, as the referee holds them:\n%s", r.Impulse, indent(r.Text))
 		}
 	}
-	return "The referee holds no orders of yours for an impulse yet."
+	return p.Sprintf("The referee holds no orders of yours for an impulse yet.")
 }
 
 func indent(s string) string {
@@ -269,10 +307,10 @@ func indent(s string) string {
 // it is and, if the position accepts them, carried out on a copy of it to
 // just before the first die (rules.Rehearse), without the opponent's
 // standing orders. With errors it lists every one of them.
-func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text string) string {
+func checkText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rules.Side, text string) string {
 	o, err := ParseOrders(text, s, side)
 	if err == nil && g.Next.Side != side {
-		return fmt.Sprintf("CHECK: the orders read well; it is the %s impulse %s, so they could not be played now.", g.Next.Side.Title(), g.Next)
+		return p.Sprintf("CHECK: the orders read well; it is the %s impulse %s, so they could not be played now.", g.Next.Side, g.Next.String())
 	}
 	var es rules.OrderErrors
 	if errors.As(err, &es) {
@@ -281,24 +319,24 @@ func checkText(g *adjudicator.Game, s *rules.Scenario, side rules.Side, text str
 	} else if err == nil {
 		var rh *rules.Rehearsal
 		if rh, err = rules.Rehearse(s, g.State, o); err == nil {
-			return adjudicator.WriteRehearsal(s, rh)
+			return adjudicator.WriteRehearsalIn(p, s, rh)
 		}
 	}
 	if errors.As(err, &es) {
-		return checkErrorsText(es)
+		return checkErrorsText(p, es)
 	}
-	return "CHECK: " + err.Error()
+	return p.Sprintf("CHECK: %s", rules.MessageOf(err))
 }
 
 // checkErrorsText is the answer to a CHECK whose orders have errors, of
 // whatever kind: lines that do not read, orders the position refuses.
-func checkErrorsText(es rules.OrderErrors) string {
-	return "CHECK: " + orderErrorsText(es) + "\nNothing was applied."
+func checkErrorsText(p *lang.Printer, es rules.OrderErrors) string {
+	return p.Sprintf("CHECK: %s\nNothing was applied.", orderErrorsText(p, es))
 }
 
 // welcomeText is the mail that gives a player his token.
-func welcomeText(g *adjudicator.Game, side rules.Side, token string, referee string) string {
-	return fmt.Sprintf(`Welcome to game %s of Tigers in the Mist (%s).
+func welcomeText(p *lang.Printer, g *adjudicator.Game, side rules.Side, token string, referee string) string {
+	return wrap(p.Sprintf(`Welcome to game %s of Tigers in the Mist (%s).
 
 You play the %s side; your opponent is %s.
 Each impulse gives a player %s to send his orders.
@@ -329,30 +367,31 @@ brings the scenario brief (the map, supply, victory conditions, special rules
 and reinforcements; BRIEF sends it again). Send HELP for the order language,
 with examples from your own units. A player on a phone may send PICTURE OFF
 to have his mails without the map picture.
-`, g.ID, g.Scenario, side.Title(), g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment)
+`, g.ID, g.Scenario, side, g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment))
 }
 
 // reportSubject is the subject of an impulse's report: the game, the
 // impulse played and what comes next.
-func reportSubject(g *adjudicator.Game, r adjudicator.Record) string {
+func reportSubject(p *lang.Printer, g *adjudicator.Game, r adjudicator.Record) string {
 	switch {
 	case g.Status == adjudicator.Finished:
-		return fmt.Sprintf("[%s] %s played: the game is over, %s", g.ID, r.Impulse, g.Result)
+		return p.Sprintf("[%s] %s played: the game is over, %s", g.ID, r.Impulse, resultText(p, g.Result))
 	case g.Paused:
-		return fmt.Sprintf("[%s] %s played; %s next (paused)", g.ID, r.Impulse, g.Next)
+		return p.Sprintf("[%s] %s played; %s next (paused)", g.ID, r.Impulse, g.Next.String())
 	}
-	return fmt.Sprintf("[%s] %s played; %s next, due by %s", g.ID, r.Impulse, g.Next, adjudicator.FormatTime(g.Due))
+	return p.Sprintf("[%s] %s played; %s next, due by %s", g.ID, r.Impulse, g.Next.String(), adjudicator.FormatTime(g.Due))
 }
 
 // standing is the echo of a player's standing orders that ends every mail
-// to him, so that he always knows what the referee holds.
-func standing(g *adjudicator.Game, side rules.Side) string {
+// to him, so that he always knows what the referee holds. The orders are
+// written as the order language has them.
+func standing(p *lang.Printer, g *adjudicator.Game, side rules.Side) string {
 	if g == nil || g.State == nil {
 		return ""
 	}
 	sd := g.State.Standing[side]
 	var b strings.Builder
-	b.WriteString("\nYour standing orders on file:\n")
+	b.WriteString(p.Sprintf("\nYour standing orders on file:\n"))
 	fmt.Fprintf(&b, "  %s\n", sd.Blow)
 	for _, d := range sd.Defend {
 		fmt.Fprintf(&b, "  %s\n", d)
@@ -362,14 +401,14 @@ func standing(g *adjudicator.Game, side rules.Side) string {
 
 // inPlay says which impulse is in play and until when, for replies to
 // orders that were refused.
-func inPlay(g *adjudicator.Game) string {
+func inPlay(p *lang.Printer, g *adjudicator.Game) string {
 	if g.Status != adjudicator.Playing {
-		return fmt.Sprintf("Game %s is %s.\n", g.ID, g.Status)
+		return p.Sprintf("Game %s is %s.\n", g.ID, statusMessage(g.Status))
 	}
 	if g.Paused {
-		return fmt.Sprintf("Game %s is paused by the director; impulse %s is next.\n", g.ID, g.Next)
+		return p.Sprintf("Game %s is paused by the director; impulse %s is next.\n", g.ID, g.Next.String())
 	}
-	return fmt.Sprintf("In play: the %s impulse %s, due by %s.\n", g.Next.Side.Title(), g.Next, adjudicator.FormatTime(g.Due))
+	return p.Sprintf("In play: the %s impulse %s, due by %s.\n", g.Next.Side, g.Next.String(), adjudicator.FormatTime(g.Due))
 }
 
 // maxErrors is how many errors an answer lists: a mail of many bad lines
@@ -377,19 +416,34 @@ func inPlay(g *adjudicator.Game) string {
 // a copy of itself.
 const maxErrors = 30
 
-func orderErrorsText(es rules.OrderErrors) string {
+func orderErrorsText(p *lang.Printer, es rules.OrderErrors) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Your orders have %d error(s):\n\n", len(es))
+	b.WriteString(p.Sprintf("Your orders have %d error(s):\n\n", len(es)))
 	for i, e := range es {
 		if i == maxErrors {
-			fmt.Fprintf(&b, "and %d more errors.\n", len(es)-maxErrors)
+			b.WriteString(p.Sprintf("and %d more errors.\n", len(es)-maxErrors))
 			break
 		}
 		// The quoted line stays on one line; the message is wrapped as
 		// a list item.
-		fmt.Fprintf(&b, "line %d: %s\n%s\n", e.Line, clip(e.Text, 100), wrapLine(clipEcho(e.Msg), "  ", "  "))
+		b.WriteString(lineHead(p, e.Line, clip(e.Text, 100)) + "\n" + wrapLine(clipEcho(p, errorText(p, e)), "  ", "  ") + "\n")
 	}
 	return b.String()
+}
+
+// lineHead quotes a line of the player's mail, "line 3: MOVE 116/60 62",
+// as the printer quotes a line with an error (lang.Printer.Error).
+func lineHead(p *lang.Printer, n int, text string) string {
+	return p.Error(rules.OrderError{Line: n, Msg: text})
+}
+
+// errorText is why an order was refused, in the reader's language. The
+// English is the error's own text, as the rules wrote it.
+func errorText(p *lang.Printer, e rules.OrderError) string {
+	if e.Why.Key == "" || p.Code() == lang.English {
+		return e.Msg
+	}
+	return p.Text(e.Why)
 }
 
 // The bounds on what an error's message echoes of the mail, so that a
@@ -405,32 +459,75 @@ const (
 // unit xxx...", and a long quoted span, as in "\"a b c ...\" is more than
 // DRAW takes", are cut short with "...". A message still longer than
 // maxMessage, which the parser's own texts never are, is cut after a
-// sentence, or else a word, and says so.
-func clipEcho(msg string) string {
+// sentence, or else a word, and says so in the reader's language.
+func clipEcho(p *lang.Printer, msg string) string {
 	words := strings.Fields(msg)
 	for i, w := range words {
-		if len(w) > maxEchoWord {
-			// A closing quote or stop after the word is kept, so that
-			// the quotes stay paired.
-			body := strings.TrimRight(w, `".,:;?!)`)
-			if len(w)-len(body) > 3 {
-				body = w[:len(w)-3]
-			}
-			words[i] = clip(body, maxEchoWord) + w[len(body):]
-		}
+		words[i] = clipWord(w)
 	}
 	msg = clipQuotes(strings.Join(words, " "))
 	if len(msg) <= maxMessage {
 		return msg
 	}
 	cut := strings.LastIndex(msg[:maxMessage], ". ") + 1
+	if j := strings.LastIndex(msg[:maxMessage], "。"); j >= 0 && j+len("。") > cut {
+		cut = j + len("。")
+	}
 	if cut == 0 {
 		cut = strings.LastIndexByte(msg[:maxMessage], ' ')
 	}
 	if cut <= 0 {
 		return clip(msg, maxMessage)
 	}
-	return msg[:cut] + " (the rest of this message is left out)"
+	return p.Sprintf("%s (the rest of this message is left out)", msg[:cut])
+}
+
+// clipWord cuts a word longer than maxEchoWord short. Japanese text is
+// written without spaces, so a "word" of it may be a whole sentence of the
+// referee's: only its runs of narrow characters, where an echo of the
+// mail is, are cut.
+func clipWord(w string) string {
+	if len(w) <= maxEchoWord {
+		return w
+	}
+	var b strings.Builder
+	for w != "" {
+		wide := lang.RuneWidth(firstRune(w)) == 2
+		i := 0
+		for i < len(w) {
+			r, size := utf8.DecodeRuneInString(w[i:])
+			if (lang.RuneWidth(r) == 2) != wide {
+				break
+			}
+			i += size
+		}
+		if wide {
+			b.WriteString(w[:i])
+		} else {
+			b.WriteString(clipNarrow(w[:i]))
+		}
+		w = w[i:]
+	}
+	return b.String()
+}
+
+// clipNarrow cuts a run of narrow characters to maxEchoWord bytes and
+// "...". A closing quote or stop after it is kept, so that the quotes stay
+// paired.
+func clipNarrow(w string) string {
+	if len(w) <= maxEchoWord {
+		return w
+	}
+	body := strings.TrimRight(w, `".,:;?!)`)
+	if len(w)-len(body) > 3 {
+		body = w[:len(w)-3]
+	}
+	return clip(body, maxEchoWord) + w[len(body):]
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 // clipQuotes shortens each span of s between double quotes (written with
@@ -479,16 +576,31 @@ func clip(s string, n int) string {
 	return s[:n] + "..."
 }
 
+// capital begins s with a capital letter; a Japanese text has none.
 func capital(s string) string {
-	if s == "" {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 || !unicode.IsLower(r) {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
+// subjectLine is the subject of a notice: the first line of its text as
+// wrapped, or, where the first line as written ends a sentence with 。,
+// that sentence: a Japanese line is wrapped between any two characters,
+// and its subject would end in the middle of a word.
+func subjectLine(text, wrapped string) string {
+	l, _, _ := strings.Cut(text, "\n")
+	if i := strings.Index(l, "。"); i >= 0 {
+		return l[:i]
+	}
+	return firstLine(wrapped)
+}
+
+// firstLine is a text's first line without its full stop, for a subject.
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
-	return strings.TrimSuffix(l, ".")
+	return strings.TrimSuffix(strings.TrimSuffix(l, "."), "。")
 }
 
 // human writes a duration to the minute, as people do: 72h, 1h30m, 45m.

@@ -3,6 +3,8 @@ package referee
 import (
 	"strings"
 	"testing"
+
+	"titm/adjudicator/lang"
 )
 
 // clipEcho cuts what a message echoes of the mail and keeps the referee's
@@ -19,7 +21,7 @@ func TestClipEcho(t *testing.T) {
 		{"One sentence. " + many, "One sentence. (the rest of this message is left out)"},
 		{many, many[:1997] + " (the rest of this message is left out)"},
 	} {
-		if got := clipEcho(c.in); got != c.want {
+		if got := clipEcho(lang.EN(), c.in); got != c.want {
 			t.Errorf("clipEcho(%.60q...)\n got %q\nwant %q", c.in, got, c.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/tournament"
 	"titm/rules"
 	"titm/rules/scenarios"
@@ -54,8 +55,9 @@ func (r *Referee) NewTournament(tx Tx, name string, text []byte, now time.Time) 
 	}
 	res := &Result{Tournament: t, Outcome: "made tournament " + id}
 	for i, e := range t.Entrants {
+		p := r.entrantPrinter(t, i)
 		res.Mails = append(res.Mails, Mail{Kind: KindWelcome, Secret: true, To: []string{e.Address},
-			Subject: fmt.Sprintf("[%s] welcome to %s", id, t.Name), Text: r.tournamentWelcome(t, i, tokens[i])})
+			Subject: p.Sprintf("[%s] welcome to %s", id, t.Name), Text: r.tournamentWelcome(p, t, i, tokens[i])})
 	}
 	if err := r.nextRound(tx, t, res, now); err != nil {
 		return nil, err
@@ -93,22 +95,27 @@ func (r *Referee) nextRound(tx Tx, t *tournament.Tournament, res *Result, now ti
 	round := t.Current()
 	for _, p := range round.Pairings {
 		if p.Bye() {
-			r.tell(t, res, p.A, fmt.Sprintf("[%s] round %d: a bye", t.ID, round.N), fmt.Sprintf(
-				"You have a bye in round %d of %s: there is an odd number of players, and you are the\nlowest-ranked player who has not had one. It counts as a win (1 point).\n", round.N, t.Name))
+			r.tell(t, res, p.A, func(l *lang.Printer) (string, string) {
+				return l.Sprintf("[%s] round %d: a bye", t.ID, round.N), layout(l, l.Sprintf(
+					"You have a bye in round %d of %s: there is an odd number of players, and you are the\nlowest-ranked player who has not had one. It counts as a win (1 point).\n", round.N, t.Name))
+			})
 			continue
 		}
 		if !p.Sided() {
 			for _, i := range []int{p.A, p.B} {
-				r.tell(t, res, i, fmt.Sprintf("[%s] round %d: your opponent is %s; send your bid", t.ID, round.N, t.Entrants[p.Opponent(i)].Name), fmt.Sprintf(
-					"Round %d of %s pairs you with %s <%s>, in scenario %s.\n\n"+
-						"The sides go by sealed bids. Answer with your tournament token and your bid:\n\n    TOURNAMENT %s\n    TOKEN your-tournament-token\n    BID german 3\n\n"+
-						"a side and the VP you give up to play it (0 or more). The bids stay sealed until both are\n"+
-						"in or the bids close at %s; then both are revealed to both of you.\n"+
-						"Two bids for different sides give each his side, and nobody gives VP. Two for the same\n"+
-						"side give it to the higher bid, whose VP are added to the opponent's result; equal bids\n"+
-						"are decided by the tournament's dice, and so are two missing bids. A lone bid takes its\n"+
-						"side for nothing.\n",
-					round.N, t.Name, t.Entrants[p.Opponent(i)].Name, t.Entrants[p.Opponent(i)].Address, round.Scenario, t.ID, adjudicator.FormatTime(round.BidsDue)))
+				o := t.Entrants[p.Opponent(i)]
+				r.tell(t, res, i, func(l *lang.Printer) (string, string) {
+					return l.Sprintf("[%s] round %d: your opponent is %s; send your bid", t.ID, round.N, o.Name), layout(l, l.Sprintf(
+						"Round %d of %s pairs you with %s <%s>, in scenario %s.\n\n"+
+							"The sides go by sealed bids. Answer with your tournament token and your bid:\n\n    TOURNAMENT %s\n    TOKEN your-tournament-token\n    BID german 3\n\n"+
+							"a side and the VP you give up to play it (0 or more). The bids stay sealed until both are\n"+
+							"in or the bids close at %s; then both are revealed to both of you.\n"+
+							"Two bids for different sides give each his side, and nobody gives VP. Two for the same\n"+
+							"side give it to the higher bid, whose VP are added to the opponent's result; equal bids\n"+
+							"are decided by the tournament's dice, and so are two missing bids. A lone bid takes its\n"+
+							"side for nothing.\n",
+						round.N, t.Name, o.Name, o.Address, round.Scenario, t.ID, adjudicator.FormatTime(round.BidsDue)))
+				})
 			}
 		}
 	}
@@ -124,39 +131,65 @@ func (r *Referee) makeGames(tx Tx, t *tournament.Tournament, res *Result, now ti
 			continue
 		}
 		g, a := t.Entrants[p.German], t.Entrants[p.Opponent(p.German)]
-		c, err := r.New(tx, NewGame{Scenario: round.Scenario, German: g.Address, Allied: a.Address, Deadline: t.Deadline}, now)
+		c, err := r.New(tx, NewGame{Scenario: round.Scenario, German: g.Address, Allied: a.Address, Deadline: t.Deadline,
+			Languages: map[rules.Side]string{rules.German: g.Language, rules.Allied: a.Language}}, now)
 		if err != nil {
 			return fmt.Errorf("round %d pairing %d: %w", round.N, k+1, err)
 		}
 		res.Mails = append(res.Mails, c.Mails...)
 		res.TournamentRecords = append(res.TournamentRecords, t.GameMade(round.N, k+1, c.Game.ID, now))
 		for _, i := range []int{p.A, p.B} {
-			side := p.SideOf(i)
-			text := fmt.Sprintf("Round %d of %s: you play the %s side against %s <%s> in game %s (scenario %s).\n"+
-				"The game's welcome mail brings your token for it; JOIN to begin.\n",
-				round.N, t.Name, side.Title(), t.Entrants[p.Opponent(i)].Name, t.Entrants[p.Opponent(i)].Address, c.Game.ID, round.Scenario)
-			if p.Bids[0] != nil || p.Bids[1] != nil {
-				text += fmt.Sprintf("\nThe bids, revealed: %s bid %s, %s bid %s.\n", t.Entrants[p.A].Name, tournament.BidText(p.Bids[0]), t.Entrants[p.B].Name, tournament.BidText(p.Bids[1]))
-			}
-			if p.Give != 0 {
-				giver := rules.German
-				if p.Give < 0 {
-					giver = rules.Allied
+			side, o, id := p.SideOf(i), t.Entrants[p.Opponent(i)], c.Game.ID
+			r.tell(t, res, i, func(l *lang.Printer) (string, string) {
+				text := l.Sprintf("Round %d of %s: you play the %s side against %s <%s> in game %s (scenario %s).\n"+
+					"The game's welcome mail brings your token for it; JOIN to begin.\n",
+					round.N, t.Name, side, o.Name, o.Address, id, round.Scenario)
+				if p.Bids[0] != nil || p.Bids[1] != nil {
+					text += l.Sprintf("\nThe bids, revealed: %s bid %s, %s bid %s.\n", t.Entrants[p.A].Name, bidText(p.Bids[0]), t.Entrants[p.B].Name, bidText(p.Bids[1]))
 				}
-				text += fmt.Sprintf("The %s side gives %d VP: they are added to the %s result at the game's end.\n", giver.Title(), abs(p.Give), giver.Enemy().Title())
-			}
-			text += fmt.Sprintf("Games that miss %s go to the opponent.\n", forfeitRule(t))
-			r.tell(t, res, i, fmt.Sprintf("[%s] round %d: game %s, the %s side against %s", t.ID, round.N, c.Game.ID, side.Title(), t.Entrants[p.Opponent(i)].Name), text)
+				if p.Give != 0 {
+					giver := rules.German
+					if p.Give < 0 {
+						giver = rules.Allied
+					}
+					text += l.Sprintf("The %s side gives %d VP: they are added to the %s result at the game's end.\n", giver, abs(p.Give), giver.Enemy())
+				}
+				if t.ForfeitAfter == 0 {
+					text += l.Sprintf("Games that miss no deadline count (the tournament has no forfeit rule): never go to the opponent.\n")
+				} else {
+					text += l.Sprintf("Games that miss %s go to the opponent.\n", forfeitRule(t))
+				}
+				return l.Sprintf("[%s] round %d: game %s, the %s side against %s", t.ID, round.N, id, side, o.Name), layout(l, text)
+			})
 		}
 	}
 	return nil
 }
 
-func forfeitRule(t *tournament.Tournament) string {
-	if t.ForfeitAfter == 0 {
-		return "no deadline count (the tournament has no forfeit rule): never"
+// forfeitRule is the tournament's forfeit rule: the deadlines a player
+// may miss in a game before he loses it. A tournament without one says so
+// in sentences of their own.
+func forfeitRule(t *tournament.Tournament) rules.Message {
+	return rules.M("%d deadlines of one player", t.ForfeitAfter)
+}
+
+// bidText is a bid as the players read it: "german 3", as BID takes it,
+// or "no bid".
+func bidText(b *tournament.Bid) rules.Message {
+	if b == nil {
+		return rules.M("no bid")
 	}
-	return fmt.Sprintf("%d deadlines of one player", t.ForfeitAfter)
+	return plain(tournament.BidText(b))
+}
+
+// layout lays out a tournament's mail: English keeps the lines as the
+// code writes them; another language, whose catalog writes paragraphs, is
+// wrapped to 78 columns by display width.
+func layout(p *lang.Printer, s string) string {
+	if p.Code() == lang.English {
+		return s
+	}
+	return wrap(s)
 }
 
 func abs(n int) int {
@@ -166,41 +199,75 @@ func abs(n int) int {
 	return n
 }
 
-// tell mails a tournament's player.
-func (r *Referee) tell(t *tournament.Tournament, res *Result, i int, subject, text string) {
+// entrantPrinter is the printer of a tournament's player's language: the
+// one his address is given by the referee's settings, else the one the
+// tournament's file chose for him, else the referee's.
+func (r *Referee) entrantPrinter(t *tournament.Tournament, i int) *lang.Printer {
+	e := t.Entrants[i]
+	if code := e.Language; code != "" {
+		return lang.For(code)
+	}
+	if code := r.addressLanguage(e.Address); code != "" {
+		return lang.For(code)
+	}
+	return r.defaultPrinter()
+}
+
+// tell mails a tournament's player, in his language: write makes the
+// subject and the text.
+func (r *Referee) tell(t *tournament.Tournament, res *Result, i int, write func(p *lang.Printer) (subject, text string)) {
+	subject, text := write(r.entrantPrinter(t, i))
 	res.Mails = append(res.Mails, Mail{Kind: KindTournament, To: []string{t.Entrants[i].Address}, Subject: subject, Text: text})
 }
 
-// tellAll mails every player of a tournament and its director.
-func (r *Referee) tellAll(t *tournament.Tournament, res *Result, subject, text string) {
-	for i := range t.Entrants {
-		r.tell(t, res, i, subject, text)
+// tellAll mails every player of a tournament and its director, each in
+// his language (the director in the referee's), the text made once for
+// each language.
+func (r *Referee) tellAll(t *tournament.Tournament, res *Result, write func(p *lang.Printer) (subject, text string)) {
+	type made struct{ subject, text string }
+	by := map[string]made{}
+	get := func(p *lang.Printer) made {
+		m, ok := by[p.Code()]
+		if !ok {
+			m.subject, m.text = write(p)
+			by[p.Code()] = m
+		}
+		return m
 	}
-	res.Mails = append(res.Mails, Mail{Kind: KindTournament, To: []string{t.Director}, Subject: subject, Text: text})
+	for i := range t.Entrants {
+		m := get(r.entrantPrinter(t, i))
+		res.Mails = append(res.Mails, Mail{Kind: KindTournament, To: []string{t.Entrants[i].Address}, Subject: m.subject, Text: m.text})
+	}
+	m := get(r.defaultPrinter())
+	res.Mails = append(res.Mails, Mail{Kind: KindTournament, To: []string{t.Director}, Subject: m.subject, Text: m.text})
 }
 
-func (r *Referee) tournamentWelcome(t *tournament.Tournament, i int, token string) string {
+func (r *Referee) tournamentWelcome(p *lang.Printer, t *tournament.Tournament, i int, token string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Welcome to %s, a tournament of Tigers in the Mist (%s).\n\n", t.Name, t.ID)
-	fmt.Fprintf(&b, "Format: %s, %d rounds; %d players. Scenario: %s.\n", t.Format, t.Settings.Rounds, len(t.Entrants), strings.Join(t.Scenarios, ", "))
-	fmt.Fprintf(&b, "Each impulse gives a player %s; a player who misses %s loses the game.\n", human(t.Deadline), forfeitRule(t))
-	fmt.Fprintf(&b, "Sides: %s. Tie-breaks after the points: %s.\n\n", t.Sides, strings.Join(t.TieBreaks, ", "))
-	now := "round 1 is paired now"
+	b.WriteString(p.Sprintf("Welcome to %s, a tournament of Tigers in the Mist (%s).\n\n", t.Name, t.ID))
+	b.WriteString(p.Sprintf("Format: %s, %d rounds; %d players. Scenario: %s.\n", t.Format, t.Settings.Rounds, len(t.Entrants), rules.List(t.Scenarios)))
+	if t.ForfeitAfter == 0 {
+		b.WriteString(p.Sprintf("Each impulse gives a player %s; a player who misses no deadline count (the tournament has no forfeit rule): never loses the game.\n", human(t.Deadline)))
+	} else {
+		b.WriteString(p.Sprintf("Each impulse gives a player %s; a player who misses %s loses the game.\n", human(t.Deadline), forfeitRule(t)))
+	}
+	b.WriteString(p.Sprintf("Sides: %s. Tie-breaks after the points: %s.\n\n", t.Sides, rules.List(t.TieBreaks)))
+	now := rules.M("round 1 is paired now")
 	if n := len(t.Rounds); n > 0 {
-		now = fmt.Sprintf("round %d of %d is in play", n, t.Settings.Rounds)
+		now = rules.M("round %d of %d is in play", n, t.Settings.Rounds)
 	}
-	fmt.Fprintf(&b, "Schedule: %s; each next round is paired when the last game of the\nround before ends. Each game of a round is made at once, with its own welcome mail.\n\n", now)
-	fmt.Fprintf(&b, "Your secret tournament token:\n\n    %s\n\n", token)
-	fmt.Fprintf(&b, "Put it on a TOKEN line, with TOURNAMENT %s, in the mails you send to the referee\n(%s) about the tournament:\n\n", t.ID, r.opt.Address)
+	b.WriteString(p.Sprintf("Schedule: %s; each next round is paired when the last game of the\nround before ends. Each game of a round is made at once, with its own welcome mail.\n\n", now))
+	b.WriteString(p.Sprintf("Your secret tournament token:\n\n    %s\n\n", token))
+	b.WriteString(p.Sprintf("Put it on a TOKEN line, with TOURNAMENT %s, in the mails you send to the referee\n(%s) about the tournament:\n\n", t.ID, r.opt.Address))
 	if t.Sides == tournament.SidesBids {
-		fmt.Fprintf(&b, "    BID german 3     your sealed bid for a round's sides (VP you give up to play it)\n")
+		b.WriteString(p.Sprintf("    BID german 3     your sealed bid for a round's sides (VP you give up to play it)\n"))
 	}
-	fmt.Fprintf(&b, "    STANDINGS        the standings\n\nThe players:\n")
+	b.WriteString(p.Sprintf("    STANDINGS        the standings\n\nThe players:\n"))
 	for j, e := range t.Entrants {
 		fmt.Fprintf(&b, "  %2d  %s <%s>\n", j+1, e.Name, e.Address)
 	}
-	fmt.Fprintf(&b, "\nThe side decisions are kept in the tournament's log with every die; the commitment to\nthe seed of its dice is %s.\n", t.Commitment)
-	return b.String()
+	b.WriteString(p.Sprintf("\nThe side decisions are kept in the tournament's log with every die; the commitment to\nthe seed of its dice is %s.\n", t.Commitment))
+	return layout(p, b.String())
 }
 
 // TournamentRequest is what a tournament's player asks by mail: a bid
@@ -221,10 +288,16 @@ func (r *Referee) Tournament(tx Tx, id, address, token string, q TournamentReque
 	res := &Result{Tournament: t}
 	i := t.Player(address)
 	if i < 0 || !t.Authentic(i, token) {
+		// Whose mail it is the token would say: the address's language.
+		p := r.defaultPrinter()
+		if code := r.addressLanguage(address); code != "" {
+			p = lang.For(code)
+		}
 		res.Refused, res.Outcome = true, "refused: missing or wrong tournament token"
-		res.Reply = fmt.Sprintf("Your mail to tournament %s was refused: it had no TOKEN line with your tournament token,\nor a wrong one. Nothing in it was applied.\n", id)
+		res.Reply = layout(p, p.Sprintf("Your mail to tournament %s was refused: it had no TOKEN line with your tournament token,\nor a wrong one. Nothing in it was applied.\n", id))
 		return res, nil
 	}
+	p := r.entrantPrinter(t, i)
 	var answers []string
 	if q.Bid != nil {
 		b, err := tournament.ParseBid(q.Bid)
@@ -233,7 +306,7 @@ func (r *Referee) Tournament(tx Tx, id, address, token string, q TournamentReque
 			recs, err = t.Bid(i, b, now)
 			if err == nil {
 				res.TournamentRecords = append(res.TournamentRecords, recs...)
-				answers = append(answers, fmt.Sprintf("Your bid, %s, is in and sealed. It is revealed to both of you when your opponent's\nis in or the bids close at %s.", tournament.BidText(&b), adjudicator.FormatTime(t.Current().BidsDue)))
+				answers = append(answers, layout(p, p.Sprintf("Your bid, %s, is in and sealed. It is revealed to both of you when your opponent's\nis in or the bids close at %s.", bidText(&b), adjudicator.FormatTime(t.Current().BidsDue))))
 				if err := r.makeGames(tx, t, res, now); err != nil {
 					return nil, err
 				}
@@ -248,11 +321,11 @@ func (r *Referee) Tournament(tx Tx, id, address, token string, q TournamentReque
 			if !errors.As(err, &eb) {
 				return nil, err
 			}
-			return res.refuse(fmt.Sprintf("BID: %v.\nNothing was changed.\n", err), "bid: "+err.Error()), nil
+			return res.refuse(p.Sprintf("BID: %s.\nNothing was changed.\n", rules.MessageOf(err)), "bid: "+err.Error()), nil
 		}
 	}
 	if q.Standings {
-		answers = append(answers, standingsText(t))
+		answers = append(answers, standingsText(p, t))
 		if res.Outcome == "" {
 			res.Outcome = "standings"
 		}
@@ -261,8 +334,9 @@ func (r *Referee) Tournament(tx Tx, id, address, token string, q TournamentReque
 	return res, nil
 }
 
-// standingsText writes the standings with the round in play.
-func standingsText(t *tournament.Tournament) string {
+// standingsText writes the standings with the round in play. The table
+// is the tournament's own (Tournament.WriteStandings).
+func standingsText(p *lang.Printer, t *tournament.Tournament) string {
 	var b strings.Builder
 	done := 0
 	for _, r := range t.Rounds {
@@ -270,18 +344,20 @@ func standingsText(t *tournament.Tournament) string {
 			done++
 		}
 	}
-	fmt.Fprintf(&b, "Standings of %s (%s) after %d of %d rounds", t.Name, t.ID, done, t.Settings.Rounds)
 	if t.Status == tournament.Over {
-		b.WriteString(": final")
+		b.WriteString(p.Sprintf("Standings of %s (%s) after %d of %d rounds: final", t.Name, t.ID, done, t.Settings.Rounds))
+	} else {
+		b.WriteString(p.Sprintf("Standings of %s (%s) after %d of %d rounds", t.Name, t.ID, done, t.Settings.Rounds))
 	}
 	b.WriteString("\n\n")
 	t.WriteStandings(&b)
-	fmt.Fprintf(&b, "\nPoints: 1 a win or a bye, 1/2 a draw. Tie-breaks: %s.\nLog head %s\n", strings.Join(t.TieBreaks, ", "), t.Head)
+	b.WriteString(p.Sprintf("\nPoints: 1 a win or a bye, 1/2 a draw. Tie-breaks: %s.\nLog head %s\n", rules.List(t.TieBreaks), t.Head))
 	return b.String()
 }
 
-// TournamentStandings is the standings' text, as STANDINGS answers it.
-func TournamentStandings(t *tournament.Tournament) string { return standingsText(t) }
+// TournamentStandings is the standings' text in English, as STANDINGS
+// answers it.
+func TournamentStandings(t *tournament.Tournament) string { return standingsText(lang.EN(), t) }
 
 // gameEnded tells a game's tournament, if it has one, that the game is
 // over: its result enters the standings; the last game of a round has the
@@ -308,8 +384,9 @@ func (r *Referee) gameEnded(tx Tx, res *Result, now time.Time) error {
 	if g.Status != adjudicator.Finished && t.ForfeitAfter > 0 {
 		for _, side := range sides {
 			if g.Players[side].Missed >= t.ForfeitAfter {
-				reason := fmt.Sprintf("the %s player missed %d deadlines (the tournament's forfeit rule)", side.Title(), g.Players[side].Missed)
-				recs, err := g.Adjudicate(side, reason, now)
+				// The log keeps the reason in English, as every reason.
+				reason := rules.M("the %s player missed %d deadlines (the tournament's forfeit rule)", side, g.Players[side].Missed)
+				recs, err := g.Adjudicate(side, reason.String(), now)
 				if err != nil {
 					return err
 				}
@@ -317,7 +394,9 @@ func (r *Referee) gameEnded(tx Tx, res *Result, now time.Time) error {
 					return err
 				}
 				res.Records = append(res.Records, recs...)
-				res.toAll(g, fmt.Sprintf("Game %s is over: %s, so the %s side wins by forfeit.\nThe game's seed is revealed in its log.", g.ID, reason, side.Enemy().Title()))
+				r.toAll(res, g, func(p *lang.Printer) string {
+					return p.Sprintf("Game %s is over: %s, so the %s side wins by forfeit.\nThe game's seed is revealed in its log.", g.ID, reason, side.Enemy())
+				})
 				break
 			}
 		}
@@ -348,12 +427,15 @@ func (r *Referee) enterResult(tx Tx, t *tournament.Tournament, g *adjudicator.Ga
 	res.TournamentRecords = append(res.TournamentRecords, recs...)
 	res.Tournament = t
 	if round := t.Current(); round.Done() {
-		r.tellAll(t, res, fmt.Sprintf("[%s] standings after round %d", t.ID, round.N), standingsText(t))
+		r.tellAll(t, res, func(p *lang.Printer) (string, string) {
+			return p.Sprintf("[%s] standings after round %d", t.ID, round.N), standingsText(p, t)
+		})
 		if err := r.nextRound(tx, t, res, now); errors.Is(err, tournament.ErrNoPairing) {
 			// The result stands; the director decides what comes next.
+			p := r.defaultPrinter()
 			res.Mails = append(res.Mails, Mail{Kind: KindTournament, To: []string{t.Director},
-				Subject: fmt.Sprintf("[%s] round %d cannot be paired", t.ID, round.N+1),
-				Text:    fmt.Sprintf("Round %d of %s cannot be paired: %v.\nThe tournament waits; end it with TOURNAMENT PAUSE, or withdraw a player.\n", round.N+1, t.Name, err)})
+				Subject: p.Sprintf("[%s] round %d cannot be paired", t.ID, round.N+1),
+				Text:    layout(p, p.Sprintf("Round %d of %s cannot be paired: %s.\nThe tournament waits; end it with TOURNAMENT PAUSE, or withdraw a player.\n", round.N+1, t.Name, rules.MessageOf(err)))})
 		} else if err != nil {
 			return err
 		}
@@ -410,28 +492,30 @@ func (r *Referee) TournamentTick(tx Tx, now time.Time) (*Result, error) {
 // TournamentPause pauses a tournament: no round is paired until it
 // resumes. The games in play go on.
 func (r *Referee) TournamentPause(tx Tx, id, reason string, now time.Time) (*Result, error) {
-	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (string, error) {
+	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		rec, err := t.Pause(reason, now)
 		res.TournamentRecords = append(res.TournamentRecords, rec)
-		return fmt.Sprintf("The director has paused %s: %s.\nThe games in play go on; no round is paired until the director resumes it.", t.Name, reason), err
+		return func(p *lang.Printer) string {
+			return p.Sprintf("The director has paused %s: %s.\nThe games in play go on; no round is paired until the director resumes it.", t.Name, reason)
+		}, err
 	})
 }
 
 // TournamentResume resumes a paused tournament, pairing the next round if
 // the one before is over.
 func (r *Referee) TournamentResume(tx Tx, id, reason string, now time.Time) (*Result, error) {
-	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (string, error) {
+	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		rec, err := t.Resume(reason, now)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		res.TournamentRecords = append(res.TournamentRecords, rec)
 		if c := t.Current(); c == nil || c.Done() {
 			if err := r.nextRound(tx, t, res, now); err != nil {
-				return "", err
+				return nil, err
 			}
 		}
-		return fmt.Sprintf("The director has resumed %s: %s.", t.Name, reason), nil
+		return func(p *lang.Printer) string { return p.Sprintf("The director has resumed %s: %s.", t.Name, reason) }, nil
 	})
 }
 
@@ -445,22 +529,28 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 	if name == "" {
 		name, _, _ = strings.Cut(address, "@")
 	}
-	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (string, error) {
+	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		i := findPlayer(t, who)
 		if i < 0 {
-			return "", fmt.Errorf("no player %s in tournament %s", who, t.ID)
+			return nil, fmt.Errorf("no player %s in tournament %s", who, t.ID)
 		}
 		old, oldName := t.Entrants[i].Address, t.Entrants[i].Name
 		token, err := adjudicator.NewToken()
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		rec, err := t.Replace(i, name, address, token, reason, now)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		res.TournamentRecords = append(res.TournamentRecords, rec)
-		text := r.tournamentWelcome(t, i, token)
+		// The new player's language is his address's: the tournament's
+		// file chose his predecessor's.
+		np := r.entrantPrinter(t, i)
+		if code := r.addressLanguage(address); code != "" {
+			np = lang.For(code)
+		}
+		text := r.tournamentWelcome(np, t, i, token)
 		for _, round := range t.Rounds {
 			for _, p := range round.Pairings {
 				if p.Of(i) < 0 || p.Game == "" || p.Done {
@@ -468,27 +558,35 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 				}
 				g, err := tx.Game(p.Game)
 				if err != nil {
-					return "", err
+					return nil, err
 				}
 				side := p.SideOf(i)
 				gt, err := adjudicator.NewToken()
 				if err != nil {
-					return "", err
+					return nil, err
 				}
-				g.Players[side].Address, g.Players[side].TokenHash = address, adjudicator.HashToken(gt)
+				pl := g.Players[side]
+				pl.Address, pl.TokenHash = address, adjudicator.HashToken(gt)
+				// His predecessor's language is not his: his address's,
+				// or the referee's.
+				pl.Language = r.addressLanguage(address)
 				if err := tx.SaveGame(g, nil); err != nil {
-					return "", err
+					return nil, err
 				}
 				if err := tx.IndexGame(g); err != nil {
-					return "", err
+					return nil, err
 				}
-				text += fmt.Sprintf("\nYou take over the %s side of game %s, where it stands. Your token for that game:\n\n    %s\n\nSend STATUS (with GAME %s and that TOKEN) to see the position.\n", side.Title(), g.ID, gt, g.ID)
-				res.send(g, KindReport, g.Players[side.Enemy()].Address, fmt.Sprintf("[%s] your opponent is replaced", g.ID),
-					fmt.Sprintf("The director has replaced your opponent in game %s: %s <%s> plays the %s side from now on (%s).\n", g.ID, t.Entrants[i].Name, address, side.Title(), reason), nil)
+				text += layout(np, np.Sprintf("\nYou take over the %s side of game %s, where it stands. Your token for that game:\n\n    %s\n\nSend STATUS (with GAME %s and that TOKEN) to see the position.\n", side, g.ID, gt, g.ID))
+				op := r.printer(g, side.Enemy())
+				res.send(g, KindReport, g.Players[side.Enemy()].Address, op.Sprintf("[%s] your opponent is replaced", g.ID),
+					layout(op, op.Sprintf("The director has replaced your opponent in game %s: %s <%s> plays the %s side from now on (%s).\n", g.ID, t.Entrants[i].Name, address, side, reason)), nil)
 			}
 		}
-		res.Mails = append(res.Mails, Mail{Kind: KindWelcome, Secret: true, To: []string{address}, Subject: fmt.Sprintf("[%s] welcome to %s: you take a player's place", t.ID, t.Name), Text: text})
-		return fmt.Sprintf("The director has replaced %s <%s> by %s <%s> in %s: %s.", oldName, old, t.Entrants[i].Name, address, t.Name, reason), nil
+		res.Mails = append(res.Mails, Mail{Kind: KindWelcome, Secret: true, To: []string{address}, Subject: np.Sprintf("[%s] welcome to %s: you take a player's place", t.ID, t.Name), Text: text})
+		newName := t.Entrants[i].Name
+		return func(p *lang.Printer) string {
+			return p.Sprintf("The director has replaced %s <%s> by %s <%s> in %s: %s.", oldName, old, newName, address, t.Name, reason)
+		}, nil
 	})
 }
 
@@ -496,17 +594,18 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 // place, out of the rounds to come: his game in play is his forfeit, and
 // his opponents in the rounds to come have byes.
 func (r *Referee) TournamentWithdraw(tx Tx, id, who, reason string, now time.Time) (*Result, error) {
-	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (string, error) {
+	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		i := findPlayer(t, who)
 		if i < 0 {
-			return "", fmt.Errorf("no player %s in tournament %s", who, t.ID)
+			return nil, fmt.Errorf("no player %s in tournament %s", who, t.ID)
 		}
 		rec, err := t.Withdraw(i, reason, now)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		res.TournamentRecords = append(res.TournamentRecords, rec)
-		notice := fmt.Sprintf("%s has withdrawn from %s: %s.", t.Entrants[i].Name, t.Name, reason)
+		name := t.Entrants[i].Name
+		notice := func(p *lang.Printer) string { return p.Sprintf("%s has withdrawn from %s: %s.", name, t.Name, reason) }
 		for _, round := range t.Rounds {
 			for _, p := range round.Pairings {
 				if p.Of(i) < 0 || p.Game == "" || p.Done {
@@ -514,21 +613,23 @@ func (r *Referee) TournamentWithdraw(tx Tx, id, who, reason string, now time.Tim
 				}
 				g, err := tx.Game(p.Game)
 				if err != nil {
-					return "", err
+					return nil, err
 				}
 				if g.Status != adjudicator.Finished {
 					recs, err := g.Adjudicate(p.SideOf(i), "the player withdrew from the tournament: "+reason, now)
 					if err != nil {
-						return "", err
+						return nil, err
 					}
 					if err := tx.SaveGame(g, recs); err != nil {
-						return "", err
+						return nil, err
 					}
 					res.Game, res.Records = g, recs
-					res.toAll(g, fmt.Sprintf("Game %s is over: %s.\nThe game's seed is revealed in its log.", g.ID, g.Result))
+					r.toAll(res, g, func(p *lang.Printer) string {
+						return p.Sprintf("Game %s is over: %s.\nThe game's seed is revealed in its log.", g.ID, resultText(p, g.Result))
+					})
 				}
 				if err := r.enterResult(tx, t, g, "forfeit", res, now); err != nil {
-					return "", err
+					return nil, err
 				}
 			}
 		}
@@ -551,43 +652,47 @@ func findPlayer(t *tournament.Tournament, who string) int {
 // "draw", or the side that forfeits ("german", "allied"). Both players are
 // told, and the game's log and the tournament's keep it.
 func (r *Referee) TournamentAdjudicate(tx Tx, id, game, decision, reason string, now time.Time) (*Result, error) {
-	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (string, error) {
+	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		var side rules.Side
 		switch strings.ToLower(decision) {
 		case "draw":
 		case "german", "allied":
 			side = rules.Side(strings.ToLower(decision))
 		default:
-			return "", fmt.Errorf("the decision %q is draw, german or allied (the side that forfeits)", decision)
+			return nil, fmt.Errorf("the decision %q is draw, german or allied (the side that forfeits)", decision)
 		}
 		rec, err := t.Adjudicate(game, decision+": "+reason, now)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		res.TournamentRecords = append(res.TournamentRecords, rec)
 		g, err := tx.Game(game)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		recs, err := g.Adjudicate(side, reason, now)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if err := tx.SaveGame(g, recs); err != nil {
-			return "", err
+			return nil, err
 		}
 		res.Game, res.Records = g, recs
-		res.toAll(g, fmt.Sprintf("The director has ended game %s: %s (%s).\nThe game's seed is revealed in its log.", g.ID, g.Result, reason))
+		r.toAll(res, g, func(p *lang.Printer) string {
+			return p.Sprintf("The director has ended game %s: %s (%s).\nThe game's seed is revealed in its log.", g.ID, resultText(p, g.Result), reason)
+		})
 		if err := r.enterResult(tx, t, g, "adjudicated", res, now); err != nil {
-			return "", err
+			return nil, err
 		}
-		return fmt.Sprintf("The director has adjudicated game %s of %s: %s.", g.ID, t.Name, g.Result), nil
+		return func(p *lang.Printer) string {
+			return p.Sprintf("The director has adjudicated game %s of %s: %s.", g.ID, t.Name, resultText(p, g.Result))
+		}, nil
 	})
 }
 
 // directT runs one of the director's acts on a tournament: logged, the
 // players told, nothing kept if it is refused.
-func (r *Referee) directT(tx Tx, id string, act func(*tournament.Tournament, *Result) (string, error)) (*Result, error) {
+func (r *Referee) directT(tx Tx, id string, act func(*tournament.Tournament, *Result) (text, error)) (*Result, error) {
 	t, err := tx.Tournament(id)
 	if err != nil {
 		return nil, err
@@ -600,7 +705,11 @@ func (r *Referee) directT(tx Tx, id string, act func(*tournament.Tournament, *Re
 	if err := tx.SaveTournament(t); err != nil {
 		return nil, err
 	}
-	r.tellAll(t, res, fmt.Sprintf("[%s] %s", t.ID, firstLine(notice)), wrap(notice)+"\n")
+	r.tellAll(t, res, func(p *lang.Printer) (string, string) {
+		n := notice(p)
+		w := wrap(n)
+		return "[" + t.ID + "] " + subjectLine(n, w), w + "\n"
+	})
 	res.Reply = "done\ntournament log head " + t.Head
 	res.Outcome = "tournament " + t.ID + ": " + res.TournamentRecords[0].Kind
 	return res, nil

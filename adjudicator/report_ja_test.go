@@ -1,0 +1,202 @@
+package adjudicator
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"titm/adjudicator/lang"
+	"titm/rules"
+)
+
+// introAttack are German orders for the first impulse of the
+// introductory scenario (The 7th Army Attacks) that fight two battles:
+// across the blown bridges 10-11 and 19-20, on foot (8.33-8.35).
+const introAttack = "MOVE 212/320 212/423 10 11\nMOVE 276/986 276/987 19 20\nFOOT 605E 19 20\n"
+
+// introBattle plays the first impulse of the introductory scenario with
+// introAttack, and returns the game after it, its records and events.
+func introBattle(t testing.TB) (*Game, []Record, []rules.Event) {
+	t.Helper()
+	g, _ := newGame(t, "intro")
+	recs, events := submit(t, g, introAttack, t0.Add(2*time.Hour))
+	for _, e := range events {
+		if _, ok := e.(rules.BattleBegins); ok {
+			return g, recs, events
+		}
+	}
+	t.Fatalf("no battle: %v", events)
+	return nil, nil, nil
+}
+
+// The report of a battle impulse of the introductory scenario in Japanese:
+// the rulebook's words, 80 columns by display width, and the orders and the
+// dice's purposes as the log keeps them.
+func TestReportJapanese(t *testing.T) {
+	g, recs, events := introBattle(t)
+	ja, err := ReportIn(lang.For(lang.Japanese), g, recs, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenReport(t, "report-intro-battle-ja.txt", ja)
+	en, err := Report(g, recs, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"インパルス G", "での戦闘: ", "ドイツ軍VP: ", "全ダイス(振った順", "受理した命令"} {
+		if !strings.Contains(ja, want) {
+			t.Errorf("the Japanese report lacks %q", want)
+		}
+	}
+	// What the log keeps is the same in both: the orders as accepted and
+	// each die's purpose (which a line may wrap).
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, r := range recs {
+		for _, d := range r.Dice {
+			if !strings.Contains(flat(ja), d.Purpose) || !strings.Contains(flat(en), d.Purpose) {
+				t.Errorf("the die %q is not in both reports", d.Purpose)
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSpace(PublicOrders(r.Text)), "\n") {
+			if l != "" && !strings.Contains(ja, l) {
+				t.Errorf("the order %q is not in the Japanese report", l)
+			}
+		}
+	}
+}
+
+// The report of the movement fixture's impulse of battle, demolition and
+// repair in Japanese, as TestReportBattles writes it in English.
+func TestReportBattlesJapanese(t *testing.T) {
+	g, _ := formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
+	g.Join(rules.German, "g", t0)
+	g.Join(rules.Allied, "a", t0)
+	now := t0.Add(time.Hour)
+	for g.Next.String() != "G17-1" {
+		submit(t, g, "", now)
+		now = now.Add(time.Hour)
+	}
+	move := func(id string, area int) {
+		u := g.State.Unit(id)
+		u.Place, u.TurnStart = rules.AreaPlace(area), rules.AreaPlace(area)
+	}
+	move("U/MX", 4)
+	move("U/IN", 6)
+	move("G/EN", 3)
+	g.State.Bridge(3, 4).Blown = true
+	recs, events := submit(t, g, "ATTACK 4 WITH G/AR G/MX\nMOVE G/IN 5 6\nREPAIR 3-4 BY G/EN\n", now)
+	r, err := ReportIn(lang.For(lang.Japanese), g, recs, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenReport(t, "report-battles-ja.txt", r)
+}
+
+// The answer to CHECK in Japanese: for the German orders of the
+// introductory scenario's first impulse that fight its battles, and for the movement fixture's orders of TestCheckReply.
+func TestCheckReplyJapanese(t *testing.T) {
+	ja := lang.For(lang.Japanese)
+	g, _ := newGame(t, "intro")
+	s, _ := g.Rules()
+	rh, err := rules.Rehearse(s, g.State, mustParse(t, s, rules.German, "IMPULSE 16-1\n"+introAttack))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenReport(t, "check-intro-ja.txt", WriteRehearsalIn(ja, s, rh))
+
+	g, _ = formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
+	g.Join(rules.German, "g", t0)
+	g.Join(rules.Allied, "a", t0)
+	now := t0.Add(time.Hour)
+	for g.Next.String() != "G17-1" {
+		submit(t, g, "", now)
+		now = now.Add(time.Hour)
+	}
+	s, _ = g.Rules()
+	place := func(id string, area int) {
+		u := g.State.Unit(id)
+		u.Place, u.TurnStart, u.Entrenched = rules.AreaPlace(area), rules.AreaPlace(area), false
+	}
+	place("U/IN", 5)
+	place("U/MX", 3)
+	orders := "IMPULSE 17-1\nMOVE G/RF A 4\nMOVE G/IN G/EN 5 4\nMOVE G/RT 5 4 3\nREMOVE 4 G/IN\n"
+	rh, err = rules.Rehearse(s, g.State, mustParse(t, s, rules.German, orders))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenReport(t, "check-reply-ja.txt", WriteRehearsalIn(ja, s, rh))
+}
+
+// The results a game may end with, in Japanese: the scenarios', and the
+// referee's own, with the sides' names.
+func TestResultMessage(t *testing.T) {
+	ja := lang.For(lang.Japanese)
+	for result, want := range map[string]string{
+		"Allied decisive victory":                    "連合軍決定的勝利",
+		concededResult(rules.German):                 "ドイツ軍プレイヤーの投了により連合軍の勝利",
+		concededResult1(rules.Allied):                "連合軍プレイヤーの投了によりドイツ軍の勝利",
+		forfeitedResult(rules.Allied):                "連合軍プレイヤーの不戦敗によりドイツ軍の勝利",
+		"drawn by agreement":                         "合意による引き分け",
+		"no result: something the rules did not say": "no result: something the rules did not say",
+	} {
+		if got := ja.Text(ResultMessage(result)); got != want {
+			t.Errorf("%q: %q, want %q", result, got, want)
+		}
+		if got := lang.EN().Text(ResultMessage(result)); got != result {
+			t.Errorf("%q in English: %q", result, got)
+		}
+	}
+}
+
+// The reason an impulse was played without orders is the log's, which
+// the report gives as a message of its own.
+func TestReasonDeadlineMessage(t *testing.T) {
+	g, _ := newGame(t, "intro")
+	s, _ := g.Rules()
+	d := &ReportData{Scenario: s, Impulse: g.Next, Reason: ReasonDeadline, After: g.State}
+	if got := WriteReport(d); !strings.Contains(got, "Played without orders: "+ReasonDeadline+"\n") {
+		t.Errorf("the reason is not written as the log keeps it:\n%s", got)
+	}
+}
+
+// BenchmarkReport writes the report of a battle impulse of the
+// introductory scenario in English and in Japanese. Target: the Japanese
+// costs at most 20% more than the English.
+func BenchmarkReport(b *testing.B) {
+	g, recs, events := introBattle(b)
+	for _, code := range []string{lang.English, lang.Japanese} {
+		p := lang.For(code)
+		b.Run(code, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ReportIn(p, g, recs, events); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// The heading lines' errors, and the game's own about a mail's orders, are
+// messages: a Japanese player reads them in Japanese.
+func TestOrderErrorsJapanese(t *testing.T) {
+	ja := lang.For(lang.Japanese)
+	g, _ := newGame(t, "intro")
+	s, _ := g.Rules()
+	_, err := ParseOrders("GAME\nIMPULSE 16-1\n", s, rules.German)
+	var es rules.OrderErrors
+	if !errors.As(err, &es) || len(es) != 1 {
+		t.Fatalf("GAME without an id: %v", err)
+	}
+	if got, want := ja.Error(es[0]), "1行目: \"GAME\": ゲームIDがありません: 案内メールのとおり GAME ゲームID と書いてください"; got != want {
+		t.Errorf("GAME without an id:\n got %s\nwant %s", got, want)
+	}
+	_, _, err = g.Submit(rules.German, "GAME other-1\nIMPULSE 16-1\n", t0.Add(time.Hour))
+	if !errors.As(err, &es) || len(es) == 0 {
+		t.Fatalf("orders for another game: %v", err)
+	}
+	if got, want := ja.Error(es[0]), "1行目: \"GAME other-1\": この命令はゲーム other-1 のもので、intro-1 のものではありません"; got != want {
+		t.Errorf("orders for another game:\n got %s\nwant %s", got, want)
+	}
+}
