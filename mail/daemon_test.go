@@ -85,6 +85,8 @@ type worldOptions struct {
 	fault   func(from string, to []string) error
 	noStart bool // the test starts the daemon itself
 	extra   string
+	// languages are the players' languages as the game is made with.
+	languages map[rules.Side]string
 }
 
 func newWorld(t testing.TB, o *worldOptions) *world {
@@ -115,7 +117,7 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	t.Cleanup(func() { w.st.Close() })
 	w.st.Update(func(tx *store.Tx) error {
 		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
-			German: german, Allied: allied, Observers: []string{observer}, Deadline: 48 * time.Hour}, time.Now())
+			German: german, Allied: allied, Observers: []string{observer}, Deadline: 48 * time.Hour, Languages: o.languages}, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}

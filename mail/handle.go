@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -146,24 +145,16 @@ func (w *work) replyMap(game, text string, ref *referee.MapRef) {
 }
 
 // language returns the code of the language the sender reads: his own in
-// the game the mail is about, else his address's ([referee.languages]),
-// else the referee's.
+// the game the mail is about, else his address's, else the referee's.
 func (w *work) language() string {
-	rf := &w.h.cfg.Referee
 	if w.in == nil {
-		return cmp.Or(rf.Language, lang.English)
+		return w.h.ref.Language(nil, "")
 	}
-	from := strings.ToLower(w.in.From)
+	var g *adjudicator.Game
 	if w.game != "" {
-		if g, err := w.tx.Summary(w.game); err == nil {
-			for _, p := range g.Players {
-				if strings.EqualFold(p.Address, from) && p.Language != "" {
-					return p.Language
-				}
-			}
-		}
+		g, _ = w.tx.Summary(w.game)
 	}
-	return cmp.Or(rf.Languages[from], rf.Language, lang.English)
+	return w.h.ref.Language(g, w.in.From)
 }
 
 // printer is the printer of the sender's language.

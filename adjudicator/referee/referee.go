@@ -186,6 +186,24 @@ func (r *Referee) printer(g *adjudicator.Game, side rules.Side) *lang.Printer {
 // a tournament director's, and a player's who chose none.
 func (r *Referee) defaultPrinter() *lang.Printer { return lang.For(r.opt.Language) }
 
+// Language returns the code of the language a mail to an address is
+// written in: his own in game g when he plays it (g may be nil), else his
+// address's ([referee.languages]), else the referee's. The mail door
+// answers by it when no act has answered.
+func (r *Referee) Language(g *adjudicator.Game, address string) string {
+	if g != nil {
+		for _, side := range sides {
+			if p := g.Players[side]; p != nil && strings.EqualFold(p.Address, address) {
+				return r.code(g, side)
+			}
+		}
+	}
+	if c := r.addressLanguage(address); c != "" {
+		return lang.For(c).Code()
+	}
+	return r.defaultPrinter().Code()
+}
+
 // addressLanguage is the language the referee's settings give an address,
 // or "".
 func (r *Referee) addressLanguage(address string) string {
