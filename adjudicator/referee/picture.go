@@ -64,7 +64,7 @@ const (
 // of the position as it stands (statusPicture): before the impulse to play
 // next. The start's picture is of the position before the first impulse.
 func pictureTitle(p *lang.Printer, g *adjudicator.Game, impulse string) string {
-	if impulse != statusPicture {
+	if impulse != statusPicture && impulse != startPicture {
 		return picture.TitleAfter(p, g.ID, impulse, g.State.VP)
 	}
 	if g.State.Over {

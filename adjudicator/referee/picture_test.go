@@ -61,9 +61,14 @@ func TestPictureTitle(t *testing.T) {
 	for _, c := range []struct{ impulse, want string }{
 		{"A17-3", "Game intro-1 — after impulse A17-3 — German VP 2"},
 		{statusPicture, "Game intro-1 — position before G18-1 — German VP 2"},
+		// The start's picture is of the position before the first impulse.
+		{startPicture, "Game intro-1 — position before G18-1 — German VP 2"},
 	} {
 		if got := pictureTitle(lang.EN(), g, c.impulse); got != c.want {
 			t.Errorf("%s: %q, want %q", c.impulse, got, c.want)
 		}
+	}
+	if got, want := pictureTitle(lang.For(lang.Japanese), g, startPicture), "ゲーム intro-1 — インパルス G18-1 開始前 — ドイツ軍VP 2"; got != want {
+		t.Errorf("start in Japanese: %q, want %q", got, want)
 	}
 }
