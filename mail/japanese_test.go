@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"mime"
 	"mime/quotedprintable"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	gomail "github.com/emersion/go-message/mail"
 
@@ -131,6 +134,19 @@ func TestComposeJapanese(t *testing.T) {
 			}
 			if len(l) > 998 {
 				t.Errorf("attach %v: a header line of %d bytes", attach, len(l))
+			}
+		}
+		// Each encoded-word of the subject stands alone (RFC 2047 5.3): a
+		// word decoded by itself is whole UTF-8, never half a character.
+		words := regexp.MustCompile(`=\?[^?]+\?[bBqQ]\?[^?]*\?=`).FindAll(head, -1)
+		if len(words) < 2 {
+			t.Errorf("attach %v: the subject is %d encoded-word(s); want it folded into several", attach, len(words))
+		}
+		var dec mime.WordDecoder
+		for _, w := range words {
+			d, err := dec.Decode(string(w))
+			if err != nil || !utf8.ValidString(d) {
+				t.Errorf("attach %v: the encoded-word %s decodes alone to %q (%v): a character is split", attach, w, d, err)
 			}
 		}
 		if !bytes.Contains(raw, []byte("charset=utf-8")) {
