@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"titm/rules"
@@ -233,16 +233,22 @@ func FilesHash(files map[string]string) string {
 }
 
 // StateHash returns the digest of a position, which the log keeps after
-// every change instead of the position itself.
+// every change instead of the position itself: the SHA-256 of its JSON as
+// json.Marshal writes it. The JSON is written by State.AppendJSON, the same
+// bytes without the reflection, which was most of the time of a digest; a
+// replay takes one after every impulse.
 func StateHash(st *rules.State) string {
-	data, err := json.Marshal(st)
-	if err != nil {
-		// A State is plain data; marshalling it cannot fail.
-		panic(fmt.Sprintf("adjudicator: marshalling a state: %v", err))
-	}
+	buf := stateBuffers.Get().(*[]byte)
+	data := st.AppendJSON((*buf)[:0])
 	sum := sha256.Sum256(data)
+	*buf = data
+	stateBuffers.Put(buf)
 	return hex.EncodeToString(sum[:])
 }
+
+// stateBuffers keeps the room StateHash writes a position's JSON in: a
+// campaign's is tens of kilobytes.
+var stateBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // LoadScenario loads a scenario from files kept as text, as a game keeps
 // them.

@@ -88,8 +88,28 @@ type Replayed struct {
 	// for its report.
 	Events map[int][]rules.Event
 	// before holds the position before each impulse was last played, for
-	// rollbacks.
+	// rollbacks: the game's own, which no change of the game changes
+	// (Snapshot), and which a rollback copies.
 	before map[rules.Impulse]*rules.State
+}
+
+// Snapshot returns a copy of the game as it stands, to read while a replay
+// goes on changing the game: ReplaySteps' step may hand it to another
+// goroutine, as the journal does to write each impulse's report beside the
+// replay. The players are copied, since the replay goes on counting their
+// impulses; the position is shared, since no method of a game changes a
+// position once made: each change makes a new one (rules.Play,
+// rules.ApplyStanding, a rollback, the end of the game in finish). So a
+// snapshot costs no copy of a campaign's two hundred units. Nothing may
+// change the snapshot's position either.
+func (g *Game) Snapshot() *Game {
+	c := *g
+	c.Players = make(map[rules.Side]*Player, len(g.Players))
+	for side, p := range g.Players {
+		q := *p
+		c.Players[side] = &q
+	}
+	return &c
 }
 
 // A Discrepancy is where a log and its replay part: the record, and what
@@ -295,7 +315,7 @@ func (out *Replayed) apply(e Record, next *Record, engine int, secret []byte) ([
 // its report, and counts it and its dice.
 func (out *Replayed) applyImpulse(e Record, secret []byte) ([]Record, error) {
 	g := out.Game
-	out.before[g.State.Next] = g.State.Clone()
+	out.before[g.State.Next] = g.State // never changed: the impulse makes a new one
 	if secret == nil {
 		g.replay = &recordedDice{want: e.Dice, draws: g.Draws}
 	}

@@ -40,7 +40,7 @@ type State struct {
 	SFUsed []string `json:"sf_used,omitempty"`
 	SFDays []int    `json:"sf_days,omitempty"`
 
-	unit map[string]*UnitState
+	unit map[string]int // the index of Units by id (index)
 }
 
 // UnitState is what changes about a unit. What is false or empty is left
@@ -134,10 +134,15 @@ func newState(s *Scenario) *State {
 	return st
 }
 
+// index makes the index of the units by id: their places in Units, which a
+// clone keeps (Clone), so that the index is made once for a game's
+// positions rather than once for each.
 func (st *State) index() {
-	st.unit = make(map[string]*UnitState, len(st.Units))
-	for _, u := range st.Units {
-		st.unit[u.ID] = u
+	st.unit = make(map[string]int, len(st.Units))
+	for i, u := range st.Units {
+		if u != nil {
+			st.unit[u.ID] = i
+		}
 	}
 }
 
@@ -146,7 +151,21 @@ func (st *State) Unit(id string) *UnitState {
 	if st.unit == nil {
 		st.index()
 	}
-	return st.unit[id]
+	i, ok := st.unit[id]
+	if !ok {
+		return nil
+	}
+	if i < len(st.Units) {
+		if u := st.Units[i]; u != nil && u.ID == id {
+			return u
+		}
+	}
+	// The units were changed since the index was made: make it again.
+	st.index()
+	if i, ok := st.unit[id]; ok {
+		return st.Units[i]
+	}
+	return nil
 }
 
 // Bridge returns the bridge between areas a and b, or nil.
@@ -164,7 +183,9 @@ func (st *State) Bridge(a, b int) *BridgeState {
 func (st *State) UnitsAt(s *Scenario, p Place, side Side) []*UnitState {
 	var out []*UnitState
 	for _, u := range st.Units {
-		if u.OnMap() && u.Place == p && (side == "" || s.OOB.Unit(u.ID).Side == side) {
+		// The area first: one comparison rules out most units, and a move
+		// asks for every place it passes through (8.37).
+		if u.Place.Area == p.Area && u.Place == p && u.OnMap() && (side == "" || s.OOB.Unit(u.ID).Side == side) {
 			out = append(out, u)
 		}
 	}
@@ -219,17 +240,23 @@ func (st *State) soleHolder(s *Scenario, area int) (Side, bool) {
 
 // Clone returns a deep copy of the state, so that an impulse can be tried
 // and thrown away.
+//
+// A replay clones a position several times an impulse, so a clone is made
+// with few allocations: the units in one array, the control map copied
+// whole, and the index of the units shared, since the clone's units are in
+// the same places of Units (the index is never changed, only replaced).
 func (st *State) Clone() *State {
 	c := *st
 	c.Units = make([]*UnitState, len(st.Units))
+	units := make([]UnitState, len(st.Units))
 	for i, u := range st.Units {
-		cu := *u
-		c.Units[i] = &cu
+		units[i] = *u
+		c.Units[i] = &units[i]
 	}
 	c.Bridges = append([]BridgeState(nil), st.Bridges...)
-	c.Control = make(map[int]Side, len(st.Control))
-	for k, v := range st.Control {
-		c.Control[k] = v
+	// Never nil, even from a nil map, as before: the JSON of the two differs.
+	if c.Control = maps.Clone(st.Control); c.Control == nil {
+		c.Control = map[int]Side{}
 	}
 	c.Released = append([]string(nil), st.Released...)
 	c.ReleasedAt = maps.Clone(st.ReleasedAt)
@@ -245,7 +272,6 @@ func (st *State) Clone() *State {
 		sv.Defend = append([]Defend(nil), v.Defend...)
 		c.Standing[k] = &sv
 	}
-	c.unit = nil
 	return &c
 }
 

@@ -531,6 +531,7 @@ func (g *game) control() {
 			g.event(ControlChanged{a.ID, side})
 		}
 	}
+	g.supply.forgetControl() // the supply searches' control is this one now
 }
 
 // ControlChanged: an area passed to a side (12.22).

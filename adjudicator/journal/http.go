@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -97,8 +98,32 @@ func (j *Journal) send(w http.ResponseWriter, r *http.Request, p *page, suffix s
 	if gzipped {
 		h.Set("Content-Encoding", "gzip")
 	}
-	http.ServeContent(w, r, "", p.mod, bytes.NewReader(body))
+	http.ServeContent(oneWrite{w}, r, "", p.mod, bytes.NewReader(body))
 }
+
+// oneWrite is a ResponseWriter to which http.ServeContent writes a whole
+// page in one Write, rather than in the 32 KB pieces of io.CopyN: a game's
+// page runs to hundreds of kilobytes, which a writer that keeps what it is
+// given (a buffer, a test's recorder) would otherwise grow and copy over and
+// over.
+type oneWrite struct{ http.ResponseWriter }
+
+// ReadFrom writes the body in one Write when it is the whole page, as
+// ServeContent copies it for a request without a range; else as io.Copy
+// does.
+func (w oneWrite) ReadFrom(src io.Reader) (int64, error) {
+	if lr, ok := src.(*io.LimitedReader); ok {
+		if br, ok := lr.R.(*bytes.Reader); ok && int64(br.Len()) == lr.N {
+			n, err := br.WriteTo(w.ResponseWriter)
+			lr.N -= n
+			return n, err
+		}
+	}
+	return io.Copy(w.ResponseWriter, src)
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (w oneWrite) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // matchesOther reports whether If-None-Match names the page in the
 // encoding not sent (plain for a gzipped answer, or the reverse).

@@ -254,9 +254,11 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 		v.Export = gameURL(g.ID) + "/export.json"
 	}
 	// The reports are written by a goroutine of their own while the
-	// replay goes on, each from a copy of the game as its impulse left
-	// it: the replay is most of the time a page takes to build, and the
-	// reports need not wait for it to end.
+	// replay goes on, each from a snapshot of the game as its impulse
+	// left it (its players copied, its position shared, as the replay
+	// never changes a position once made): the replay is most of the
+	// time a page takes to build, and the reports need not wait for it to
+	// end.
 	reports := make(chan reportJob, 8)
 	written := make(chan error, 1)
 	go func() {
@@ -276,7 +278,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 		switch last := recs[0]; last.Kind {
 		case adjudicator.KindImpulse:
 			iv := v.addImpulse(rg, recs)
-			reports <- reportJob{iv, rg.Clone(), recs, events}
+			reports <- reportJob{iv, rg.Snapshot(), recs, events}
 		case adjudicator.KindRolledBack:
 			v.rollback(last.Impulse)
 		}
