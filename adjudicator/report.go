@@ -198,7 +198,7 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 		for _, x := range d.Dice {
 			// The draw's number is written without digit grouping, as
 			// titm verify reads it.
-			r.wrap(p.Sprintf("%s  (draw %s)", x.Purpose, strconv.FormatUint(x.Draw, 10)), fmt.Sprintf("  %2d  ", x.Value), itemRest)
+			r.wrap(p.Sprintf("%s  (draw %s)", PurposeText(p, x.Purpose), strconv.FormatUint(x.Draw, 10)), fmt.Sprintf("  %2d  ", x.Value), itemRest)
 		}
 	}
 	if d.Result != "" {
@@ -577,7 +577,11 @@ func (r *reporter) movement(e rules.Event) bool {
 		r.item(p.Sprintf("%s arrives in zone %s.", e.Unit, e.Zone))
 	case rules.Released:
 		r.section(p.Sprintf("Reinforcements (11.1)"))
-		r.item(p.Sprintf("The %s panzer reserve is released: %d German SP against %d Allied in %s (11.3).", e.Group, e.GermanSP, e.AlliedSP, r.area(e.Area)))
+		name := rules.DataMessage(e.Group)
+		if grp := r.s.OOB.Group(e.Group); grp != nil {
+			name = rules.DataMessage(grp.Name)
+		}
+		r.item(p.Sprintf("Panzer reserve released: %s, with %d German SP against %d Allied in %s (11.3).", name, e.GermanSP, e.AlliedSP, r.area(e.Area)))
 	case rules.Moved:
 		r.section(p.Sprintf("Movement"))
 		path := make([]string, len(e.Path))
@@ -909,7 +913,7 @@ func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) s
 	}
 	if rh.FirstDie != "" {
 		r.section(p.Sprintf("The first die after the moves would be rolled for (B10)"))
-		r.item(rh.FirstDie)
+		r.item(PurposeText(p, rh.FirstDie))
 	} else {
 		r.section(p.Sprintf("After the moves no die is needed"))
 		r.item(p.Sprintf("The rest of the impulse, carried out without a die:"))

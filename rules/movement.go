@@ -195,7 +195,7 @@ func (g *game) mayMove(id string, foot bool) (*UnitState, Message) {
 		return nil, M("%s has been eliminated", id)
 	case !u.Arrived && info.Group != "":
 		grp := g.s.OOB.Group(info.Group)
-		return nil, M("%s belongs to the %s, which has not been released: it is released when the Germans are stronger than the Allies in one of its release areas at the end of an Allied impulse (11.3, 11.33)", id, grp.Name)
+		return nil, M("%s belongs to the %s, which has not been released: it is released when the Germans are stronger than the Allies in one of its release areas at the end of an Allied impulse (11.3, 11.33)", id, DataMessage(grp.Name))
 	case !u.Arrived:
 		return nil, M("%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival.String(), strings.Join(info.Zones, "/"))
 	case u.Bridging:

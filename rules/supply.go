@@ -119,7 +119,9 @@ func (st *State) SuppliedWithoutBlownBridge(s *Scenario, u *UnitState) bool {
 // in the order of the units of the state (order-of-battle order). Units not
 // on the map are not judged.
 func (st *State) JudgeSupply(s *Scenario) []SupplyChange {
-	h := st.supplyHoldings(s)
+	var h supplyHolding
+	st.supplyControl(&h)
+	st.supplyUnits(s, &h)
 	var nets [2]*supplyNet // German, Allied: traced when first needed
 	type verdict struct{ judged, supplied, noBlown bool }
 	verdicts := make([]verdict, len(st.Units))
@@ -140,7 +142,8 @@ func (st *State) JudgeSupply(s *Scenario) []SupplyChange {
 				k = 1
 			}
 			if nets[k] == nil {
-				nets[k] = st.supplyTrace(s, info.Side, &h)
+				e := h.enemyOf(info.Side)
+				nets[k] = st.supplyTrace(s, info.Side, &e)
 			}
 			blown := nets[k].blown[supplySlot(u.Place)]
 			v.supplied = blown == 0 || blown == 1 && info.Type.InfantryType() // 13.14
@@ -212,12 +215,15 @@ func (st *State) supplyJudge(s *Scenario, u *UnitState, oneBlown bool, memo *sup
 	if outside, ok := supplyOutsider(s, info, u); outside {
 		return ok
 	}
-	h := st.supplyHoldings(s)
 	var net *supplyNet
 	if memo != nil {
-		net = memo.trace(st, s, info.Side, &h)
+		net = memo.trace(st, s, info.Side)
 	} else {
-		net = st.supplyTrace(s, info.Side, &h)
+		var h supplyHolding
+		st.supplyControl(&h)
+		st.supplyUnits(s, &h)
+		e := h.enemyOf(info.Side)
+		net = st.supplyTrace(s, info.Side, &e)
 	}
 	blown := net.blown[supplySlot(u.Place)]
 	if oneBlown && info.Type.InfantryType() {
@@ -259,6 +265,15 @@ func (st *State) supplyUnitInfo(s *Scenario, i int) *Unit {
 	return s.OOB.Unit(u.ID)
 }
 
+// supplyUnitSide returns the side of the state's i-th unit as supplySide
+// gives it, or -1 for a unit the order of battle does not know.
+func (st *State) supplyUnitSide(s *Scenario, i int) int8 {
+	if info := st.supplyUnitInfo(s, i); info != nil {
+		return int8(supplySide(info.Side))
+	}
+	return -1
+}
+
 // Places are indexed densely for the searches: areas by number (1..999),
 // zones A..P after them.
 const (
@@ -280,55 +295,78 @@ func supplySlot(p Place) int {
 	return 0
 }
 
-// supplyHolding records which sides have units in each place, bit 1 German,
-// bit 2 Allied, and for areas the side that controls it (State.Control,
-// 12.22), the same bits shifted by supplyControlShift.
-type supplyHolding [supplySlots]uint8
+// supplyBits holds a bit for each place, by slot.
+type supplyBits [(supplySlots + 63) / 64]uint64
 
-// supplyControlShift shifts a side's bit to its control bit.
-const supplyControlShift = 2
+// has reports whether the place at slot i has its bit.
+func (b *supplyBits) has(i int) bool { return b[i>>6]>>(i&63)&1 != 0 }
 
-func supplySideBit(side Side) uint8 {
-	if side == German {
-		return 1
-	}
-	return 2
+func (b *supplyBits) set(i int) { b[i>>6] |= 1 << (i & 63) }
+
+// supplyHolding records which places hold units of each side, and which
+// areas each side controls (State.Control, 12.22): German first, then
+// Allied.
+type supplyHolding struct {
+	units, control [2]supplyBits
 }
 
-// supplyHoldings scans the units on the map and the control of the areas
-// once.
-func (st *State) supplyHoldings(s *Scenario) supplyHolding {
-	var h supplyHolding
+// supplySide returns a side's index in a supplyHolding: 0 German, 1
+// Allied.
+func supplySide(side Side) int {
+	if side == German {
+		return 0
+	}
+	return 1
+}
+
+// supplyControl reads the control of the areas into h.
+func (st *State) supplyControl(h *supplyHolding) {
 	for a, side := range st.Control {
 		if i := supplySlot(AreaPlace(a)); i > 0 {
-			h[i] |= supplySideBit(side) << supplyControlShift
+			h.control[supplySide(side)].set(i)
 		}
 	}
+}
+
+// supplyUnits reads into h the places of the units on the map.
+func (st *State) supplyUnits(s *Scenario, h *supplyHolding) {
 	for i, u := range st.Units {
 		if !u.OnMap() {
 			continue
 		}
 		if info := st.supplyUnitInfo(s, i); info != nil {
-			h[supplySlot(u.Place)] |= supplySideBit(info.Side)
+			h.units[supplySide(info.Side)].set(supplySlot(u.Place))
 		}
 	}
-	return h
 }
 
-// enemyHeld reports whether the place at slot i is the enemy's for side's
-// supply lines (13.12): held by enemy units alone, or, held by neither side
-// alone, controlled by the enemy (12.22; 13.13: units of both sides do not
-// by themselves block). Zones have no control bits, so only enemy units
-// alone make a zone the enemy's.
-func (h *supplyHolding) enemyHeld(i int, side Side) bool {
-	units, enemy := h[i]&3, supplySideBit(side.Enemy())
-	switch units {
-	case enemy:
-		return true
-	case supplySideBit(side):
-		return false // held alone now: its own (12.22)
+// enemyOf returns the places that are the enemy's for side's supply lines
+// (13.12): held by enemy units alone, or, held by neither side alone,
+// controlled by the enemy (12.22; 13.13: units of both sides do not by
+// themselves block). A place its own side holds alone is its own, whoever
+// had it before. Zones have no control, so only enemy units alone make a
+// zone the enemy's. This is all a search depends on of the holdings: most
+// moves change the holdings but not this (a stack moving between places of
+// its own side), and the search is then not made again (supplyMemo).
+func (h *supplyHolding) enemyOf(side Side) supplyBits {
+	k := supplySide(side)
+	own, enemy, control := &h.units[k], &h.units[1-k], &h.control[1-k]
+	var e supplyBits
+	for w := range e {
+		// Enemy units alone; or both sides' units or none, and the
+		// enemy's control.
+		e[w] = enemy[w]&^own[w] | control[w]&^(own[w]^enemy[w])
 	}
-	return h[i]>>supplyControlShift == enemy
+	return e
+}
+
+// supplyLinks returns the links from the place at slot i, as Map.Links
+// does from the place.
+func supplyLinks(m *Map, i int) []Link {
+	if i >= supplyZoneBase {
+		return m.zoneLinks[i-supplyZoneBase]
+	}
+	return m.areaLinks[i]
 }
 
 // supplyNoLine marks a place without a line crossing at most one blown
@@ -343,60 +381,72 @@ type supplyNet struct {
 }
 
 // supplyTrace searches from the side's sources outward, in the position
-// whose holdings are h. The search runs backwards along the line: reaching
-// place r from place q means a line r, q, ... to a source exists, so q is
-// passed through and must be passable (13.12), while r is only the start of
-// the line and may be anything, the unit being there. Crossing a blown
-// bridge costs 1 (13.14); lines costing more than 1 are never needed. Layer
-// 0 is searched completely before layer 1, so each place gets its fewest.
-func (st *State) supplyTrace(s *Scenario, side Side, h *supplyHolding) *supplyNet {
+// whose places that are the enemy's are e (enemyOf). The search runs
+// backwards along the line: reaching place r from place q means a line r,
+// q, ... to a source exists, so q is passed through and must be passable
+// (13.12), while r is only the start of the line and may be anything, the
+// unit being there. Crossing a blown bridge costs 1 (13.14); lines costing
+// more than 1 are never needed. Layer 0 is searched completely before
+// layer 1, so each place gets its fewest.
+func (st *State) supplyTrace(s *Scenario, side Side, e *supplyBits) *supplyNet {
 	n := &supplyNet{}
-	st.supplySearch(n, nil, s, side, h)
+	st.supplySearch(n, nil, s, side, e)
 	return n
 }
 
 // supplySearch is supplyTrace into n, with the layers' room kept in
-// layers when it is not nil.
-func (st *State) supplySearch(n *supplyNet, layers *[2][]Place, s *Scenario, side Side, h *supplyHolding) {
+// layers when it is not nil. Places go by their slots: a Place is five
+// words to copy, and a map's links are found by slot as well.
+func (st *State) supplySearch(n *supplyNet, layers *[2][]int16, s *Scenario, side Side, e *supplyBits) {
 	for i := range n.blown {
 		n.blown[i] = supplyNoLine
 	}
 	var source [supplySlots]bool
-	var layer [2][]Place
+	var layer [2][]int16
 	if layers != nil {
-		layer = [2][]Place{layers[0][:0], layers[1][:0]}
+		layer = [2][]int16{layers[0][:0], layers[1][:0]}
 		defer func() { *layers = layer }()
 	} else {
-		layer[0] = make([]Place, 0, 64)
+		layer[0] = make([]int16, 0, 256)
 	}
 	for _, p := range s.Supply.Sources(side) {
 		i := supplySlot(p)
 		// 13.11: a source of the scenario's map; 13.12: a line may not end
 		// in a source that is the enemy's.
-		if i == 0 || !s.Map.Has(p) || !s.Uses(p) || h.enemyHeld(i, side) || source[i] {
+		if i == 0 || !s.Map.Has(p) || !s.Uses(p) || e.has(i) || source[i] {
 			continue
 		}
 		source[i] = true
 		n.blown[i] = 0
-		layer[0] = append(layer[0], p)
+		layer[0] = append(layer[0], int16(i))
 	}
 	blownBridges := st.supplyBlown(s)
+	// Whether the scenario uses each place, asked once a place: 0 not
+	// asked yet, 1 used, 2 not.
+	var uses [supplySlots]uint8
 	for k := 0; k < 2; k++ {
 		for j := 0; j < len(layer[k]); j++ {
-			q := layer[k][j]
-			qi := supplySlot(q)
+			qi := int(layer[k][j])
 			if int(n.blown[qi]) < k {
 				continue // already searched from with fewer blown bridges
 			}
 			// 13.12: an area that is the enemy's is not passed through;
 			// zones are ends of lines only. Sources are the line's end.
-			if !source[qi] && (q.IsZone() || h.enemyHeld(qi, side)) {
+			if !source[qi] && (qi >= supplyZoneBase || e.has(qi)) {
 				continue
 			}
-			for _, l := range s.Map.Links(q) {
-				r := l.To
-				ri := supplySlot(r)
-				if int(n.blown[ri]) <= k || !s.Uses(r) {
+			for _, l := range supplyLinks(s.Map, qi) {
+				ri := supplySlot(l.To)
+				if int(n.blown[ri]) <= k {
+					continue
+				}
+				if uses[ri] == 0 {
+					uses[ri] = 2
+					if s.Uses(l.To) {
+						uses[ri] = 1
+					}
+				}
+				if uses[ri] != 1 {
 					continue
 				}
 				c := k
@@ -407,41 +457,90 @@ func (st *State) supplySearch(n *supplyNet, layers *[2][]Place, s *Scenario, sid
 					continue
 				}
 				n.blown[ri] = int8(c)
-				layer[c] = append(layer[c], r)
+				layer[c] = append(layer[c], int16(ri))
 			}
 		}
 	}
 }
 
 // A supplyMemo keeps a side's last supply search with what it depends on:
-// the holdings and control of every place, and the state's bridges. Moving
-// a stack judges the supply of each of its units at each step (8.28,
-// 13.23), mostly in the same position: one search serves them all. It
-// serves one Play, in one goroutine.
+// which places are the enemy's (enemyOf), and the state's bridges. Moving a
+// stack judges the supply of each of its units at each step (8.28, 13.23),
+// mostly in the same position: one search serves them all. It serves one
+// Play, in one goroutine.
+//
+// It reads the control of the areas once: control changes only at the end
+// of an impulse (12.22), after every move, and game.control, which changes
+// it then, forgets what the memo read (forgetControl).
 type supplyMemo struct {
-	sides [2]struct {
+	control bool          // h.control is read
+	h       supplyHolding // the control kept; the units read at every trace
+	// unitSides holds each unit's side, by its place in Units, as
+	// supplySide gives it, or -1 for a unit the order of battle does not
+	// know: a Play changes where each unit is, never which units there
+	// are.
+	unitSides []int8
+	sides     [2]struct {
 		ok      bool
-		h       supplyHolding
+		enemy   supplyBits
 		bridges []BridgeState
 		net     supplyNet
-		layers  [2][]Place // room for the searches, kept
+		layers  [2][]int16 // room for the searches, kept
 	}
 }
 
+// supplyMemoCheck makes every trace of a memo check what it kept of the
+// position, the control and the units' sides, against the state, for the
+// tests: a change of control in the middle of an impulse panics rather than
+// judging supply from the control before it.
+var supplyMemoCheck = false
+
 // trace returns the search for side in the position, made now or kept.
-func (m *supplyMemo) trace(st *State, s *Scenario, side Side, h *supplyHolding) *supplyNet {
-	k := &m.sides[0]
-	if side != German {
-		k = &m.sides[1]
+func (m *supplyMemo) trace(st *State, s *Scenario, side Side) *supplyNet {
+	if !m.control {
+		m.h.control = [2]supplyBits{}
+		st.supplyControl(&m.h)
+		m.control = true
+	} else if supplyMemoCheck {
+		var now supplyHolding
+		st.supplyControl(&now)
+		if now.control != m.h.control {
+			panic("rules: the control of the areas changed while a supply memo kept it")
+		}
 	}
-	if k.ok && k.h == *h && bridgesEqual(k.bridges, st.Bridges) {
+	if len(m.unitSides) != len(st.Units) {
+		m.unitSides = make([]int8, len(st.Units))
+		for i := range st.Units {
+			m.unitSides[i] = st.supplyUnitSide(s, i)
+		}
+	} else if supplyMemoCheck {
+		for i := range st.Units {
+			if m.unitSides[i] != st.supplyUnitSide(s, i) {
+				panic("rules: the units changed while a supply memo kept their sides")
+			}
+		}
+	}
+	// What supplyUnits reads, with the sides kept.
+	m.h.units = [2]supplyBits{}
+	for i, u := range st.Units {
+		if k := m.unitSides[i]; k >= 0 && u.OnMap() {
+			m.h.units[k].set(supplySlot(u.Place))
+		}
+	}
+	e := m.h.enemyOf(side)
+	k := &m.sides[supplySide(side)]
+	if k.ok && k.enemy == e && bridgesEqual(k.bridges, st.Bridges) {
 		return &k.net
 	}
-	st.supplySearch(&k.net, &k.layers, s, side, h)
-	k.ok, k.h = true, *h
+	st.supplySearch(&k.net, &k.layers, s, side, &e)
+	k.ok, k.enemy = true, e
 	k.bridges = append(k.bridges[:0], st.Bridges...)
 	return &k.net
 }
+
+// forgetControl makes the memo read the control of the areas again, after
+// it changed (12.22).
+func (m *supplyMemo) forgetControl() { m.control = false }
 
 // bridgesEqual compares the bridges as supply sees them: which are listed
 // and which are blown.

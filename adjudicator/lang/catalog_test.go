@@ -121,6 +121,9 @@ func dataKeys(t *testing.T) []found {
 		for _, l := range s.Victory.Levels {
 			texts = append(texts, l.Result)
 		}
+		for _, g := range s.OOB.Groups {
+			texts = append(texts, g.Name)
+		}
 		for _, x := range texts {
 			out = append(out, found{x, "rules/scenarios/" + n + ".toml", dataFile})
 		}

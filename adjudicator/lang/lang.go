@@ -76,6 +76,12 @@ var files embed.FS
 type Printer struct {
 	code string
 	p    *message.Printer
+	// texts are the catalog's plain texts, by key, which fmt formats:
+	// the catalog's printer is asked only for the plural tables, as most
+	// messages are plain and a report makes a thousand of them.
+	texts map[string]string
+	// plural are the keys of the plural tables.
+	plural map[string]bool
 }
 
 var (
@@ -113,7 +119,17 @@ func (p *Printer) Code() string { return p.code }
 // Arguments that are messages themselves (rules.Message) or that name a
 // side are given in the same language.
 func (p *Printer) Sprintf(key string, args ...any) string {
-	return p.p.Sprintf(key, p.args(args)...)
+	if p.plural[key] {
+		return p.p.Sprintf(key, p.args(args)...)
+	}
+	f, ok := p.texts[key]
+	if !ok {
+		f = key // as the catalogs fall back: to the English key
+	}
+	if len(args) == 0 && !strings.Contains(f, "%") {
+		return f
+	}
+	return fmt.Sprintf(f, p.args(args)...)
 }
 
 // Text returns the message m in the printer's language.
@@ -231,12 +247,19 @@ func load() {
 		if err != nil && loadErr == nil {
 			loadErr = err
 		}
+		pr := &Printer{code: code, texts: map[string]string{}, plural: map[string]bool{}}
 		for key, e := range cat {
 			if err := set(b, tag, key, e); err != nil && loadErr == nil {
 				loadErr = fmt.Errorf("catalog %s: %q: %w", e.file, key, err)
 			}
+			if e.cases != nil {
+				pr.plural[key] = true
+			} else {
+				pr.texts[key] = e.text
+			}
 		}
-		printers[code] = &Printer{code: code, p: message.NewPrinter(tag, message.Catalog(b))}
+		pr.p = message.NewPrinter(tag, message.Catalog(b))
+		printers[code] = pr
 	}
 }
 

@@ -67,8 +67,8 @@ func TestPlural(t *testing.T) {
 	if err := set(b, language.Japanese, key, entry{text: "%dヒット"}); err != nil {
 		t.Fatal(err)
 	}
-	en := &Printer{code: English, p: message.NewPrinter(language.English, message.Catalog(b))}
-	ja := &Printer{code: Japanese, p: message.NewPrinter(language.Japanese, message.Catalog(b))}
+	en := &Printer{code: English, p: message.NewPrinter(language.English, message.Catalog(b)), plural: map[string]bool{key: true}}
+	ja := &Printer{code: Japanese, p: message.NewPrinter(language.Japanese, message.Catalog(b)), texts: map[string]string{key: "%dヒット"}}
 	for _, tc := range []struct {
 		p    *Printer
 		n    int
@@ -114,6 +114,9 @@ func TestWrap(t *testing.T) {
 		{"あいうえ。かきくけこ", "", "", 8, []string{"あいう", "え。かき", "くけこ"}},
 		{"あいう「かきくけこ", "", "", 8, []string{"あいう", "「かきく", "けこ"}},
 		{"GAME intro-1 のインパルス", "", "", 16, []string{"GAME intro-1 の", "インパルス"}},
+		// A number keeps its counting word; a katakana word stays whole.
+		{"あいう3戦力です", "", "", 8, []string{"あいう", "3戦力で", "す"}},
+		{"あいユニット", "", "", 6, []string{"あい", "ユニット"}},
 	} {
 		got := Wrap(tc.s, tc.first, tc.rest, tc.max)
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {

@@ -36,12 +36,14 @@ var domains = []struct{ dir, file string }{
 	{"adjudicator/lang", "lang.toml"},
 	{"adjudicator/picture", "picture.toml"},
 	{"adjudicator/referee", "referee.toml"},
-	{"adjudicator", "report.toml"}, // the rest of adjudicator: the report, CHECK
+	{"adjudicator/purpose.go", "dice.toml"},       // the dice's purposes, shown translated
+	{"adjudicator/tournament", "tournament.toml"}, // bids refused, the standings, the settings' words
+	{"adjudicator", "report.toml"},                // the rest of adjudicator: the report, CHECK
 	{"mail", "mail.toml"},
 }
 
 // skipDirs are trees of the domains above whose texts no player reads.
-var skipDirs = []string{"adjudicator/journal", "adjudicator/tournament", "rules/scenarios"}
+var skipDirs = []string{"adjudicator/journal", "rules/scenarios"}
 
 // A found key: where it is and the catalog file it belongs in.
 type found struct {

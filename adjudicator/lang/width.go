@@ -135,9 +135,25 @@ func tokens(s string) []piece {
 			// wide character is a piece alone. Wide closing punctuation
 			// ends the run, below: a line may break after it, as in a
 			// list of keywords "GAME、TOKEN、IMPULSE".
+			last := r
 			for j < len(s) {
 				r, size := utf8.DecodeRuneInString(s[j:])
 				if r == ' ' || RuneWidth(r) == 2 {
+					break
+				}
+				j += size
+				last = r
+			}
+			// A number keeps the word that counts it: 3戦力, 18日,
+			// 1移動力, (3個中1個目) is never broken between 1 and 個目.
+			if last >= '0' && last <= '9' {
+				j = counter(s, j)
+			}
+		} else if katakana(r) {
+			// A word in katakana, ユニット, ダイス, is not broken.
+			for j < len(s) {
+				r, size := utf8.DecodeRuneInString(s[j:])
+				if !katakana(r) {
 					break
 				}
 				j += size
@@ -156,6 +172,22 @@ func tokens(s string) []piece {
 	}
 	return out
 }
+
+// counter returns the end of the counting word that begins at s[j:]: up to
+// three kanji or katakana, as 戦力, 個目, 移動力, ヒット.
+func counter(s string, j int) int {
+	for n := 0; n < 3 && j < len(s); n++ {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if !katakana(r) && !unicode.Is(unicode.Han, r) {
+			break
+		}
+		j += size
+	}
+	return j
+}
+
+// katakana reports whether r is a katakana letter or the long-vowel mark.
+func katakana(r rune) bool { return r >= 'ァ' && r <= 'ヺ' || r == 'ー' }
 
 // noBreakBefore: a line may not begin with r (kinsoku), nor with a small
 // kana (ッ, ャ, ぁ ...), which ends the sound before it: "ユニ|ット" is not

@@ -47,10 +47,10 @@ func (r *Referee) Deadline(tx Tx, id string, now time.Time) (*Result, error) {
 		p := r.printer(g, side)
 		res.send(g, KindReminder, g.Players[side].Address,
 			p.Sprintf("[%s] reminder: impulse %s is due by %s", g.ID, g.Next.String(), adjudicator.FormatTime(g.Due)),
-			p.Sprintf("Your orders for impulse %s of game %s are due by %s, in %s.\n"+
+			wrap(p.Sprintf("Your orders for impulse %s of game %s are due by %s, in %s.\n"+
 				"If none come, the impulse is played without movement, attack or repair (B8).\n"+
 				"You may ask for more time with EXTEND 24h (%d extensions a game).\n",
-				g.Next.String(), g.ID, adjudicator.FormatTime(g.Due), human(g.Due.Sub(now)), r.opt.MaxExtensions)+standing(p, g, side), nil)
+				g.Next.String(), g.ID, adjudicator.FormatTime(g.Due), human(g.Due.Sub(now)), r.opt.MaxExtensions))+standing(p, g, side), nil)
 		res.Outcome = "reminded the " + string(side) + " player"
 		return res, nil
 	}

@@ -459,7 +459,7 @@ func TestTournamentLanguages(t *testing.T) {
 		}
 	}
 	p1 := mailTo(t, res, "p1@example.org")
-	if !inOrder(p1.Subject+"\n"+p1.Text, []string{"[", "Test Cup へようこそ", "Tigers in the Mist の大会 Test Cup", "方式: round-robin、1ラウンド、参加者2人。", "あなたの大会用の秘密のトークン:"}) {
+	if !inOrder(p1.Subject+"\n"+p1.Text, []string{"[", "Test Cup へようこそ", "Tigers in the Mist の大会 Test Cup", "方式: 総当たり、1ラウンド、参加者2人。", "あなたの大会用の秘密のトークン:"}) {
 		t.Errorf("the Japanese welcome: %q\n%s", p1.Subject, p1.Text)
 	}
 	// The game's end tells the standings, each in his language.

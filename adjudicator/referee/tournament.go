@@ -245,13 +245,13 @@ func (r *Referee) tellAll(t *tournament.Tournament, res *Result, write func(p *l
 func (r *Referee) tournamentWelcome(p *lang.Printer, t *tournament.Tournament, i int, token string) string {
 	var b strings.Builder
 	b.WriteString(p.Sprintf("Welcome to %s, a tournament of Tigers in the Mist (%s).\n\n", t.Name, t.ID))
-	b.WriteString(p.Sprintf("Format: %s, %d rounds; %d players. Scenario: %s.\n", t.Format, t.Settings.Rounds, len(t.Entrants), rules.List(t.Scenarios)))
+	b.WriteString(p.Sprintf("Format: %s, %d rounds; %d players. Scenario: %s.\n", tournament.FormatText(t.Format), t.Settings.Rounds, len(t.Entrants), rules.List(t.Scenarios)))
 	if t.ForfeitAfter == 0 {
 		b.WriteString(p.Sprintf("Each impulse gives a player %s; a player who misses no deadline count (the tournament has no forfeit rule): never loses the game.\n", human(t.Deadline)))
 	} else {
 		b.WriteString(p.Sprintf("Each impulse gives a player %s; a player who misses %s loses the game.\n", human(t.Deadline), forfeitRule(t)))
 	}
-	b.WriteString(p.Sprintf("Sides: %s. Tie-breaks after the points: %s.\n\n", t.Sides, rules.List(t.TieBreaks)))
+	b.WriteString(p.Sprintf("Sides: %s. Tie-breaks after the points: %s.\n\n", tournament.SidesText(t.Sides), tournament.TieBreaksText(t.TieBreaks)))
 	now := rules.M("round 1 is paired now")
 	if n := len(t.Rounds); n > 0 {
 		now = rules.M("round %d of %d is in play", n, t.Settings.Rounds)
@@ -334,8 +334,8 @@ func (r *Referee) Tournament(tx Tx, id, address, token string, q TournamentReque
 	return res, nil
 }
 
-// standingsText writes the standings with the round in play. The table
-// is the tournament's own (Tournament.WriteStandings).
+// standingsText writes the standings with the round in play, in p's
+// language. The table is the tournament's own (Tournament.WriteStandingsIn).
 func standingsText(p *lang.Printer, t *tournament.Tournament) string {
 	var b strings.Builder
 	done := 0
@@ -350,8 +350,8 @@ func standingsText(p *lang.Printer, t *tournament.Tournament) string {
 		b.WriteString(p.Sprintf("Standings of %s (%s) after %d of %d rounds", t.Name, t.ID, done, t.Settings.Rounds))
 	}
 	b.WriteString("\n\n")
-	t.WriteStandings(&b)
-	b.WriteString(p.Sprintf("\nPoints: 1 a win or a bye, 1/2 a draw. Tie-breaks: %s.\nLog head %s\n", rules.List(t.TieBreaks), t.Head))
+	t.WriteStandingsIn(p, &b)
+	b.WriteString(p.Sprintf("\nPoints: 1 a win or a bye, 1/2 a draw. Tie-breaks: %s.\nLog head %s\n", tournament.TieBreaksText(t.TieBreaks), t.Head))
 	return b.String()
 }
 

@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"titm/adjudicator/lang"
 
 	"github.com/BurntSushi/toml"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 

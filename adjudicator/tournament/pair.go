@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -11,8 +10,17 @@ import (
 )
 
 // ErrNoPairing is returned when no pairing of a Swiss round avoids every
-// rematch.
-var ErrNoPairing = errors.New("no pairing avoids a rematch")
+// rematch. rules.MessageOf gives it as a message, for the director's
+// language.
+var ErrNoPairing error = noPairing{}
+
+type noPairing struct{}
+
+func (noPairing) Error() string { return noPairingText().String() }
+
+func (noPairing) Unwrap() error { return noPairingText().Err() }
+
+func noPairingText() rules.Message { return rules.M("no pairing avoids a rematch") }
 
 // RoundRobinPairs returns the pairs of round r (1-based) of a round robin
 // of n players, by the circle method: player 0 stays, the others turn one
@@ -165,14 +173,14 @@ func pairRest(ps []SwissPlayer, pairs [][2]int, steps *int) ([][2]int, bool) {
 // wait for the bids (Bid, CloseBids). It returns the records.
 func (t *Tournament) Pair(now time.Time) ([]Record, error) {
 	if t.Status == Over {
-		return nil, fmt.Errorf("tournament %s is over", t.ID)
+		return nil, rules.M("tournament %s is over", t.ID).Err()
 	}
 	if c := t.Current(); c != nil && !c.Done() {
-		return nil, fmt.Errorf("round %d of tournament %s is not over", c.N, t.ID)
+		return nil, rules.M("round %d of tournament %s is not over", c.N, t.ID).Err()
 	}
 	n := len(t.Rounds) + 1
 	if n > t.Settings.Rounds {
-		return nil, fmt.Errorf("tournament %s has played its %d rounds", t.ID, t.Settings.Rounds)
+		return nil, rules.M("tournament %s has played its %d rounds", t.ID, t.Settings.Rounds).Err()
 	}
 	var pairs [][2]int
 	switch t.Format {
@@ -194,7 +202,7 @@ func (t *Tournament) Pair(now time.Time) ([]Record, error) {
 	case Swiss:
 		var err error
 		if pairs, err = SwissPairs(t.swissPlayers()); err != nil {
-			return nil, fmt.Errorf("round %d of tournament %s: %w", n, t.ID, err)
+			return nil, &causeError{rules.M("round %d of tournament %s: %s", n, t.ID, rules.MessageOf(err)), err}
 		}
 	}
 	r := &Round{N: n, Scenario: t.Settings.Scenario(n)}

@@ -17,39 +17,43 @@ import (
 
 // ParseBid reads the words after BID: a side and the VP given up for it, as
 // "german 3". A bid for both sides, a negative bid or one that is no whole
-// number is refused with the reason.
+// number is refused with the reason, in a message for the player's
+// language (*ErrBid).
 func ParseBid(words []string) (Bid, error) {
-	const form = "a bid is a side and the VP you give up to play it, as BID german 3"
+	form := rules.M("a bid is a side and the VP you give up to play it, as BID german 3")
 	if len(words) != 2 {
 		if len(words) > 2 {
-			return Bid{}, bidErr("one side only: " + form)
+			return Bid{}, bidErr(rules.M("one side only: %s", form))
 		}
 		return Bid{}, bidErr(form)
 	}
 	side, ok := sideOf(words[0])
 	if !ok {
-		return Bid{}, bidErrf("%q is no side: %s", words[0], form)
+		return Bid{}, bidErr(rules.M("%q is no side: %s", words[0], form))
 	}
 	vp, err := strconv.Atoi(words[1])
 	switch {
 	case err != nil:
-		return Bid{}, bidErrf("%q is not a whole number of VP: %s", words[1], form)
+		return Bid{}, bidErr(rules.M("%q is not a whole number of VP: %s", words[1], form))
 	case vp < 0:
-		return Bid{}, bidErrf("a bid cannot be negative (%d): bid 0 to ask for the side and give nothing", vp)
+		return Bid{}, bidErr(rules.M("a bid cannot be negative (%d): bid 0 to ask for the side and give nothing", vp))
 	case vp > 1000:
-		return Bid{}, bidErrf("a bid of %d VP is more than any game gives", vp)
+		return Bid{}, bidErr(rules.M("a bid of %d VP is more than any game gives", vp))
 	}
 	return Bid{Side: side, VP: vp}, nil
 }
 
-// ErrBid is the reason a bid is refused; nothing was changed.
-type ErrBid struct{ Why string }
+// ErrBid is the reason a bid is refused; nothing was changed. Its Error is
+// the English; the player reads Why in his language (rules.MessageOf finds
+// it, as the error wraps it).
+type ErrBid struct{ Why rules.Message }
 
-func (e *ErrBid) Error() string { return e.Why }
+func (e *ErrBid) Error() string { return e.Why.String() }
 
-func bidErr(why string) error { return &ErrBid{why} }
+// Unwrap gives the reason as a message's error, for rules.MessageOf.
+func (e *ErrBid) Unwrap() error { return e.Why.Err() }
 
-func bidErrf(format string, args ...any) error { return &ErrBid{fmt.Sprintf(format, args...)} }
+func bidErr(why rules.Message) error { return &ErrBid{why} }
 
 // Bid takes player i's sealed bid for his pairing of the round in play. A
 // bid is refused (*ErrBid) when the tournament does not take bids, the
@@ -76,11 +80,11 @@ func (t *Tournament) biddable(i int, now time.Time) (*Round, int, error) {
 	r := t.Current()
 	switch {
 	case t.Sides != SidesBids:
-		return nil, -1, &ErrBid{fmt.Sprintf("tournament %s decides sides by the rule %q, not by bids", t.ID, t.Sides)}
+		return nil, -1, bidErr(rules.M("tournament %s decides sides by the rule %q, not by bids", t.ID, SidesText(t.Sides)))
 	case t.Status == Over:
-		return nil, -1, &ErrBid{fmt.Sprintf("tournament %s is over", t.ID)}
+		return nil, -1, bidErr(rules.M("tournament %s is over", t.ID))
 	case r == nil:
-		return nil, -1, &ErrBid{"no round is paired yet"}
+		return nil, -1, bidErr(rules.M("no round is paired yet"))
 	}
 	k := -1
 	for j, p := range r.Pairings {
@@ -89,16 +93,16 @@ func (t *Tournament) biddable(i int, now time.Time) (*Round, int, error) {
 		}
 	}
 	if k < 0 {
-		return nil, -1, &ErrBid{fmt.Sprintf("you have no game in round %d to bid for", r.N)}
+		return nil, -1, bidErr(rules.M("you have no game in round %d to bid for", r.N))
 	}
 	p := r.Pairings[k]
 	switch {
 	case p.Sided():
-		return nil, -1, &ErrBid{fmt.Sprintf("the sides of your round %d game are decided already: you play the %s side", r.N, p.SideOf(i).Title())}
+		return nil, -1, bidErr(rules.M("the sides of your round %d game are decided already: you play the %s side", r.N, p.SideOf(i)))
 	case !now.Before(r.BidsDue):
-		return nil, -1, &ErrBid{fmt.Sprintf("the bids of round %d closed at %s", r.N, adjudicator.FormatTime(r.BidsDue))}
+		return nil, -1, bidErr(rules.M("the bids of round %d closed at %s", r.N, adjudicator.FormatTime(r.BidsDue)))
 	case p.in(p.Of(i)):
-		return nil, -1, &ErrBid{"your bid is in already, and sealed: it cannot be changed"}
+		return nil, -1, bidErr(rules.M("your bid is in already, and sealed: it cannot be changed"))
 	}
 	return r, k, nil
 }

@@ -3,10 +3,12 @@ package tournament
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -177,26 +179,78 @@ func (t *Tournament) headToHead(st []Standing, group []int) {
 	}
 }
 
-// WriteStandings writes the standings as the mails and titm tournament show
-// give them.
-func (t *Tournament) WriteStandings(b *strings.Builder) {
+// WriteStandings writes the standings in English, as titm tournament
+// shows them.
+func (t *Tournament) WriteStandings(b *strings.Builder) { t.WriteStandingsIn(lang.EN(), b) }
+
+// standingsColumns are the columns of the standings' table: the width of
+// each in English, and whether it is aligned on the left. A language whose
+// heading is wider widens its column.
+var standingsColumns = [...]struct {
+	width int
+	left  bool
+}{{4, true}, {20, true}, {6, false}, {4, false}, {4, false}, {4, false}, {4, false}, {4, false}, {7, false}, {8, false}}
+
+// WriteStandingsIn writes the standings as a table in p's language, as the
+// mails give them: laid out by display width (lang.Width), so that the
+// columns stay aligned with Japanese headings and names. A name is cut to
+// 20 columns.
+func (t *Tournament) WriteStandingsIn(p *lang.Printer, b *strings.Builder) {
 	st := t.Standings()
-	fmt.Fprintf(b, "%-4s %-20s %6s %4s %4s %4s %4s %4s %7s %8s\n", "rank", "player", "points", "won", "drawn", "lost", "byes", "", "margin", "buchholz")
+	left, out := p.Sprintf("left"), p.Sprintf("out")
+	head := [len(standingsColumns)]string{p.Sprintf("rank"), p.Sprintf("player"), p.Sprintf("points"), p.Sprintf("won"),
+		p.Sprintf("drawn"), p.Sprintf("lost"), p.Sprintf("byes"), "", p.Sprintf("margin"), p.Sprintf("buchholz")}
+	var width [len(standingsColumns)]int
+	for c, col := range standingsColumns {
+		width[c] = col.width
+		// A translated heading or status widens its column. The English
+		// table stays as it has always been, its "drawn" one column over
+		// its numbers.
+		if p.Code() != lang.English {
+			width[c] = max(col.width, lang.Width(head[c]))
+		}
+	}
+	if p.Code() != lang.English {
+		width[7] = max(width[7], lang.Width(left), lang.Width(out))
+	}
+	row := func(cells [len(standingsColumns)]string) {
+		for c, s := range cells {
+			if c > 0 {
+				b.WriteByte(' ')
+			}
+			if standingsColumns[c].left {
+				b.WriteString(lang.Pad(s, width[c]))
+			} else {
+				b.WriteString(lang.PadLeft(s, width[c]))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	row(head)
 	for _, s := range st {
-		out := ""
+		status := ""
 		switch {
 		case s.Withdrawn:
-			out = "left"
+			status = left
 		case s.Out:
-			out = "out"
+			status = out
 		}
-		fmt.Fprintf(b, "%-4d %-20s %6.1f %4d %4d %4d %4d %4s %+7d %8.1f\n", s.Rank, trunc(s.Name, 20), s.Points, s.Won, s.Drawn, s.Lost, s.Byes, out, s.Margin, s.Buchholz)
+		row([len(standingsColumns)]string{strconv.Itoa(s.Rank), trunc(s.Name, 20), fmt.Sprintf("%.1f", s.Points),
+			strconv.Itoa(s.Won), strconv.Itoa(s.Drawn), strconv.Itoa(s.Lost), strconv.Itoa(s.Byes), status,
+			fmt.Sprintf("%+d", s.Margin), fmt.Sprintf("%.1f", s.Buchholz)})
 	}
 }
 
+// trunc cuts s to n columns, never within a character.
 func trunc(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
+	if lang.Width(s) <= n {
+		return s
+	}
+	w := 0
+	for i, r := range s {
+		if w += lang.RuneWidth(r); w > n {
+			return s[:i]
+		}
 	}
 	return s
 }
@@ -259,9 +313,9 @@ func (t *Tournament) Result(game string, e GameEnd, now time.Time) ([]Record, er
 	r, p, k := t.Find(game)
 	switch {
 	case p == nil:
-		return nil, fmt.Errorf("game %s is in no pairing of tournament %s", game, t.ID)
+		return nil, rules.M("game %s is in no pairing of tournament %s", game, t.ID).Err()
 	case p.Done:
-		return nil, fmt.Errorf("the result of game %s is in already", game)
+		return nil, rules.M("the result of game %s is in already", game).Err()
 	}
 	g := p.Of(p.German)
 	switch {

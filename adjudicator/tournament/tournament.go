@@ -307,11 +307,11 @@ func (t *Tournament) Authentic(i int, token string) bool {
 func (t *Tournament) Withdraw(i int, reason string, now time.Time) (Record, error) {
 	switch {
 	case i < 0 || i >= len(t.Entrants):
-		return Record{}, fmt.Errorf("no player %d", i+1)
+		return Record{}, rules.M("no player %d", i+1).Err()
 	case t.Entrants[i].Withdrawn:
-		return Record{}, fmt.Errorf("%s has withdrawn already", t.Entrants[i].Name)
+		return Record{}, rules.M("%s has withdrawn already", t.Entrants[i].Name).Err()
 	case t.Status == Over:
-		return Record{}, fmt.Errorf("tournament %s is over", t.ID)
+		return Record{}, rules.M("tournament %s is over", t.ID).Err()
 	}
 	t.Entrants[i].Withdrawn = true
 	return t.record(Record{Kind: KindWithdrawn, Time: now, Player: i + 1, Text: reason}), nil
@@ -337,7 +337,7 @@ func (t *Tournament) GameMade(n, k int, game string, now time.Time) Record {
 func (t *Tournament) Adjudicate(game, decision string, now time.Time) (Record, error) {
 	r, p, k := t.Find(game)
 	if p == nil || p.Done {
-		return Record{}, fmt.Errorf("game %s is no game in play of tournament %s", game, t.ID)
+		return Record{}, rules.M("game %s is no game in play of tournament %s", game, t.ID).Err()
 	}
 	return t.record(Record{Kind: KindAdjudicated, Time: now, Round: r.N, Pairing: k + 1, Game: game, Text: decision}), nil
 }
@@ -400,10 +400,10 @@ func (t *Tournament) roll(purpose string) (adjudicator.Roll, error) {
 // Resume. The games in play go on; the director pauses them one by one.
 func (t *Tournament) Pause(reason string, now time.Time) (Record, error) {
 	if t.Status == Over {
-		return Record{}, fmt.Errorf("tournament %s is over", t.ID)
+		return Record{}, rules.M("tournament %s is over", t.ID).Err()
 	}
 	if t.Paused {
-		return Record{}, fmt.Errorf("tournament %s is paused already", t.ID)
+		return Record{}, rules.M("tournament %s is paused already", t.ID).Err()
 	}
 	t.Paused = true
 	return t.record(Record{Kind: KindPaused, Time: now, Text: reason}), nil
@@ -412,7 +412,7 @@ func (t *Tournament) Pause(reason string, now time.Time) (Record, error) {
 // Resume starts a paused tournament again.
 func (t *Tournament) Resume(reason string, now time.Time) (Record, error) {
 	if !t.Paused {
-		return Record{}, fmt.Errorf("tournament %s is not paused", t.ID)
+		return Record{}, rules.M("tournament %s is not paused", t.ID).Err()
 	}
 	t.Paused = false
 	return t.record(Record{Kind: KindResumed, Time: now, Text: reason}), nil
@@ -424,16 +424,16 @@ func (t *Tournament) Resume(reason string, now time.Time) (Record, error) {
 // as the file refuses it: the director does not play.
 func (t *Tournament) Replace(i int, name, addr, token, reason string, now time.Time) (Record, error) {
 	if i < 0 || i >= len(t.Entrants) {
-		return Record{}, fmt.Errorf("no player %d", i+1)
+		return Record{}, rules.M("no player %d", i+1).Err()
 	}
 	if a, err := netmail.ParseAddress(addr); err != nil || a.Name != "" || a.Address != addr {
-		return Record{}, fmt.Errorf("%q is not a mail address", addr)
+		return Record{}, rules.M("%q is not a mail address", addr).Err()
 	}
 	if strings.EqualFold(addr, t.Director) {
-		return Record{}, fmt.Errorf("%s is the director's address: the director does not play", addr)
+		return Record{}, rules.M("%s is the director's address: the director does not play", addr).Err()
 	}
 	if t.Player(addr) >= 0 {
-		return Record{}, fmt.Errorf("%s plays in tournament %s already", addr, t.ID)
+		return Record{}, rules.M("%s plays in tournament %s already", addr, t.ID).Err()
 	}
 	e := t.Entrants[i]
 	e.Before = append(e.Before, e.Address)
