@@ -77,7 +77,7 @@ func TestLanguagesByMail(t *testing.T) {
 	if r := a[len(a)-1]; !strings.Contains(r.Text, "4行目") {
 		t.Errorf("the answer to orders with an error:\n%s", r.Text)
 	}
-	nA = inLanguage(allied, true, nA)
+	inLanguage(allied, true, nA)
 
 	// The English player switches to Japanese.
 	w.send(german, "language", fmt.Sprintf("GAME %s\nTOKEN %s\nLANGUAGE ja\n", w.game, w.tokens[german]))

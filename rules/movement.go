@@ -21,7 +21,9 @@ func (g *game) mpOf(u *UnitState, foot bool) int {
 func (g *game) hasEnemy(p Place, side Side) bool {
 	enemy := side.Enemy()
 	for _, u := range g.st.Units {
-		if u.Place == p && u.OnMap() && g.s.OOB.Unit(u.ID).Side == enemy {
+		// The area first: one comparison rules out most units, and a move
+		// asks it of every place of its path (8.22, 8.36, 8.37).
+		if u.Place.Area == p.Area && u.Place == p && u.OnMap() && g.s.OOB.Unit(u.ID).Side == enemy {
 			return true
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"titm/adjudicator"
@@ -574,15 +573,6 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
-}
-
-// capital begins s with a capital letter; a Japanese text has none.
-func capital(s string) string {
-	r, size := utf8.DecodeRuneInString(s)
-	if size == 0 || !unicode.IsLower(r) {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // subjectLine is the subject of a notice: the first line of its text as
