@@ -28,3 +28,14 @@ func TestPurposeText(t *testing.T) {
 		}
 	}
 }
+
+// Forms that only look like the rules' are shown as stored.
+func TestPurposeTextOthers(t *testing.T) {
+	ja := lang.For(lang.Japanese)
+	for _, s := range []string{"", "G16-1", "G16-1 battle 11", "G16-1 battle 11: Axis artillery call 1 of 1",
+		"G16-1 battle 11: German artillery call one of 1", "G16-1 battle 11: German fire 1/2 at 3/4, die 1", "G16-1 repair 3-4"} {
+		if got := PurposeText(ja, s); got != s {
+			t.Errorf("%q: %q, want it as stored", s, got)
+		}
+	}
+}

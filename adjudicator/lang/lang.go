@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -130,6 +131,66 @@ func (p *Printer) Sprintf(key string, args ...any) string {
 		return f
 	}
 	return fmt.Sprintf(f, p.args(args)...)
+}
+
+// Fill formats the message key, whose verbs are all %s (or %[n]s),
+// with string arguments: what Sprintf gives, without its cost, for the
+// texts a report makes by the dozen (a die's purpose). A key of other
+// verbs goes to Sprintf.
+func (p *Printer) Fill(key string, args ...string) string {
+	f, ok := p.texts[key]
+	if !ok && !p.plural[key] {
+		f, ok = key, true // as the catalogs fall back: to the English key
+	}
+	if ok {
+		if out, ok := expand(f, args); ok {
+			return out
+		}
+	}
+	anys := make([]any, len(args))
+	for i, a := range args {
+		anys[i] = a
+	}
+	return p.Sprintf(key, anys...)
+}
+
+// expand writes f with its %s and %[n]s verbs replaced by args; false if
+// f has another verb or names an argument args lacks.
+func expand(f string, args []string) (string, bool) {
+	n := len(f)
+	for _, a := range args {
+		n += len(a)
+	}
+	b := make([]byte, 0, n)
+	next := 0
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			b = append(b, f[i])
+			continue
+		}
+		i++
+		if i < len(f) && f[i] == '%' {
+			b = append(b, '%')
+			continue
+		}
+		if i < len(f) && f[i] == '[' {
+			j := strings.IndexByte(f[i:], ']')
+			if j < 2 {
+				return "", false
+			}
+			k, err := strconv.Atoi(f[i+1 : i+j])
+			if err != nil {
+				return "", false
+			}
+			next, i = k-1, i+j+1
+		}
+		if i >= len(f) || f[i] != 's' || next < 0 || next >= len(args) {
+			return "", false
+		}
+		b = append(b, args[next]...)
+		next++
+	}
+	return string(b), true
 }
 
 // Text returns the message m in the printer's language.

@@ -148,3 +148,29 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestFill: Fill gives what Sprintf gives for a key of %s verbs,
+// taken in order or by index, and hands any other verb to Sprintf.
+func TestFill(t *testing.T) {
+	ja := For(Japanese)
+	for _, c := range []struct {
+		p    *Printer
+		key  string
+		args []string
+	}{
+		{ja, "line %d: %s", []string{"3", "x"}},
+		{ja, "%s battle %s: %s fire %s at %s, die %s of %s", []string{"G16-1", "11", "ドイツ軍", "1/2", "3/4", "1", "3"}},
+		{ja, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}},
+		{EN(), "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}},
+		{EN(), "no such key: %s and %[1]s, 100%%", []string{"a"}},
+		{EN(), "too few: %s %s", []string{"a"}},
+	} {
+		anys := make([]any, len(c.args))
+		for i, a := range c.args {
+			anys[i] = a
+		}
+		if got, want := c.p.Fill(c.key, c.args...), c.p.Sprintf(c.key, anys...); got != want {
+			t.Errorf("%s %q: Fill %q, Sprintf %q", c.p.Code(), c.key, got, want)
+		}
+	}
+}

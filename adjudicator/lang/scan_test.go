@@ -19,6 +19,7 @@ var keyArgs = map[string]int{
 	"Sprintf": 0, // a Printer's, not fmt's
 	"Fprintf": 1, // likewise
 	"M":       0, // rules.M
+	"Fill":    0, // a Printer's, with string arguments
 }
 
 // rulesKeyArgs are more of them, in package rules alone.

@@ -27,8 +27,11 @@ func RuneWidth(r rune) int {
 	// The kana, the kanji and the CJK punctuation, most of a Japanese
 	// text, without the tables.
 	switch {
-	case r >= 0x3000 && r <= 0x3029, r >= 0x3041 && r <= 0x3096, r >= 0x30A0 && r <= 0x30FF, r >= 0x4E00 && r <= 0x9FFF:
+	case r >= 0x3000 && r <= 0x3029, r >= 0x3041 && r <= 0x3096, r >= 0x30A0 && r <= 0x30FF, r >= 0x4E00 && r <= 0x9FFF,
+		r >= 0xFF01 && r <= 0xFF60: // and the full-width forms, （）：
 		return 2
+	case r == '→' || r == '—' || r == '×':
+		return 1 // the arrows and dashes of the reports, narrow
 	}
 	if unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) {
 		return 0
@@ -67,110 +70,159 @@ func PadLeft(s string, n int) string {
 // break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
 	// No character takes more columns than it has bytes.
-	if len(first)+len(s) <= max || Width(first)+Width(s) <= max {
+	if len(first)+len(s) <= max || fits(first, s, max) {
 		return []string{first + s}
 	}
 	var lines []string
-	line := []byte(first)
+	line := make([]byte, 0, len(first)+3*max)
+	line = append(line, first...)
 	n := Width(first)
 	bare := true // the line has no word yet
-	for _, tok := range tokens(s) {
-		w := Width(tok.text)
-		gap := 0
-		if !bare {
-			gap = tok.gap
+	for i := 0; i < len(s); {
+		start, end, gap := nextPiece(s, i)
+		if start == len(s) {
+			break // spaces at the end
+		}
+		i = end
+		text := s[start:end]
+		w := pieceWidth(text)
+		if bare {
+			gap = 0
 		}
 		if !bare && n+gap+w > max {
 			lines = append(lines, string(line))
-			line, n, bare, gap = []byte(rest), Width(rest), true, 0
+			line = append(line[:0], rest...)
+			n, bare, gap = Width(rest), true, 0
+		}
+		if r, size := utf8.DecodeRuneInString(text); size == len(text) && plain(r) {
+			// A run of kanji and hiragana may break between any two: as
+			// much of it as the line holds goes in at once, but for its
+			// last character, which nextPiece keeps with what may not
+			// begin a line after it.
+			for end < len(s) && n+gap+w+2 <= max {
+				r, size := utf8.DecodeRuneInString(s[end:])
+				if !plain(r) {
+					break
+				}
+				if after, _ := utf8.DecodeRuneInString(s[end+size:]); end+size == len(s) || !plain(after) {
+					break
+				}
+				end += size
+				w += 2
+			}
+			text, i = s[start:end], end
 		}
 		for range gap {
 			line = append(line, ' ')
 		}
 		n += gap
-		line = append(line, tok.text...)
+		line = append(line, text...)
 		n += w
 		bare = false
 	}
 	return append(lines, string(line))
 }
 
-// A piece is what Wrap places whole: a run of narrow characters, or one
-// wide character with the punctuation that must stay beside it. gap is
-// the spaces that went before it, kept within a line as written ("12  MOVE").
-type piece struct {
-	text string
-	gap  int
+// plain reports whether r is a kanji or a hiragana that a line may begin
+// or end with: two columns wide, breakable on either side.
+func plain(r rune) bool {
+	return (r >= 0x4E00 && r <= 0x9FFF || r >= 0x3041 && r <= 0x3096) && !noBreakBefore(r)
 }
 
-func tokens(s string) []piece {
-	out := make([]piece, 0, len(s)/3+1)
-	gap := 0
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
+// fits reports whether first and s take max columns at most, reading no
+// further than the column after max.
+func fits(first, s string, max int) bool {
+	n := Width(first)
+	for _, r := range s {
+		if n += RuneWidth(r); n > max {
+			return false
+		}
+	}
+	return true
+}
+
+// pieceWidth is Width for a piece, quicker for the most common ones: a
+// run of ASCII, or one character.
+func pieceWidth(t string) int {
+	if r, size := utf8.DecodeRuneInString(t); size == len(t) {
+		return RuneWidth(r)
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] >= utf8.RuneSelf {
+			return Width(t)
+		}
+	}
+	return len(t)
+}
+
+// nextPiece finds what Wrap places whole from s[i:] on: a run of narrow
+// characters, or one wide character with the punctuation that must stay
+// beside it. gap is the spaces before it, kept within a line as written
+// ("12  MOVE"); its text is s[start:end], and start is len(s) when only
+// spaces are left.
+
+func nextPiece(s string, i int) (start, end, gap int) {
+	for i < len(s) && s[i] == ' ' {
+		gap++
+		i++
+	}
+	if i == len(s) {
+		return i, i, gap
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	j := i + size
+	if r == '【' {
+		// A word set off for emphasis, 【除去】, is never broken.
+		if k := strings.IndexRune(s[j:], '】'); k >= 0 && k <= 30 {
+			j += k + len("】")
+			r, _ = utf8.DecodeLastRuneInString(s[i:j])
+		}
+	}
+	// Opening punctuation stays with what follows it.
+	for noBreakAfter(r) && j < len(s) {
+		r, size = utf8.DecodeRuneInString(s[j:])
 		if r == ' ' {
-			gap++
-			i += size
-			continue
+			break
 		}
-		j := i + size
-		if r == '【' {
-			// A word set off for emphasis, 【除去】, is never broken.
-			if k := strings.IndexRune(s[j:], '】'); k >= 0 && k <= 30 {
-				j += k + len("】")
-				r, _ = utf8.DecodeLastRuneInString(s[i:j])
-			}
-		}
-		// Opening punctuation stays with what follows it.
-		for noBreakAfter(r) && j < len(s) {
-			r, size = utf8.DecodeRuneInString(s[j:])
-			if r == ' ' {
-				break
-			}
-			j += size
-		}
-		if RuneWidth(r) != 2 && r != ' ' {
-			// A run of narrow characters, "(titm" as well as "titm"; a
-			// wide character is a piece alone. Wide closing punctuation
-			// ends the run, below: a line may break after it, as in a
-			// list of keywords "GAME、TOKEN、IMPULSE".
-			last := r
-			for j < len(s) {
-				r, size := utf8.DecodeRuneInString(s[j:])
-				if r == ' ' || RuneWidth(r) == 2 {
-					break
-				}
-				j += size
-				last = r
-			}
-			// A number keeps the word that counts it: 3戦力, 18日,
-			// 1移動力, (3個中1個目) is never broken between 1 and 個目.
-			if last >= '0' && last <= '9' {
-				j = counter(s, j)
-			}
-		} else if katakana(r) {
-			// A word in katakana, ユニット, ダイス, is not broken.
-			for j < len(s) {
-				r, size := utf8.DecodeRuneInString(s[j:])
-				if !katakana(r) {
-					break
-				}
-				j += size
-			}
-		}
+		j += size
+	}
+	if RuneWidth(r) != 2 && r != ' ' {
+		// A run of narrow characters, "(titm" as well as "titm"; a
+		// wide character is a piece alone. Wide closing punctuation
+		// ends the run, below: a line may break after it, as in a
+		// list of keywords "GAME、TOKEN、IMPULSE".
+		last := r
 		for j < len(s) {
 			r, size := utf8.DecodeRuneInString(s[j:])
-			if !noBreakBefore(r) {
+			if r == ' ' || RuneWidth(r) == 2 {
+				break
+			}
+			j += size
+			last = r
+		}
+		// A number keeps the word that counts it: 3戦力, 18日,
+		// 1移動力, (3個中1個目) is never broken between 1 and 個目.
+		if last >= '0' && last <= '9' {
+			j = counter(s, j)
+		}
+	} else if katakana(r) {
+		// A word in katakana, ユニット, ダイス, is not broken.
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !katakana(r) {
 				break
 			}
 			j += size
 		}
-		out = append(out, piece{text: s[i:j], gap: gap})
-		gap = 0
-		i = j
 	}
-	return out
+	for j < len(s) {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if !noBreakBefore(r) {
+			break
+		}
+		j += size
+	}
+	return i, j, gap
 }
 
 // counter returns the end of the counting word that begins at s[j:]: up to
