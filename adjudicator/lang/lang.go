@@ -83,6 +83,8 @@ type Printer struct {
 	texts map[string]string
 	// plural are the keys of the plural tables.
 	plural map[string]bool
+	// german and allied are the sides' names, which most texts name.
+	german, allied string
 }
 
 var (
@@ -224,8 +226,14 @@ func (p *Printer) Error(e rules.OrderError) string {
 func (p *Printer) Side(s rules.Side) string {
 	switch s {
 	case rules.German:
+		if p.german != "" {
+			return p.german
+		}
 		return p.Sprintf("German")
 	case rules.Allied:
+		if p.allied != "" {
+			return p.allied
+		}
 		return p.Sprintf("Allied")
 	}
 	return string(s)
@@ -320,6 +328,7 @@ func load() {
 			}
 		}
 		pr.p = message.NewPrinter(tag, message.Catalog(b))
+		pr.german, pr.allied = pr.Side(rules.German), pr.Side(rules.Allied)
 		printers[code] = pr
 	}
 }

@@ -73,28 +73,28 @@ func Wrap(s, first, rest string, max int) []string {
 	if len(first)+len(s) <= max || fits(first, s, max) {
 		return []string{first + s}
 	}
+	// A line is its prefix and a stretch of s from its first piece to its
+	// last, with the spaces between them as written.
 	var lines []string
-	line := make([]byte, 0, len(first)+3*max)
-	line = append(line, first...)
-	n := Width(first)
-	bare := true // the line has no word yet
+	prefix, n := first, Width(first)
+	from, to := -1, 0 // the stretch of s the line holds; from -1: none yet
 	for i := 0; i < len(s); {
 		start, end, gap := nextPiece(s, i)
 		if start == len(s) {
 			break // spaces at the end
 		}
 		i = end
-		text := s[start:end]
-		w := pieceWidth(text)
-		if bare {
+		w := pieceWidth(s[start:end])
+		if from < 0 {
 			gap = 0
+		} else if n+gap+w > max {
+			lines = append(lines, prefix+s[from:to])
+			prefix, n, from, gap = rest, Width(rest), -1, 0
 		}
-		if !bare && n+gap+w > max {
-			lines = append(lines, string(line))
-			line = append(line[:0], rest...)
-			n, bare, gap = Width(rest), true, 0
+		if from < 0 {
+			from = start
 		}
-		if r, size := utf8.DecodeRuneInString(text); size == len(text) && plain(r) {
+		if r, size := utf8.DecodeRuneInString(s[start:end]); size == end-start && plain(r) {
 			// A run of kanji and hiragana may break between any two: as
 			// much of it as the line holds goes in at once, but for its
 			// last character, which nextPiece keeps with what may not
@@ -110,17 +110,15 @@ func Wrap(s, first, rest string, max int) []string {
 				end += size
 				w += 2
 			}
-			text, i = s[start:end], end
+			i = end
 		}
-		for range gap {
-			line = append(line, ' ')
-		}
-		n += gap
-		line = append(line, text...)
-		n += w
-		bare = false
+		n += gap + w
+		to = end
 	}
-	return append(lines, string(line))
+	if from < 0 {
+		return append(lines, prefix)
+	}
+	return append(lines, prefix+s[from:to])
 }
 
 // plain reports whether r is a kanji or a hiragana that a line may begin
