@@ -99,16 +99,18 @@ func Wrap(s, first, rest string, max int) []string {
 			// much of it as the line holds goes in at once, but for its
 			// last character, which nextPiece keeps with what may not
 			// begin a line after it.
-			for end < len(s) && n+gap+w+2 <= max {
-				r, size := utf8.DecodeRuneInString(s[end:])
-				if !plain(r) {
+			r, size := utf8.DecodeRuneInString(s[end:])
+			for end < len(s) && n+gap+w+2 <= max && plain(r) {
+				next := end + size
+				if next == len(s) {
 					break
 				}
-				if after, _ := utf8.DecodeRuneInString(s[end+size:]); end+size == len(s) || !plain(after) {
+				after, asize := utf8.DecodeRuneInString(s[next:])
+				if !plain(after) {
 					break
 				}
-				end += size
-				w += 2
+				end, w = next, w+2
+				r, size = after, asize
 			}
 			i = end
 		}
