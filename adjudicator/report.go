@@ -902,7 +902,7 @@ func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) s
 	if len(rh.Spent) > 0 {
 		r.section(p.Sprintf("Spent for the rest of %d December", rh.Impulse.Day))
 		for _, sp := range rh.Spent {
-			r.item(spentWhy(p, sp))
+			r.item(p.Sprintf("%s.", sp.Text())) // why it is spent (8.25, 8.5, 9.16, 9.14, B5, 10.14)
 		}
 	}
 	if len(rh.Battles) > 0 {
@@ -934,22 +934,3 @@ func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) s
 // orList writes alternatives in the language of p: "a or b".
 func orList(p *lang.Printer, items []string) string { return p.Text(rules.OrList(items)) }
 
-// spentWhy says why a unit of a CHECK would be spent for the turn: the
-// reasons rules.Rehearse gives (8.25, 8.5, 9.16, 9.14, B5, 10.14).
-func spentWhy(p *lang.Printer, sp rules.Spent) string {
-	switch sp.Why {
-	case "moves (8.25)":
-		return p.Sprintf("%s moves (8.25).", sp.Unit)
-	case "entrenches (8.5)":
-		return p.Sprintf("%s entrenches (8.5).", sp.Unit)
-	case "moves and entrenches (8.25, 8.52)":
-		return p.Sprintf("%s moves and entrenches (8.25, 8.52).", sp.Unit)
-	case "attacks (9.11, 9.16)":
-		return p.Sprintf("%s attacks (9.11, 9.16).", sp.Unit)
-	case "stays without attacking where its side fights, and counts as moved (9.14, B5)":
-		return p.Sprintf("%s stays without attacking where its side fights, and counts as moved (9.14, B5).", sp.Unit)
-	case "tries to repair a bridge (10.14)":
-		return p.Sprintf("%s tries to repair a bridge (10.14).", sp.Unit)
-	}
-	return sp.Unit + " " + sp.Why + "." // a reason of the rules not known here: as they give it
-}

@@ -56,7 +56,7 @@ func TestCatalogsComplete(t *testing.T) {
 	}
 	if *update {
 		writeEnglish(t, want, en)
-		if en, err = loadDir("catalog/en"); err != nil {
+		if en, err = loadFS(os.DirFS("."), English); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -188,30 +188,6 @@ func sortedKeys(m map[string]entry) []string {
 	}
 	sort.Strings(ks)
 	return ks
-}
-
-// loadDir reads the catalog of a directory on disk, not the embedded one.
-func loadDir(dir string) (map[string]entry, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.toml"))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]entry{}
-	for _, name := range names {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		es, err := parseFile(name, data)
-		if err != nil {
-			return nil, err
-		}
-		for k, e := range es {
-			e.file = filepath.Join(filepath.Base(dir), filepath.Base(name))
-			out[k] = e
-		}
-	}
-	return out, nil
 }
 
 // writeEnglish writes the English catalog: each file its domain's keys,

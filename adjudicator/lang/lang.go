@@ -202,12 +202,7 @@ func (p *Printer) Text(m rules.Message) string { return p.Sprintf(m.Key, m.Args.
 // special rules and results) in the printer's language: its translation in
 // the catalog scenarios.toml, or the text itself where there is none (a
 // scenario file of the operator's own).
-func (p *Printer) Data(key string) string {
-	if key == "" || strings.Contains(key, "%") {
-		return key // not a catalog's key
-	}
-	return p.p.Sprintf(key)
-}
+func (p *Printer) Data(text string) string { return p.Text(rules.DataMessage(text)) }
 
 // Error returns an error in an order mail as the player reads it:
 // "line 3: "MOVE 116/60 62": ..." with its message in his language.
@@ -361,15 +356,19 @@ func sortedCases(m map[string]string) []string {
 
 // Load reads the catalog of a language: every message of its files, by
 // key. A key given in two files is an error.
-func Load(code string) (map[string]entry, error) {
-	dir := "catalog/" + code
-	names, err := fs.Glob(files, dir+"/*.toml")
+func Load(code string) (map[string]entry, error) { return loadFS(files, code) }
+
+// loadFS reads the catalog of a language from catalog/CODE in fsys: the
+// embedded files, or (for a test that has just written them) the
+// package's directory.
+func loadFS(fsys fs.FS, code string) (map[string]entry, error) {
+	names, err := fs.Glob(fsys, "catalog/"+code+"/*.toml")
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]entry{}
 	for _, name := range names {
-		data, err := files.ReadFile(name)
+		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
 		}

@@ -5,9 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
-	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -388,12 +386,12 @@ func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
 	}
 	c.fillRect(p.Title, titleBG)
 	pr := p.pr
-	scenario := dataText(pr, p.s.Title)
+	scenario := pr.Data(p.s.Title)
 	sub := pr.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", scenario, p.s.Name, p.st.Next.Side, p.st.Next.Day, p.st.Next.N, p.st.VP)
 	if p.st.Over {
 		sub = pr.Sprintf("%s (%s) — the game is over — German VP %d", scenario, p.s.Name, p.st.VP)
 		if p.st.Result != "" {
-			sub = pr.Sprintf("%s (%s) — the game is over — German VP %d — %s", scenario, p.s.Name, p.st.VP, dataText(pr, p.st.Result))
+			sub = pr.Sprintf("%s (%s) — the game is over — German VP %d — %s", scenario, p.s.Name, p.st.VP, pr.Data(p.st.Result))
 		}
 	}
 	if title == "" {
@@ -402,14 +400,4 @@ func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
 	}
 	c.text(fs.title, p.Title.Min.X+14, p.Title.Min.Y+27, title, white)
 	c.text(fs.subtitle, p.Title.Min.X+14, p.Title.Min.Y+50, sub, titleSub)
-}
-
-// dataText returns a text of the scenario's data, its title or a result,
-// in the language of pr where a catalog gives it, else as it is: a
-// scenario file of one's own may say anything.
-func dataText(pr *lang.Printer, s string) string {
-	if strings.Contains(s, "%") {
-		return s // not a format
-	}
-	return pr.Text(rules.Message{Key: s})
 }

@@ -42,12 +42,12 @@ func japaneseTexts(t *testing.T) []string {
 	texts = append(texts, ja.Side(rules.German), ja.Side(rules.Allied))
 	for _, n := range scenarios.Names {
 		s := load(t, n)
-		texts = append(texts, dataText(ja, s.Title))
+		texts = append(texts, ja.Data(s.Title))
 		for _, l := range s.Victory.Levels {
-			texts = append(texts, dataText(ja, l.Result))
+			texts = append(texts, ja.Data(l.Result))
 		}
 		for _, o := range s.Victory.Outcomes {
-			texts = append(texts, dataText(ja, o.Result))
+			texts = append(texts, ja.Data(o.Result))
 		}
 	}
 	slices.Sort(texts)
@@ -300,11 +300,11 @@ func TestJapaneseTitleLine(t *testing.T) {
 	s := load(t, "intro")
 	st := rules.NewState(s)
 	ja := lang.For(lang.Japanese)
-	got := ja.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", dataText(ja, s.Title), s.Name, st.Next.Side, st.Next.Day, st.Next.N, st.VP)
+	got := ja.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", ja.Data(s.Title), s.Name, st.Next.Side, st.Next.Day, st.Next.N, st.VP)
 	if !strings.Contains(got, "次: ドイツ軍インパルス 16-1 — ドイツ軍VP 0") || !strings.Contains(got, "(intro)") {
 		t.Errorf("Japanese: %q", got)
 	}
-	en := lang.EN().Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", dataText(lang.EN(), s.Title), s.Name, st.Next.Side, st.Next.Day, st.Next.N, st.VP)
+	en := lang.EN().Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", lang.EN().Data(s.Title), s.Name, st.Next.Side, st.Next.Day, st.Next.N, st.VP)
 	if want := fmt.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", s.Title, s.Name, st.Next.Side.Title(), st.Next.Day, st.Next.N, st.VP); en != want {
 		t.Errorf("English: %q, want %q", en, want)
 	}

@@ -83,12 +83,9 @@ func endText(p *lang.Printer, g *adjudicator.Game) string {
 
 // resultText is a game's result, as the log keeps it in English, in the
 // language of p: the referee's own results (a concession, a forfeit, a
-// draw) and the scenarios' (lang.Printer.Data).
+// draw) and the scenarios' (adjudicator.ResultMessage).
 func resultText(p *lang.Printer, result string) string {
-	if m := adjudicator.ResultMessage(result); m.Key != "%s" {
-		return p.Text(m)
-	}
-	return p.Data(result)
+	return p.Text(adjudicator.ResultMessage(result))
 }
 
 // statusMessage names where a game is in its life.
