@@ -933,4 +933,3 @@ func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) s
 
 // orList writes alternatives in the language of p: "a or b".
 func orList(p *lang.Printer, items []string) string { return p.Text(rules.OrList(items)) }
-
