@@ -3,6 +3,7 @@ package mail
 import (
 	"errors"
 	"fmt"
+	"github.com/BurntSushi/toml"
 	"maps"
 	"net/mail"
 	"net/url"
@@ -200,64 +201,66 @@ type mailboxes struct{ dst *map[string]string }
 // UnmarshalTOML implements toml.Unmarshaler. The problems it returns are
 // each of its mailbox's key.
 func (m mailboxes) UnmarshalTOML(v any) error {
-	table, ok := v.(map[string]any)
-	if !ok {
-		return wrongType(`a table of "address" = "password"`, v)
-	}
-	users := map[string]string{}
-	var errs []error
-	// Sorted for the same messages each time; the result puts them in
-	// file order.
-	for _, addr := range slices.Sorted(maps.Keys(table)) {
-		key := append(slices.Clone(usersKey), addr)
-		if err := checkMailAddress(addr); err != nil {
-			errs = append(errs, problem{key, err.Error()})
-			continue
+	return addressTable(v, usersKey, "password", "expected the mailbox's password as a string in quotes", false, m.dst, func(s string) (string, string) {
+		if s == "" {
+			return "", "the password is empty"
 		}
-		switch p, ok := table[addr].(string); {
-		case !ok:
-			errs = append(errs, problem{key, "expected the mailbox's password as a string in quotes, not " + typeName(table[addr])})
-		case p == "":
-			errs = append(errs, problem{key, "the password is empty"})
-		default:
-			users[addr] = p
-		}
-	}
-	*m.dst = users
-	return errors.Join(errs...)
+		return s, ""
+	})
 }
 
 // languages is [referee.languages]: players' languages by their bare
-// addresses.
+// addresses, kept in lower case as the referee compares them.
 type languages struct{ dst *map[string]string }
 
 // UnmarshalTOML implements toml.Unmarshaler. The problems it returns are
 // each of its address's key.
 func (l languages) UnmarshalTOML(v any) error {
-	table, ok := v.(map[string]any)
+	return addressTable(v, languagesKey, "language", "expected a language in quotes", true, l.dst, func(s string) (string, string) {
+		if !slices.Contains(lang.Codes, s) {
+			return "", fmt.Sprintf("%q is not one of %s", s, strings.Join(lang.Codes, ", "))
+		}
+		return s, ""
+	})
+}
+
+// addressTable decodes a table whose keys are bare mail addresses and
+// whose values are strings, each checked by check (which returns the value
+// to keep, or what is wrong), into dst, the addresses in lower case when
+// fold is set. what names a value in the table's shape; expected says
+// what a value that is not a string should have been. Each problem names
+// its address's key; the good entries are kept beside them.
+func addressTable(v any, table toml.Key, what, expected string, fold bool, dst *map[string]string, check func(string) (string, string)) error {
+	entries, ok := v.(map[string]any)
 	if !ok {
-		return wrongType(`a table of "address" = "language"`, v)
+		return wrongType(`a table of "address" = "`+what+`"`, v)
 	}
 	out := map[string]string{}
 	var errs []error
-	for _, addr := range slices.Sorted(maps.Keys(table)) {
-		key := append(slices.Clone(languagesKey), addr)
+	// Sorted for the same messages each time; the result puts them in
+	// file order.
+	for _, addr := range slices.Sorted(maps.Keys(entries)) {
+		key := append(slices.Clone(table), addr)
 		if err := checkMailAddress(addr); err != nil {
 			errs = append(errs, problem{key, err.Error()})
 			continue
 		}
-		s, ok := table[addr].(string)
+		s, ok := entries[addr].(string)
 		if !ok {
-			errs = append(errs, problem{key, "expected a language in quotes, not " + typeName(table[addr])})
+			errs = append(errs, problem{key, expected + ", not " + typeName(entries[addr])})
 			continue
 		}
-		if !slices.Contains(lang.Codes, s) {
-			errs = append(errs, problem{key, fmt.Sprintf("%q is not one of %s", s, strings.Join(lang.Codes, ", "))})
+		val, bad := check(s)
+		if bad != "" {
+			errs = append(errs, problem{key, bad})
 			continue
 		}
-		out[strings.ToLower(addr)] = s
+		if fold {
+			addr = strings.ToLower(addr)
+		}
+		out[addr] = val
 	}
-	*l.dst = out
+	*dst = out
 	return errors.Join(errs...)
 }
 
