@@ -145,6 +145,9 @@ func WriteReport(d *ReportData) string { return WriteReportIn(lang.EN(), d) }
 func WriteReportIn(p *lang.Printer, d *ReportData) string {
 	s := d.Scenario
 	r := newReporter(p, s)
+	// Room for the report at once: a few hundred bytes an event, in
+	// either language, rather than the builder growing step by step.
+	r.b.Grow(2048 + 256*len(d.Events))
 	title := s.Name
 	if s.Title != "" {
 		title = p.Text(s.TitleMessage())
@@ -454,10 +457,7 @@ func (r *reporter) sub(s string) { r.wrap(s, subFirst, subRest) }
 // its display width (a Japanese character takes two columns, → and ö one)
 // and breaks Japanese between characters as well as at spaces.
 func (r *reporter) wrap(s, first, rest string) {
-	for _, l := range lang.Wrap(s, first, rest, ReportWidth) {
-		r.b.WriteString(l)
-		r.b.WriteByte('\n')
-	}
+	lang.WrapTo(&r.b, s, first, rest, ReportWidth)
 }
 
 // steps writes a move's steps, each with its MP (8.33-8.38).

@@ -81,6 +81,8 @@ type Printer struct {
 	// the catalog's printer is asked only for the plural tables, as most
 	// messages are plain and a report makes a thousand of them.
 	texts map[string]string
+	// fills are the texts whose verbs are all %s, read once for Fill.
+	fills map[string]*fill
 	// plural are the keys of the plural tables.
 	plural map[string]bool
 	// german and allied are the sides' names, which most texts name.
@@ -140,14 +142,14 @@ func (p *Printer) Sprintf(key string, args ...any) string {
 // texts a report makes by the dozen (a die's purpose). A key of other
 // verbs goes to Sprintf.
 func (p *Printer) Fill(key string, args ...string) string {
-	f, ok := p.texts[key]
+	f, ok := p.fills[key]
 	if !ok && !p.plural[key] {
-		f, ok = key, true // as the catalogs fall back: to the English key
-	}
-	if ok {
-		if out, ok := expand(f, args); ok {
-			return out
+		if _, ok := p.texts[key]; !ok {
+			f = parseFill(key) // as the catalogs fall back: to the English key
 		}
+	}
+	if out, ok := f.apply(args); ok {
+		return out
 	}
 	anys := make([]any, len(args))
 	for i, a := range args {
@@ -156,43 +158,79 @@ func (p *Printer) Fill(key string, args ...string) string {
 	return p.Sprintf(key, anys...)
 }
 
-// expand writes f with its %s and %[n]s verbs replaced by args; false if
-// f has another verb or names an argument args lacks.
-func expand(f string, args []string) (string, bool) {
-	n := len(f)
-	for _, a := range args {
-		n += len(a)
-	}
-	b := make([]byte, 0, n)
+// A fill is a text whose verbs are all %s or %[n]s, read into its
+// literal stretches and the arguments between them.
+type fill struct {
+	lits []string // lits[i] comes before argument args[i]; the last after all
+	args []int
+	n    int // the literal stretches' bytes
+}
+
+// parseFill reads f; nil if f has another verb.
+func parseFill(f string) *fill {
+	t := &fill{}
+	var lit strings.Builder
 	next := 0
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			b = append(b, f[i])
+	for {
+		k := strings.IndexByte(f, '%')
+		if k < 0 {
+			lit.WriteString(f)
+			break
+		}
+		lit.WriteString(f[:k])
+		f = f[k+1:]
+		if f != "" && f[0] == '%' {
+			lit.WriteByte('%')
+			f = f[1:]
 			continue
 		}
-		i++
-		if i < len(f) && f[i] == '%' {
-			b = append(b, '%')
-			continue
-		}
-		if i < len(f) && f[i] == '[' {
-			j := strings.IndexByte(f[i:], ']')
+		if f != "" && f[0] == '[' {
+			j := strings.IndexByte(f, ']')
 			if j < 2 {
-				return "", false
+				return nil
 			}
-			k, err := strconv.Atoi(f[i+1 : i+j])
-			if err != nil {
-				return "", false
+			k, err := strconv.Atoi(f[1:j])
+			if err != nil || k < 1 {
+				return nil
 			}
-			next, i = k-1, i+j+1
+			next, f = k-1, f[j+1:]
 		}
-		if i >= len(f) || f[i] != 's' || next < 0 || next >= len(args) {
-			return "", false
+		if f == "" || f[0] != 's' {
+			return nil
 		}
-		b = append(b, args[next]...)
+		t.lits = append(t.lits, lit.String())
+		t.n += lit.Len()
+		lit.Reset()
+		t.args = append(t.args, next)
+		f = f[1:]
 		next++
 	}
-	return string(b), true
+	t.lits = append(t.lits, lit.String())
+	t.n += lit.Len()
+	return t
+}
+
+// apply writes the text with args in its verbs; false if it is nil or
+// names an argument args lacks.
+func (t *fill) apply(args []string) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	n := t.n
+	for _, a := range t.args {
+		if a >= len(args) {
+			return "", false
+		}
+		n += len(args[a])
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, a := range t.args {
+		b.WriteString(t.lits[i])
+		b.WriteString(args[a])
+	}
+	b.WriteString(t.lits[len(t.args)])
+	return b.String(), true
 }
 
 // Text returns the message m in the printer's language.
@@ -311,7 +349,7 @@ func load() {
 		if err != nil && loadErr == nil {
 			loadErr = err
 		}
-		pr := &Printer{code: code, texts: map[string]string{}, plural: map[string]bool{}}
+		pr := &Printer{code: code, texts: map[string]string{}, fills: map[string]*fill{}, plural: map[string]bool{}}
 		for key, e := range cat {
 			if err := set(b, tag, key, e); err != nil && loadErr == nil {
 				loadErr = fmt.Errorf("catalog %s: %q: %w", e.file, key, err)
@@ -320,6 +358,9 @@ func load() {
 				pr.plural[key] = true
 			} else {
 				pr.texts[key] = e.text
+				if f := parseFill(e.text); f != nil {
+					pr.fills[key] = f
+				}
 			}
 		}
 		pr.p = message.NewPrinter(tag, message.Catalog(b))

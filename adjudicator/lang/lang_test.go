@@ -97,6 +97,30 @@ func TestWidth(t *testing.T) {
 	}
 }
 
+// TestWidthQuick: Width's quick reading of kana and kanji gives what
+// decoding each character and RuneWidth give, for every character of the
+// first planes, and for bytes that are not UTF-8 (one column each, as
+// utf8.DecodeRuneInString reads them).
+func TestWidthQuick(t *testing.T) {
+	slow := func(s string) int {
+		n := 0
+		for _, r := range s {
+			n += RuneWidth(r)
+		}
+		return n
+	}
+	for r := rune(0); r < 0x20000; r++ {
+		if s := "a" + string(r) + "b"; Width(s) != slow(s) {
+			t.Errorf("Width(%U) = %d, want %d", r, Width(s)-2, slow(s)-2)
+		}
+	}
+	for _, s := range []string{"\xe3\x81", "\xe4\x80\x41", "\xed\xa0\x80", "\xe0\x80\x80", "戦\x80闘", "\xe9\xbf", "ユ\xe3"} {
+		if Width(s) != slow(s) {
+			t.Errorf("Width(%q) = %d, want %d", s, Width(s), slow(s))
+		}
+	}
+}
+
 // TestWrap: lines keep to the width counted in columns, a Japanese
 // character two; no character is split; no line begins with closing
 // punctuation or ends with opening; English wraps at spaces alone.
@@ -121,6 +145,11 @@ func TestWrap(t *testing.T) {
 		got := Wrap(tc.s, tc.first, tc.rest, tc.max)
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("Wrap(%q, %d) = %q, want %q", tc.s, tc.max, got, tc.want)
+		}
+		var b strings.Builder
+		WrapTo(&b, tc.s, tc.first, tc.rest, tc.max)
+		if want := strings.Join(tc.want, "\n") + "\n"; b.String() != want {
+			t.Errorf("WrapTo(%q, %d) = %q, want %q", tc.s, tc.max, b.String(), want)
 		}
 	}
 	for _, max := range []int{20, 37, 78} {
@@ -164,6 +193,10 @@ func TestFill(t *testing.T) {
 		{EN(), "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}},
 		{EN(), "no such key: %s and %[1]s, 100%%", []string{"a"}},
 		{EN(), "too few: %s %s", []string{"a"}},
+		{EN(), "swapped: %[2]s, %[1]s; %s", []string{"a", "b"}},
+		{EN(), "bad index %[x]s", []string{"a"}},
+		{EN(), "a lone %", []string{"a"}},
+		{EN(), "%d is not %s", []string{"a", "b"}},
 	} {
 		anys := make([]any, len(c.args))
 		for i, a := range c.args {

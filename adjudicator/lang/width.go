@@ -13,10 +13,49 @@ import (
 // any other character one. The 80-column reports are laid out by it.
 func Width(s string) int {
 	n := 0
-	for _, r := range s {
-		n += RuneWidth(r)
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		w, size := columns(s, i)
+		n += w
+		i += size
 	}
 	return n
+}
+
+// columns returns the columns and the bytes of the character at s[i:], a
+// kana or a kanji quicker than decode and RuneWidth: a Japanese text is
+// measured character by character, every line of every report.
+func columns(s string, i int) (w, size int) {
+	if c := s[i]; c >= 0xe3 && c <= 0xe9 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+		// U+3000 to U+9FFF, never overlong nor a surrogate.
+		r := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
+		if r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff {
+			return 2, 3
+		}
+	}
+	r, size := decode(s, i)
+	return RuneWidth(r), size
+}
+
+// decode is utf8.DecodeRuneInString(s[i:]), quicker for the 3-byte
+// characters of a Japanese text: the wrapping decodes every character of
+// every line of a report.
+func decode(s string, i int) (rune, int) {
+	if i >= len(s) {
+		return utf8.RuneError, 0
+	} else if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	} else if c&0xf0 == 0xe0 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+		r := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
+		if r >= 0x800 && (r < 0xd800 || r > 0xdfff) { // not overlong, not a surrogate
+			return r, 3
+		}
+	}
+	return utf8.DecodeRuneInString(s[i:])
 }
 
 // RuneWidth returns the columns r takes: 0, 1 or 2.
@@ -69,43 +108,64 @@ func PadLeft(s string, n int) string {
 // whole. Within a line the spaces between words are kept as written; at a
 // break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
-	// No character takes more columns than it has bytes.
-	if len(first)+len(s) <= max || fits(first, s, max) {
+	if fits(first, s, max) {
 		return []string{first + s}
 	}
+	var lines []string
+	wrap(s, first, rest, max, func(prefix, text string) { lines = append(lines, prefix+text) })
+	return lines
+}
+
+// WrapTo writes the lines Wrap gives to b, each ended by a newline, as a
+// report writes them: without making the lines as strings first.
+func WrapTo(b *strings.Builder, s, first, rest string, max int) {
+	if fits(first, s, max) {
+		b.WriteString(first)
+		b.WriteString(s)
+		b.WriteByte('\n')
+		return
+	}
+	wrap(s, first, rest, max, func(prefix, text string) {
+		b.WriteString(prefix)
+		b.WriteString(text)
+		b.WriteByte('\n')
+	})
+}
+
+// wrap is Wrap's breaking, giving each line to line as its prefix and its
+// stretch of s.
+func wrap(s, first, rest string, max int, line func(prefix, text string)) {
 	// A line is its prefix and a stretch of s from its first piece to its
 	// last, with the spaces between them as written.
-	var lines []string
 	prefix, n := first, Width(first)
 	from, to := -1, 0 // the stretch of s the line holds; from -1: none yet
 	for i := 0; i < len(s); {
-		start, end, gap := nextPiece(s, i)
+		start, end, gap, w, r := nextPiece(s, i)
 		if start == len(s) {
 			break // spaces at the end
 		}
 		i = end
-		w := pieceWidth(s[start:end])
 		if from < 0 {
 			gap = 0
 		} else if n+gap+w > max {
-			lines = append(lines, prefix+s[from:to])
+			line(prefix, s[from:to])
 			prefix, n, from, gap = rest, Width(rest), -1, 0
 		}
 		if from < 0 {
 			from = start
 		}
-		if r, size := utf8.DecodeRuneInString(s[start:end]); size == end-start && plain(r) {
+		if end-start == 3 && plain(r) {
 			// A run of kanji and hiragana may break between any two: as
 			// much of it as the line holds goes in at once, but for its
 			// last character, which nextPiece keeps with what may not
 			// begin a line after it.
-			r, size := utf8.DecodeRuneInString(s[end:])
+			r, size := decode(s, end)
 			for end < len(s) && n+gap+w+2 <= max && plain(r) {
 				next := end + size
 				if next == len(s) {
 					break
 				}
-				after, asize := utf8.DecodeRuneInString(s[next:])
+				after, asize := decode(s, next)
 				if !plain(after) {
 					break
 				}
@@ -118,9 +178,10 @@ func Wrap(s, first, rest string, max int) []string {
 		to = end
 	}
 	if from < 0 {
-		return append(lines, prefix)
+		line(prefix, "")
+		return
 	}
-	return append(lines, prefix+s[from:to])
+	line(prefix, s[from:to])
 }
 
 // plain reports whether r is a kanji or a hiragana that a line may begin
@@ -132,104 +193,111 @@ func plain(r rune) bool {
 // fits reports whether first and s take max columns at most, reading no
 // further than the column after max.
 func fits(first, s string, max int) bool {
+	// No character takes more columns than it has bytes.
+	if len(first)+len(s) <= max {
+		return true
+	}
 	n := Width(first)
-	for _, r := range s {
-		if n += RuneWidth(r); n > max {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n++
+			i++
+		} else {
+			w, size := columns(s, i)
+			n += w
+			i += size
+		}
+		if n > max {
 			return false
 		}
 	}
 	return true
 }
 
-// pieceWidth is Width for a piece, quicker for the most common ones: a
-// run of ASCII, or one character.
-func pieceWidth(t string) int {
-	if r, size := utf8.DecodeRuneInString(t); size == len(t) {
-		return RuneWidth(r)
-	}
-	for i := 0; i < len(t); i++ {
-		if t[i] >= utf8.RuneSelf {
-			return Width(t)
-		}
-	}
-	return len(t)
-}
-
 // nextPiece finds what Wrap places whole from s[i:] on: a run of narrow
 // characters, or one wide character with the punctuation that must stay
 // beside it. gap is the spaces before it, kept within a line as written
-// ("12  MOVE"); its text is s[start:end], and start is len(s) when only
-// spaces are left.
-
-func nextPiece(s string, i int) (start, end, gap int) {
+// ("12  MOVE"); its text is s[start:end], w columns wide, and r its first
+// character; start is len(s) when only spaces are left.
+func nextPiece(s string, i int) (start, end, gap, w int, first rune) {
 	for i < len(s) && s[i] == ' ' {
 		gap++
 		i++
 	}
 	if i == len(s) {
-		return i, i, gap
+		return i, i, gap, 0, 0
 	}
-	r, size := utf8.DecodeRuneInString(s[i:])
+	r, size := decode(s, i)
+	first = r
 	j := i + size
+	w = RuneWidth(r)
 	if r == '【' {
 		// A word set off for emphasis, 【除去】, is never broken.
 		if k := strings.IndexRune(s[j:], '】'); k >= 0 && k <= 30 {
+			w += Width(s[j : j+k+len("】")])
 			j += k + len("】")
 			r, _ = utf8.DecodeLastRuneInString(s[i:j])
 		}
 	}
 	// Opening punctuation stays with what follows it.
 	for noBreakAfter(r) && j < len(s) {
-		r, size = utf8.DecodeRuneInString(s[j:])
+		r, size = decode(s, j)
 		if r == ' ' {
 			break
 		}
 		j += size
+		w += RuneWidth(r)
 	}
-	if RuneWidth(r) != 2 && r != ' ' {
+	if rw := RuneWidth(r); rw != 2 && r != ' ' {
 		// A run of narrow characters, "(titm" as well as "titm"; a
 		// wide character is a piece alone. Wide closing punctuation
 		// ends the run, below: a line may break after it, as in a
 		// list of keywords "GAME、TOKEN、IMPULSE".
 		last := r
 		for j < len(s) {
-			r, size := utf8.DecodeRuneInString(s[j:])
-			if r == ' ' || RuneWidth(r) == 2 {
+			r, size := decode(s, j)
+			rw := RuneWidth(r)
+			if r == ' ' || rw == 2 {
 				break
 			}
 			j += size
+			w += rw
 			last = r
 		}
 		// A number keeps the word that counts it: 3戦力, 18日,
 		// 1移動力, (3個中1個目) is never broken between 1 and 個目.
 		if last >= '0' && last <= '9' {
-			j = counter(s, j)
+			k := counter(s, j)
+			w += Width(s[j:k])
+			j = k
 		}
 	} else if katakana(r) {
 		// A word in katakana, ユニット, ダイス, is not broken.
 		for j < len(s) {
-			r, size := utf8.DecodeRuneInString(s[j:])
+			r, size := decode(s, j)
 			if !katakana(r) {
 				break
 			}
 			j += size
+			w += RuneWidth(r)
 		}
 	}
 	for j < len(s) {
-		r, size := utf8.DecodeRuneInString(s[j:])
+		r, size := decode(s, j)
 		if !noBreakBefore(r) {
 			break
 		}
 		j += size
+		w += RuneWidth(r)
 	}
-	return i, j, gap
+	return i, j, gap, w, first
 }
 
 // counter returns the end of the counting word that begins at s[j:]: up to
 // three kanji or katakana, as 戦力, 個目, 移動力, ヒット.
 func counter(s string, j int) int {
 	for n := 0; n < 3 && j < len(s); n++ {
-		r, size := utf8.DecodeRuneInString(s[j:])
+		r, size := decode(s, j)
 		if !katakana(r) && !unicode.Is(unicode.Han, r) {
 			break
 		}
