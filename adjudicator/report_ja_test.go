@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"titm/adjudicator/lang"
+	"titm/internal/golden"
 	"titm/rules"
 )
 
@@ -40,6 +41,7 @@ func TestReportJapanese(t *testing.T) {
 		t.Fatal(err)
 	}
 	goldenReport(t, "report-intro-battle-ja.txt", ja)
+	noEnglish(t, g, "the report", ja)
 	en, err := Report(g, recs, events)
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +96,7 @@ func TestReportBattlesJapanese(t *testing.T) {
 		t.Fatal(err)
 	}
 	goldenReport(t, "report-battles-ja.txt", r)
+	noEnglish(t, g, "the report", r, "Movement tests", "Allied victory") // the fixture's own title and result, which no catalog has
 }
 
 // The answer to CHECK in Japanese: for the German orders of the
@@ -107,6 +110,7 @@ func TestCheckReplyJapanese(t *testing.T) {
 		t.Fatal(err)
 	}
 	goldenReport(t, "check-intro-ja.txt", WriteRehearsalIn(ja, s, rh))
+	noEnglish(t, g, "CHECK", WriteRehearsalIn(ja, s, rh))
 
 	g, _ = formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
 	g.Join(rules.German, "g", t0)
@@ -129,6 +133,20 @@ func TestCheckReplyJapanese(t *testing.T) {
 		t.Fatal(err)
 	}
 	goldenReport(t, "check-reply-ja.txt", WriteRehearsalIn(ja, s, rh))
+	noEnglish(t, g, "CHECK", WriteRehearsalIn(ja, s, rh))
+}
+
+// noEnglish fails the test if a Japanese text of game g has a word of
+// English in it (golden.EnglishWords); quoted are its fixtures' own words.
+func noEnglish(t *testing.T, g *Game, what, text string, quoted ...string) {
+	t.Helper()
+	s, err := g.Rules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws := golden.EnglishWords(text, s, append(quoted, g.ID)...); len(ws) > 0 {
+		t.Errorf("%s in Japanese has English words %q", what, ws)
+	}
 }
 
 // The results a game may end with, in Japanese: the scenarios', and the

@@ -352,49 +352,25 @@ func TestJapaneseGameWraps(t *testing.T) {
 
 // TestJapaneseGameWithoutEnglish is the issue's test of done: a Japanese
 // player plays a whole game by mail without reading a word of English but
-// the order language (its keywords, written in capitals), place names,
-// unit ids and the program's own commands. What the game's people wrote
-// themselves (the seeds, the director's reasons) is shown as written, and
-// the game's name, Tigers in the Mist, is a name.
+// the order language, place names, unit ids and the program's own
+// commands (golden.EnglishWords). What the game's people wrote themselves
+// (the seeds, a wrong unit's id, the director's reasons) is shown as
+// written.
 func TestJapaneseGameWithoutEnglish(t *testing.T) {
 	texts, _ := scriptedGameIn(t, "ja")
 	s, err := scenarios.Load("intro")
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := map[string]bool{"titm": true, "verify": true, "export": true, "English": true, "en": true, "ja": true}
-	for _, a := range s.Map.Areas {
-		for _, w := range strings.Fields(a.Name) {
-			allowed[w] = true
-		}
-	}
-	for _, z := range s.Map.Zones {
-		allowed[z.Name] = true
-	}
-	for _, u := range s.Units {
-		for _, w := range regexp.MustCompile(`[A-Za-z]+`).FindAllString(u.ID, -1) {
-			allowed[w] = true
-		}
-	}
-	// What is not language: hashes, tokens, addresses, the game's id; and
-	// what the people of the scripted game wrote in English themselves.
-	notLanguage := regexp.MustCompile(`[0-9a-f]{64}|[a-z0-9]{4}(-[a-z0-9]{4}){4}|[a-z]+@example\.org|intro-1|\(intro\)|` +
-		`Tigers in the Mist|"ein Samenkorn"|"two"|nosuch|a question of the rules|the question is answered|the answer took long`)
-	word := regexp.MustCompile(`[\p{Latin}]*[a-zß-ÿ][\p{Latin}]*`) // a word with a small letter: not a keyword
-	lines := regexp.MustCompile(`\n\s*`)
 	checked := 0
 	for _, x := range texts {
 		if !strings.Contains(x.step, "hasso@example.org") && !strings.HasSuffix(x.step, "(German): the reply") {
 			continue
 		}
 		checked++
-		// A text's lines joined, as wrapping may break what it quotes.
-		body := notLanguage.ReplaceAllString(lines.ReplaceAllString(x.body, " "), " ")
-		for _, w := range word.FindAllString(body, -1) {
-			// A letter alone is a unit of time (24h) or a mark (A3e).
-			if !allowed[w] && len(w) > 1 {
-				t.Errorf("%s: the English word %q in\n%s", x.step, w, x.body)
-			}
+		if ws := golden.EnglishWords(x.body, s, "intro-1", "(intro)", `"ein Samenkorn"`, `"two"`, "nosuch",
+			"a question of the rules", "the question is answered", "the answer took long"); len(ws) > 0 {
+			t.Errorf("%s: English words %q in\n%s", x.step, ws, x.body)
 		}
 	}
 	if checked < 40 {
