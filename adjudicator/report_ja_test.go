@@ -74,23 +74,7 @@ func TestReportJapanese(t *testing.T) {
 // The report of the movement fixture's impulse of battle, demolition and
 // repair in Japanese, as TestReportBattles writes it in English.
 func TestReportBattlesJapanese(t *testing.T) {
-	g, _ := formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
-	g.Join(rules.German, "g", t0)
-	g.Join(rules.Allied, "a", t0)
-	now := t0.Add(time.Hour)
-	for g.Next.String() != "G17-1" {
-		submit(t, g, "", now)
-		now = now.Add(time.Hour)
-	}
-	move := func(id string, area int) {
-		u := g.State.Unit(id)
-		u.Place, u.TurnStart = rules.AreaPlace(area), rules.AreaPlace(area)
-	}
-	move("U/MX", 4)
-	move("U/IN", 6)
-	move("G/EN", 3)
-	g.State.Bridge(3, 4).Blown = true
-	recs, events := submit(t, g, "ATTACK 4 WITH G/AR G/MX\nMOVE G/IN 5 6\nREPAIR 3-4 BY G/EN\n", now)
+	g, recs, events := battlesImpulse(t)
 	r, err := ReportIn(lang.For(lang.Japanese), g, recs, events)
 	if err != nil {
 		t.Fatal(err)
@@ -112,23 +96,8 @@ func TestCheckReplyJapanese(t *testing.T) {
 	goldenReport(t, "check-intro-ja.txt", WriteRehearsalIn(ja, s, rh))
 	noEnglish(t, g, "CHECK", WriteRehearsalIn(ja, s, rh))
 
-	g, _ = formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
-	g.Join(rules.German, "g", t0)
-	g.Join(rules.Allied, "a", t0)
-	now := t0.Add(time.Hour)
-	for g.Next.String() != "G17-1" {
-		submit(t, g, "", now)
-		now = now.Add(time.Hour)
-	}
-	s, _ = g.Rules()
-	place := func(id string, area int) {
-		u := g.State.Unit(id)
-		u.Place, u.TurnStart, u.Entrenched = rules.AreaPlace(area), rules.AreaPlace(area), false
-	}
-	place("U/IN", 5)
-	place("U/MX", 3)
-	orders := "IMPULSE 17-1\nMOVE G/RF A 4\nMOVE G/IN G/EN 5 4\nMOVE G/RT 5 4 3\nREMOVE 4 G/IN\n"
-	rh, err = rules.Rehearse(s, g.State, mustParse(t, s, rules.German, orders))
+	g, s, orders := checkFixture(t)
+	rh, err = rules.Rehearse(s, g.State, orders)
 	if err != nil {
 		t.Fatal(err)
 	}

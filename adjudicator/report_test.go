@@ -55,10 +55,11 @@ func TestReportMovement(t *testing.T) {
 	goldenReport(t, "report-movement.txt", r)
 }
 
-// The report of an impulse with a battle, a bridge demolition and a
-// repair, each die in it: a position of the movement fixture, set up for
-// them on 17 December.
-func TestReportBattles(t *testing.T) {
+// moveFixture17 makes a game of the movement fixture, both players joined,
+// at its first German impulse of 17 December (G17-1), and returns it and
+// the time to play it at.
+func moveFixture17(t *testing.T) (*Game, time.Time) {
+	t.Helper()
 	g, _ := formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
 	g.Join(rules.German, "g", t0)
 	g.Join(rules.Allied, "a", t0)
@@ -67,6 +68,15 @@ func TestReportBattles(t *testing.T) {
 		submit(t, g, "", now)
 		now = now.Add(time.Hour)
 	}
+	return g, now
+}
+
+// battlesImpulse plays an impulse with a battle, a bridge demolition and a
+// repair, each die in it: a position of the movement fixture, set up for
+// them on 17 December.
+func battlesImpulse(t *testing.T) (*Game, []Record, []rules.Event) {
+	t.Helper()
+	g, now := moveFixture17(t)
 	// 9.13: the US mech in 4 with the German armour and mech makes it a
 	// battle area; the US infantry in 6 may blow bridge 5-6 (10.29) as the
 	// German infantry crosses; bridge 3-4 is blown, and the German
@@ -95,6 +105,13 @@ func TestReportBattles(t *testing.T) {
 	if !battle || !demolition || !repair {
 		t.Fatalf("battle %v, demolition %v, repair %v: %v", battle, demolition, repair, events)
 	}
+	return g, recs, events
+}
+
+// The report of an impulse with a battle, a bridge demolition and a
+// repair (battlesImpulse).
+func TestReportBattles(t *testing.T) {
+	g, recs, events := battlesImpulse(t)
 	r, err := Report(g, recs, events)
 	if err != nil {
 		t.Fatal(err)
@@ -135,14 +152,31 @@ func TestReportFinal(t *testing.T) {
 // fixture on 17 December. The Allies' standing orders say BLOW NONE, and
 // the answer is the same as with BLOW ALL: a CHECK never reads them.
 func TestCheckReply(t *testing.T) {
-	g, _ := formingGame(t, "../testdata/move/scenario.toml", "move-1", testSecret, 48*time.Hour)
-	g.Join(rules.German, "g", t0)
-	g.Join(rules.Allied, "a", t0)
-	now := t0.Add(time.Hour)
-	for g.Next.String() != "G17-1" {
-		submit(t, g, "", now)
-		now = now.Add(time.Hour)
+	g, s, orders := checkFixture(t)
+	var replies []string
+	for _, blow := range []string{"NONE", "ALL"} {
+		st, err := rules.ApplyStanding(g.State, rules.Allied, mustParse(t, s, rules.Allied, "BLOW "+blow))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rh, err := rules.Rehearse(s, st, orders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		replies = append(replies, WriteRehearsal(s, rh))
 	}
+	if replies[0] != replies[1] {
+		t.Errorf("the answer depends on the Allied standing orders:\n%s\n----\n%s", replies[0], replies[1])
+	}
+	goldenReport(t, "check-reply.txt", replies[0])
+}
+
+// checkFixture sets up the position of TestCheckReply on the movement
+// fixture's G17-1, and returns the game, its scenario and the German
+// orders to check.
+func checkFixture(t *testing.T) (*Game, *rules.Scenario, *rules.Orders) {
+	t.Helper()
+	g, _ := moveFixture17(t)
 	s, _ := g.Rules()
 	// U/IN in 5 with the German infantry, engineers and red-triangle
 	// armour: leaving 5 costs them 1 MP more (8.36). U/MX in 3, at the far
@@ -158,22 +192,7 @@ func TestCheckReply(t *testing.T) {
 		"MOVE G/IN G/EN 5 4\n" + // out of 5 with U/IN, into 4: over the limit
 		"MOVE G/RT 5 4 3\n" + // on over bridge 3-4 into U/MX: a battle
 		"REMOVE 4 G/IN\n"
-	var replies []string
-	for _, blow := range []string{"NONE", "ALL"} {
-		st, err := rules.ApplyStanding(g.State, rules.Allied, mustParse(t, s, rules.Allied, "BLOW "+blow))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rh, err := rules.Rehearse(s, st, mustParse(t, s, rules.German, orders))
-		if err != nil {
-			t.Fatal(err)
-		}
-		replies = append(replies, WriteRehearsal(s, rh))
-	}
-	if replies[0] != replies[1] {
-		t.Errorf("the answer depends on the Allied standing orders:\n%s\n----\n%s", replies[0], replies[1])
-	}
-	goldenReport(t, "check-reply.txt", replies[0])
+	return g, s, mustParse(t, s, rules.German, orders)
 }
 
 func mustParse(t *testing.T, s *rules.Scenario, side rules.Side, text string) *rules.Orders {
