@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/referee"
 	"titm/rules"
 	"titm/store"
@@ -545,18 +546,26 @@ func TestSideNamesCapitalised(t *testing.T) {
 // those that must stay whole: quoted order lines, and a hash.
 func TestRepliesWrap(t *testing.T) {
 	texts, _ := scriptedGame(t)
-	whole := regexp.MustCompile(`^line \d+: |[0-9a-f]{64}`)
 	for _, x := range texts {
-		if strings.Contains(x.step, "subject") {
-			continue
-		}
-		for _, l := range strings.Split(x.body, "\n") {
-			if utf8.RuneCountInString(l) > 78 && !whole.MatchString(l) {
-				t.Errorf("%s: a line of %d columns:\n%s", x.step, utf8.RuneCountInString(l), l)
-			}
+		if !strings.Contains(x.step, "subject") {
+			checkWidth(t, x)
 		}
 	}
 }
+
+// checkWidth checks that every line of a text keeps to 78 columns of
+// display width (lang.Width), but those that must stay whole: a quoted
+// order line ("line 3: ", "3行目: ") and a hash.
+func checkWidth(t *testing.T, x text) {
+	t.Helper()
+	for _, l := range strings.Split(x.body, "\n") {
+		if lang.Width(l) > 78 && !wholeLine.MatchString(l) {
+			t.Errorf("%s: a line of %d columns:\n%s", x.step, lang.Width(l), l)
+		}
+	}
+}
+
+var wholeLine = regexp.MustCompile(`^(line \d+|\d+行目): |[0-9a-f]{64}`)
 
 // The director's extension of a paused game tells the time left on the
 // stopped clock, not a deadline the pause has put off.
