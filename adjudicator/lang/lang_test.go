@@ -141,6 +141,11 @@ func TestWrap(t *testing.T) {
 		// A number keeps its counting word; a katakana word stays whole.
 		{"あいう3戦力です", "", "", 8, []string{"あいう", "3戦力で", "す"}},
 		{"あいユニット", "", "", 6, []string{"あい", "ユニット"}},
+		// A short aside in parentheses stays whole; one with a space may
+		// break at it.
+		{"射撃する (3個中1個目)", "", "", 16, []string{"射撃する", "(3個中1個目)"}},
+		{"射撃する (2回中1回目、目標 4/12)", "", "", 28, []string{"射撃する (2回中1回目、目標", "4/12)"}},
+		{"連合軍の（ドイツ軍）", "", "", 12, []string{"連合軍の", "（ドイツ軍）"}},
 	} {
 		got := Wrap(tc.s, tc.first, tc.rest, tc.max)
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {

@@ -104,47 +104,79 @@ func PadLeft(s string, n int) string {
 // breaks at spaces and, in Japanese text, between two wide characters
 // (not before closing punctuation such as 。、」) ), nor after opening
 // punctuation such as 「 ( ), as Japanese typesetting does; nor inside a
-// word set off for emphasis, as 【除去】. A word wider than a line is left
+// word set off for emphasis, as 【除去】, a katakana word, a number and its
+// counting word (3戦力), or a short aside in parentheses without spaces,
+// as (3個中1個目). A word wider than a line is left
 // whole. Within a line the spaces between words are kept as written; at a
 // break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
-	if fits(first, s, max) {
+	total, ok := fits(first, s, max)
+	if ok {
 		return []string{first + s}
 	}
 	var lines []string
-	wrap(s, first, rest, max, func(prefix, text string) { lines = append(lines, prefix+text) })
+	wrap(s, total, first, rest, max, func(prefix, text string) { lines = append(lines, prefix+text) })
 	return lines
 }
 
 // WrapTo writes the lines Wrap gives to b, each ended by a newline, as a
 // report writes them: without making the lines as strings first.
 func WrapTo(b *strings.Builder, s, first, rest string, max int) {
-	if fits(first, s, max) {
+	total, ok := fits(first, s, max)
+	if ok {
 		b.WriteString(first)
 		b.WriteString(s)
 		b.WriteByte('\n')
 		return
 	}
-	wrap(s, first, rest, max, func(prefix, text string) {
+	wrap(s, total, first, rest, max, func(prefix, text string) {
 		b.WriteString(prefix)
 		b.WriteString(text)
 		b.WriteByte('\n')
 	})
 }
 
+// fits reports whether first and s take max columns at most; when they
+// do not, it returns the columns of s.
+func fits(first, s string, max int) (int, bool) {
+	// No character takes more columns than it has bytes.
+	if len(first)+len(s) <= max {
+		return 0, true
+	}
+	total := Width(s)
+	return total, Width(first)+total <= max
+}
+
 // wrap is Wrap's breaking, giving each line to line as its prefix and its
-// stretch of s.
-func wrap(s, first, rest string, max int, line func(prefix, text string)) {
+// stretch of s, which is total columns wide.
+func wrap(s string, total int, first, rest string, max int, line func(prefix, text string)) {
 	// A line is its prefix and a stretch of s from its first piece to its
 	// last, with the spaces between them as written.
 	prefix, n := first, Width(first)
 	from, to := -1, 0 // the stretch of s the line holds; from -1: none yet
-	for i := 0; i < len(s); {
-		start, end, gap, w, r := nextPiece(s, i)
-		if start == len(s) {
-			break // spaces at the end
+	// What is left of s once a line holds it all is placed at once, not
+	// piece by piece: used is the columns of s before i, and the spaces at
+	// its end, which no line holds, are left out of its end and total.
+	end := len(strings.TrimRight(s, " "))
+	total -= len(s) - end
+	used := 0
+	for i := 0; i < end; {
+		j := i
+		if from < 0 {
+			for s[j] == ' ' { // a line begins with no space
+				j++
+			}
 		}
-		i = end
+		if n+total-used-(j-i) <= max {
+			if from < 0 {
+				from = j
+			}
+			to = end
+			break
+		}
+		start, stop, gap, w, r := nextPiece(s, i)
+		used += gap
+		i = stop
 		if from < 0 {
 			gap = 0
 		} else if n+gap+w > max {
@@ -154,14 +186,14 @@ func wrap(s, first, rest string, max int, line func(prefix, text string)) {
 		if from < 0 {
 			from = start
 		}
-		if end-start == 3 && plain(r) {
+		if stop-start == 3 && plain(r) {
 			// A run of kanji and hiragana may break between any two: as
 			// much of it as the line holds goes in at once, but for its
 			// last character, which nextPiece keeps with what may not
 			// begin a line after it.
-			r, size := decode(s, end)
-			for end < len(s) && n+gap+w+2 <= max && plain(r) {
-				next := end + size
+			r, size := decode(s, stop)
+			for stop < len(s) && n+gap+w+2 <= max && plain(r) {
+				next := stop + size
 				if next == len(s) {
 					break
 				}
@@ -169,13 +201,14 @@ func wrap(s, first, rest string, max int, line func(prefix, text string)) {
 				if !plain(after) {
 					break
 				}
-				end, w = next, w+2
+				stop, w = next, w+2
 				r, size = after, asize
 			}
-			i = end
+			i = stop
 		}
 		n += gap + w
-		to = end
+		used += w
+		to = stop
 	}
 	if from < 0 {
 		line(prefix, "")
@@ -188,30 +221,6 @@ func wrap(s, first, rest string, max int, line func(prefix, text string)) {
 // or end with: two columns wide, breakable on either side.
 func plain(r rune) bool {
 	return (r >= 0x4E00 && r <= 0x9FFF || r >= 0x3041 && r <= 0x3096) && !noBreakBefore(r)
-}
-
-// fits reports whether first and s take max columns at most, reading no
-// further than the column after max.
-func fits(first, s string, max int) bool {
-	// No character takes more columns than it has bytes.
-	if len(first)+len(s) <= max {
-		return true
-	}
-	n := Width(first)
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			n++
-			i++
-		} else {
-			w, size := columns(s, i)
-			n += w
-			i += size
-		}
-		if n > max {
-			return false
-		}
-	}
-	return true
 }
 
 // nextPiece finds what Wrap places whole from s[i:] on: a run of narrow
@@ -231,12 +240,24 @@ func nextPiece(s string, i int) (start, end, gap, w int, first rune) {
 	first = r
 	j := i + size
 	w = RuneWidth(r)
-	if r == '【' {
+	switch r {
+	case '【':
 		// A word set off for emphasis, 【除去】, is never broken.
 		if k := strings.IndexRune(s[j:], '】'); k >= 0 && k <= 30 {
 			w += Width(s[j : j+k+len("】")])
 			j += k + len("】")
 			r, _ = utf8.DecodeLastRuneInString(s[i:j])
+		}
+	case '(', '（':
+		// A short aside without spaces, (3個中1個目) or (ドイツ軍), is not
+		// broken either: "(3個中" and "1個目)" apart read badly.
+		if k := strings.IndexAny(s[j:], " )）"); k >= 0 && s[j+k] != ' ' {
+			_, size := utf8.DecodeRuneInString(s[j+k:])
+			if gw := Width(s[j : j+k+size]); gw <= maxAside {
+				w += gw
+				j += k + size
+				r, _ = utf8.DecodeLastRuneInString(s[i:j])
+			}
 		}
 	}
 	// Opening punctuation stays with what follows it.
@@ -292,6 +313,10 @@ func nextPiece(s string, i int) (start, end, gap, w int, first rune) {
 	}
 	return i, j, gap, w, first
 }
+
+// maxAside is the widest aside in parentheses nextPiece keeps whole, in
+// columns, the closing parenthesis included.
+const maxAside = 16
 
 // counter returns the end of the counting word that begins at s[j:]: up to
 // three kanji or katakana, as 戦力, 個目, 移動力, ヒット.
