@@ -26,6 +26,11 @@ type Message struct {
 // M returns the message of a format and its arguments.
 func M(key string, args ...any) Message { return Message{Key: key, Args: args} }
 
+// Plain returns a text that reads the same in every language, as a
+// message: a name, an id, a keyword of a file, or a text the operator
+// wrote himself.
+func Plain(s string) Message { return M("%s", s) }
+
 // String returns the message in English.
 func (m Message) String() string {
 	if len(m.Args) == 0 {
@@ -59,20 +64,13 @@ func MessageOf(err error) Message {
 	if errors.As(err, &m) {
 		return m.message()
 	}
-	return M("%s", err.Error())
+	return Plain(err.Error())
 }
 
 // List writes items as a list: "a, b, c" (in Japanese "a、b、c"). An item
 // may be a message.
 func List[T any](items []T) Message {
-	switch n := len(items); n {
-	case 0:
-		return M("%s", "")
-	case 1:
-		return M("%s", items[0])
-	default:
-		return M("%s, %s", List(items[:n-1]), items[n-1])
-	}
+	return joined(items, func(a Message, b any) Message { return M("%s, %s", a, b) })
 }
 
 // OrList writes items as alternatives: "a", "a or b", "a, b or c".
@@ -95,13 +93,20 @@ func AndList[T any](items []T) Message {
 // modifiers and the parts of a cost are written: "+1 target entrenched
 // (8.56, 9.71) -1 confusion (14.24)".
 func Spaced[T any](items []T) Message {
+	return joined(items, func(a Message, b any) Message { return M("%s %s", a, b) })
+}
+
+// joined writes items each after the ones before, by pair, which joins
+// what comes before to the next item; its key is a literal at its M, as
+// the catalogs' test finds keys.
+func joined[T any](items []T, pair func(before Message, next any) Message) Message {
 	switch n := len(items); n {
 	case 0:
 		return M("%s", "")
 	case 1:
 		return M("%s", items[0])
 	default:
-		return M("%s %s", Spaced(items[:n-1]), items[n-1])
+		return pair(joined(items[:n-1], pair), items[n-1])
 	}
 }
 

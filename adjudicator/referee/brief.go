@@ -128,7 +128,7 @@ func zoneLetters(s *rules.Scenario) rules.Message {
 	}
 	sort.Strings(ls)
 	if n := len(ls); n > 2 && n == len(s.Map.Zones) {
-		return plain(ls[0] + "-" + ls[n-1]) // all of them (3.21)
+		return rules.Plain(ls[0] + "-" + ls[n-1]) // all of them (3.21)
 	}
 	return rules.List(ls)
 }
@@ -267,7 +267,7 @@ func reinforcementsText(p *lang.Printer, s *rules.Scenario, side rules.Side, tit
 		}
 		var rel []rules.Message
 		for _, id := range grp.Release {
-			l := plain(s.Map.PlaceName(rules.AreaPlace(id)))
+			l := rules.Plain(s.Map.PlaceName(rules.AreaPlace(id)))
 			if !s.Uses(rules.AreaPlace(id)) {
 				l = rules.M("%s (off this scenario's map)", s.Map.PlaceName(rules.AreaPlace(id)))
 			}
@@ -299,14 +299,10 @@ func entryZones(s *rules.Scenario, u *rules.Unit) rules.Message {
 	}
 	ms := make([]rules.Message, len(zs))
 	for i, z := range zs {
-		ms[i] = plain(z)
+		ms[i] = rules.Plain(z)
 	}
 	return rules.M("zones %s", orEach(ms))
 }
-
-// plain is a text that reads the same in every language, a name or an
-// id, as a message.
-func plain(s string) rules.Message { return rules.List([]string{s}) }
 
 // orEach writes alternatives with "or" between each two, "a or b or c",
 // as the brief lists release areas and entry zones.

@@ -98,7 +98,7 @@ func statusMessage(s adjudicator.Status) rules.Message {
 	case adjudicator.Finished:
 		return rules.M("finished")
 	}
-	return rules.List([]string{string(s)})
+	return rules.Plain(string(s))
 }
 
 // promptnessText is each player's promptness, as the final report gives

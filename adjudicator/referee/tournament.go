@@ -179,7 +179,7 @@ func bidText(b *tournament.Bid) rules.Message {
 	if b == nil {
 		return rules.M("no bid")
 	}
-	return plain(tournament.BidText(b))
+	return rules.Plain(tournament.BidText(b))
 }
 
 // layout lays out a tournament's mail: English keeps the lines as the

@@ -18,7 +18,7 @@ func FormatText(format string) rules.Message {
 	case Elimination:
 		return rules.M("elimination")
 	}
-	return rules.List([]string{format}) // not the file's: as it is
+	return rules.Plain(format) // not the file's: as it is
 }
 
 // SidesText names a tournament's side rule: alternate, random, bids.
@@ -31,7 +31,7 @@ func SidesText(sides string) rules.Message {
 	case SidesBids:
 		return rules.M("bids")
 	}
-	return rules.List([]string{sides}) // not the file's: as it is
+	return rules.Plain(sides) // not the file's: as it is
 }
 
 // TieBreakText names a tie-break: margin, head-to-head, buchholz.
@@ -44,7 +44,7 @@ func TieBreakText(tb string) rules.Message {
 	case TieBuchholz:
 		return rules.M("buchholz")
 	}
-	return rules.List([]string{tb}) // not the file's: as it is
+	return rules.Plain(tb) // not the file's: as it is
 }
 
 // TieBreaksText lists the tie-breaks in their order: "buchholz, margin,
