@@ -93,17 +93,8 @@ func TestHelpExamplesLegal(t *testing.T) {
 					}
 				}
 			}
-			text, err := playtest.EveryAttack(s, st)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var o *rules.Orders
-			if text != "" {
-				if o, err = rules.ParseOrders(text, s, &rules.ParseOptions{Side: st.Next.Side}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if st, _, err = rules.Play(s, st, o, sixes{}); err != nil {
+			var err error
+			if st, _, err = playtest.PlayEveryAttack(s, st, sixes{}); err != nil {
 				t.Fatal(err)
 			}
 		}

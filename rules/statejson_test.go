@@ -28,19 +28,9 @@ func playedStates(t *testing.T, r *rand.Rand) map[*rules.State]*rules.Scenario {
 		st := rules.NewState(s)
 		out[st] = s
 		for n := 0; !st.Over && n < 80; n++ {
-			text, err := playtest.EveryAttack(s, st)
+			next, _, err := playtest.PlayEveryAttack(s, st, randomDice{r})
 			if err != nil {
-				t.Fatal(err)
-			}
-			var o *rules.Orders
-			if text != "" {
-				if o, err = rules.ParseOrders(text, s, &rules.ParseOptions{Side: st.Next.Side}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			next, _, err := rules.Play(s, st, o, randomDice{r})
-			if err != nil {
-				t.Fatalf("%s %s: %v", name, st.Next, err)
+				t.Fatalf("%s: %v", name, err)
 			}
 			st = next
 			out[st] = s

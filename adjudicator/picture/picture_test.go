@@ -50,19 +50,9 @@ func crowded(t testing.TB) (*rules.Scenario, *rules.State, []rules.Event) {
 	var events []rules.Event
 	d := &dice{}
 	for range crowdedImpulses {
-		text, err := playtest.EveryAttack(s, st)
-		if err != nil {
+		var err error
+		if st, events, err = playtest.PlayEveryAttack(s, st, d); err != nil {
 			t.Fatal(err)
-		}
-		var o *rules.Orders // a pass, if nothing can move
-		if text != "" {
-			if o, err = rules.ParseOrders(text, s, &rules.ParseOptions{Side: st.Next.Side}); err != nil {
-				t.Fatalf("%s: %v", st.Next, err)
-			}
-		}
-		imp := st.Next
-		if st, events, err = rules.Play(s, st, o, d); err != nil {
-			t.Fatalf("playing %s: %v", imp, err)
 		}
 	}
 	return s, st, events
@@ -174,19 +164,9 @@ func playUntilLoss(t testing.TB, s *rules.Scenario, n int) (*rules.State, []rule
 		if st.Over {
 			break
 		}
-		text, err := playtest.EveryAttack(s, st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var o *rules.Orders
-		if text != "" {
-			if o, err = rules.ParseOrders(text, s, &rules.ParseOptions{Side: st.Next.Side}); err != nil {
-				t.Fatalf("%s %s: %v", s.Name, st.Next, err)
-			}
-		}
-		imp := st.Next
-		if st, events, err = rules.Play(s, st, o, d); err != nil {
-			t.Fatalf("%s: playing %s: %v", s.Name, imp, err)
+		var err error
+		if st, events, err = playtest.PlayEveryAttack(s, st, d); err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
 		}
 		if len(HighlightsOf(events).Lost) > 0 {
 			break

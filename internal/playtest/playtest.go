@@ -30,6 +30,27 @@ func EveryAttack(s *rules.Scenario, st *rules.State) (string, error) {
 	return orders(s, st, true)
 }
 
+// PlayEveryAttack plays the next impulse of st with EveryAttack's orders
+// (a pass when nothing can move) and the dice d, and returns the position
+// after it and its events.
+func PlayEveryAttack(s *rules.Scenario, st *rules.State, d rules.Dice) (*rules.State, []rules.Event, error) {
+	text, err := EveryAttack(s, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	var o *rules.Orders
+	if text != "" {
+		if o, err = rules.ParseOrders(text, s, &rules.ParseOptions{Side: st.Next.Side}); err != nil {
+			return nil, nil, fmt.Errorf("%s: the orders written for it: %w", st.Next, err)
+		}
+	}
+	next, events, err := rules.Play(s, st, o, d)
+	if err != nil {
+		return nil, nil, fmt.Errorf("playing %s: %w", st.Next, err)
+	}
+	return next, events, nil
+}
+
 func orders(s *rules.Scenario, st *rules.State, attack bool) (string, error) {
 	side := st.Next.Side
 	held := map[rules.Place][2]int{} // units, SP of the side
