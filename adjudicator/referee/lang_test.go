@@ -375,35 +375,13 @@ func TestJapaneseGameWithoutEnglish(t *testing.T) {
 // scriptedGameIn plays the scripted game of scriptedGame with the German
 // player reading the language code, and returns every text it made, each
 // step named with the side that acted.
-func scriptedGameIn(t *testing.T, code string) ([]text, []adjudicator.Record) {
+func scriptedGameIn(t *testing.T, code string) (transcript, []adjudicator.Record) {
 	t.Helper()
 	ref := referee.New(&referee.Options{Address: "referee@example.org", MaxExtensions: 1, MaxExtension: 48 * time.Hour, Reminder: 12 * time.Hour,
 		Languages: map[string]string{"hasso@example.org": code}})
-	st, err := store.Open(filepath.Join(t.TempDir(), "titm.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	var texts []text
-	add := func(step string, res *referee.Result) {
-		if res.Reply != "" {
-			texts = append(texts, text{step + ": the reply", res.Reply})
-		}
-		for _, m := range res.Mails {
-			texts = append(texts, text{step + ": the subject to " + m.To[0], m.Subject}, text{step + ": the mail to " + m.To[0], m.Text})
-		}
-	}
-	var id string
-	var tokens map[rules.Side]string
-	add("new", act(t, st, func(tx *store.Tx) (*referee.Result, error) {
-		c, err := ref.New(tx, referee.NewGame{Scenario: "intro", German: "hasso@example.org", Allied: "troy@example.org",
-			Observers: []string{"umpire@example.org"}, Deadline: 48 * time.Hour}, start)
-		if err != nil {
-			return nil, err
-		}
-		id, tokens = c.Game.ID, c.Tokens
-		return c.Result, nil
-	}))
+	st, id, tokens, created := scriptedStart(t, ref)
+	var texts transcript
+	texts.add("new", created)
 	at := start
 	for _, s := range []struct {
 		side  rules.Side // "" for the director or the clock
@@ -452,10 +430,12 @@ func scriptedGameIn(t *testing.T, code string) ([]text, []adjudicator.Record) {
 			}
 			step = strings.ReplaceAll(s.mail, "\n", " / ") + " (" + s.side.Title() + ")"
 		}
-		add(step, act(t, st, fn))
+		texts.add(step, act(t, st, fn))
 	}
 	var log []adjudicator.Record
-	st.View(func(tx *store.Tx) error { log, err = tx.Log(id); return err })
+	if err := st.View(func(tx *store.Tx) (err error) { log, err = tx.Log(id); return err }); err != nil {
+		t.Fatal(err)
+	}
 	return texts, log
 }
 

@@ -410,29 +410,33 @@ func TestStandingOrdersPrivate(t *testing.T) {
 // text, named by the step of the scripted game that made it.
 type text struct{ step, body string }
 
-// scriptedGame plays an intro game through every kind of act a player or
-// the director makes, each checked for what its reply must say, to the
-// concession that ends it, and returns every text it made: the welcomes,
-// the replies, the refusals, the notices and the reports.
-func scriptedGame(t *testing.T) (texts []text, log []adjudicator.Record) {
+// A transcript is every text of a scripted game, in order.
+type transcript []text
+
+// add keeps the texts of a step: its reply, and each mail's subject and
+// text.
+func (tr *transcript) add(step string, res *referee.Result) {
+	if res.Reply != "" {
+		*tr = append(*tr, text{step + ": the reply", res.Reply})
+	}
+	for _, m := range res.Mails {
+		*tr = append(*tr, text{step + ": the subject to " + m.To[0], m.Subject}, text{step + ": the mail to " + m.To[0], m.Text})
+	}
+}
+
+// scriptedStart makes the scripted games' intro game, Hasso German and
+// Troy Allied with an umpire watching, in a store of its own, and returns
+// the store, the game's id, its tokens and what making it sent.
+func scriptedStart(t *testing.T, ref *referee.Referee) (*store.Store, string, map[rules.Side]string, *referee.Result) {
 	t.Helper()
-	ref := referee.New(&referee.Options{Address: "referee@example.org", MaxExtensions: 1, MaxExtension: 48 * time.Hour, Reminder: 12 * time.Hour})
 	st, err := store.Open(filepath.Join(t.TempDir(), "titm.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	var id string
-	tokens := map[rules.Side]string{}
-	add := func(step string, res *referee.Result) {
-		if res.Reply != "" {
-			texts = append(texts, text{step + ": the reply", res.Reply})
-		}
-		for _, m := range res.Mails {
-			texts = append(texts, text{step + ": the subject to " + m.To[0], m.Subject}, text{step + ": the mail to " + m.To[0], m.Text})
-		}
-	}
-	created := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+	var tokens map[rules.Side]string
+	res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
 		c, err := ref.New(tx, referee.NewGame{Scenario: "intro", German: "hasso@example.org", Allied: "troy@example.org",
 			Observers: []string{"umpire@example.org"}, Deadline: 48 * time.Hour}, start)
 		if err != nil {
@@ -441,7 +445,19 @@ func scriptedGame(t *testing.T) (texts []text, log []adjudicator.Record) {
 		id, tokens = c.Game.ID, c.Tokens
 		return c.Result, nil
 	})
-	add("new", created)
+	return st, id, tokens, res
+}
+
+// scriptedGame plays an intro game through every kind of act a player or
+// the director makes, each checked for what its reply must say, to the
+// concession that ends it, and returns every text it made: the welcomes,
+// the replies, the refusals, the notices and the reports.
+func scriptedGame(t *testing.T) (texts []text, log []adjudicator.Record) {
+	t.Helper()
+	ref := referee.New(&referee.Options{Address: "referee@example.org", MaxExtensions: 1, MaxExtension: 48 * time.Hour, Reminder: 12 * time.Hour})
+	st, id, tokens, created := scriptedStart(t, ref)
+	var tr transcript
+	tr.add("new", created)
 	german, allied := rules.German, rules.Allied
 	at := start
 	mail := func(side rules.Side, text string) func(tx *store.Tx) (*referee.Result, error) {
@@ -501,13 +517,12 @@ func scriptedGame(t *testing.T) (texts []text, log []adjudicator.Record) {
 		if !strings.Contains(got, s.want) {
 			t.Errorf("%s: the reply lacks %q:\n%s", s.name, s.want, got)
 		}
-		add(s.name, res)
+		tr.add(s.name, res)
 	}
-	st.View(func(tx *store.Tx) error { log, err = tx.Log(id); return err })
-	if err != nil {
+	if err := st.View(func(tx *store.Tx) (err error) { log, err = tx.Log(id); return err }); err != nil {
 		t.Fatal(err)
 	}
-	return texts, log
+	return tr, log
 }
 
 // The sides are named German and Allied in every text a player reads:
