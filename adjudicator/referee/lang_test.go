@@ -483,3 +483,56 @@ func TestTournamentLanguages(t *testing.T) {
 		t.Errorf("%d standings mails: want the 2 players' and the director's", standings)
 	}
 }
+
+// A player who takes another's place in a tournament reads his mails in
+// his own language, not in the one the tournament's file chose for the
+// player he replaces: his welcome, his game's, and the standings at the
+// game's end; his address's language when the referee's settings give
+// one.
+func TestTournamentReplaceLanguage(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org", Deadline: 24 * time.Hour,
+		Languages: map[string]string{"kenji@example.org": "ja"}})
+	file := strings.Replace(tournamentFile("round-robin", "alternate", 3, ""), "address = \"p1@example.org\"\n", "address = \"p1@example.org\"\nlanguage = \"ja\"\n", 1)
+	st, res := newTournament(t, ref, file)
+	id := res.Tournament.ID
+	replace := func(who, addr string) *referee.Result {
+		t.Helper()
+		var out *referee.Result
+		if err := st.Update(func(tx *store.Tx) (err error) {
+			out, err = ref.TournamentReplace(tx, id, who, "", addr, "ill", start)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		who, addr string
+		ja        bool
+	}{
+		{"P1", "nina@example.org", false}, // the file chose Japanese for P1
+		{"P2", "kenji@example.org", true}, // the referee's settings, for his address
+	} {
+		welcome := mailTo(t, replace(c.who, c.addr), c.addr)
+		if japanese.MatchString(welcome.Subject+welcome.Text) != c.ja {
+			t.Errorf("%s taking %s's place is welcomed in the wrong language: %q\n%s", c.addr, c.who, welcome.Subject, welcome.Text)
+		}
+	}
+	tr := current(t, st, id)
+	for _, round := range tr.Rounds {
+		for _, p := range round.Pairings {
+			if p.Game == "" {
+				continue
+			}
+			joinGame(t, st, ref, p.Game, start)
+			for _, m := range finish(t, st, ref, p.Game, "draw", start.Add(time.Hour)).Mails {
+				if m.To[0] == "nina@example.org" && japanese.MatchString(m.Subject+m.Text) {
+					t.Errorf("the replacing player reads his predecessor's language: %q\n%s", m.Subject, m.Text)
+				}
+				if m.To[0] == "kenji@example.org" && !japanese.MatchString(m.Subject+m.Text) {
+					t.Errorf("the player whose address reads Japanese: %q\n%s", m.Subject, m.Text)
+				}
+			}
+		}
+	}
+}

@@ -200,8 +200,9 @@ func abs(n int) int {
 }
 
 // entrantPrinter is the printer of a tournament's player's language: the
-// one his address is given by the referee's settings, else the one the
-// tournament's file chose for him, else the referee's.
+// one the tournament's file chose for him, else the one his address is
+// given by the referee's settings, else the referee's. A player who takes
+// another's place has no language of the file's (Tournament.Replace).
 func (r *Referee) entrantPrinter(t *tournament.Tournament, i int) *lang.Printer {
 	e := t.Entrants[i]
 	if code := e.Language; code != "" {
@@ -544,12 +545,7 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 			return nil, err
 		}
 		res.TournamentRecords = append(res.TournamentRecords, rec)
-		// The new player's language is his address's: the tournament's
-		// file chose his predecessor's.
 		np := r.entrantPrinter(t, i)
-		if code := r.addressLanguage(address); code != "" {
-			np = lang.For(code)
-		}
 		text := r.tournamentWelcome(np, t, i, token)
 		for _, round := range t.Rounds {
 			for _, p := range round.Pairings {

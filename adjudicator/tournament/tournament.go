@@ -438,6 +438,9 @@ func (t *Tournament) Replace(i int, name, addr, token, reason string, now time.T
 	e := t.Entrants[i]
 	e.Before = append(e.Before, e.Address)
 	e.Address, e.TokenHash = addr, adjudicator.HashToken(token)
+	// The language the file chose was his predecessor's: the new player
+	// reads his address's, or the referee's.
+	e.Language = ""
 	if name != "" {
 		e.Name = name
 	}
