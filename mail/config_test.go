@@ -350,6 +350,13 @@ var mistakes = []struct {
 		},
 	},
 	{
+		name: "a player's address given twice",
+		text: with(2, `languages = { "Hanako@example.jp" = "ja", "hanako@example.jp" = "en" }`),
+		want: []string{
+			`config.toml:3: referee.languages."hanako@example.jp": hanako@example.jp is Hanako@example.jp again, which differs only in case; give each address once`,
+		},
+	},
+	{
 		name: "unknown key far from any",
 		text: with(6, `colour = "red"`),
 		want: []string{`config.toml:7: imap.colour: unknown key`},

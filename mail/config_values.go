@@ -236,6 +236,7 @@ func addressTable(v any, table toml.Key, what, expected string, fold bool, dst *
 		return wrongType(`a table of "address" = "`+what+`"`, v)
 	}
 	out := map[string]string{}
+	given := map[string]string{} // the key each folded address came from
 	var errs []error
 	// Sorted for the same messages each time; the result puts them in
 	// file order.
@@ -256,6 +257,13 @@ func addressTable(v any, table toml.Key, what, expected string, fold bool, dst *
 			continue
 		}
 		if fold {
+			// Addresses are compared in lower case: two keys that differ
+			// only in case are one address, given twice.
+			if first, ok := given[strings.ToLower(addr)]; ok {
+				errs = append(errs, problem{key, fmt.Sprintf("%s is %s again, which differs only in case; give each address once", addr, first)})
+				continue
+			}
+			given[strings.ToLower(addr)] = addr
 			addr = strings.ToLower(addr)
 		}
 		out[addr] = val
