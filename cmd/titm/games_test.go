@@ -249,6 +249,7 @@ func TestGameCommandErrors(t *testing.T) {
 		{[]string{"new", "--db", db, "--scenario", "nosuch", "--german", "g@b.test", "--allied", "a@b.test"}, "neither a shipped scenario"},
 		{[]string{"new", "--db", db, "--scenario", "intro", "--german", "g@b.test", "--allied", "a@b.test", "--id", "a b"}, "letters, digits"},
 		{[]string{"new", "--db", db, "--scenario", "intro", "--german", "g@b.test", "--allied", "a@b.test", "--language-allied", "fr"}, `--language-allied: unknown language "fr": want en (English) or ja (Japanese)`},
+		{[]string{"new", "--db", db, "--scenario", "intro", "--german", "g@b.test", "--allied", "a@b.test", "--language-allied", "fr", "--language-german", "de"}, `--language-german: unknown language "de"`},
 		{[]string{"games", "--db", db + ".missing"}, "no store at"},
 		{[]string{"show", "--db", db}, "name one game"},
 		{[]string{"join", "x-1", "--db", db, "--side", "red"}, "german or allied"},

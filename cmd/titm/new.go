@@ -34,7 +34,10 @@ var newCmd = &command{
 				return usageError{"no arguments expected"}
 			}
 			ng := referee.NewGame{ID: *id, Scenario: *scenario, German: *german, Allied: *allied, Observers: observers, Deadline: *deadline}
-			for side, v := range map[rules.Side]string{rules.German: *langGerman, rules.Allied: *langAllied} {
+			// In a fixed order: with both wrong, the German is named first.
+			given := map[rules.Side]string{rules.German: *langGerman, rules.Allied: *langAllied}
+			for _, side := range []rules.Side{rules.German, rules.Allied} {
+				v := given[side]
 				if v == "" {
 					continue
 				}
