@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -95,6 +96,10 @@ func TestCatalogsComplete(t *testing.T) {
 				if got := placeholders(text); !slices.Equal(got, want) {
 					t.Errorf("%s: %q%s: the placeholders %v differ from the key's %v", e.file, k, c, got, want)
 				}
+				// A player reads the same rule numbers in every language.
+				if got, want := sortedRefs(text), sortedRefs(k); !slices.Equal(got, want) {
+					t.Errorf("%s: %q%s: cites the rules %v, the key %v", e.file, k, c, got, want)
+				}
 			}
 		}
 	}
@@ -103,6 +108,16 @@ func TestCatalogsComplete(t *testing.T) {
 			t.Errorf("%s: %q is not an English message", ja[k].file, k)
 		}
 	}
+}
+
+// ruleRefs finds the rule numbers a text cites: (8.34), (9.52, 9.54),
+// (6.0 IX, 12.11), (9.14, B5).
+var ruleRefs = regexp.MustCompile(`\b(?:\d+\.\d+(?: [IVX]+)?|B\d+)\b`)
+
+// sortedRefs returns the rule numbers a text cites, in order of number
+// (a translation may cite them in another order).
+func sortedRefs(s string) []string {
+	return slices.Sorted(slices.Values(ruleRefs.FindAllString(s, -1)))
 }
 
 // dataKeys are the texts of the shipped scenarios that a player reads

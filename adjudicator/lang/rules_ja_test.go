@@ -2,7 +2,6 @@ package lang_test
 
 import (
 	"errors"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -11,10 +10,6 @@ import (
 	"titm/rules"
 	"titm/rules/scenarios"
 )
-
-// ruleRefs finds the rule numbers a text cites: (8.34), (9.52, 9.54),
-// (6.0 IX, 12.11), (9.14, B5).
-var ruleRefs = regexp.MustCompile(`\b(?:\d+\.\d+(?: [IVX]+)?|B\d+)\b`)
 
 // TestRefusalsInJapanese: orders of the 7th Army Attacks that the parser or
 // the rules refuse, as a Japanese player reads them: the whole text in the
@@ -69,7 +64,7 @@ func TestRefusalsInJapanese(t *testing.T) {
 			if en, want := lang.EN().Error(es[0]), es[0].Error(); en != want {
 				t.Errorf("in English:\n got %s\nwant %s", en, want)
 			}
-			if en, ja := ruleRefs.FindAllString(es[0].Error(), -1), ruleRefs.FindAllString(got, -1); !slices.Equal(en, ja) {
+			if en, ja := lang.RuleRefs.FindAllString(es[0].Error(), -1), lang.RuleRefs.FindAllString(got, -1); !slices.Equal(en, ja) {
 				t.Errorf("the Japanese cites %v, the English %v", ja, en)
 			}
 		})
