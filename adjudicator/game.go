@@ -87,6 +87,19 @@ func FormatDuration(d time.Duration) string {
 // FormatTime writes a time as reports and mails give deadlines.
 func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
+// Message names where a game is in its life, for a reader's language.
+func (s Status) Message() rules.Message {
+	switch s {
+	case Forming:
+		return rules.M("forming")
+	case Playing:
+		return rules.M("playing")
+	case Finished:
+		return rules.M("finished")
+	}
+	return rules.Plain(string(s))
+}
+
 // HasJoined reports whether the player has joined the game.
 func (p *Player) HasJoined() bool { return !p.Joined.IsZero() }
 

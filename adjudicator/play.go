@@ -39,13 +39,13 @@ func (g *Game) Join(side rules.Side, seed string, now time.Time) ([]Record, erro
 	case p == nil:
 		return nil, fmt.Errorf("no side %q: german or allied", side)
 	case g.Status != Forming:
-		return nil, fmt.Errorf("game %s is %s: joining is over", g.ID, g.Status)
+		return nil, rules.M("game %s is %s: joining is over", g.ID, g.Status.Message()).Err()
 	case p.HasJoined():
-		return nil, fmt.Errorf("the %s player has already joined game %s", side.Title(), g.ID)
+		return nil, rules.M("the %s player has already joined game %s", side, g.ID).Err()
 	case seed == "":
 		return nil, errors.New("a player's seed must not be empty")
 	case len(seed) > 200:
-		return nil, errors.New("a player's seed is at most 200 characters")
+		return nil, rules.M("a player's seed is at most 200 characters").Err()
 	}
 	p.Joined, p.Seed = now, seed
 	out := []Record{g.record(Record{Kind: KindJoined, Time: now, Side: side, Seed: seed})}
@@ -97,7 +97,7 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 	}
 	if !impulse {
 		if g.Status == Finished {
-			return nil, nil, fmt.Errorf("game %s is over: %w", g.ID, ErrNotPlaying)
+			return nil, nil, g.over()
 		}
 		st, err := rules.ApplyStanding(g.State, side, o)
 		if err != nil {
@@ -158,16 +158,21 @@ func (g *Game) CheckOrders(side rules.Side, o *rules.Orders) rules.OrderErrors {
 	return es
 }
 
+// over is the refusal of an act in a game that is over.
+func (g *Game) over() error {
+	return rules.M("game %s is over: the game is not being played", g.ID).Wrap(ErrNotPlaying)
+}
+
 // mayPlay says why side may not play the impulse in play, if it may not.
 func (g *Game) mayPlay(side rules.Side) error {
 	switch {
 	case g.Status != Playing:
-		return fmt.Errorf("game %s is %s: %w", g.ID, g.Status, ErrNotPlaying)
+		return rules.M("game %s is %s: the game is not being played", g.ID, g.Status.Message()).Wrap(ErrNotPlaying)
 	case g.Paused:
-		return fmt.Errorf("game %s: %w by the director", g.ID, ErrPaused)
+		return rules.M("game %s: the game is paused by the director", g.ID).Wrap(ErrPaused)
 	case g.State.Next.Side != side:
-		return fmt.Errorf("%w: it is the %s impulse %s, due by %s", ErrNotYourImpulse,
-			g.State.Next.Side.Title(), g.State.Next, g.Due.Format("2006-01-02 15:04 MST"))
+		next := g.State.Next
+		return rules.M("it is not your impulse: it is the %s impulse %s, due by %s", next.Side, next.String(), FormatTime(g.Due)).Wrap(ErrNotYourImpulse)
 	}
 	return nil
 }
@@ -283,7 +288,7 @@ func concededResult1(side rules.Side) string {
 func (g *Game) concede(side rules.Side, now time.Time, result string) ([]Record, error) {
 	now = at(now)
 	if g.Status == Finished {
-		return nil, fmt.Errorf("game %s is over: %w", g.ID, ErrNotPlaying)
+		return nil, g.over()
 	}
 	if g.Players[side] == nil {
 		return nil, fmt.Errorf("no side %q: german or allied", side)
@@ -299,7 +304,7 @@ func (g *Game) concede(side rules.Side, now time.Time, result string) ([]Record,
 func (g *Game) Adjudicate(side rules.Side, reason string, now time.Time) ([]Record, error) {
 	now = at(now)
 	if g.Status == Finished {
-		return nil, fmt.Errorf("game %s is over: %w", g.ID, ErrNotPlaying)
+		return nil, g.over()
 	}
 	if strings.TrimSpace(reason) == "" {
 		return nil, errors.New("an adjudication needs a reason")
@@ -323,9 +328,9 @@ func (g *Game) Draw(side rules.Side, accept bool, now time.Time) ([]Record, erro
 	case g.Players[side] == nil:
 		return nil, fmt.Errorf("no side %q: german or allied", side)
 	case g.Status != Playing:
-		return nil, fmt.Errorf("game %s is %s: %w", g.ID, g.Status, ErrNotPlaying)
+		return nil, rules.M("game %s is %s: the game is not being played", g.ID, g.Status.Message()).Wrap(ErrNotPlaying)
 	case accept && g.DrawOffer != side.Enemy():
-		return nil, fmt.Errorf("the %s player has not offered a draw since the last impulse", side.Enemy().Title())
+		return nil, rules.M("the %s player has not offered a draw since the last impulse", side.Enemy()).Err()
 	case !accept && g.DrawOffer == side.Enemy():
 		// Offering what the other side offered is agreeing.
 		accept = true
@@ -383,7 +388,7 @@ func (g *Game) Extend(side rules.Side, d time.Duration, reason string, now time.
 		return nil, err
 	}
 	if g.Status != Playing {
-		return nil, fmt.Errorf("game %s is %s: %w", g.ID, g.Status, ErrNotPlaying)
+		return nil, rules.M("game %s is %s: the game is not being played", g.ID, g.Status.Message()).Wrap(ErrNotPlaying)
 	}
 	if g.Paused {
 		g.Left += d
@@ -402,7 +407,7 @@ func (g *Game) director(reason string) error {
 		return errors.New("the director must give a reason; it goes into the log")
 	}
 	if g.Status == Finished {
-		return fmt.Errorf("game %s is over: %w", g.ID, ErrNotPlaying)
+		return g.over()
 	}
 	return nil
 }

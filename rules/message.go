@@ -57,6 +57,18 @@ type messageError struct{ m Message }
 func (e messageError) Error() string    { return e.m.String() }
 func (e messageError) message() Message { return e.m }
 
+// Wrap returns the message as an error, as Err does, that wraps err: a
+// caller tells the kind of refusal by errors.Is, and a reader reads the
+// message in his language.
+func (m Message) Wrap(err error) error { return wrapError{messageError{m}, err} }
+
+type wrapError struct {
+	messageError
+	err error
+}
+
+func (e wrapError) Unwrap() error { return e.err }
+
 // MessageOf returns the message an error carries (Message.Err, or an error
 // of the rules that says why), or else the error's text as it is.
 func MessageOf(err error) Message {

@@ -31,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 	"golang.org/x/text/feature/plural"
@@ -235,6 +237,18 @@ func (t *fill) apply(args []string) (string, bool) {
 
 // Text returns the message m in the printer's language.
 func (p *Printer) Text(m rules.Message) string { return p.Sprintf(m.Key, m.Args...) }
+
+// Sentence returns the message m as a sentence of its own: begun with a
+// capital (in a language that has them) and ended by the language's full
+// stop. A refusal is a clause after what it refuses ("JOIN: ..."), or a
+// reply's sentence.
+func (p *Printer) Sentence(m rules.Message) string {
+	t := p.Text(m)
+	if r, size := utf8.DecodeRuneInString(t); unicode.IsLower(r) {
+		t = string(unicode.ToUpper(r)) + t[size:]
+	}
+	return p.Sprintf("%s.", t)
+}
 
 // Data returns a text of the game's data files (a scenario's title,
 // special rules and results) in the printer's language: its translation in

@@ -188,7 +188,7 @@ func (t *turn) run() (*Result, error) {
 			return nil, err
 		}
 		if refused != nil {
-			why := t.refusal(refused)
+			why := rules.MessageOf(refused)
 			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", q.Keyword(), why) }, q.Keyword()), nil
 		}
 	}
@@ -229,8 +229,8 @@ func (t *turn) submit() (*Result, error) {
 	case errors.As(err, &oes):
 		return t.refuseOrders(oes, t.was), nil
 	case errors.Is(err, adjudicator.ErrNotYourImpulse), errors.Is(err, adjudicator.ErrPaused), errors.Is(err, adjudicator.ErrNotPlaying):
-		why := mayNotPlay(t.was, err, true)
-		return t.refuse(func(p *lang.Printer) string { return p.Text(why) }, "out of turn"), nil
+		why := rules.MessageOf(err)
+		return t.refuse(func(p *lang.Printer) string { return p.Sentence(why) }, "out of turn"), nil
 	case err != nil:
 		return nil, err
 	}
@@ -504,56 +504,6 @@ func (t *turn) draw(accept bool) ([]adjudicator.Record, error) {
 		})
 	}
 	return out, err
-}
-
-// refusal is why the game refused a player's act, as a message for his
-// language. The game's own refusals (adjudicator) are English errors: the
-// referee names their reasons again from the game, which a refused act
-// leaves as it was; a reason it does not know is given as it is.
-func (t *turn) refusal(err error) rules.Message {
-	if m := rules.MessageOf(err); m.Key != "%s" {
-		return m
-	}
-	g, side := t.g, t.side
-	switch {
-	case errors.Is(err, adjudicator.ErrNotPlaying), errors.Is(err, adjudicator.ErrPaused), errors.Is(err, adjudicator.ErrNotYourImpulse):
-		return mayNotPlay(g, err, false)
-	case err.Error() == fmt.Sprintf("game %s is %s: joining is over", g.ID, g.Status):
-		return rules.M("game %s is %s: joining is over", g.ID, statusMessage(g.Status))
-	case err.Error() == fmt.Sprintf("the %s player has already joined game %s", side.Title(), g.ID):
-		return rules.M("the %s player has already joined game %s", side, g.ID)
-	case err.Error() == fmt.Sprintf("the %s player has not offered a draw since the last impulse", side.Enemy().Title()):
-		return rules.M("the %s player has not offered a draw since the last impulse", side.Enemy())
-	case err.Error() == "a player's seed is at most 200 characters":
-		return rules.M("a player's seed is at most 200 characters")
-	}
-	return rules.MessageOf(err)
-}
-
-// mayNotPlay says why a player may not play or extend the impulse in play,
-// as the game's refusal err says it in English (adjudicator.ErrNotPlaying,
-// ErrPaused, ErrNotYourImpulse); sentence writes it as a sentence of its
-// own, for the answer to orders out of turn.
-func mayNotPlay(g *adjudicator.Game, err error, sentence bool) rules.Message {
-	over := err.Error() == fmt.Sprintf("game %s is over: %v", g.ID, adjudicator.ErrNotPlaying)
-	next, due := g.State.Next, adjudicator.FormatTime(g.Due)
-	switch {
-	case over && sentence:
-		return rules.M("Game %s is over: the game is not being played.", g.ID)
-	case over:
-		return rules.M("game %s is over: the game is not being played", g.ID)
-	case errors.Is(err, adjudicator.ErrNotPlaying) && sentence:
-		return rules.M("Game %s is %s: the game is not being played.", g.ID, statusMessage(g.Status))
-	case errors.Is(err, adjudicator.ErrNotPlaying):
-		return rules.M("game %s is %s: the game is not being played", g.ID, statusMessage(g.Status))
-	case errors.Is(err, adjudicator.ErrPaused) && sentence:
-		return rules.M("Game %s: the game is paused by the director.", g.ID)
-	case errors.Is(err, adjudicator.ErrPaused):
-		return rules.M("game %s: the game is paused by the director", g.ID)
-	case sentence:
-		return rules.M("It is not your impulse: it is the %s impulse %s, due by %s.", next.Side, next.String(), due)
-	}
-	return rules.M("it is not your impulse: it is the %s impulse %s, due by %s", next.Side, next.String(), due)
 }
 
 // outcomeOf says what a player's act did, for the door's log.

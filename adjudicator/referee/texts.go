@@ -88,19 +88,6 @@ func resultText(p *lang.Printer, result string) string {
 	return p.Text(adjudicator.ResultMessage(result))
 }
 
-// statusMessage names where a game is in its life.
-func statusMessage(s adjudicator.Status) rules.Message {
-	switch s {
-	case adjudicator.Forming:
-		return rules.M("forming")
-	case adjudicator.Playing:
-		return rules.M("playing")
-	case adjudicator.Finished:
-		return rules.M("finished")
-	}
-	return rules.Plain(string(s))
-}
-
 // promptnessText is each player's promptness, as the final report gives
 // it for tournaments.
 func promptnessText(p *lang.Printer, g *adjudicator.Game) string {
@@ -127,7 +114,7 @@ func promptness(p *lang.Printer, pl *adjudicator.Player) string {
 // statusText is the answer to STATUS.
 func statusText(p *lang.Printer, g *adjudicator.Game) string {
 	var b strings.Builder
-	b.WriteString(p.Sprintf("Game %s (%s): %s.\n", g.ID, g.Scenario, statusMessage(g.Status)))
+	b.WriteString(p.Sprintf("Game %s (%s): %s.\n", g.ID, g.Scenario, g.Status.Message()))
 	switch {
 	case g.Status == adjudicator.Forming:
 		for _, side := range []rules.Side{rules.German, rules.Allied} {
@@ -399,7 +386,7 @@ func standing(p *lang.Printer, g *adjudicator.Game, side rules.Side) string {
 // orders that were refused.
 func inPlay(p *lang.Printer, g *adjudicator.Game) string {
 	if g.Status != adjudicator.Playing {
-		return p.Sprintf("Game %s is %s.\n", g.ID, statusMessage(g.Status))
+		return p.Sprintf("Game %s is %s.\n", g.ID, g.Status.Message())
 	}
 	if g.Paused {
 		return p.Sprintf("Game %s is paused by the director; impulse %s is next.\n", g.ID, g.Next.String())
