@@ -536,3 +536,35 @@ func TestTournamentReplaceLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The game's refusals read in the player's language: orders out of turn
+// as a sentence of their own, an act refused as a clause after its
+// keyword, each naming the impulse, side or game as the English does.
+func TestRefusalsByLanguage(t *testing.T) {
+	ref, st, id, tokens, _ := mixedGame(t, referee.Options{Deadline: 48 * time.Hour})
+	send := func(side rules.Side, body string, at time.Time) string {
+		t.Helper()
+		res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+			return ref.Orders(tx, id, side, "GAME "+id+"\nTOKEN "+tokens[side]+"\n"+body, at)
+		})
+		return res.Reply
+	}
+	at := start.Add(time.Hour)
+	for _, c := range []struct {
+		side rules.Side
+		body string
+		want string
+	}{
+		{rules.Allied, "IMPULSE 16-1\n", "It is not your impulse: it is the German impulse G16-1, due by"},
+		{rules.Allied, "JOIN SEED again\n", "JOIN: game " + id + " is playing: joining is over."},
+		{rules.Allied, "DRAW ACCEPT\n", "the German player has not offered a draw since the last impulse"},
+		{rules.German, "JOIN SEED again\n", "JOIN: ゲーム " + id + " は進行中です: 参加の受付は終わっています。"},
+		{rules.German, "IMPULSE 16-1\n", ""}, // played, a pass: its report goes by mail
+		{rules.German, "IMPULSE 16-2\n", "あなたのインパルスではありません: 現在は連合軍インパルス A16-1 です"},
+	} {
+		if got := send(c.side, c.body, at); !inOrder(got, []string{c.want}) {
+			t.Errorf("%s %q: the reply lacks %q:\n%s", c.side, c.body, c.want, got)
+		}
+		at = at.Add(time.Minute)
+	}
+}
