@@ -635,7 +635,7 @@ func (r *reporter) movement(e rules.Event) bool {
 		r.item(p.Sprintf("The special forces leave %d (14.3).", e.Area))
 	case rules.StackRemoved:
 		r.section(p.Sprintf("Stacking (7.2)"))
-		if e.Why == "order" {
+		if e.Why == rules.RemovedByOrder {
 			r.item(p.Sprintf("%s is removed from %s, over the stacking limit, by its owner's REMOVE order.", e.Unit, r.area(e.Area)))
 		} else {
 			r.item(p.Sprintf("%s is removed from %s, over the stacking limit, by the fixed policy, weakest first (B6).", e.Unit, r.area(e.Area)))
@@ -892,7 +892,7 @@ func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) s
 	if len(rh.Removed) > 0 {
 		r.section(p.Sprintf("Stacking (7.2)"))
 		for _, e := range rh.Removed {
-			if e.Why == "order" {
+			if e.Why == rules.RemovedByOrder {
 				r.item(p.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, by your REMOVE order, unless the battles change the stack.", e.Unit, r.area(e.Area)))
 			} else {
 				r.item(p.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, by the fixed policy, weakest first (B6), unless the battles change the stack.", e.Unit, r.area(e.Area)))

@@ -99,11 +99,11 @@ func TestRehearse_7_2_B6_Removal(t *testing.T) {
 		// 5 units, 13 SP. B6 takes G/RT (1 SP), then, at 4 units and 12
 		// SP, G/EN (2 SP), leaving 3 units and 10 SP.
 		{"B6: weakest first", "MOVE G/IN G/EN G/RT 5 4", []rules.StackRemoved{
-			{Unit: "G/RT", Area: 4, Why: "policy B6"}, {Unit: "G/EN", Area: 4, Why: "policy B6"},
+			{Unit: "G/RT", Area: 4, Why: rules.RemovedByPolicy}, {Unit: "G/EN", Area: 4, Why: rules.RemovedByPolicy},
 		}},
 		// 7.2: the owner's choice: G/AR leaves 4 units and 9 SP.
 		{"7.2: REMOVE", "MOVE G/IN G/EN G/RT 5 4\nREMOVE 4 G/AR", []rules.StackRemoved{
-			{Unit: "G/AR", Area: 4, Why: "order"},
+			{Unit: "G/AR", Area: 4, Why: rules.RemovedByOrder},
 		}},
 		{"within the limit", "MOVE G/RT 5 4", nil},
 	}

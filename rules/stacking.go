@@ -33,10 +33,10 @@ func (g *game) stacking() {
 		order := g.removal[a.ID]
 		for overLimit(us) {
 			var victim *UnitState
-			why := "policy B6"
+			why := RemovedByPolicy
 			for len(order) > 0 && victim == nil {
 				if u := g.st.Unit(order[0]); u != nil && u.OnMap() && u.Place == AreaPlace(a.ID) {
-					victim, why = u, "order"
+					victim, why = u, RemovedByOrder
 				}
 				order = order[1:]
 			}
@@ -100,8 +100,16 @@ func (g *game) b6Victim(us []*UnitState) *UnitState {
 type StackRemoved struct {
 	Unit string
 	Area int
-	Why  string // "order" (REMOVE) or "policy" (B6)
+	Why  string // RemovedByOrder or RemovedByPolicy
 }
+
+// Why a unit over the stacking limit is removed (7.2): its owner's REMOVE
+// order, or the fixed policy of B6. The log keeps them in its events'
+// English.
+const (
+	RemovedByOrder  = "order"
+	RemovedByPolicy = "policy B6"
+)
 
 // String writes the event as the report prints it.
 func (e StackRemoved) String() string { return e.Text().String() }
@@ -109,10 +117,10 @@ func (e StackRemoved) String() string { return e.Text().String() }
 // Text is the event as a message.
 func (e StackRemoved) Text() Message {
 	switch e.Why {
-	case "order":
+	case RemovedByOrder:
 		return M("%s is removed from %d: over the stacking limit (7.2, by order)", e.Unit, e.Area)
-	case "policy":
-		return M("%s is removed from %d: over the stacking limit (7.2, by policy)", e.Unit, e.Area)
+	case RemovedByPolicy:
+		return M("%s is removed from %d: over the stacking limit (7.2, by policy B6)", e.Unit, e.Area)
 	}
 	return M("%s is removed from %d: over the stacking limit (7.2, by %s)", e.Unit, e.Area, e.Why)
 }

@@ -23,7 +23,8 @@ func TestEventTextIsString(t *testing.T) {
 		rules.BattleBegins{Area: 3, Attacker: rules.German, Attackers: []rules.Combatant{{ID: "G/IN", Type: rules.Infantry, Strength: 3}}, Defenders: []rules.Combatant{{ID: "U/MX", Type: rules.Mech, Strength: 2}}},
 		rules.BattleEnds{Area: 3},
 		rules.BattleEnds{Area: 3, Holder: rules.Allied},
-		rules.StackRemoved{Unit: "G/IN", Area: 4, Why: "policy"},
+		rules.StackRemoved{Unit: "G/IN", Area: 4, Why: rules.RemovedByPolicy},
+		rules.StackRemoved{Unit: "G/IN", Area: 4, Why: rules.RemovedByOrder},
 		rules.ScenarioVP{Area: 4, Hold: rules.HoldContested, VP: 1},
 		rules.GameResult{Result: "Draw", Kind: rules.VictoryControl, Contested: 2},
 	} {

@@ -117,6 +117,8 @@ func TestRulesTextsInJapanese(t *testing.T) {
 			"T には射撃ユニット3つ、E には射撃ユニットなし: すべての目標に射撃ユニットが1つ割り当てられるまで、2つ目の射撃ユニットを割り当てられる目標はありません (9.55)"},
 		{rules.VPTotal{Turn: 18, VP: 3, Total: 6}.Text(),
 			"victory phase of 18 December: the Germans score 3 VP, 6 VP in all (6.0 IX, 12.11)", "12月18日ターンの勝利条件判定フェイズ: ドイツ軍は3VPを獲得、VPトータル6 (6.0 IX, 12.11)"},
+		{rules.StackRemoved{Unit: "G/IN", Area: 4, Why: rules.RemovedByPolicy}.Text(),
+			"G/IN is removed from 4: over the stacking limit (7.2, by policy B6)", "G/IN をエリア 4 から除去: スタック制限超過 (7.2、B6 の既定の方針による)"},
 		{rules.GameResult{Result: "Allied decisive victory", Kind: rules.VictoryVP, VP: 0}.Text(),
 			"the scenario is over: Allied decisive victory with 0 German VP (12.0)", "シナリオ終了: 連合軍決定的勝利、ドイツ軍VP 0 (12.0)"},
 	} {
