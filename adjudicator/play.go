@@ -264,24 +264,7 @@ func canonical(o *rules.Orders) string {
 
 // Concede ends the game: the side concedes, and the other wins.
 func (g *Game) Concede(side rules.Side, now time.Time) ([]Record, error) {
-	return g.concede(side, now, concededResult(side))
-}
-
-// concededResult is the result of a game the side conceded.
-func concededResult(side rules.Side) string {
-	return fmt.Sprintf("the %s player conceded: %s victory", side.Title(), side.Enemy().Title())
-}
-
-// forfeitedResult is the result of a game the side forfeited.
-func forfeitedResult(side rules.Side) string {
-	return fmt.Sprintf("the %s player forfeits: %s victory", side.Title(), side.Enemy().Title())
-}
-
-// concededResult1 is the result of a conceded game as adjudication version
-// 1 wrote it, the sides in lower case: a replay of its log must make the
-// same record.
-func concededResult1(side rules.Side) string {
-	return fmt.Sprintf("the %s player conceded: %s victory", side, side.Enemy())
+	return g.concede(side, now, rules.ConcededResult(side))
 }
 
 // concede ends the game as Concede does, with result as its result.
@@ -309,12 +292,12 @@ func (g *Game) Adjudicate(side rules.Side, reason string, now time.Time) ([]Reco
 	if strings.TrimSpace(reason) == "" {
 		return nil, errors.New("an adjudication needs a reason")
 	}
-	result := "drawn by the director"
+	result := rules.DrawnByDirector
 	if side != "" {
 		if g.Players[side] == nil {
 			return nil, fmt.Errorf("no side %q: german or allied", side)
 		}
-		result = forfeitedResult(side)
+		result = rules.ForfeitedResult(side)
 	}
 	r := g.record(Record{Kind: KindAdjudicated, Time: now, Side: side, Reason: reason})
 	return []Record{r, g.finish(result, now)}, nil
@@ -340,7 +323,7 @@ func (g *Game) Draw(side rules.Side, accept bool, now time.Time) ([]Record, erro
 		return []Record{g.record(Record{Kind: KindDrawOffered, Time: now, Side: side})}, nil
 	}
 	r := g.record(Record{Kind: KindDrawAgreed, Time: now, Side: side})
-	return []Record{r, g.finish("drawn by agreement", now)}, nil
+	return []Record{r, g.finish(rules.DrawnByAgreement, now)}, nil
 }
 
 // Pause stops the clock of the impulse in play: no impulse is played until

@@ -292,12 +292,12 @@ func (out *Replayed) apply(e Record, next *Record, engine int, secret []byte) ([
 		}
 		return g.rollback(out.before, to, e.Reason, e.Time)
 	case KindConceded:
-		result := concededResult(e.Side)
-		if engine < 2 && next != nil && next.Result == concededResult1(e.Side) {
+		result := rules.ConcededResult(e.Side)
+		if engine < 2 && next != nil && next.Result == rules.ConcededResultV1(e.Side) {
 			// Version 1 wrote the sides in lower case. Its
 			// log, which may have been conceded with a later
 			// titm, keeps the wording it was written with.
-			result = concededResult1(e.Side)
+			result = rules.ConcededResultV1(e.Side)
 		}
 		return g.concede(e.Side, e.Time, result)
 	case KindAdjudicated:

@@ -105,39 +105,6 @@ type keyword string
 func (k keyword) Keyword() string { return string(k) }
 func (k keyword) String() string  { return string(k) }
 
-// ResultMessage returns a game's result, as the log keeps it in English, as
-// a message for the reader's language: a result of the scenario's victory
-// conditions ("Allied decisive victory", rules.DataMessage), a concession,
-// a forfeit or a draw; any other text as it is.
-func ResultMessage(result string) rules.Message {
-	switch result {
-	case "drawn by agreement":
-		return rules.M("drawn by agreement")
-	case "drawn by the director":
-		return rules.M("drawn by the director")
-	}
-	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		switch result {
-		case concededResult(side):
-			return rules.M("the %s player conceded: %s victory", side, side.Enemy())
-		case concededResult1(side):
-			return rules.M("the %s player conceded: %s victory", sideWord(side), sideWord(side.Enemy()))
-		case forfeitedResult(side):
-			return rules.M("the %s player forfeits: %s victory", side, side.Enemy())
-		}
-	}
-	return rules.DataMessage(result)
-}
-
-// sideWord names a side as adjudication version 1 wrote it in a result, in
-// lower case: "german".
-func sideWord(s rules.Side) rules.Message {
-	if s == rules.German {
-		return rules.M("german")
-	}
-	return rules.M("allied")
-}
-
 // WriteReport writes an impulse's report in English.
 func WriteReport(d *ReportData) string { return WriteReportIn(lang.EN(), d) }
 
@@ -206,7 +173,7 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 	}
 	if d.Result != "" {
 		r.rule()
-		r.line(p.Sprintf("THE GAME IS OVER: %s.", p.Text(ResultMessage(d.Result))))
+		r.line(p.Sprintf("THE GAME IS OVER: %s.", p.Text(rules.ResultMessage(d.Result))))
 		if d.Seed != "" {
 			r.line(p.Sprintf("The game's secret seed is revealed: %s", d.Seed))
 			r.line(p.Sprintf("Its SHA-256 is the commitment published when the game was made, %s. With the log (titm export) anyone can recompute every die and replay every impulse (titm verify).", d.Commit))
@@ -230,7 +197,7 @@ func standing(p *lang.Printer, s *rules.Scenario, st *rules.State) []string {
 		var out []string
 		for _, l := range v.Levels {
 			if l.Includes(st.VP) {
-				res := p.Text(ResultMessage(l.Result))
+				res := p.Text(rules.ResultMessage(l.Result))
 				if len(v.Areas) > 0 || v.HoleVP > 0 || v.ZoneVP {
 					out = append(out, p.Sprintf("Standing: with %d German VP the result would be: %s, before the VP the scenario adds at its end.", st.VP, res))
 				} else {
@@ -805,9 +772,9 @@ func (r *reporter) aftermath(e rules.Event) bool {
 	case rules.GameResult:
 		r.section(p.Sprintf("Victory"))
 		if e.Kind == rules.VictoryControl {
-			r.item(p.Sprintf("The scenario is over: %s (%d German, %d contested, %d Allied of the victory areas).", p.Text(ResultMessage(e.Result)), e.German, e.Contested, e.Allied))
+			r.item(p.Sprintf("The scenario is over: %s (%d German, %d contested, %d Allied of the victory areas).", p.Text(rules.ResultMessage(e.Result)), e.German, e.Contested, e.Allied))
 		} else {
-			r.item(p.Sprintf("The scenario is over: %s with %d German VP (12.0).", p.Text(ResultMessage(e.Result)), e.VP))
+			r.item(p.Sprintf("The scenario is over: %s with %d German VP (12.0).", p.Text(rules.ResultMessage(e.Result)), e.VP))
 		}
 	default:
 		return false

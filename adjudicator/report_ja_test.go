@@ -124,16 +124,16 @@ func TestResultMessage(t *testing.T) {
 	ja := lang.For(lang.Japanese)
 	for result, want := range map[string]string{
 		"Allied decisive victory":                    "連合軍決定的勝利",
-		concededResult(rules.German):                 "ドイツ軍プレイヤーの投了により連合軍の勝利",
-		concededResult1(rules.Allied):                "連合軍プレイヤーの投了によりドイツ軍の勝利",
-		forfeitedResult(rules.Allied):                "連合軍プレイヤーの不戦敗によりドイツ軍の勝利",
+		rules.ConcededResult(rules.German):           "ドイツ軍プレイヤーの投了により連合軍の勝利",
+		rules.ConcededResultV1(rules.Allied):         "連合軍プレイヤーの投了によりドイツ軍の勝利",
+		rules.ForfeitedResult(rules.Allied):          "連合軍プレイヤーの不戦敗によりドイツ軍の勝利",
 		"drawn by agreement":                         "合意による引き分け",
 		"no result: something the rules did not say": "no result: something the rules did not say",
 	} {
-		if got := ja.Text(ResultMessage(result)); got != want {
+		if got := ja.Text(rules.ResultMessage(result)); got != want {
 			t.Errorf("%q: %q, want %q", result, got, want)
 		}
-		if got := lang.EN().Text(ResultMessage(result)); got != result {
+		if got := lang.EN().Text(rules.ResultMessage(result)); got != result {
 			t.Errorf("%q in English: %q", result, got)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -378,6 +379,21 @@ func drawCounter(c *canvas, fs *faces, r image.Rectangle, u counter) {
 	c.text(fs.smallBold, sb.Min.X+(sb.Dx()-fs.smallBold.width(s)+1)/2, r.Min.Y+12, s, fg)
 }
 
+// subtitle is the line under the title, in the language of pr: the
+// scenario, the impulse to play next (8.1) and the German VP (12.12); or,
+// once the game is over, its result, the scenario's or the referee's (a
+// concession, a forfeit, a draw).
+func subtitle(pr *lang.Printer, s *rules.Scenario, st *rules.State) string {
+	scenario := pr.Data(s.Title)
+	switch {
+	case st.Over && st.Result != "":
+		return pr.Sprintf("%s (%s) — the game is over — German VP %d — %s", scenario, s.Name, st.VP, pr.Text(rules.ResultMessage(st.Result)))
+	case st.Over:
+		return pr.Sprintf("%s (%s) — the game is over — German VP %d", scenario, s.Name, st.VP)
+	}
+	return pr.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", scenario, s.Name, st.Next.Side, st.Next.Day, st.Next.N, st.VP)
+}
+
 // drawTitle draws the title band: the caller's title, and a line with the
 // scenario, the impulse to play next (8.1) and the German VP (12.12).
 func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
@@ -385,15 +401,7 @@ func (p *Plan) drawTitle(c *canvas, fs *faces, title string) {
 		return
 	}
 	c.fillRect(p.Title, titleBG)
-	pr := p.pr
-	scenario := pr.Data(p.s.Title)
-	sub := pr.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", scenario, p.s.Name, p.st.Next.Side, p.st.Next.Day, p.st.Next.N, p.st.VP)
-	if p.st.Over {
-		sub = pr.Sprintf("%s (%s) — the game is over — German VP %d", scenario, p.s.Name, p.st.VP)
-		if p.st.Result != "" {
-			sub = pr.Sprintf("%s (%s) — the game is over — German VP %d — %s", scenario, p.s.Name, p.st.VP, pr.Data(p.st.Result))
-		}
-	}
+	sub := subtitle(p.pr, p.s, p.st)
 	if title == "" {
 		c.text(fs.title, p.Title.Min.X+14, p.Title.Min.Y+37, sub, white)
 		return

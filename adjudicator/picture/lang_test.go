@@ -7,48 +7,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"titm/adjudicator/picture/internal/jatexts"
 	"unicode/utf8"
-
-	"github.com/BurntSushi/toml"
 
 	"titm/adjudicator/lang"
 	"titm/rules"
-	"titm/rules/scenarios"
 )
 
 // japaneseTexts returns every text the Japanese picture may draw in the
-// reader's language: the picture's catalog, the sides' names and the
-// scenarios' titles and results, as genglyphs gathers them.
+// reader's language, as genglyphs gathers them (jatexts.Texts).
 func japaneseTexts(t *testing.T) []string {
 	t.Helper()
-	var raw map[string]any
-	if _, err := toml.DecodeFile("../lang/catalog/ja/picture.toml", &raw); err != nil {
+	texts, err := jatexts.Texts("../lang/catalog/ja/picture.toml")
+	if err != nil {
 		t.Fatal(err)
-	}
-	var texts []string
-	for _, v := range raw {
-		switch v := v.(type) {
-		case string:
-			texts = append(texts, v)
-		case map[string]any:
-			for _, c := range v {
-				if s, ok := c.(string); ok {
-					texts = append(texts, s)
-				}
-			}
-		}
-	}
-	ja := lang.For(lang.Japanese)
-	texts = append(texts, ja.Side(rules.German), ja.Side(rules.Allied))
-	for _, n := range scenarios.Names {
-		s := load(t, n)
-		texts = append(texts, ja.Data(s.Title))
-		for _, l := range s.Victory.Levels {
-			texts = append(texts, ja.Data(l.Result))
-		}
-		for _, o := range s.Victory.Outcomes {
-			texts = append(texts, ja.Data(o.Result))
-		}
 	}
 	slices.Sort(texts)
 	return texts
@@ -300,11 +272,21 @@ func TestJapaneseTitleLine(t *testing.T) {
 	s := load(t, "intro")
 	st := rules.NewState(s)
 	ja := lang.For(lang.Japanese)
-	got := ja.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", ja.Data(s.Title), s.Name, st.Next.Side, st.Next.Day, st.Next.N, st.VP)
+	got := subtitle(ja, s, st)
 	if !strings.Contains(got, "次: ドイツ軍インパルス 16-1 — ドイツ軍VP 0") || !strings.Contains(got, "(intro)") {
 		t.Errorf("Japanese: %q", got)
 	}
-	en := lang.EN().Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", lang.EN().Data(s.Title), s.Name, st.Next.Side, st.Next.Day, st.Next.N, st.VP)
+	// A game that ended by the referee's result (a concession), which the
+	// glyphs must draw too (TestJapaneseGlyphs).
+	over := st.Clone()
+	over.Over, over.Result = true, rules.ConcededResult(rules.German)
+	if got, want := subtitle(ja, s, over), "ドイツ軍プレイヤーの投了により連合軍の勝利"; !strings.HasSuffix(got, want) {
+		t.Errorf("Japanese, conceded: %q, want it to end in %q", got, want)
+	}
+	if got, want := subtitle(lang.EN(), s, over), "— the game is over — German VP 0 — the German player conceded: Allied victory"; !strings.HasSuffix(got, want) {
+		t.Errorf("English, conceded: %q, want it to end in %q", got, want)
+	}
+	en := subtitle(lang.EN(), s, st)
 	if want := fmt.Sprintf("%s (%s) — next: %s impulse %d-%d — German VP %d", s.Title, s.Name, st.Next.Side.Title(), st.Next.Day, st.Next.N, st.VP); en != want {
 		t.Errorf("English: %q, want %q", en, want)
 	}

@@ -85,7 +85,7 @@ func endText(p *lang.Printer, g *adjudicator.Game) string {
 // language of p: the referee's own results (a concession, a forfeit, a
 // draw) and the scenarios' (adjudicator.ResultMessage).
 func resultText(p *lang.Printer, result string) string {
-	return p.Text(adjudicator.ResultMessage(result))
+	return p.Text(rules.ResultMessage(result))
 }
 
 // promptnessText is each player's promptness, as the final report gives

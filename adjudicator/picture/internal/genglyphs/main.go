@@ -33,17 +33,13 @@ import (
 	"log"
 	"os"
 	"slices"
+	"titm/adjudicator/picture/internal/jatexts"
 
-	"github.com/BurntSushi/toml"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
-
-	"titm/adjudicator/lang"
-	"titm/rules"
-	"titm/rules/scenarios"
 )
 
 // sets are the faces of the picture that draw Japanese text (see
@@ -137,44 +133,11 @@ func b2u(b bool) uint8 {
 }
 
 // needed returns the characters the picture's Japanese texts use that the
-// Go fonts lack, in order: those of every text of the catalog file, of the
-// sides' names, and of the scenarios' titles and results where a Japanese
-// catalog gives them (the picture's title line names them).
+// Go fonts lack, in order: those of every text jatexts.Texts gathers.
 func needed(catalog string) ([]rune, error) {
-	var raw map[string]any
-	if _, err := toml.DecodeFile(catalog, &raw); err != nil {
+	texts, err := jatexts.Texts(catalog)
+	if err != nil {
 		return nil, err
-	}
-	var texts []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			texts = append(texts, v)
-		case map[string]any:
-			for _, w := range v {
-				walk(w)
-			}
-		}
-	}
-	walk(raw)
-	ja := lang.For(lang.Japanese)
-	if err := lang.Err(); err != nil {
-		return nil, err
-	}
-	texts = append(texts, ja.Side(rules.German), ja.Side(rules.Allied))
-	for _, n := range scenarios.Names {
-		s, err := scenarios.Load(n)
-		if err != nil {
-			return nil, err
-		}
-		texts = append(texts, ja.Text(rules.Message{Key: s.Title}))
-		for _, l := range s.Victory.Levels {
-			texts = append(texts, ja.Text(rules.Message{Key: l.Result}))
-		}
-		for _, o := range s.Victory.Outcomes {
-			texts = append(texts, ja.Text(rules.Message{Key: o.Result}))
-		}
 	}
 	gof, err := opentype.Parse(goregular.TTF)
 	if err != nil {
