@@ -445,27 +445,27 @@ func (b *battle) mods(firing Side, firer, target *UnitState) (int, []Modifier) {
 	d, why := 0, []Modifier(nil)
 	defending := firing == b.defender
 	if firer != nil && !firer.InSupply {
-		d, why = d+1, append(why, modifier(1, M("firer out of supply"), "9.71"))
+		d, why = d+1, append(why, modifier(1, "firer out of supply", "9.71"))
 	}
 	if !defending && target.Entrenched {
-		d, why = d+1, append(why, modifier(1, M("target entrenched"), "8.56", "9.71"))
+		d, why = d+1, append(why, modifier(1, "target entrenched", "8.56", "9.71"))
 	}
 	if defending && !b.combined {
-		d, why = d-1, append(why, modifier(-1, M("attacker without combined arms"), "9.6"))
+		d, why = d-1, append(why, modifier(-1, "attacker without combined arms", "9.6"))
 	}
 	if defending && b.river {
-		d, why = d-1, append(why, modifier(-1, M("attackers crossed a river"), "9.71"))
+		d, why = d-1, append(why, modifier(-1, "attackers crossed a river", "9.71"))
 	}
 	if b.confusion && firing == Allied {
-		d, why = d+1, append(why, modifier(1, M("confusion"), "14.24"))
+		d, why = d+1, append(why, modifier(1, "confusion", "14.24"))
 	}
 	return d, why
 }
 
-// modifier makes a Modifier; its Why is the key of the message why, which
-// the catalogs give in the reader's language (Modifier.Text).
-func modifier(value int, why Message, rules ...string) Modifier {
-	return Modifier{value, why.Key, rules}
+// modifier makes a Modifier; why is a message key without arguments,
+// which the catalogs give in the reader's language (Modifier.Text).
+func modifier(value int, why string, rules ...string) Modifier {
+	return Modifier{value, why, rules}
 }
 
 // hit takes n hits off the unit, one SP each (9.21); hits beyond its

@@ -24,9 +24,10 @@ var keyArgs = map[string]int{
 
 // rulesKeyArgs are more of them, in package rules alone.
 var rulesKeyArgs = map[string]int{
-	"refuse": 2, // game.refuse(line, ord, format, args...)
-	"errorf": 0, // lineParser.errorf(format, args...)
-	"fail":   0, // lineParser.fail(format, args...)
+	"refuse":   2, // game.refuse(line, ord, format, args...)
+	"errorf":   0, // lineParser.errorf(format, args...)
+	"fail":     0, // lineParser.fail(format, args...)
+	"modifier": 1, // modifier(value, why, rules...): a key without arguments
 }
 
 // domains are the source trees scanned and the catalog file each one's
