@@ -88,34 +88,35 @@ func (s Stack) Over() bool { return len(s.Units) > StackUnits || s.SP() > StackS
 // fights after moving in (9.14, B5), or tries a repair (10.14).
 type Spent struct {
 	Unit string
-	Why  string // in English: one of the spent... reasons below
+	Why  string // in English: one of the Spent... reasons below
 }
 
-// The reasons a unit is spent for the turn, as Spent.Why gives them.
+// The reasons a unit is spent for the turn, as Spent.Why gives them; each
+// has its own text (Spent.Text).
 const (
-	spentEntrenches = "entrenches (8.5)"
-	spentMovesDigs  = "moves and entrenches (8.25, 8.52)"
-	spentMoves      = "moves (8.25)"
-	spentAttacks    = "attacks (9.11, 9.16)"
-	spentStays      = "stays without attacking where its side fights, and counts as moved (9.14, B5)"
-	spentRepairs    = "tries to repair a bridge (10.14)"
+	SpentEntrenches = "entrenches (8.5)"
+	SpentMovesDigs  = "moves and entrenches (8.25, 8.52)"
+	SpentMoves      = "moves (8.25)"
+	SpentAttacks    = "attacks (9.11, 9.16)"
+	SpentStays      = "stays without attacking where its side fights, and counts as moved (9.14, B5)"
+	SpentRepairs    = "tries to repair a bridge (10.14)"
 )
 
 // Text says it of the unit, for the reader's language: "116/60 moves
 // (8.25)".
 func (s Spent) Text() Message {
 	switch s.Why {
-	case spentEntrenches:
+	case SpentEntrenches:
 		return M("%s entrenches (8.5)", s.Unit)
-	case spentMovesDigs:
+	case SpentMovesDigs:
 		return M("%s moves and entrenches (8.25, 8.52)", s.Unit)
-	case spentMoves:
+	case SpentMoves:
 		return M("%s moves (8.25)", s.Unit)
-	case spentAttacks:
+	case SpentAttacks:
 		return M("%s attacks (9.11, 9.16)", s.Unit)
-	case spentStays:
+	case SpentStays:
 		return M("%s stays without attacking where its side fights, and counts as moved (9.14, B5)", s.Unit)
-	case spentRepairs:
+	case SpentRepairs:
 		return M("%s tries to repair a bridge (10.14)", s.Unit)
 	}
 	return M("%s %s", s.Unit, s.Why)
@@ -269,16 +270,16 @@ func (g *game) spent(battles []*battle) []Spent {
 		switch {
 		case g.mpUsed[u.ID] == 0:
 		case u.Entrenched && g.movedNowhere(u):
-			why[u.ID] = spentEntrenches
+			why[u.ID] = SpentEntrenches
 		case u.Entrenched:
-			why[u.ID] = spentMovesDigs
+			why[u.ID] = SpentMovesDigs
 		default:
-			why[u.ID] = spentMoves
+			why[u.ID] = SpentMoves
 		}
 	}
 	for _, b := range battles {
 		for _, u := range b.attackers {
-			why[u.ID] = spentAttacks
+			why[u.ID] = SpentAttacks
 		}
 		if !g.movedIn(b.area) {
 			continue
@@ -287,7 +288,7 @@ func (g *game) spent(battles []*battle) []Spent {
 		// count as moved.
 		for _, u := range g.st.UnitsAt(g.s, AreaPlace(b.area), g.side()) {
 			if !u.Moved && !u.Attacked && why[u.ID] == "" {
-				why[u.ID] = spentStays
+				why[u.ID] = SpentStays
 			}
 		}
 	}
@@ -299,7 +300,7 @@ func (g *game) spent(battles []*battle) []Spent {
 	seen := map[string]bool{}
 	for _, ro := range g.repairs {
 		if g.repairProblem(ro.o, seen).Key == "" {
-			why[ro.o.Unit] = spentRepairs
+			why[ro.o.Unit] = SpentRepairs
 		}
 		seen[ro.o.Bridge.String()] = true
 	}

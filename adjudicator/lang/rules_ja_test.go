@@ -71,6 +71,22 @@ func TestRefusalsInJapanese(t *testing.T) {
 	}
 }
 
+// Every reason a unit is spent for the turn has its own text, which a
+// Japanese CHECK reads in Japanese, citing the same rules.
+func TestSpentInJapanese(t *testing.T) {
+	ja := lang.For(lang.Japanese)
+	for _, why := range []string{rules.SpentEntrenches, rules.SpentMovesDigs, rules.SpentMoves, rules.SpentAttacks, rules.SpentStays, rules.SpentRepairs} {
+		m := rules.Spent{Unit: "116/60", Why: why}.Text()
+		if m.Key == "%s %s" {
+			t.Errorf("%q has no text of its own", why)
+		}
+		got := ja.Text(m)
+		if strings.Contains(got, why) || !slices.Equal(lang.RuleRefs.FindAllString(got, -1), lang.RuleRefs.FindAllString(why, -1)) {
+			t.Errorf("%q in Japanese: %q", why, got)
+		}
+	}
+}
+
 // refusals returns what the parser or, if it accepts them, the rules
 // refuse of orders at the scenario's start.
 func refusals(t *testing.T, s *rules.Scenario, side rules.Side, body string) rules.OrderErrors {
@@ -121,6 +137,7 @@ func TestRulesTextsInJapanese(t *testing.T) {
 			"G/IN is removed from 4: over the stacking limit (7.2, by policy B6)", "G/IN をエリア 4 から除去: スタック制限超過 (7.2、B6 の既定の方針による)"},
 		{rules.GameResult{Result: "Allied decisive victory", Kind: rules.VictoryVP, VP: 0}.Text(),
 			"the scenario is over: Allied decisive victory with 0 German VP (12.0)", "シナリオ終了: 連合軍決定的勝利、ドイツ軍VP 0 (12.0)"},
+		{rules.Spent{Unit: "116/60", Why: rules.SpentMovesDigs}.Text(), "116/60 moves and entrenches (8.25, 8.52)", "116/60 は移動して塹壕を構築 (8.25, 8.52)"},
 	} {
 		if got := c.m.String(); got != c.en {
 			t.Errorf("%q: English %q, want %q", c.m.Key, got, c.en)
