@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/BurntSushi/toml"
 
@@ -24,6 +25,25 @@ var update = flag.Bool("update", false, "write catalog/en/*.toml from the code's
 func TestCatalogsLoad(t *testing.T) {
 	if err := Err(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A catalog file with an error is left out and named, and so is a key
+// given twice; the rest is kept.
+func TestCatalogLoadErrors(t *testing.T) {
+	fsys := fstest.MapFS{
+		"catalog/ja/a.toml": {Data: []byte("\"one\" = \"一\"\n\"two\" = \"二\"\n")},
+		"catalog/ja/b.toml": {Data: []byte("\"three\" = \n")},
+		"catalog/ja/c.toml": {Data: []byte("\"two\" = \"に\"\n\"four\" = \"四\"\n")},
+	}
+	got, err := loadFS(fsys, Japanese)
+	if got["one"].text != "一" || got["two"].text != "二" || got["four"].text != "四" {
+		t.Errorf("the good entries are not all kept: %v", got)
+	}
+	for _, want := range []string{"catalog/ja/b.toml", `"two" is also in ja/a.toml`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %v does not name %q", err, want)
+		}
 	}
 }
 

@@ -24,6 +24,7 @@ package lang
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -352,21 +353,23 @@ type entry struct {
 	arg   int
 }
 
-// load reads the catalogs into printers. An error leaves English printing
-// its keys and Japanese what it could load.
+// load reads the catalogs into printers. A file with an error is left
+// out, the others kept: English prints the keys of what it lacks, and
+// another language falls back to English (Err tells every error).
 func load() {
+	var errs []error
 	b := catalog.NewBuilder(catalog.Fallback(language.English))
 	printers = map[string]*Printer{}
 	for _, code := range Codes {
 		tag := language.Make(code)
 		cat, err := Load(code)
-		if err != nil && loadErr == nil {
-			loadErr = err
+		if err != nil {
+			errs = append(errs, err)
 		}
 		pr := &Printer{code: code, texts: map[string]string{}, fills: map[string]*fill{}, plural: map[string]bool{}}
 		for key, e := range cat {
-			if err := set(b, tag, key, e); err != nil && loadErr == nil {
-				loadErr = fmt.Errorf("catalog %s: %q: %w", e.file, key, err)
+			if err := set(b, tag, key, e); err != nil {
+				errs = append(errs, fmt.Errorf("catalog %s: %q: %w", e.file, key, err))
 			}
 			if e.cases != nil {
 				pr.plural[key] = true
@@ -381,6 +384,7 @@ func load() {
 		pr.german, pr.allied = pr.Side(rules.German), pr.Side(rules.Allied)
 		printers[code] = pr
 	}
+	loadErr = errors.Join(errs...)
 }
 
 func set(b *catalog.Builder, tag language.Tag, key string, e entry) error {
@@ -422,24 +426,28 @@ func loadFS(fsys fs.FS, code string) (map[string]entry, error) {
 		return nil, err
 	}
 	out := map[string]entry{}
+	var errs []error
 	for _, name := range names {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		es, err := parseFile(path.Base(name), data)
 		if err != nil {
-			return nil, fmt.Errorf("catalog %s: %w", name, err)
+			errs = append(errs, fmt.Errorf("catalog %s: %w", name, err))
+			continue
 		}
 		for k, e := range es {
 			if o, ok := out[k]; ok {
-				return nil, fmt.Errorf("catalog %s: %q is also in %s", name, k, o.file)
+				errs = append(errs, fmt.Errorf("catalog %s: %q is also in %s", name, k, o.file))
+				continue
 			}
 			e.file = path.Join(code, path.Base(name))
 			out[k] = e
 		}
 	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 func parseFile(name string, data []byte) (map[string]entry, error) {
