@@ -42,7 +42,9 @@ var (
 // there are none: those of a face that draws no Japanese text.
 func jaGlyphs(bold bool, size int) (map[rune]*glyph, error) {
 	jaOnce.Do(func() {
-		jaSets, jaErr = decodeGlyphs(jaGlyphData)
+		if jaSets, jaErr = decodeGlyphs(jaGlyphData); jaErr != nil {
+			jaErr = fmt.Errorf("the embedded Japanese glyphs (fonts/ja-glyphs.bin): %w; make them again with go generate ./adjudicator/picture (docs/fonts.md)", jaErr)
+		}
 		if jaErr != nil {
 			jaErr = fmt.Errorf("reading the Japanese glyphs: %w", jaErr)
 		}
