@@ -70,21 +70,3 @@ func (e Stopped) Text() Message {
 	}
 	return M("%q stops short: %s", e.Order, why)
 }
-
-// Text is the event as a message. (Its String, in supply.go, writes the
-// same English.)
-func (e SupplyChange) Text() Message {
-	if e.InSupply {
-		return M("%s is in supply again (13.11)", e.Unit)
-	}
-	return M("%s is out of supply (13.11-13.14)", e.Unit)
-}
-
-// Text is the event as a message. (Its String, in supply.go, writes the
-// same English.)
-func (e Attrited) Text() Message {
-	if e.Eliminated {
-		return M("%s loses its last SP to attrition and is eliminated (13.21)", e.Unit)
-	}
-	return M("%s loses 1 SP to attrition: %d SP left (13.21)", e.Unit, e.Strength)
-}

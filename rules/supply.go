@@ -1,7 +1,5 @@
 package rules
 
-import "fmt"
-
 // Supply (13.0) and attrition (13.21).
 //
 // A supply line (13.11) is a chain of places p0, p1, ..., pn joined by the
@@ -78,19 +76,25 @@ type Attrited struct {
 }
 
 // String writes the change as the report prints it.
-func (e SupplyChange) String() string {
+func (e SupplyChange) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e SupplyChange) Text() Message {
 	if e.InSupply {
-		return e.Unit + " is in supply again (13.11)"
+		return M("%s is in supply again (13.11)", e.Unit)
 	}
-	return e.Unit + " is out of supply (13.11-13.14)"
+	return M("%s is out of supply (13.11-13.14)", e.Unit)
 }
 
 // String writes the loss as the report prints it.
-func (e Attrited) String() string {
+func (e Attrited) String() string { return e.Text().String() }
+
+// Text is the event as a message.
+func (e Attrited) Text() Message {
 	if e.Eliminated {
-		return e.Unit + " loses its last SP to attrition and is eliminated (13.21)"
+		return M("%s loses its last SP to attrition and is eliminated (13.21)", e.Unit)
 	}
-	return fmt.Sprintf("%s loses 1 SP to attrition: %d SP left (13.21)", e.Unit, e.Strength)
+	return M("%s loses 1 SP to attrition: %d SP left (13.21)", e.Unit, e.Strength)
 }
 
 // Supplied reports whether the unit can trace a supply line to a source of
