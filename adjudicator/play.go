@@ -86,10 +86,10 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 	impulse := isImpulse(o)
 	for i, ord := range o.List {
 		if x, ok := ord.(GameLine); ok && !strings.EqualFold(x.ID, g.ID) {
-			errs = append(errs, orderError(o.Lines[i], x.String(), rules.M("these orders are for game %s, not %s", x.ID, g.ID)))
+			errs = append(errs, rules.OrderErrorAt(o.Lines[i], x.String(), rules.M("these orders are for game %s, not %s", x.ID, g.ID)))
 		}
 		if rules.ClassOf(ord) == rules.Request {
-			errs = append(errs, orderError(o.Lines[i], ord.String(), rules.M("%s is a request, answered by mail; it is not part of the orders", ord.Keyword())))
+			errs = append(errs, rules.OrderErrorAt(o.Lines[i], ord.String(), rules.M("%s is a request, answered by mail; it is not part of the orders", ord.Keyword())))
 		}
 	}
 	if len(errs) > 0 {
@@ -110,7 +110,7 @@ func (g *Game) Submit(side rules.Side, text string, now time.Time) ([]Record, []
 		return nil, nil, err
 	}
 	if _, ok := o.Impulse(); !ok && parsed {
-		return nil, nil, rules.OrderErrors{orderError(o.Lines[0], o.List[0].String(),
+		return nil, nil, rules.OrderErrors{rules.OrderErrorAt(o.Lines[0], o.List[0].String(),
 			rules.M("the orders of an impulse need an IMPULSE line, as IMPULSE %d-%d, so that they are never applied to another impulse", g.State.Next.Day, g.State.Next.N))}.With(g.CheckOrders(side, o)...)
 	}
 	p := g.Players[side]
@@ -438,8 +438,3 @@ func (g *Game) rollback(before map[rules.Impulse]*rules.State, to rules.Impulse,
 		State: StateHash(st), Due: g.Due})}, nil
 }
 
-// orderError is an error of a line of an order mail, with its message for
-// the reader's language.
-func orderError(line int, text string, m rules.Message) rules.OrderError {
-	return rules.OrderError{Line: line, Text: text, Msg: m.String(), Why: m}
-}

@@ -84,7 +84,7 @@ func check(s *Scenario, st *State, orders *Orders) OrderErrors {
 	}
 	imp := st.Next
 	if il, ok := orders.Impulse(); ok && (il.Day != imp.Day || il.N != imp.N) {
-		return OrderErrors{errAt(impulseLine(orders), il.String(),
+		return OrderErrors{OrderErrorAt(impulseLine(orders), il.String(),
 			M("these orders are for %d-%d, but the impulse to play is %s", il.Day, il.N, imp.String()))}
 	}
 	chk := &game{s: s, st: st.Clone(), imp: imp, orders: orders}
@@ -163,7 +163,7 @@ func (g *game) refuseWith(line int, ord Order, m Message) {
 		g.event(Stopped{Line: line, Order: ord.String(), Why: m.String(), Message: m})
 		return
 	}
-	g.errs = append(g.errs, errAt(line, ord.String(), m))
+	g.errs = append(g.errs, OrderErrorAt(line, ord.String(), m))
 }
 
 func (g *game) side() Side { return g.imp.Side }

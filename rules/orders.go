@@ -98,8 +98,8 @@ type OrderError struct {
 	Why Message
 }
 
-// errAt returns the error m at a line of a mail quoted as text.
-func errAt(line int, text string, m Message) OrderError {
+// OrderErrorAt returns the error m at a line of a mail quoted as text.
+func OrderErrorAt(line int, text string, m Message) OrderError {
 	return OrderError{Line: line, Text: text, Msg: m.String(), Why: m}
 }
 
@@ -242,11 +242,11 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 	switch {
 	case len(p.errs) > 0:
 	case len(p.out.List) == 0 && len(p.out.Ignored) == 0:
-		p.errs = append(p.errs, errAt(1, "", M("no orders found: write one order per line, as MOVE 116/60 62 70, and END after the last; quoted lines (>) and everything after a signature (-- ) are ignored. Send HELP for the whole language")))
+		p.errs = append(p.errs, OrderErrorAt(1, "", M("no orders found: write one order per line, as MOVE 116/60 62 70, and END after the last; quoted lines (>) and everything after a signature (-- ) are ignored. Send HELP for the whole language")))
 	case len(p.out.Ignored) > 0 && !p.ordered && !p.ended:
 		// Only heading lines and text that is no order: the writer
 		// meant something, and nothing of it reads as an order.
-		p.errs = append(p.errs, errAt(p.out.Ignored[0].First, "", M("no orders found (%s: a greeting or a sign-off). Write one order per line, as MOVE 116/60 62 70, and END after the last; IMPULSE and END alone play the impulse without orders. Send HELP for the whole language",
+		p.errs = append(p.errs, OrderErrorAt(p.out.Ignored[0].First, "", M("no orders found (%s: a greeting or a sign-off). Write one order per line, as MOVE 116/60 62 70, and END after the last; IMPULSE and END alone play the impulse without orders. Send HELP for the whole language",
 			p.out.IgnoredMessage())))
 	}
 	if len(p.errs) > 0 {
@@ -265,7 +265,7 @@ func (p *parser) finish() {
 	for i, ord := range p.out.List {
 		// 14.22: DELAY may not be chosen in the third impulse of a turn.
 		if f, ok := ord.(SpecialForces); ok && f.Effect == SFDelay && p.impulse.N == 3 {
-			p.errs = append(p.errs, errAt(p.out.Lines[i], f.String(),
+			p.errs = append(p.errs, OrderErrorAt(p.out.Lines[i], f.String(),
 				M("DELAY cannot be chosen in a third impulse (14.22), and this is %d-3", p.impulse.Day)))
 		}
 	}
@@ -504,7 +504,7 @@ func (p *parser) unknown(n int, text, word string, why Message) {
 		p.listed = true
 		next = M("A line starts with one of %s; put END after your orders so that the rest of the mail is ignored", keywordList(p.kinds))
 	}
-	p.errs = append(p.errs, errAt(n, text, M("unknown order %q: %s %s", word, why, next)))
+	p.errs = append(p.errs, OrderErrorAt(n, text, M("unknown order %q: %s %s", word, why, next)))
 }
 
 func (p *parser) keywords() []string {
@@ -660,7 +660,7 @@ func (lp *lineParser) fail(format string, args ...any) { lp.failWith(M(format, a
 // failWith refuses the line for the reason m.
 func (lp *lineParser) failWith(m Message) {
 	lp.nerrs++
-	lp.p.errs = append(lp.p.errs, errAt(lp.n, lp.text, m))
+	lp.p.errs = append(lp.p.errs, OrderErrorAt(lp.n, lp.text, m))
 }
 
 // syntaxMessage gives an order's syntax, as HELP shows it ("MOVE unit...

@@ -479,7 +479,7 @@ func ApplyStanding(st *State, side Side, o *Orders) (*State, error) {
 			if ClassOf(ord) == HeadingLine {
 				continue
 			}
-			errs = append(errs, errAt(o.Lines[i], ord.String(),
+			errs = append(errs, OrderErrorAt(o.Lines[i], ord.String(),
 				M("only standing orders (BLOW, DEFEND) may be given outside your impulse; it is the %s impulse %s", st.Next.Side, st.Next.String())))
 		}
 	}
