@@ -437,4 +437,3 @@ func (g *Game) rollback(before map[rules.Impulse]*rules.State, to rules.Impulse,
 	return []Record{g.record(Record{Kind: KindRolledBack, Time: now, Impulse: to.String(), Reason: reason,
 		State: StateHash(st), Due: g.Due})}, nil
 }
-
