@@ -474,13 +474,15 @@ func parseRepair(lp *lineParser) Order {
 		lp.fail("the bridge is missing: REPAIR a-b BY engineer, as REPAIR 51-70 BY 600E")
 		return nil
 	}
-	br, ok := lp.bridge(lp.next())
+	written := lp.next()
+	br, ok := lp.bridge(written)
 	if !lp.word("BY") || !lp.more() {
 		var hint Message
 		if lp.more() {
 			hint = lp.wordHint(lp.peek())
 		}
-		lp.fail("the engineer is missing: REPAIR %s BY unit%s", br, hint)
+		// The bridge as the player wrote it: one the map lacks reads 0-0.
+		lp.fail("the engineer is missing: REPAIR %s BY unit%s", written, hint)
 		return nil
 	}
 	id, ok2 := lp.unit(lp.next())

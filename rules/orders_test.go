@@ -220,6 +220,8 @@ func TestParseInvalid(t *testing.T) {
 		{"campaign", rules.German, "REPAIR 51-88 BY 600E", 1, []string{"no road joins Dasburg (51) and Bastogne (88), so there is no bridge 51-88"}},
 		{"campaign", rules.German, "REPAIR 51-70 BY 2/304", 1, []string{"2/304 is mech: only engineers repair bridges (10.11)"}},
 		{"campaign", rules.German, "REPAIR 51-70", 1, []string{"the engineer is missing: REPAIR 51-70 BY unit"}},
+		// A bridge the map lacks is quoted as written, not as 0-0.
+		{"intro", rules.German, "REPAIR 51-70", 1, []string{"the engineer is missing: REPAIR 51-70 BY unit"}},
 		{"campaign", rules.German, "SF 88 DELAY", 1, []string{"Bastogne (88) is a VP area: special forces go to an area that is not (14.12)"}},
 		{"campaign", rules.German, "SF 52 CONFUSION", 1, []string{"CONFUSION needs the battle it affects: SF 52 CONFUSION battle-area (14.24)"}},
 		{"campaign", rules.German, "SF 52 PANIC", 1, []string{"PANIC is not an effect: DELAY, DEMOLITION or CONFUSION (14.21)"}},
