@@ -849,7 +849,7 @@ func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) s
 			switch {
 			case !st.Over() || st.Place.IsZone():
 				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
-			case side == rules.German && rh.Impulse.Day == rules.FirstDay && rh.Impulse.N < 3:
+			case rules.SetupOverLimit(side, rh.Impulse):
 				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP: OVER the limit, which the German set-up stacks may be until the end of 16-3 (7.1).", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
 			default:
 				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP: OVER the limit.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))

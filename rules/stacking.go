@@ -25,9 +25,7 @@ func (g *game) stacking() {
 		if !overLimit(us) {
 			continue
 		}
-		// 7.1: the Germans start over the limit in two areas; 7.2 applies
-		// to those at the end of 16-3.
-		if side == German && g.imp.Day == FirstDay && g.imp.N < 3 {
+		if SetupOverLimit(side, g.imp) {
 			continue
 		}
 		order := g.removal[a.ID]
@@ -63,6 +61,13 @@ func (g *game) overStacks(p *movePlan, w walk) bool {
 	}
 	g.refuse(p.line, p.o, "the move would make a German stack over 4 units or 10 SP in %s, which 7.1 forbids on 16 December", g.s.Map.PlaceMessage(w.at))
 	return true
+}
+
+// SetupOverLimit reports whether the side's stacks may be over the limit
+// at the end of impulse imp: 7.1, the Germans start over it in two areas,
+// and 7.2 applies to those at the end of 16-3.
+func SetupOverLimit(side Side, imp Impulse) bool {
+	return side == German && imp.Day == FirstDay && imp.N < 3
 }
 
 // overLimit reports whether the units are over the stacking limit (7.1).

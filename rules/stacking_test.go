@@ -1,6 +1,10 @@
 package rules_test
 
-import "testing"
+import (
+	"testing"
+
+	"titm/rules"
+)
 
 func TestMove_7_1_NoOverStackOn16December(t *testing.T) {
 	s, st := moveGame(t)
@@ -24,5 +28,26 @@ func TestStacking_7_2_RemoveOrder(t *testing.T) {
 	next, _ = mustPlay(t, s, st, "MOVE G/IN G/EN G/RT 5 4")
 	if !next.Unit("G/RT").Eliminated { // B6: 1 SP, the lowest
 		t.Errorf("B6 removed the wrong unit: %+v", next.Units)
+	}
+}
+
+// 7.1: the German set-up stacks may stay over the limit until the end of
+// 16-3, when 7.2 applies to them; the Allied never.
+func TestSetupOverLimit_7_1(t *testing.T) {
+	for _, c := range []struct {
+		side rules.Side
+		imp  string
+		want bool
+	}{
+		{rules.German, "G16-1", true}, {rules.German, "G16-2", true}, {rules.German, "G16-3", false}, {rules.German, "G17-1", false},
+		{rules.Allied, "A16-1", false},
+	} {
+		imp, err := rules.ParseImpulse(c.imp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rules.SetupOverLimit(c.side, imp); got != c.want {
+			t.Errorf("%s %s: %v, want %v", c.side, c.imp, got, c.want)
+		}
 	}
 }
