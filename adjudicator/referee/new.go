@@ -87,12 +87,11 @@ func (r *Referee) New(tx Tx, o NewGame, now time.Time) (*Created, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The game keeps each player's language as it is made: the
+	// director's choice, else his address's (languageOf).
 	for _, side := range sides {
-		p := g.Players[side]
-		if code := langs[side]; code != "" {
-			p.Language = code
-		} else {
-			p.Language = r.addressLanguage(p.Address)
+		if code := langs[side]; code != "" || r.addressLanguage(g.Players[side].Address) != "" {
+			g.Players[side].Language = r.languageOf(code, g.Players[side].Address)
 		}
 	}
 	if err := tx.CreateGame(g, recs); err != nil {

@@ -168,11 +168,26 @@ func (res *Result) send(g *adjudicator.Game, kind, to, subject, text string, ref
 // A text is a text made in its reader's language.
 type text func(p *lang.Printer) string
 
-// code returns the language a side's player reads: his own (LANGUAGE, or
-// as the game was made), else the referee's.
+// code returns the language a side's player reads (languageOf): his own
+// choice (LANGUAGE, or the director's when the game was made), else his
+// address's, else the referee's.
 func (r *Referee) code(g *adjudicator.Game, side rules.Side) string {
-	if p := g.Players[side]; p != nil && p.Language != "" {
-		return lang.For(p.Language).Code()
+	p := g.Players[side]
+	if p == nil {
+		return r.defaultPrinter().Code()
+	}
+	return r.languageOf(p.Language, p.Address)
+}
+
+// languageOf is where every reader's language is decided: the one chosen
+// for him (by mail, by the director, by a tournament's file; a game keeps
+// its players' as it is made), else the one the referee's settings give
+// his address ([referee.languages]), else the referee's.
+func (r *Referee) languageOf(chosen, address string) string {
+	for _, c := range []string{chosen, r.addressLanguage(address)} {
+		if c != "" {
+			return lang.For(c).Code()
+		}
 	}
 	return r.defaultPrinter().Code()
 }
@@ -198,10 +213,7 @@ func (r *Referee) Language(g *adjudicator.Game, address string) string {
 			}
 		}
 	}
-	if c := r.addressLanguage(address); c != "" {
-		return lang.For(c).Code()
-	}
-	return r.defaultPrinter().Code()
+	return r.languageOf("", address)
 }
 
 // addressLanguage is the language the referee's settings give an address,

@@ -205,13 +205,7 @@ func abs(n int) int {
 // another's place has no language of the file's (Tournament.Replace).
 func (r *Referee) entrantPrinter(t *tournament.Tournament, i int) *lang.Printer {
 	e := t.Entrants[i]
-	if code := e.Language; code != "" {
-		return lang.For(code)
-	}
-	if code := r.addressLanguage(e.Address); code != "" {
-		return lang.For(code)
-	}
-	return r.defaultPrinter()
+	return lang.For(r.languageOf(e.Language, e.Address))
 }
 
 // tell mails a tournament's player, in his language: write makes the
@@ -290,10 +284,7 @@ func (r *Referee) Tournament(tx Tx, id, address, token string, q TournamentReque
 	i := t.Player(address)
 	if i < 0 || !t.Authentic(i, token) {
 		// Whose mail it is the token would say: the address's language.
-		p := r.defaultPrinter()
-		if code := r.addressLanguage(address); code != "" {
-			p = lang.For(code)
-		}
+		p := lang.For(r.languageOf("", address))
 		res.Refused, res.Outcome = true, "refused: missing or wrong tournament token"
 		res.Reply = layout(p, p.Sprintf("Your mail to tournament %s was refused: it had no TOKEN line with your tournament token,\nor a wrong one. Nothing in it was applied.\n", id))
 		return res, nil
