@@ -8,44 +8,36 @@ import (
 // writes them as keywords (format = "swiss"); English shows the keyword
 // itself, another language its own word.
 
-// FormatText names a tournament's format: round-robin, swiss, elimination.
-func FormatText(format string) rules.Message {
-	switch format {
-	case RoundRobin:
-		return rules.M("round-robin")
-	case Swiss:
-		return rules.M("swiss")
-	case Elimination:
-		return rules.M("elimination")
-	}
-	return rules.Plain(format) // not the file's: as it is
+// settingTexts are the words of the settings' keywords (format, sides,
+// tie-breaks) as a player reads them.
+var settingTexts = map[string]rules.Message{
+	RoundRobin:     rules.M("round-robin"),
+	Swiss:          rules.M("swiss"),
+	Elimination:    rules.M("elimination"),
+	SidesAlternate: rules.M("alternate"),
+	SidesRandom:    rules.M("random"),
+	SidesBids:      rules.M("bids"),
+	TieMargin:      rules.M("margin"),
+	TieHeadToHead:  rules.M("head-to-head"),
+	TieBuchholz:    rules.M("buchholz"),
 }
+
+// settingText names a setting's keyword; one not the file's, as it is.
+func settingText(keyword string) rules.Message {
+	if m, ok := settingTexts[keyword]; ok {
+		return m
+	}
+	return rules.Plain(keyword)
+}
+
+// FormatText names a tournament's format: round-robin, swiss, elimination.
+func FormatText(format string) rules.Message { return settingText(format) }
 
 // SidesText names a tournament's side rule: alternate, random, bids.
-func SidesText(sides string) rules.Message {
-	switch sides {
-	case SidesAlternate:
-		return rules.M("alternate")
-	case SidesRandom:
-		return rules.M("random")
-	case SidesBids:
-		return rules.M("bids")
-	}
-	return rules.Plain(sides) // not the file's: as it is
-}
+func SidesText(sides string) rules.Message { return settingText(sides) }
 
 // TieBreakText names a tie-break: margin, head-to-head, buchholz.
-func TieBreakText(tb string) rules.Message {
-	switch tb {
-	case TieMargin:
-		return rules.M("margin")
-	case TieHeadToHead:
-		return rules.M("head-to-head")
-	case TieBuchholz:
-		return rules.M("buchholz")
-	}
-	return rules.Plain(tb) // not the file's: as it is
-}
+func TieBreakText(tb string) rules.Message { return settingText(tb) }
 
 // TieBreaksText lists the tie-breaks in their order: "buchholz, margin,
 // head-to-head".
