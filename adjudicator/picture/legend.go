@@ -82,9 +82,8 @@ func (p *Plan) legendRows() []legendRow {
 	heer := services[1].style
 	pr := p.pr
 	rows := []legendRow{{heading: pr.Sprintf("Units (4.1), coloured as 4.12 gives")}}
-	samples := []string{"1SS/1", "116/60", "3FJ/5", "28/110", "51/153", "NO/99"}
-	for i, s := range services {
-		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: samples[i], strength: 3}), text: serviceLegend(pr, s.s)})
+	for _, s := range services {
+		rows = append(rows, legendRow{sample: unit(counter{style: s.style, id: s.sample, strength: 3}), text: pr.Text(s.legend)})
 	}
 	rows = append(rows,
 		legendRow{sample: unit(counter{style: heer, id: "116/60", strength: 4}), text: pr.Sprintf("unit id and strength in SP (4.16)")},
@@ -150,25 +149,6 @@ func lineSample(f func(c *canvas, a, b vec)) func(c *canvas, fs *faces, r image.
 		y := float64(r.Min.Y) + 8
 		f(c, vec{float64(r.Min.X) + 4, y}, vec{float64(r.Min.X + legendSampleW - 14), y})
 	}
-}
-
-// serviceLegend names a service and its colour as 4.12 gives them.
-func serviceLegend(pr *lang.Printer, s rules.Service) string {
-	switch s {
-	case rules.SS:
-		return pr.Sprintf("German SS: black")
-	case rules.Heer:
-		return pr.Sprintf("German Heer (army): grey")
-	case rules.Luftwaffe:
-		return pr.Sprintf("German Luftwaffe: light blue")
-	case rules.US:
-		return pr.Sprintf("US: green")
-	case rules.British:
-		return pr.Sprintf("British: khaki")
-	case rules.Garrison:
-		return pr.Sprintf("Allied garrison (Norwegian, Belgian): dark blue")
-	}
-	return string(s)
 }
 
 // wrap breaks text into lines no wider than w: at spaces and, in Japanese

@@ -70,23 +70,25 @@ func styleColours() []color.RGBA {
 }
 
 // serviceStyle is how a service's counters look (4.12). The legend names
-// the colours (see serviceLegend).
+// the colours (services[].legend).
 type serviceStyle struct {
 	bg, fg color.RGBA
 }
 
 var services = []struct {
-	s     rules.Service
-	style serviceStyle
+	s      rules.Service
+	style  serviceStyle
+	sample string        // a unit of the service, as the legend shows it
+	legend rules.Message // the service and its colour, as 4.12 names them
 }{
 	// 4.12: SS black, Heer grey, Luftwaffe light blue; US green, British
 	// khaki, the Allied garrison units (Norwegian and Belgian) dark blue.
-	{rules.SS, serviceStyle{rgb(0x14, 0x14, 0x14), rgb(0xff, 0xff, 0xff)}},
-	{rules.Heer, serviceStyle{rgb(0x7c, 0x7c, 0x7c), rgb(0xff, 0xff, 0xff)}},
-	{rules.Luftwaffe, serviceStyle{rgb(0x8c, 0xc4, 0xf0), rgb(0x0b, 0x24, 0x3c)}},
-	{rules.US, serviceStyle{rgb(0x3f, 0x6e, 0x1e), rgb(0xff, 0xff, 0xff)}},
-	{rules.British, serviceStyle{rgb(0xc3, 0xa8, 0x6b), rgb(0x1c, 0x1c, 0x1c)}},
-	{rules.Garrison, serviceStyle{rgb(0x1b, 0x2f, 0x6b), rgb(0xff, 0xff, 0xff)}},
+	{rules.SS, serviceStyle{rgb(0x14, 0x14, 0x14), rgb(0xff, 0xff, 0xff)}, "1SS/1", rules.M("German SS: black")},
+	{rules.Heer, serviceStyle{rgb(0x7c, 0x7c, 0x7c), rgb(0xff, 0xff, 0xff)}, "116/60", rules.M("German Heer (army): grey")},
+	{rules.Luftwaffe, serviceStyle{rgb(0x8c, 0xc4, 0xf0), rgb(0x0b, 0x24, 0x3c)}, "3FJ/5", rules.M("German Luftwaffe: light blue")},
+	{rules.US, serviceStyle{rgb(0x3f, 0x6e, 0x1e), rgb(0xff, 0xff, 0xff)}, "28/110", rules.M("US: green")},
+	{rules.British, serviceStyle{rgb(0xc3, 0xa8, 0x6b), rgb(0x1c, 0x1c, 0x1c)}, "51/153", rules.M("British: khaki")},
+	{rules.Garrison, serviceStyle{rgb(0x1b, 0x2f, 0x6b), rgb(0xff, 0xff, 0xff)}, "NO/99", rules.M("Allied garrison (Norwegian, Belgian): dark blue")},
 }
 
 func styleOf(u *rules.Unit) serviceStyle {
