@@ -649,7 +649,7 @@ func (s *tgFire) explain(f Combatant, t int) Message {
 	if tc.Quality() > s.ts[best[0]].Quality() {
 		than = M("higher-quality")
 	}
-	rules := M("%s", "9.57")
+	rules := Plain("9.57")
 	if len(open) < len(s.ts) {
 		rules = M("9.57, among the targets without a firing unit yet, 9.55")
 	}
@@ -823,7 +823,7 @@ func tgNumber(n int) Message {
 	case 6:
 		return M("six")
 	}
-	return M("%s", strconv.Itoa(n))
+	return Plain(strconv.Itoa(n))
 }
 
 // tgOrdinal writes the n-th firing unit's ordinal, as "no target gets a

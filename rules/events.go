@@ -66,7 +66,7 @@ func (e Stopped) String() string {
 func (e Stopped) Text() Message {
 	why := e.Message
 	if why.Key == "" {
-		why = M("%s", e.Why) // as a log keeps it: its English
+		why = Plain(e.Why) // as a log keeps it: its English
 	}
 	return M("%q stops short: %s", e.Order, why)
 }

@@ -114,7 +114,7 @@ func Spaced[T any](items []T) Message {
 func joined[T any](items []T, pair func(before Message, next any) Message) Message {
 	switch n := len(items); n {
 	case 0:
-		return M("%s", "")
+		return Plain("")
 	case 1:
 		return M("%s", items[0])
 	default:

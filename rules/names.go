@@ -22,7 +22,7 @@ func (t UnitType) Text() Message {
 	case Infantry:
 		return M("infantry")
 	}
-	return M("%s", string(t))
+	return Plain(string(t))
 }
 
 // PlaceMessage names a place as PlaceName does, "Bastogne (84)" or "zone
@@ -31,7 +31,7 @@ func (m *Map) PlaceMessage(p Place) Message {
 	if p.IsZone() {
 		return M("zone %s", p.Zone)
 	}
-	return M("%s", m.PlaceName(p))
+	return Plain(m.PlaceName(p))
 }
 
 // TitleMessage returns the scenario's title as a message (DataMessage).
@@ -44,7 +44,7 @@ func (s *Scenario) TitleMessage() Message { return DataMessage(s.Title) }
 // reads as it is written.
 func DataMessage(s string) Message {
 	if strings.Contains(s, "%") {
-		return M("%s", s) // not a catalog's key
+		return Plain(s) // not a catalog's key
 	}
 	return Message{Key: s}
 }

@@ -432,7 +432,7 @@ func (b Battles) String() string {
 
 // battlesWhat is what a BATTLES line reads, made once: each area of the
 // line reads it.
-var battlesWhat = M("%s", "BATTLES")
+var battlesWhat = Plain("BATTLES")
 
 func parseBattles(lp *lineParser) Order {
 	var b Battles
