@@ -36,16 +36,19 @@ func (m Message) String() string {
 	if len(m.Args) == 0 {
 		return m.Key
 	}
-	args := m.Args
+	var titled []any // the arguments with each side by its title, once one is a side
 	for i, a := range m.Args {
 		if s, ok := a.(Side); ok && s != "" {
-			if &args[0] == &m.Args[0] {
-				args = slices.Clone(m.Args)
+			if titled == nil {
+				titled = slices.Clone(m.Args)
 			}
-			args[i] = s.Title()
+			titled[i] = s.Title()
 		}
 	}
-	return fmt.Sprintf(m.Key, args...)
+	if titled == nil {
+		return fmt.Sprintf(m.Key, m.Args...)
+	}
+	return fmt.Sprintf(m.Key, titled...)
 }
 
 // Err returns the message as an error: its Error is the English, and
