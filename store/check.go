@@ -33,6 +33,7 @@ type CheckReport struct {
 	Processed int       `json:"processed"` // processed-message records
 	Mails     int       `json:"mails"`     // mails of the outbox
 	Queued    int       `json:"queued"`    // of them, queued
+	Pages     int       `json:"pages"`     // pages of the file walked
 	Problems  []Problem `json:"problems,omitempty"`
 }
 
@@ -43,40 +44,66 @@ func (r *CheckReport) add(where, format string, args ...any) {
 	r.Problems = append(r.Problems, Problem{Where: where, What: fmt.Sprintf(format, args...)})
 }
 
-// Check reads the whole store and reports what is wrong in it: of every
-// game, its log's hash chain (each record hashing to its hash and naming
-// the one before), the head the game and the store keep, and its position
-// against its log replayed through the rules with its secret seed; every
-// processed-message record and the index of their digests; the outbox,
-// its index of queued mails, their messages and pictures' snapshots. It
-// runs in one read transaction, so a daemon goes on while it reads.
-func (s *Store) Check() (*CheckReport, error) {
+// Check reads the whole store and reports what is wrong in it: every
+// page of the file (as Verify), every value against its sum, every record
+// against its schema; of every game, its log's hash chain (each record
+// hashing to its hash and naming the one before), the head the game and
+// the store keep, and its position against its log replayed through the
+// rules with its secret seed; every processed-message record and the index
+// of their digests; the outbox, its index of queued mails, their messages
+// and pictures' snapshots. It runs in one read transaction, so a daemon
+// goes on while it reads. Damage is a problem of the report, never a
+// panic: the error is for a store that cannot be read at all.
+func (s *Store) Check() (*CheckReport, error) { return s.check(true) }
+
+// Verify is the quick part of Check, which the daemon runs at its start:
+// the pages, the sums, and the records of the games, tournaments, outbox
+// and processed messages against their schemas; it replays no log.
+func (s *Store) Verify() (*CheckReport, error) { return s.check(false) }
+
+func (s *Store) check(full bool) (*CheckReport, error) {
 	var r *CheckReport
 	err := s.View(func(tx *Tx) error {
-		var err error
-		r, err = tx.check()
-		return err
+		r = &CheckReport{}
+		tx.checkPages(r)
+		if !r.OK() {
+			// bbolt would read the damaged pages as they are.
+			return nil
+		}
+		return tx.check(r, full)
 	})
+	var de *DamageError
+	if errors.As(err, &de) {
+		// bbolt panicked on what the walk of the pages let through.
+		if r == nil {
+			r = &CheckReport{}
+		}
+		r.Problems = append(r.Problems, de.Problems...)
+		return r, nil
+	}
 	return r, err
 }
 
-func (t *Tx) check() (*CheckReport, error) {
-	r := &CheckReport{}
+func (t *Tx) check(r *CheckReport, full bool) error {
 	if v := t.tx.Bucket(bucketMeta).Get(keyVersion); len(v) == 8 {
 		r.Version = int(binary.BigEndian.Uint64(v))
 	}
-	for _, b := range [][]byte{bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs, bucketTournaments, bucketTourSecrets} {
+	for _, b := range [][]byte{bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs, bucketTournaments, bucketTourSecrets, bucketSums} {
 		if t.tx.Bucket(b) == nil {
 			r.add("schema", "the bucket %q is missing", b)
 		}
 	}
 	if !r.OK() {
-		return r, nil
+		return nil
 	}
-	t.checkGames(r)
-	t.checkProcessed(r)
-	t.checkOutbox(r)
-	return r, nil
+	t.checkSums(r)
+	t.checkRecords(r, !full)
+	if full {
+		t.checkGames(r)
+		t.checkProcessed(r)
+		t.checkOutbox(r)
+	}
+	return nil
 }
 
 // checkGames checks every game, and that nothing of a game is left

@@ -17,7 +17,7 @@ import (
 func (t *Tx) NewID(prefix string) (string, error) {
 	b := t.tx.Bucket(bucketGames)
 	for {
-		n, err := b.NextSequence()
+		n, err := nextSequence(t.tx, path(bucketGames))
 		if err != nil {
 			return "", fmt.Errorf("store: numbering a game: %w", err)
 		}
@@ -37,7 +37,7 @@ func (t *Tx) CreateGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 	if _, err := t.tx.Bucket(bucketLog).CreateBucket([]byte(g.ID)); err != nil {
 		return fmt.Errorf("store: game %s: making its log: %w", g.ID, err)
 	}
-	if err := t.tx.Bucket(bucketSecrets).Put([]byte(g.ID), g.Secret()); err != nil {
+	if err := put(t.tx, path(bucketSecrets), []byte(g.ID), g.Secret()); err != nil {
 		return fmt.Errorf("store: game %s: keeping its seed: %w", g.ID, err)
 	}
 	if err := t.index(g); err != nil {
@@ -51,7 +51,7 @@ func (t *Tx) CreateGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 		if err != nil {
 			return fmt.Errorf("store: game %s: %w", g.ID, err)
 		}
-		if err := files.Put([]byte(g.Data), data); err != nil {
+		if err := put(t.tx, path(bucketFiles), []byte(g.Data), data); err != nil {
 			return fmt.Errorf("store: game %s: keeping its scenario: %w", g.ID, err)
 		}
 	}
@@ -80,7 +80,7 @@ func (t *Tx) SaveGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 		if err != nil {
 			return fmt.Errorf("store: game %s: record %d: %w", g.ID, r.Seq, err)
 		}
-		if err := log.Put(u64(uint64(r.Seq)), data); err != nil {
+		if err := put(t.tx, path(bucketLog, []byte(g.ID)), u64(uint64(r.Seq)), data); err != nil {
 			return fmt.Errorf("store: game %s: appending record %d: %w", g.ID, r.Seq, err)
 		}
 		n, head = n+1, r.Hash
@@ -88,7 +88,7 @@ func (t *Tx) SaveGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 	if g.Log != n || g.Head != head {
 		return fmt.Errorf("store: game %s: the game is at record %d, the log at %d: %w", g.ID, g.Log, n, ErrLogOrder)
 	}
-	if err := t.tx.Bucket(bucketHeads).Put([]byte(g.ID), append(u64(uint64(n)), head...)); err != nil {
+	if err := put(t.tx, path(bucketHeads), []byte(g.ID), append(u64(uint64(n)), head...)); err != nil {
 		return fmt.Errorf("store: game %s: %w", g.ID, err)
 	}
 	state, err := json.Marshal(g.State)
@@ -101,10 +101,10 @@ func (t *Tx) SaveGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 	if err != nil {
 		return fmt.Errorf("store: game %s: %w", g.ID, err)
 	}
-	if err := t.tx.Bucket(bucketStates).Put([]byte(g.ID), state); err != nil {
+	if err := put(t.tx, path(bucketStates), []byte(g.ID), state); err != nil {
 		return fmt.Errorf("store: game %s: %w", g.ID, err)
 	}
-	if err := t.tx.Bucket(bucketGames).Put([]byte(g.ID), data); err != nil {
+	if err := put(t.tx, path(bucketGames), []byte(g.ID), data); err != nil {
 		return fmt.Errorf("store: game %s: %w", g.ID, err)
 	}
 	return nil
@@ -258,7 +258,7 @@ func (t *Tx) index(g *adjudicator.Game) error {
 		if err != nil {
 			return err
 		}
-		if err := b.Put([]byte(a), data); err != nil {
+		if err := put(t.tx, path(bucketPlayers), []byte(a), data); err != nil {
 			return err
 		}
 	}
@@ -295,7 +295,7 @@ func (t *Tx) Summary(id string) (*adjudicator.Game, error) {
 // SetMeta keeps a setting of the store's owner, such as the referee's
 // address that the daemon last ran with.
 func (t *Tx) SetMeta(key, value string) error {
-	return t.tx.Bucket(bucketMeta).Put([]byte("setting/"+key), []byte(value))
+	return put(t.tx, path(bucketMeta), []byte("setting/"+key), []byte(value))
 }
 
 // Meta returns a setting kept with SetMeta, or "".

@@ -33,11 +33,11 @@ func (t *Tx) MarkProcessed(p Processed) error {
 	if err != nil {
 		return fmt.Errorf("store: marking a message processed: %w", err)
 	}
-	if err := t.tx.Bucket(bucketProcessed).Put(p.key(), data); err != nil {
+	if err := put(t.tx, path(bucketProcessed), p.key(), data); err != nil {
 		return fmt.Errorf("store: marking a message processed: %w", err)
 	}
 	if p.Digest != "" {
-		if err := t.tx.Bucket(bucketDigests).Put([]byte(p.Digest), p.key()); err != nil {
+		if err := put(t.tx, path(bucketDigests), []byte(p.Digest), p.key()); err != nil {
 			return fmt.Errorf("store: marking a message processed: %w", err)
 		}
 	}
@@ -105,8 +105,7 @@ type Mail struct {
 
 // Queue puts a mail in the outbox and gives it its id.
 func (t *Tx) Queue(m *Mail) error {
-	b := t.tx.Bucket(bucketOutbox)
-	id, err := b.NextSequence()
+	id, err := nextSequence(t.tx, path(bucketOutbox))
 	if err != nil {
 		return fmt.Errorf("store: queueing a mail: %w", err)
 	}
@@ -115,7 +114,7 @@ func (t *Tx) Queue(m *Mail) error {
 		m.Status = MailQueued
 	}
 	if m.MessageID != "" {
-		if err := t.tx.Bucket(bucketSentIDs).Put([]byte(m.MessageID), u64(id)); err != nil {
+		if err := put(t.tx, path(bucketSentIDs), []byte(m.MessageID), u64(id)); err != nil {
 			return fmt.Errorf("store: queueing a mail: %w", err)
 		}
 	}
@@ -148,21 +147,21 @@ func (t *Tx) PutMail(m *Mail) error {
 	if err != nil {
 		return fmt.Errorf("store: mail %d: %w", m.ID, err)
 	}
-	if err := t.tx.Bucket(bucketOutbox).Put(u64(m.ID), data); err != nil {
+	if err := put(t.tx, path(bucketOutbox), u64(m.ID), data); err != nil {
 		return fmt.Errorf("store: mail %d: %w", m.ID, err)
 	}
-	q, msgs := t.tx.Bucket(bucketQueue), t.tx.Bucket(bucketMailData)
+	q, msgs := path(bucketQueue), path(bucketMailData)
 	switch {
 	case m.Status != MailQueued:
-		if err = q.Delete(u64(m.ID)); err == nil {
-			err = msgs.Delete(u64(m.ID))
+		if err = del(t.tx, q, u64(m.ID)); err == nil {
+			err = del(t.tx, msgs, u64(m.ID))
 		}
 	case len(m.Data) > 0:
-		if err = q.Put(u64(m.ID), nil); err == nil {
-			err = msgs.Put(u64(m.ID), m.Data)
+		if err = put(t.tx, q, u64(m.ID), nil); err == nil {
+			err = put(t.tx, msgs, u64(m.ID), m.Data)
 		}
 	default:
-		err = q.Put(u64(m.ID), nil)
+		err = put(t.tx, q, u64(m.ID), nil)
 	}
 	if err != nil {
 		return fmt.Errorf("store: mail %d: %w", m.ID, err)
@@ -208,7 +207,7 @@ func (t *Tx) Outbox(status string) ([]*Mail, error) {
 // PutSnapshot keeps what a queued mail's picture is drawn from, under a
 // key the mail names.
 func (t *Tx) PutSnapshot(key string, data []byte) error {
-	if err := t.tx.Bucket(bucketSnapshots).Put([]byte(key), data); err != nil {
+	if err := put(t.tx, path(bucketSnapshots), []byte(key), data); err != nil {
 		return fmt.Errorf("store: snapshot %s: %w", key, err)
 	}
 	return nil
@@ -230,5 +229,5 @@ func (t *Tx) DropSnapshot(key string) error {
 			return nil
 		}
 	}
-	return t.tx.Bucket(bucketSnapshots).Delete([]byte(key))
+	return del(t.tx, path(bucketSnapshots), []byte(key))
 }

@@ -110,7 +110,7 @@ func (s *Store) Compact() (before, after int64, err error) {
 	}
 	// Compact commits every 64 MiB copied, so that a large store does not
 	// take its whole size in memory at once; each commit is synced.
-	if err := bolt.Compact(dst, s.db, 64<<20); err != nil {
+	if err := s.compactInto(dst); err != nil {
 		dst.Close()
 		os.Remove(tmp)
 		return 0, 0, fmt.Errorf("store: compacting %s: %w", s.path, err)
@@ -153,6 +153,14 @@ func (s *Store) Compact() (before, after int64, err error) {
 	}
 	s.db, s.files = db, s.files+1
 	return before, after, nil
+}
+
+// compactInto copies the store into dst; damage bbolt panics on is a
+// *DamageError.
+func (s *Store) compactInto(dst *bolt.DB) (err error) {
+	defer onFault()()
+	defer s.guard(&err)
+	return bolt.Compact(dst, s.db, 64<<20)
 }
 
 // FailedSince counts the mails of the outbox that failed for good since a

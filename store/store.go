@@ -27,19 +27,21 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"log/slog"
 	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
+	"titm/adjudicator"
+	"titm/adjudicator/tournament"
 	"titm/rules"
 )
 
 // Version is the schema version this build writes. Open migrates a file of
 // an older version and refuses a newer one.
-const Version = 8
+const Version = 9
 
 // Buckets. Each game has a bucket of its own under bucketLog, whose keys
 // are the records' sequence numbers, big-endian.
@@ -80,6 +82,12 @@ type Options struct {
 	// NoSync skips fsync after each commit: for tests and benchmarks
 	// only, never for games.
 	NoSync bool
+	// Logger gets what Open does to the file (a migration, a mode made
+	// 0600) and the damage found; nil is slog.Default().
+	Logger *slog.Logger
+	// Backups is the folder the backups are written into, when known: a
+	// damaged store's error names it.
+	Backups string
 }
 
 // Store is an open store. Its methods are safe for concurrent use; Update
@@ -88,6 +96,9 @@ type Store struct {
 	db   *bolt.DB
 	path string
 	opts *bolt.Options // what the file was opened with, to open it again after Compact
+	log  *slog.Logger
+	// backups is Options.Backups, for the advice of a DamageError.
+	backups string
 
 	// Compact swaps the file under the daemon: wmu keeps writers out while
 	// it copies, gate keeps everyone out while it swaps (ops.go).
@@ -118,13 +129,14 @@ func Open(path string, opt *Options) (*Store, error) {
 	if timeout == 0 {
 		timeout = 100 * time.Millisecond
 	}
-	if opt.ReadOnly {
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("store: opening %s: %w", path, err)
-		}
+	log := opt.Logger
+	if log == nil {
+		log = slog.Default()
 	}
-	fi, statErr := os.Stat(path)
-	existed := statErr == nil && fi.Size() > 0
+	existed, err := preflight(path, opt, log)
+	if err != nil {
+		return nil, fmt.Errorf("store: opening %s: %w", path, err)
+	}
 	bopts := &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync}
 	db, err := bolt.Open(path, 0o600, bopts)
 	switch {
@@ -139,7 +151,7 @@ func Open(path string, opt *Options) (*Store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, opts: bopts, scenarios: map[string]*loaded{}}
+	s := &Store{db: db, path: path, opts: bopts, log: log, backups: opt.Backups, scenarios: map[string]*loaded{}}
 	if err := s.prepare(opt.ReadOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
@@ -149,10 +161,12 @@ func Open(path string, opt *Options) (*Store, error) {
 
 // prepare checks the file's schema: a new file gets the buckets of this
 // version; an older one is migrated; a newer or foreign one refused.
-func (s *Store) prepare(readOnly bool) error {
+func (s *Store) prepare(readOnly bool) (err error) {
 	var version int
 	var empty bool
-	err := s.db.View(func(tx *bolt.Tx) error {
+	defer onFault()()
+	defer s.guard(&err)
+	err = s.db.View(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
 			k, _ := tx.Cursor().First()
@@ -181,8 +195,14 @@ func (s *Store) prepare(readOnly bool) error {
 	case version == Version:
 		return nil
 	case readOnly:
-		return fmt.Errorf("schema version %d needs migrating to %d, which a read-only open cannot do", version, Version)
+		return fmt.Errorf("schema version %d needs migrating to %d, which a read-only open cannot do: run titm migrate-store --db %s once (or start titm serve once, which migrates at its start), with a backup of the file kept first", version, Version, s.path)
 	}
+	start := time.Now()
+	defer func() {
+		if err == nil && !empty {
+			s.log.Info("store: schema migrated", "path", s.path, "from", version, "to", Version, "took", time.Since(start).Round(time.Millisecond))
+		}
+	}()
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if empty {
 			return create(tx)
@@ -201,19 +221,19 @@ func (s *Store) prepare(readOnly bool) error {
 
 // create makes the buckets of a new file.
 func create(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs, bucketTournaments, bucketTourSecrets} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs, bucketTournaments, bucketTourSecrets, bucketSums} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
 	}
-	if err := tx.Bucket(bucketMeta).Put(keyApp, appName); err != nil {
+	if err := put(tx, path(bucketMeta), keyApp, appName); err != nil {
 		return err
 	}
 	return setVersion(tx, Version)
 }
 
 func setVersion(tx *bolt.Tx, v int) error {
-	return tx.Bucket(bucketMeta).Put(keyVersion, u64(uint64(v)))
+	return put(tx, path(bucketMeta), keyVersion, u64(uint64(v)))
 }
 
 // migrations[v] migrates a file of schema version v to v+1, in the same
@@ -226,6 +246,48 @@ var migrations = map[int]func(*bolt.Tx) error{
 	5: func(tx *bolt.Tx) error { _, err := tx.CreateBucket(bucketSnapshots); return err },
 	6: migrate6,
 	7: migrate7,
+	8: migrate8,
+}
+
+// migrate8 gives the file its sums (version 9, sums.go), after writing
+// every record of the games, the outbox, the processed messages and the
+// tournaments again as this titm writes them: a record written by an older
+// one may lack a field added since, and Check holds every record to be
+// exactly what its schema writes.
+func migrate8(tx *bolt.Tx) error {
+	for _, b := range []struct {
+		name []byte
+		new  func() any
+	}{
+		{bucketGames, func() any { return new(adjudicator.Game) }},
+		{bucketOutbox, func() any { return new(Mail) }},
+		{bucketProcessed, func() any { return new(Processed) }},
+		{bucketTournaments, func() any { return new(tournament.Tournament) }},
+	} {
+		bk := tx.Bucket(b.name)
+		var keys, vals [][]byte
+		err := bk.ForEach(func(k, v []byte) error {
+			rec := b.new()
+			if err := json.Unmarshal(v, rec); err != nil {
+				return fmt.Errorf("%s: %x: %w", where(path(b.name), k), k, err)
+			}
+			data, err := json.Marshal(rec)
+			if err != nil {
+				return err
+			}
+			keys, vals = append(keys, append([]byte(nil), k...)), append(vals, data)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i, k := range keys {
+			if err := bk.Put(k, vals[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return resum(tx)
 }
 
 // migrate7 adds the tournaments (version 8): each kept as JSON, and the
@@ -416,19 +478,27 @@ func (s *Store) Close() error {
 // it did is committed (and synced to disk) before Update returns; if it
 // returns an error, nothing of it is kept. It blocks while another Update
 // runs.
-func (s *Store) Update(fn func(*Tx) error) error {
+//
+// A panic of bbolt, on a page it finds damaged, is returned as a
+// *DamageError, and the transaction rolled back.
+func (s *Store) Update(fn func(*Tx) error) (err error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.gate.RLock()
 	defer s.gate.RUnlock()
+	defer onFault()()
+	defer s.guard(&err)
 	return s.db.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
 }
 
 // View runs fn in a read-only transaction, which sees the store as it was
-// when it began.
-func (s *Store) View(fn func(*Tx) error) error {
+// when it began. A panic of bbolt, on a page it finds damaged, is
+// returned as a *DamageError.
+func (s *Store) View(fn func(*Tx) error) (err error) {
 	s.gate.RLock()
 	defer s.gate.RUnlock()
+	defer onFault()()
+	defer s.guard(&err)
 	return s.db.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
 }
 

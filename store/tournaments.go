@@ -18,7 +18,7 @@ func (t *Tx) CreateTournament(tr *tournament.Tournament) error {
 	if t.tx.Bucket(bucketTournaments).Get([]byte(tr.ID)) != nil {
 		return fmt.Errorf("store: tournament %s: %w", tr.ID, ErrExists)
 	}
-	if err := t.tx.Bucket(bucketTourSecrets).Put([]byte(tr.ID), tr.Secret()); err != nil {
+	if err := put(t.tx, path(bucketTourSecrets), []byte(tr.ID), tr.Secret()); err != nil {
 		return fmt.Errorf("store: tournament %s: keeping its seed: %w", tr.ID, err)
 	}
 	return t.SaveTournament(tr)
@@ -30,7 +30,7 @@ func (t *Tx) SaveTournament(tr *tournament.Tournament) error {
 	if err != nil {
 		return fmt.Errorf("store: tournament %s: %w", tr.ID, err)
 	}
-	return t.tx.Bucket(bucketTournaments).Put([]byte(tr.ID), data)
+	return put(t.tx, path(bucketTournaments), []byte(tr.ID), data)
 }
 
 // Tournament returns a tournament with the seed of its dice.
