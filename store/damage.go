@@ -121,8 +121,33 @@ func (s *Store) guard(err *error) {
 	if !fromBolt() {
 		panic(r)
 	}
-	*err = &DamageError{Path: s.path, Backups: s.backups, Problems: []Problem{panicProblem(r)}}
-	s.log.Error("store: damage found while reading", "path", s.path, "problem", fmt.Sprint(r), "stack", string(debug.Stack()))
+	// What bbolt says is seldom where the damage is: the walk of the
+	// pages names them, when it finds them.
+	probs := walkFile(s.path)
+	if len(probs) == 0 {
+		probs = []Problem{panicProblem(r)}
+	}
+	*err = &DamageError{Path: s.path, Backups: s.backups, Problems: probs}
+	s.log.Error("store: damage found while reading", "path", s.path, "problem", probs[0].String(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+}
+
+// walkFile walks the pages of the file as its latest meta page has them.
+func walkFile(path string) []Problem {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	metas, _ := readMetas(f, fi.Size())
+	m := latest(metas)
+	if m == nil || fi.Size() < int64(m.pgid)*int64(m.pageSize) {
+		return nil
+	}
+	return (&pageWalker{f: f, meta: m}).walk()
 }
 
 // fromBolt reports whether the panic being recovered was raised in bbolt:
@@ -146,7 +171,7 @@ func fromBolt() bool {
 	}
 }
 
-var pageRE = regexp.MustCompile(`(?i)(?:page|pgid|pgId)\D{0,3}\(?(\d+)\)?`)
+var pageRE = regexp.MustCompile(`(?i)(?:page|pgid|page type:)\D{0,3}\(?(\d+)\)?`)
 
 // panicProblem names what a bbolt panic says is damaged.
 func panicProblem(r any) Problem {

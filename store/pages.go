@@ -158,7 +158,7 @@ func (w *pageWalker) walk() []Problem {
 	if m.freelist != noFreelist {
 		w.freelist(m.freelist)
 	}
-	w.tree(m.root, nil, nil, nil, 0)
+	w.tree(m.root, 0, nil, nil, 0)
 	if m.freelist != noFreelist && len(w.probs) == 0 {
 		for id, u := range w.used {
 			if u == 0 {
@@ -250,7 +250,7 @@ func (w *pageWalker) freelist(id uint64) {
 
 // tree checks the B+tree of a bucket rooted at page id: every key in it
 // is >= lo and < hi (nil: unbounded), and sorted.
-func (w *pageWalker) tree(id uint64, path [][]byte, lo, hi []byte, depth int) {
+func (w *pageWalker) tree(id, parent uint64, lo, hi []byte, depth int) {
 	if depth > 64 {
 		w.damaged(id, "the tree is deeper than any store's")
 		return
@@ -260,10 +260,10 @@ func (w *pageWalker) tree(id uint64, path [][]byte, lo, hi []byte, depth int) {
 		return
 	}
 	if le.Uint16(b[8:]) == flagBranch {
-		w.branch(id, b, path, lo, hi, depth)
+		w.branch(id, b, parent, lo, hi, depth)
 		return
 	}
-	w.leaf(id, b, path, lo, hi, depth)
+	w.leaf(id, b, parent, lo, hi, depth)
 }
 
 // elems returns a page's count and checks its elements fit in it.
@@ -284,7 +284,7 @@ func slice(b []byte, off, n uint64) ([]byte, bool) {
 	return b[off : off+n], true
 }
 
-func (w *pageWalker) branch(id uint64, b []byte, path [][]byte, lo, hi []byte, depth int) {
+func (w *pageWalker) branch(id uint64, b []byte, parent uint64, lo, hi []byte, depth int) {
 	n, ok := w.elems(id, b)
 	if !ok {
 		return
@@ -303,7 +303,7 @@ func (w *pageWalker) branch(id uint64, b []byte, path [][]byte, lo, hi []byte, d
 			w.damaged(id, "element %d's key (at %d, %d bytes) is outside the page", i, pos, ksize)
 			return
 		}
-		if !w.order(id, i, k, keys, lo, hi) {
+		if !w.order(id, parent, i, k, keys, lo, hi) {
 			return
 		}
 		keys[i], kids[i] = k, le.Uint64(b[e+8:])
@@ -313,20 +313,20 @@ func (w *pageWalker) branch(id uint64, b []byte, path [][]byte, lo, hi []byte, d
 		if i+1 < n {
 			next = keys[i+1]
 		}
-		w.tree(kid, path, keys[i], next, depth+1)
+		w.tree(kid, id, keys[i], next, depth+1)
 	}
 }
 
 // order checks key i of a page against the one before and the page's
 // bounds.
-func (w *pageWalker) order(id uint64, i int, k []byte, keys [][]byte, lo, hi []byte) bool {
+func (w *pageWalker) order(id, parent uint64, i int, k []byte, keys [][]byte, lo, hi []byte) bool {
 	switch {
 	case i > 0 && bytes.Compare(keys[i-1], k) >= 0:
 		w.damaged(id, "element %d's key %q is not after the one before, %q", i, k, keys[i-1])
 	case lo != nil && bytes.Compare(k, lo) < 0:
-		w.damaged(id, "element %d's key %q is before the page's first, %q", i, k, lo)
+		w.damaged(id, "element %d's key %q is before %q, the key its parent page %d has for it (this page or page %d is damaged)", i, k, lo, parent, parent)
 	case hi != nil && bytes.Compare(k, hi) >= 0:
-		w.damaged(id, "element %d's key %q is not before the next page's, %q", i, k, hi)
+		w.damaged(id, "element %d's key %q is not before %q, the key its parent page %d has for the next page (this page or page %d is damaged)", i, k, hi, parent, parent)
 	default:
 		return true
 	}
@@ -335,7 +335,7 @@ func (w *pageWalker) order(id uint64, i int, k []byte, keys [][]byte, lo, hi []b
 
 // leaf checks a leaf page (or an inline bucket's page, id 0) and the
 // buckets in it.
-func (w *pageWalker) leaf(id uint64, b []byte, path [][]byte, lo, hi []byte, depth int) {
+func (w *pageWalker) leaf(id uint64, b []byte, parent uint64, lo, hi []byte, depth int) {
 	n, ok := w.elems(id, b)
 	if !ok {
 		return
@@ -355,24 +355,24 @@ func (w *pageWalker) leaf(id uint64, b []byte, path [][]byte, lo, hi []byte, dep
 			return
 		}
 		k, v := kv[:ksize], kv[ksize:]
-		if !w.order(id, i, k, keys, lo, hi) {
+		if !w.order(id, parent, i, k, keys, lo, hi) {
 			return
 		}
 		keys[i] = k
 		if flags&flagBucket != 0 {
-			w.bucket(id, k, v, append(path[:len(path):len(path)], k), depth)
+			w.bucket(id, k, v, depth)
 		}
 	}
 }
 
 // bucket checks a bucket's value: its root page's tree, or its inline page.
-func (w *pageWalker) bucket(id uint64, name, v []byte, path [][]byte, depth int) {
+func (w *pageWalker) bucket(id uint64, name, v []byte, depth int) {
 	if len(v) < 16 {
 		w.damaged(id, "the bucket %q has a value of %d bytes", name, len(v))
 		return
 	}
 	if root := le.Uint64(v); root != 0 {
-		w.tree(root, path, nil, nil, depth+1)
+		w.tree(root, id, nil, nil, depth+1)
 		return
 	}
 	in := v[16:]
@@ -381,5 +381,5 @@ func (w *pageWalker) bucket(id uint64, name, v []byte, path [][]byte, depth int)
 		w.damaged(id, "the bucket %q kept in the page is not a leaf", name)
 		return
 	}
-	w.leaf(id, in, path, nil, nil, depth+1)
+	w.leaf(id, in, id, nil, nil, depth+1)
 }
