@@ -85,10 +85,12 @@ func (s *Store) check(full bool) (*CheckReport, error) {
 }
 
 func (t *Tx) check(r *CheckReport, full bool) error {
-	if v := t.tx.Bucket(bucketMeta).Get(keyVersion); len(v) == 8 {
-		r.Version = int(binary.BigEndian.Uint64(v))
+	if meta := t.tx.Bucket(bucketMeta); meta != nil {
+		if v := meta.Get(keyVersion); len(v) == 8 {
+			r.Version = int(binary.BigEndian.Uint64(v))
+		}
 	}
-	for _, b := range [][]byte{bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs, bucketTournaments, bucketTourSecrets, bucketSums} {
+	for _, b := range [][]byte{bucketMeta, bucketGames, bucketSecrets, bucketLog, bucketProcessed, bucketOutbox, bucketFiles, bucketHeads, bucketStates, bucketPlayers, bucketQueue, bucketMailData, bucketSnapshots, bucketDigests, bucketSentIDs, bucketTournaments, bucketTourSecrets, bucketSums} {
 		if t.tx.Bucket(b) == nil {
 			r.add("schema", "the bucket %q is missing", b)
 		}

@@ -177,6 +177,10 @@ func (t *Tx) checkSums(r *CheckReport) {
 		r.add("schema", "the bucket %q is missing", bucketSums)
 		return
 	}
+	if n := sums.Sequence(); n != 0 {
+		// Nothing numbers the sums: a sequence there was written on the disk.
+		r.add("bucket sums", "its sequence is %d, where nothing writes one: it was changed on the disk", n)
+	}
 	var values int
 	var walk func(b *bolt.Bucket, path [][]byte)
 	walk = func(b *bolt.Bucket, path [][]byte) {
