@@ -128,7 +128,8 @@ func (s *Store) guard(err *error) {
 		probs = []Problem{panicProblem(r)}
 	}
 	*err = &DamageError{Path: s.path, Backups: s.backups, Problems: probs}
-	s.log.Error("store: damage found while reading", "path", s.path, "problem", probs[0].String(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+	s.log.Error("store: damage found while reading", "path", s.path, "problem", probs[0].String(), "bbolt", fmt.Sprint(r))
+	s.log.Debug("store: where bbolt met the damage", "stack", string(debug.Stack()))
 }
 
 // walkFile walks the pages of the file as its latest meta page has them.

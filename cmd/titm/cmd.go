@@ -17,6 +17,11 @@ const (
 	exitOK       = 0
 	exitProblems = 1 // the command ran and found problems (invalid data, ...)
 	exitUsage    = 2 // the command line was wrong
+	// exitDamaged: the store is damaged (cut short, a page or a record
+	// changed on the disk); titm serve refuses to start on it, and the
+	// unit does not start it again (RestartPreventExitStatus=3) until
+	// the operator restores a backup.
+	exitDamaged = 3
 )
 
 // A command is one subcommand of titm.
@@ -61,6 +66,7 @@ var commands = []*command{
 	backupCmd,
 	checkStoreCmd,
 	compactCmd,
+	migrateStoreCmd,
 	oauth2Cmd,
 	demoCmd,
 }
@@ -172,6 +178,9 @@ func (cl *cli) runCommand(c *command, args []string) int {
 		fmt.Fprintf(stderr, "titm %s: %s\n", c.name, ue.msg)
 		usage(stderr)
 		return exitUsage
+	case errors.Is(err, store.ErrDamaged):
+		fmt.Fprintf(stderr, "titm %s: %v\n", c.name, err)
+		return exitDamaged
 	case errors.Is(err, errProblems):
 		return exitProblems
 	case errors.Is(err, store.ErrNoGame):

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"titm/mail"
@@ -32,6 +34,10 @@ type opsResult struct {
 var ops = map[string]viewFunc{
 	"backup":      opBackup,
 	"check-store": opCheck,
+	"migrate-store": func(h *host, _ request) (*response, error) {
+		// Open migrated the store, here or in the daemon.
+		return &response{Ops: &opsResult{}}, nil
+	},
 	"compact":     opCompact,
 	"status":      opStatus,
 }
@@ -73,12 +79,83 @@ func opStatus(h *host, _ request) (*response, error) {
 	if h.status != nil {
 		s, err = h.status()
 	} else {
-		s, err = mail.StoreStatus(h.st, giveUpDefault, h.now())
+		s, err = storeStatus(h.st, h.now())
 	}
 	if err != nil {
 		return nil, err
 	}
 	return &response{Ops: &opsResult{Status: s}}, nil
+}
+
+// storeStatus is the status of a store no daemon holds: what it holds,
+// and, as the daemon does at its start, the check of its pages, sums and
+// records (store.Verify), whose problems make it unhealthy.
+func storeStatus(st *store.Store, now time.Time) (*mail.Status, error) {
+	s, err := mail.StoreStatus(st, giveUpDefault, now)
+	var de *store.DamageError
+	if errors.As(err, &de) {
+		s, err = &mail.Status{Now: now}, nil
+		for _, p := range de.Problems {
+			s.Problems = append(s.Problems, "the store is damaged: "+p.String())
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	r, err := st.Verify()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range r.Problems {
+		if !slices.Contains(s.Problems, "the store is damaged: "+p.String()) {
+			s.Problems = append(s.Problems, "the store is damaged: "+p.String())
+		}
+	}
+	if len(s.Problems) > 0 {
+		s.Healthy = false
+		s.Problems = append(s.Problems, "run titm check-store, and see docs/operating.md, \"A damaged store\"")
+	}
+	return s, nil
+}
+
+// verifyStore is the daemon's check of its store at its start: the pages,
+// the sums and the records (store.Verify; the logs' replay is left to
+// titm check-store). A damaged store is refused, every problem logged.
+func verifyStore(st *store.Store, backups string, log *slog.Logger) error {
+	start := time.Now()
+	r, err := st.Verify()
+	if err != nil {
+		return err
+	}
+	if !r.OK() {
+		for _, p := range r.Problems {
+			log.Error("store: damaged", "where", p.Where, "problem", p.What)
+		}
+		return &store.DamageError{Path: st.Path(), Problems: r.Problems, Backups: backups}
+	}
+	log.Info("store: checked", "path", st.Path(), "pages", r.Pages, "games", r.Games, "mails", r.Mails, "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+var migrateStoreCmd = &command{
+	name:    "migrate-store",
+	summary: "migrate the store to this titm's schema, as serve does at its start (keep a backup of it first)",
+	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
+		sf := addStoreFlags(fs)
+		return func(args []string) error {
+			if len(args) > 0 {
+				return usageError{"no arguments expected"}
+			}
+			if _, err := os.Stat(sf.db); err != nil {
+				return fmt.Errorf("no store at %s", sf.db)
+			}
+			if _, err := c.do(sf, request{Act: "migrate-store"}, true); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.out, "%s: schema version %d\n", sf.db, store.Version)
+			return nil
+		}
+	},
 }
 
 // giveUpDefault is smtp.give_up as the example configuration has it, for

@@ -93,11 +93,14 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 		}
 		defer srv.Close()
 	}
-	st, err := store.Open(cfg.Store.Path, nil)
+	st, err := store.Open(cfg.Store.Path, &store.Options{Logger: log, Backups: cfg.Backup.Dir})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if err := verifyStore(st, cfg.Backup.Dir, log); err != nil {
+		return err
+	}
 	d := mail.NewDaemon(cfg, st, log, time.Now)
 	// The control socket's requests are served with the daemon's referee,
 	// and the mails they queue wake its sender at once.
