@@ -38,8 +38,8 @@ var ops = map[string]viewFunc{
 		// Open migrated the store, here or in the daemon.
 		return &response{Ops: &opsResult{}}, nil
 	},
-	"compact":     opCompact,
-	"status":      opStatus,
+	"compact": opCompact,
+	"status":  opStatus,
 }
 
 // opBackup writes a backup to the absolute path in req.Text.
