@@ -34,13 +34,14 @@ type opsResult struct {
 var ops = map[string]viewFunc{
 	"backup":      opBackup,
 	"check-store": opCheck,
-	"migrate-store": func(h *host, _ request) (*response, error) {
-		// Open migrated the store, here or in the daemon.
-		return &response{Ops: &opsResult{}}, nil
-	},
-	"compact": opCompact,
-	"status":  opStatus,
+	"compact":       opCompact,
+	"migrate-store": opMigrate,
+	"status":        opStatus,
 }
+
+// opMigrate has nothing to do: opening the store migrated it, here or in
+// the daemon.
+func opMigrate(*host, request) (*response, error) { return &response{Ops: &opsResult{}}, nil }
 
 // opBackup writes a backup to the absolute path in req.Text.
 func opBackup(h *host, req request) (*response, error) {
