@@ -32,8 +32,8 @@ type opsResult struct {
 
 // ops are the operator's requests.
 var ops = map[string]viewFunc{
-	"backup":      opBackup,
-	"check-store": opCheck,
+	"backup":        opBackup,
+	"check-store":   opCheck,
 	"compact":       opCompact,
 	"migrate-store": opMigrate,
 	"status":        opStatus,
