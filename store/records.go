@@ -154,10 +154,13 @@ func sane(t time.Time) bool {
 }
 
 // checkRecords checks the records of the games, tournaments, outbox and
-// processed messages against their schemas; count says whether to count
-// them (Verify; Check counts them where it reads them again).
-func (t *Tx) checkRecords(r *CheckReport, count bool) {
-	var games, mails, queued, processed int
+// processed messages against their schemas. quick (Verify, at the
+// daemon's start) checks only what the daemon acts on, the games, the
+// tournaments and the queued mails, and counts what it reads; the sums
+// have found any change on the disk of the rest, the mails sent and the
+// messages processed, which Check reads whole.
+func (t *Tx) checkRecords(r *CheckReport, quick bool) {
+	var games, mails, queued int
 	t.tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
 		games++
 		where := "game " + string(k)
@@ -193,7 +196,8 @@ func (t *Tx) checkRecords(r *CheckReport, count bool) {
 		}
 		return nil
 	})
-	t.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+	box := t.tx.Bucket(bucketOutbox)
+	mail := func(k, v []byte) error {
 		mails++
 		where := fmt.Sprintf("mail %x", k)
 		if len(k) == 8 {
@@ -222,9 +226,20 @@ func (t *Tx) checkRecords(r *CheckReport, count bool) {
 			queued++
 		}
 		return nil
-	})
+	}
+	if quick {
+		t.tx.Bucket(bucketQueue).ForEach(func(k, _ []byte) error {
+			if v := box.Get(k); v != nil {
+				return mail(k, v)
+			}
+			return nil
+		})
+		r.Games, r.Queued = games, queued
+		r.Mails, r.Processed = box.Stats().KeyN, t.tx.Bucket(bucketProcessed).Stats().KeyN
+		return
+	}
+	box.ForEach(mail)
 	t.tx.Bucket(bucketProcessed).ForEach(func(k, v []byte) error {
-		processed++
 		where := "processed " + string(k)
 		var p Processed
 		if q := strict(v, &p); q != "" {
@@ -239,9 +254,6 @@ func (t *Tx) checkRecords(r *CheckReport, count bool) {
 		}
 		return nil
 	})
-	if count {
-		r.Games, r.Mails, r.Queued, r.Processed = games, mails, queued, processed
-	}
 }
 
 func le64(k []byte) uint64 {
