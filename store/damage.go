@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // ErrDamaged is the error of a store whose file is damaged: cut short,
@@ -106,6 +108,15 @@ func preflight(path string, opt *Options, log *slog.Logger) (bool, error) {
 			What: fmt.Sprintf("it is cut short: %d bytes, where its meta page (page %d, transaction %d) counts %d pages of %d bytes, %d bytes; %d bytes (%.0f %%) are missing",
 				fi.Size(), m.page, m.txid, m.pgid, m.pageSize, need, need-fi.Size(), 100*float64(need-fi.Size())/float64(need))}}}
 	}
+	// bbolt reads the freelist when it opens a file for writing, and
+	// believes the count it says: a damaged one makes it allocate
+	// terabytes.
+	if m.freelist != noFreelist {
+		w := &pageWalker{f: f, meta: m, used: make([]uint8, m.pgid)}
+		if w.freelist(m.freelist); len(w.probs) > 0 {
+			return true, &DamageError{Path: path, Backups: opt.Backups, Problems: w.probs}
+		}
+	}
 	return true, nil
 }
 
@@ -114,22 +125,38 @@ func preflight(path string, opt *Options, log *slog.Logger) (bool, error) {
 // did not expect panics. Any other panic goes on: it is a bug, not damage.
 // Deferred by View and Update, around everything they run.
 func (s *Store) guard(err *error) {
-	r := recover()
-	if r == nil {
-		return
+	if r := recover(); r != nil {
+		damaged(r, s.path, s.backups, s.log, err)
 	}
+}
+
+// damaged makes a panic recovered from bbolt the *DamageError of the file
+// at path, and panics again with any other.
+func damaged(r any, path, backups string, log *slog.Logger, err *error) {
 	if !fromBolt() {
 		panic(r)
 	}
 	// What bbolt says is seldom where the damage is: the walk of the
 	// pages names them, when it finds them.
-	probs := walkFile(s.path)
+	probs := walkFile(path)
 	if len(probs) == 0 {
 		probs = []Problem{panicProblem(r)}
 	}
-	*err = &DamageError{Path: s.path, Backups: s.backups, Problems: probs}
-	s.log.Error("store: damage found while reading", "path", s.path, "problem", probs[0].String(), "bbolt", fmt.Sprint(r))
-	s.log.Debug("store: where bbolt met the damage", "stack", string(debug.Stack()))
+	*err = &DamageError{Path: path, Backups: backups, Problems: probs}
+	log.Error("store: damage found while reading", "path", path, "problem", probs[0].String(), "bbolt", fmt.Sprint(r))
+	log.Debug("store: where bbolt met the damage", "stack", string(debug.Stack()))
+}
+
+// openBolt opens the file with bbolt, which reads its freelist then, a
+// panic on damage there a *DamageError.
+func openBolt(path string, opt *Options, bopts *bolt.Options, log *slog.Logger) (db *bolt.DB, err error) {
+	defer onFault()()
+	defer func() {
+		if r := recover(); r != nil {
+			damaged(r, path, opt.Backups, log, &err)
+		}
+	}()
+	return bolt.Open(path, 0o600, bopts)
 }
 
 // walkFile walks the pages of the file as its latest meta page has them.

@@ -285,3 +285,25 @@ func TestMigrationLogged(t *testing.T) {
 }
 
 var _ = time.Second
+
+// A freelist page whose count is changed, which bbolt reads when it opens
+// the file for writing, is named, not a crash; read-only, Verify names it.
+func TestFreelistCount(t *testing.T) {
+	good := small(t)
+	path := damaged(t, good, func(data []byte, live []int, ps int) []byte {
+		for _, id := range live {
+			if binary.LittleEndian.Uint16(data[id*ps+8:]) == 0x10 {
+				binary.LittleEndian.PutUint16(data[id*ps+10:], 0xFFFF)
+				binary.LittleEndian.PutUint64(data[id*ps+16:], 1<<40)
+				return data
+			}
+		}
+		t.Fatal("no freelist page")
+		return nil
+	})
+	_, err := store.Open(path, nil)
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("a read-write open: %v", err)
+	}
+	checkFinds(t, path, "the freelist counts")
+}

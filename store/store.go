@@ -138,8 +138,10 @@ func Open(path string, opt *Options) (*Store, error) {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
 	bopts := &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync}
-	db, err := bolt.Open(path, 0o600, bopts)
+	db, err := openBolt(path, opt, bopts, log)
 	switch {
+	case errors.Is(err, ErrDamaged):
+		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	case errors.Is(err, berrors.ErrTimeout):
 		return nil, fmt.Errorf("store: opening %s: %w", path, ErrLocked)
 	case errors.Is(err, berrors.ErrVersionMismatch):
