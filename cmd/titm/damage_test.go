@@ -104,3 +104,52 @@ func matchingLine(out string, re *regexp.Regexp) string {
 	}
 	return ""
 }
+
+// A page damaged under a running daemon: check-store through its socket
+// names the page, and the daemon goes on answering; a read of the damaged
+// game is an error naming the damage.
+func TestDamageUnderTheDaemon(t *testing.T) {
+	w := newOpsWorld(t, "")
+	w.start()
+	ids, _ := w.newGames(3)
+	f, err := os.OpenFile(w.db, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data, err := os.ReadFile(w.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every leaf page that holds a game's record, the one in use and free
+	// ones, made a meta page.
+	var damagedPages int
+	for p := 0; p+4096 <= len(data); p += 4096 {
+		page := data[p : p+4096]
+		if binary.LittleEndian.Uint16(page[8:]) == 0x02 && bytes.Contains(page, []byte(`"token_hash"`)) {
+			if _, err := f.WriteAt([]byte{0x06}, int64(p+8)); err != nil {
+				t.Fatal(err)
+			}
+			damagedPages++
+		}
+	}
+	if damagedPages == 0 {
+		t.Fatal("no page holds a game")
+	}
+	code, out, errs := runT(t, "check-store", "--db", w.db)
+	if code != exitProblems || !regexp.MustCompile(`page \d+: damaged`).MatchString(out) {
+		t.Errorf("check-store through the socket: exit %d\n%s%s", code, out, errs)
+	}
+	_, err = forward(w.cfg.Store.ControlSocket, request{Version: protocol, Act: "show", Game: ids[0]})
+	if err != nil {
+		t.Errorf("the daemon does not answer after check-store: %v", err)
+	}
+	code, out, errs = runT(t, "show", ids[0], "--db", w.db)
+	if code == exitOK || !strings.Contains(out+errs, "is damaged") {
+		t.Errorf("show of a damaged game: exit %d\n%s%s", code, out, errs)
+	}
+	// Put the pages back, for the daemon's stop.
+	if _, err := f.WriteAt(data, 0); err != nil {
+		t.Fatal(err)
+	}
+}
