@@ -284,7 +284,7 @@ func TestMigrationLogged(t *testing.T) {
 	}
 }
 
-var _ = time.Second
+
 
 // A freelist page whose count is changed, which bbolt reads when it opens
 // the file for writing, is named, not a crash; read-only, Verify names it.
@@ -306,4 +306,40 @@ func TestFreelistCount(t *testing.T) {
 		t.Errorf("a read-write open: %v", err)
 	}
 	checkFinds(t, path, "the freelist counts")
+}
+
+// A write that meets a damaged page is a *DamageError, the transaction
+// rolled back, and the store goes on: another write commits.
+func TestWriteOnDamage(t *testing.T) {
+	good := small(t)
+	path := damaged(t, good, func(data []byte, live []int, ps int) []byte {
+		page := find(t, data, []byte(`"text":"IMPULSE`), live, ps) / ps
+		data[page*ps+8] = 0x06
+		return data
+	})
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.Update(func(tx *store.Tx) error {
+		g, err := tx.Game("intro-1")
+		if err != nil {
+			return err
+		}
+		return tx.SaveGame(g, playImpulse(t, g, t0.Add(9*time.Hour)))
+	})
+	if !errors.Is(err, store.ErrDamaged) {
+		t.Fatalf("a write on a damaged page: %v", err)
+	}
+	err = s.Update(func(tx *store.Tx) error { return tx.SetMeta("after", "yes") })
+	if err != nil {
+		t.Fatalf("a write after: %v", err)
+	}
+	s.View(func(tx *store.Tx) error {
+		if tx.Meta("after") != "yes" {
+			t.Error("the write after was lost")
+		}
+		return nil
+	})
 }
