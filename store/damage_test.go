@@ -276,15 +276,15 @@ func TestMigrationLogged(t *testing.T) {
 	}
 	log.Reset()
 	s.Close()
-	if s, err = store.Open(path, &store.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}); err != nil {
+	again, err := store.Open(path, &store.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
 		t.Fatal(err)
 	}
+	again.Close()
 	if log.Len() > 0 {
 		t.Errorf("a store of this version is logged as migrated: %s", log.String())
 	}
 }
-
-
 
 // A freelist page whose count is changed, which bbolt reads when it opens
 // the file for writing, is named, not a crash; read-only, Verify names it.
