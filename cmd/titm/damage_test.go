@@ -153,3 +153,24 @@ func TestDamageUnderTheDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A store of an older schema: the read-only commands say how to migrate
+// it, titm migrate-store does, and then they read it.
+func TestMigrateStore(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "old.db")
+	data, err := os.ReadFile("../../testdata/store/v1.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(db, data, 0o600)
+	code, _, errs := runT(t, "check-store", "--db", db)
+	if code != exitProblems || !strings.Contains(errs, "run titm migrate-store --db "+db+" once (or start titm serve once") {
+		t.Errorf("check-store of an old store: exit %d: %s", code, errs)
+	}
+	if out := mustRun(t, "migrate-store", "--db", db); !strings.Contains(out, "schema version") {
+		t.Errorf("migrate-store: %s", out)
+	}
+	if out := mustRun(t, "check-store", "--db", db); !strings.Contains(out, "1 replayed") || !strings.Contains(out, "no problems") {
+		t.Errorf("check-store after migrate-store: %s", out)
+	}
+}

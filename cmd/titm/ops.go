@@ -96,6 +96,7 @@ func storeStatus(st *store.Store, now time.Time) (*mail.Status, error) {
 	var de *store.DamageError
 	if errors.As(err, &de) {
 		s, err = &mail.Status{Now: now}, nil
+		s.Bytes, _ = st.Size()
 		for _, p := range de.Problems {
 			s.Problems = append(s.Problems, "the store is damaged: "+p.String())
 		}
