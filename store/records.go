@@ -217,8 +217,6 @@ func (t *Tx) checkRecords(r *CheckReport, quick bool) {
 			r.add(where, "it was queued at %s, which is no time titm writes", m.Created)
 		case m.Status == MailSent && !sane(m.Sent):
 			r.add(where, "it is sent, at %s, which is no time titm writes", m.Sent)
-		case m.From == "" || len(m.To) == 0:
-			r.add(where, "it has no sender or no recipient")
 		case m.Attempts < 0:
 			r.add(where, "it counts %d attempts", m.Attempts)
 		}
@@ -283,9 +281,6 @@ func gameProblems(id string, g *adjudicator.Game) []string {
 		p := g.Players[side]
 		if p == nil {
 			continue
-		}
-		if !strings.Contains(p.Address, "@") {
-			add("the %s player's address %q is not an address", side, p.Address)
 		}
 		if !isHash(p.TokenHash) {
 			add("the %s player's token hash %q is not a hex SHA-256 (64 hex digits): he could never be authenticated", side, p.TokenHash)

@@ -20,6 +20,11 @@ func TestDamagedStores(t *testing.T) {
 	for range 3 {
 		newGame(t, good, "intro")
 	}
+	// The store as the game commands write it, before any daemon ran,
+	// checks clean (its mails have no sender yet).
+	if out, code := titmProcess(t, "check-store", "--db", good); code != exitOK {
+		t.Fatalf("check-store of a good store: exit %d\n%s", code, out)
+	}
 	data, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
