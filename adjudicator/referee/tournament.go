@@ -531,7 +531,11 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 		if err != nil {
 			return nil, err
 		}
-		rec, err := t.Replace(i, name, address, token, reason, now)
+		impulse, err := takenOver(tx, t, i)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := t.Replace(i, name, address, token, reason, impulse, now)
 		if err != nil {
 			return nil, err
 		}
@@ -575,6 +579,36 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 			return p.Sprintf("The director has replaced %s <%s> by %s <%s> in %s: %s.", oldName, old, newName, address, t.Name, reason)
 		}, nil
 	})
+}
+
+// takenOver returns the first impulse a new player of place i plays of
+// the place's game in play: the impulse in play, or "" when the place has
+// no game in play or none of its impulses has been played (it is wholly
+// the new player's).
+func takenOver(tx Tx, t *tournament.Tournament, i int) (string, error) {
+	c := t.Current()
+	if c == nil {
+		return "", nil
+	}
+	for _, p := range c.Pairings {
+		if p.Of(i) < 0 || p.Done || p.Game == "" {
+			continue
+		}
+		g, err := tx.Game(p.Game)
+		if err != nil {
+			return "", err
+		}
+		log, err := tx.Log(p.Game)
+		if err != nil {
+			return "", err
+		}
+		for _, r := range log {
+			if r.Kind == adjudicator.KindImpulse {
+				return g.Next.String(), nil
+			}
+		}
+	}
+	return "", nil
 }
 
 // TournamentWithdraw takes a player who drops out, with nobody to take his

@@ -210,7 +210,7 @@ func TestTournamentDoorsAlike(t *testing.T) {
 func TestTournamentShowSealedBid(t *testing.T) {
 	tr := &tournament.Tournament{Entrants: []*tournament.Entrant{{Name: "Anna"}, {Name: "Bert"}}}
 	p := &tournament.Pairing{A: 0, B: 1, German: -1, Sealed: [2]bool{false, true}}
-	if got, want := pairingLine(tr, p), "Anna v Bert: waiting for the bids, Bert's is in"; got != want {
+	if got, want := pairingLine(tr, 1, p), "Anna v Bert: waiting for the bids, Bert's is in"; got != want {
 		t.Errorf("pairing line %q, want %q", got, want)
 	}
 }
