@@ -763,8 +763,13 @@ func TournamentExport(tx Tx, id string) (*tournament.Export, error) {
 }
 
 // Ratings rates every player of the finished games of the store by
-// Glicko-2 (docs/tournaments.md). A game that gives no side the game
-// (both sides lose) is left out.
+// Glicko-2 (docs/tournaments.md), each game credited to the players who
+// held its sides at its end: one who took over a game in play, as the
+// tournament's record names him (Tournament.PlayedBy). A game that gives
+// no side the game (both sides lose) is left out, and so is a game not
+// played out on the board (a forfeit, a withdrawal, the director's
+// decision: its log has the adjudication), unless its tournament's
+// settings rate those (rate_unplayed).
 func Ratings(tx Tx) ([]tournament.Rating, error) {
 	gs, err := tx.Games()
 	if err != nil {
@@ -789,9 +794,44 @@ func Ratings(tx Tx) ([]tournament.Rating, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !playedOut(log) {
+			rate, err := ratesUnplayed(tx, g.ID)
+			if err != nil {
+				return nil, err
+			}
+			if !rate {
+				continue
+			}
+		}
 		games = append(games, tournament.Game{German: g.Players[rules.German].Address, Allied: g.Players[rules.Allied].Address, Score: score, End: log[len(log)-1].Time})
 	}
 	return tournament.Ratings(games), nil
+}
+
+// playedOut reports whether a game's log shows it played out on the
+// board: it was not ended by an adjudication (a forfeit for missed
+// deadlines, a withdrawal, the director's decision).
+func playedOut(log []adjudicator.Record) bool {
+	for _, r := range log {
+		if r.Kind == adjudicator.KindAdjudicated {
+			return false
+		}
+	}
+	return true
+}
+
+// ratesUnplayed reports whether the game's tournament, if it has one,
+// rates its games not played out on the board.
+func ratesUnplayed(tx Tx, game string) (bool, error) {
+	id, err := tx.TournamentOf(game)
+	if err != nil || id == "" {
+		return false, err
+	}
+	t, err := tx.Tournament(id)
+	if err != nil {
+		return false, err
+	}
+	return t.RateUnplayed, nil
 }
 
 // tournamentExtensions returns the extensions a player may ask for in a
