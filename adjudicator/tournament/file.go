@@ -244,7 +244,7 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 			s.Rounds = n
 		}
 		if f.Rounds != 0 && f.Rounds != s.Rounds {
-			add(ln.top("rounds", 0), "rounds = %d: a round robin of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
+			add(ln.top("rounds", 0), "rounds = %d: a round robin of %d players has %s; leave rounds out", f.Rounds, n, RoundsText(s.Rounds))
 		}
 	case Elimination:
 		s.Rounds = 0
@@ -252,14 +252,14 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 			s.Rounds++
 		}
 		if f.Rounds != 0 && f.Rounds != s.Rounds {
-			add(ln.top("rounds", 0), "rounds = %d: a single elimination of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
+			add(ln.top("rounds", 0), "rounds = %d: a single elimination of %d players has %s; leave rounds out", f.Rounds, n, RoundsText(s.Rounds))
 		}
 	case Swiss:
 		switch {
 		case f.Rounds < 1:
 			add(ln.top("rounds", fl), "a Swiss tournament needs rounds = N, at least 1")
 		case n >= 2 && f.Rounds > maxSwissRounds(n):
-			add(ln.top("rounds", fl), "rounds = %d is impossible: %d players can play at most %d rounds without a rematch", f.Rounds, n, maxSwissRounds(n))
+			add(ln.top("rounds", fl), "rounds = %d is impossible: %d players can play at most %s without a rematch", f.Rounds, n, RoundsText(maxSwissRounds(n)))
 		}
 	default:
 		add(fl, "format = %q: it is %q, %q or %q", f.Format, RoundRobin, Swiss, Elimination)
@@ -305,6 +305,15 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 		return nil, ps
 	}
 	return s, nil
+}
+
+// RoundsText is a number of rounds in English, as the director reads it:
+// "1 round", "3 rounds".
+func RoundsText(n int) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
 }
 
 // maxSwissRounds is the most rounds n players can play without a

@@ -153,7 +153,7 @@ var tournamentShowCmd = &command{
 				}{q.Tournament, q.Standings})
 			}
 			t := q.Tournament
-			fmt.Fprintf(c.out, "%s (%s): %s, %s, sides %s, %s", t.Name, t.ID, t.Format, roundsText(t.Settings.Rounds), t.Sides, t.Status)
+			fmt.Fprintf(c.out, "%s (%s): %s, %s, sides %s, %s", t.Name, t.ID, t.Format, tournament.RoundsText(t.Settings.Rounds), t.Sides, t.Status)
 			if t.Paused {
 				fmt.Fprint(c.out, ", paused")
 			}
@@ -169,14 +169,6 @@ var tournamentShowCmd = &command{
 			return nil
 		}
 	},
-}
-
-// roundsText is "1 round" or "3 rounds".
-func roundsText(n int) string {
-	if n == 1 {
-		return "1 round"
-	}
-	return fmt.Sprintf("%d rounds", n)
 }
 
 // pairingLine writes a pairing of round n as show lists it, naming who
