@@ -322,3 +322,22 @@ func TestTournamentShowReplaced(t *testing.T) {
 		}
 	}
 }
+
+// The VP given by the bids are told as the side that gives them: the
+// Allied side giving 1 VP is not "German gives -1 VP".
+func TestTournamentShowBidsGive(t *testing.T) {
+	tr := &tournament.Tournament{Entrants: []*tournament.Entrant{{Name: "Anna"}, {Name: "Bert"}}}
+	for _, c := range []struct {
+		give int
+		want string
+	}{
+		{-1, "Anna (German) v Bert (Allied), bids: the Allied side gives 1 VP"},
+		{2, "Anna (German) v Bert (Allied), bids: the German side gives 2 VP"},
+		{0, "Anna (German) v Bert (Allied)"},
+	} {
+		p := &tournament.Pairing{A: 0, B: 1, German: 0, Give: c.give}
+		if got := pairingLine(tr, 1, p); got != c.want {
+			t.Errorf("give %d: %q, want %q", c.give, got, c.want)
+		}
+	}
+}
