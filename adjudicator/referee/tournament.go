@@ -246,7 +246,12 @@ func (r *Referee) tournamentWelcome(p *lang.Printer, t *tournament.Tournament, i
 	} else {
 		b.WriteString(p.Sprintf("Each impulse gives a player %s; a player who misses %s of a game loses it.\n", human(t.Deadline), forfeitRule(t)))
 	}
-	b.WriteString(p.Sprintf("Sides: %s. Tie-breaks after the points: %s.\n\n", tournament.SidesText(t.Sides), tournament.TieBreaksText(t.TieBreaks)))
+	b.WriteString(p.Sprintf("Sides: %s. Tie-breaks after the points: %s.\n", tournament.SidesText(t.Sides), tournament.TieBreaksText(t.TieBreaks)))
+	if t.RateUnplayed {
+		b.WriteString(p.Sprintf("Ratings: a game not played out on the board (a forfeit, a withdrawal, the director's decision) is rated as a played one.\n\n"))
+	} else {
+		b.WriteString(p.Sprintf("Ratings: a game not played out on the board (a forfeit, a withdrawal, the director's decision) is left out.\n\n"))
+	}
 	now := rules.M("round 1 is paired now")
 	if n := len(t.Rounds); n > 0 {
 		now = rules.M("round %d of %d is in play", n, t.Settings.Rounds)
