@@ -44,22 +44,24 @@ type tourRow struct {
 // and the standings. It names the players as the file does, never by
 // their addresses, and shows a sealed bid only as in.
 type tourView struct {
-	Title     string                `json:"-"`
-	ID        string                `json:"id"`
-	Name      string                `json:"name"`
-	Format    string                `json:"format"`
-	Rounds    int                   `json:"rounds"`
-	Scenarios []string              `json:"scenarios"`
-	Sides     string                `json:"sides"`
-	TieBreaks []string              `json:"tiebreaks"`
-	Deadline  string                `json:"deadline"`
-	Forfeit   int                   `json:"forfeit_after,omitempty"`
-	Status    string                `json:"status"`
-	Paused    bool                  `json:"paused,omitempty"`
-	Created   time.Time             `json:"created"`
-	Players   []string              `json:"players"`
-	Played    []roundView           `json:"round_list"`
-	Standings []tournament.Standing `json:"standings"` // named as the page names them
+	Title     string   `json:"-"`
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	Format    string   `json:"format"`
+	Rounds    int      `json:"rounds"`
+	Scenarios []string `json:"scenarios"`
+	Sides     string   `json:"sides"`
+	TieBreaks []string `json:"tiebreaks"`
+	Deadline  string   `json:"deadline"`
+	Forfeit   int      `json:"forfeit_after,omitempty"`
+	// RateUnplayed: the games not played out on the board are rated.
+	RateUnplayed bool                  `json:"rate_unplayed,omitempty"`
+	Status       string                `json:"status"`
+	Paused       bool                  `json:"paused,omitempty"`
+	Created      time.Time             `json:"created"`
+	Players      []string              `json:"players"`
+	Played       []roundView           `json:"round_list"`
+	Standings    []tournament.Standing `json:"standings"` // named as the page names them
 	// Replacements are the director's replacements of players: who took
 	// whose place, from which round or impulse, and why. Each round
 	// names who played it.
@@ -158,7 +160,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	}
 	v := &tourView{Title: "Tournament " + t.Name, ID: t.ID, Name: t.Name, Format: formatName(t.Format), Rounds: t.Settings.Rounds,
 		Scenarios: t.Scenarios, Sides: t.Sides, TieBreaks: t.TieBreaks, Deadline: adjudicator.FormatDuration(t.Deadline),
-		Forfeit: t.ForfeitAfter, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
+		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
 		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log)}
 	if t.Status == tournament.Over {
 		v.Seed = t.Seed

@@ -31,6 +31,7 @@ func TestTournamentWording(t *testing.T) {
 		{welcome, "Format: round-robin, 1 round; 2 players."},
 		{welcome, "a player who misses 3 deadlines of a game loses it."},
 		{paired, "A player who misses 3 deadlines of this game loses it."},
+		{welcome, "Ratings: a game not played out on the board (a forfeit, a withdrawal, the director's decision) is left out."},
 	} {
 		if !strings.Contains(c.text, c.want) {
 			t.Errorf("lacks %q:\n%s", c.want, c.text)
