@@ -103,7 +103,8 @@ func TestTournamentReplaceKeepsHistory(t *testing.T) {
 	}
 	exportAndVerify(t, st, id)
 	// The standings' footnotes tell both.
-	text := referee.TournamentStandings(tr)
+	// The footnotes are wrapped: read as one line.
+	text := strings.Join(strings.Fields(referee.TournamentStandings(tr)), " ")
 	for _, want := range []string{
 		"Hanna Ries took the place of P2 from round 2: ill.",
 		"Ivo Sand took the place of P3 in game " + p3game + " from impulse " + next + " (round 2): ill.",

@@ -274,7 +274,9 @@ func (t *Tournament) WriteStandingsIn(p *lang.Printer, b *strings.Builder) {
 		b.WriteByte('\n')
 	}
 	for _, r := range t.Replacements {
-		b.WriteString(p.Text(ReplacementText(r)) + "\n")
+		// A footnote with its reason may be long: wrapped as the mails
+		// are, by display width.
+		lang.WrapTo(b, p.Text(ReplacementText(r)), "", "  ", 78)
 	}
 }
 
