@@ -79,7 +79,7 @@ type replacementView struct {
 	New     string `json:"new"`
 	Round   int    `json:"round"` // the first round the new player plays
 	Game    string `json:"game,omitempty"`
-	Impulse string `json:"impulse,omitempty"` // the first impulse of Game he plays
+	Impulse string `json:"impulse,omitempty"` // the impulse of Game in play when he took it over
 	Reason  string `json:"reason"`
 	Text    string `json:"text"`
 }

@@ -598,10 +598,10 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 	})
 }
 
-// takenOver returns the first impulse a new player of place i plays of
-// the place's game in play: the impulse in play, or "" when the place has
-// no game in play or none of its impulses has been played (it is wholly
-// the new player's).
+// takenOver returns the impulse in play of place i's game in play, from
+// which a new player takes it over, or "" when the place has no game in
+// play or none of its impulses has been played (it is wholly the new
+// player's).
 func takenOver(tx Tx, t *tournament.Tournament, i int) (string, error) {
 	c := t.Current()
 	if c == nil {

@@ -183,9 +183,9 @@ type Record struct {
 	Game    string    `json:"game,omitempty"`
 	Text    string    `json:"text,omitempty"`
 	// Old and Impulse are a replacement's, from version 1 of the log
-	// (Settings.Version): the replaced player's name, and the first
-	// impulse the new player plays of the game in play he takes over
-	// (Game; Round is the first round he plays).
+	// (Settings.Version): the replaced player's name, and the impulse in
+	// play of the game he takes over (Game) when he took it; Round is the
+	// first round he plays.
 	Old     string `json:"old,omitempty"`
 	Impulse string `json:"impulse,omitempty"`
 
@@ -449,8 +449,8 @@ type Replacement struct {
 	// when his place has a game of it not over, else the next.
 	Round int `json:"round"`
 	// Game is the game in play he took over, where it stood; Impulse the
-	// first impulse of it he plays, "" when none had been played (the
-	// game is wholly his).
+	// impulse in play when he took it over (the position he plays from),
+	// "" when none had been played (the game is wholly his).
 	Game    string    `json:"game,omitempty"`
 	Impulse string    `json:"impulse,omitempty"`
 	Reason  string    `json:"reason"`
@@ -458,8 +458,8 @@ type Replacement struct {
 }
 
 // Hand is one who played a place of a tournament in a round: his name and
-// address, and, for one who took over the round's game in play, the first
-// impulse he played of it.
+// address, and, for one who took over the round's game in play, the
+// impulse in play when he took it over.
 type Hand struct {
 	Name    string `json:"name"`
 	Address string `json:"address"`
@@ -511,10 +511,10 @@ func (t *Tournament) NameIn(i, n int) string {
 // Replace gives player i's place to a new address and token, for a player
 // who drops out: the games go on with the new player. The address is a
 // bare mail address, as the file's are (Parse); the director's is refused,
-// as the file refuses it: the director does not play. impulse is the first
-// impulse the new player plays of his place's game in play, "" when it
-// has none or none of it was played; the round he begins with and that
-// game are the tournament's to know (Replacement).
+// as the file refuses it: the director does not play. impulse is the
+// impulse in play of his place's game in play, "" when it has none or
+// none of its impulses was played; the round he begins with and that game
+// are the tournament's to know (Replacement).
 func (t *Tournament) Replace(i int, name, addr, token, reason, impulse string, now time.Time) (Record, error) {
 	if i < 0 || i >= len(t.Entrants) {
 		return Record{}, rules.M("no player %d", i+1).Err()
