@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +101,51 @@ func replays(t *testing.T, tr *Tournament) {
 	// what was logged.
 	if after, _ := json.Marshal(x.Records); string(after) != string(logged) {
 		t.Errorf("the replay differs from the log:\n  logged:   %s\n  replayed: %s", logged, after)
+	}
+}
+
+// A tournament kept before it kept its replacements has them from its
+// log: the same as kept, but for a version 0 log's impulse, which it does
+// not say.
+func TestHistoryFromLog(t *testing.T) {
+	for _, version := range []int{0, LogVersion} {
+		s := settings(RoundRobin, 3, 4, SidesAlternate, TieMargin)
+		s.Version = version
+		tr := newT(t, s)
+		if _, err := tr.Pair(t0); err != nil {
+			t.Fatal(err)
+		}
+		play(t, tr, t0, map[string]string{"A-D": "A", "B-C": "B"})
+		if _, err := tr.Replace(1, "Bea", "bea@example.org", "token-b2", "moved away", "", t0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.Pair(t0); err != nil {
+			t.Fatal(err)
+		}
+		var k int
+		for j, p := range tr.Current().Pairings {
+			tr.GameMade(2, j+1, fmt.Sprintf("g2-%d", j+1), t0)
+			if p.Of(2) >= 0 {
+				k = j
+			}
+		}
+		if _, err := tr.Replace(2, "Cid", "cid@example.org", "token-c2", "ill", "G16-2", t0); err != nil {
+			t.Fatal(err)
+		}
+		kept := tr.Replacements
+		if len(kept) != 2 || kept[1].Game != fmt.Sprintf("g2-%d", k+1) || kept[1].Round != 2 || kept[0].Round != 2 || kept[0].Game != "" {
+			t.Fatalf("version %d: kept %+v", version, kept)
+		}
+		tr.Replacements = nil
+		got := tr.History()
+		if version == 0 {
+			kept[1].Impulse = ""
+		}
+		if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", kept); g != w {
+			t.Errorf("version %d: from the log\n  %s\nkept\n  %s", version, g, w)
+		}
+		if got := tr.NameIn(2, 1) + "/" + tr.NameIn(1, 1) + "/" + tr.NameIn(1, 2); got != "C/B/Bea" {
+			t.Errorf("version %d: %s", version, got)
+		}
 	}
 }

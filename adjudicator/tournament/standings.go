@@ -53,7 +53,7 @@ func (t *Tournament) Standings() []Standing {
 	for i, e := range t.Entrants {
 		st[i] = Standing{Player: i, Name: e.Name, Out: e.Out, Withdrawn: e.Withdrawn}
 	}
-	for _, r := range t.Replacements {
+	for _, r := range t.History() {
 		st[r.Player].Before = append(st[r.Player].Before, r.Old)
 	}
 	rounds := t.Rounds
@@ -270,10 +270,11 @@ func (t *Tournament) WriteStandingsIn(p *lang.Printer, b *strings.Builder) {
 			strconv.Itoa(s.Won), strconv.Itoa(s.Drawn), strconv.Itoa(s.Lost), strconv.Itoa(s.Byes), status,
 			fmt.Sprintf("%+d", s.Margin), fmt.Sprintf("%.1f", s.Buchholz)})
 	}
-	if len(t.Replacements) > 0 {
+	history := t.History()
+	if len(history) > 0 {
 		b.WriteByte('\n')
 	}
-	for _, r := range t.Replacements {
+	for _, r := range history {
 		// A footnote with its reason may be long: wrapped as the mails
 		// are, by display width.
 		lang.WrapTo(b, p.Text(ReplacementText(r)), "", "  ", 78)

@@ -47,7 +47,9 @@ type Tournament struct {
 	Log        []Record   `json:"log"`
 	Head       string     `json:"head"`
 	// Replacements are the director's replacements of players, in the
-	// order of the log: each round names who played it (PlayedBy).
+	// order of the log: each round names who played it (PlayedBy). A
+	// tournament kept before they were is given them from its log
+	// (History).
 	Replacements []Replacement `json:"replacements,omitempty"`
 
 	secret []byte
@@ -256,6 +258,7 @@ func New(id string, s *Settings, secret []byte, tokens []string, now time.Time) 
 func (t *Tournament) Public() *Tournament {
 	c := *t
 	c.secret, c.logged = nil, nil
+	c.Replacements = t.History()
 	c.Entrants = nil
 	for _, e := range t.Entrants {
 		x := *e
@@ -270,9 +273,9 @@ func (t *Tournament) Public() *Tournament {
 		x.Pairings = nil
 		for _, p := range r.Pairings {
 			q := *p
-			q.Players[0] = t.PlayedBy(p.A, r.N)
+			q.Players[0] = c.PlayedBy(p.A, r.N)
 			if !p.Bye() {
-				q.Players[1] = t.PlayedBy(p.B, r.N)
+				q.Players[1] = c.PlayedBy(p.B, r.N)
 			}
 			if !q.Sided() {
 				// The bids are revealed with the sides, as the log's sides
@@ -457,6 +460,62 @@ type Replacement struct {
 	Time    time.Time `json:"time"`
 }
 
+// History returns the replacements of players: those the tournament
+// keeps, or, for a tournament kept before it kept them, those its log
+// tells. A log of version 0 does not say whether a game taken over had
+// begun: its replacements name the round, and the game, but no impulse.
+func (t *Tournament) History() []Replacement {
+	if len(t.Replacements) > 0 {
+		return t.Replacements
+	}
+	type at struct{ round, pairing int }
+	var (
+		out          []Replacement
+		names, addrs []string
+		pairs        [][2]int
+		round        int
+		done         = map[at]bool{}
+		games        = map[at]string{}
+	)
+	for _, r := range t.Log {
+		switch r.Kind {
+		case KindCreated:
+			if r.Settings == nil {
+				return nil
+			}
+			for _, p := range r.Settings.Players {
+				names, addrs = append(names, p.Name), append(addrs, p.Address)
+			}
+		case KindPaired:
+			round, pairs = r.Round, r.Pairs
+		case KindGame:
+			games[at{r.Round, r.Pairing}] = r.Game
+		case KindResult:
+			done[at{r.Round, r.Pairing}] = true
+		case KindReplaced:
+			i := r.Player - 1
+			if i < 0 || i >= len(names) {
+				return nil
+			}
+			rp := Replacement{Player: i, Old: names[i], OldAddress: addrs[i], New: r.Name, Address: r.Address,
+				Round: round + 1, Reason: r.Text, Time: r.Time}
+			if r.Round > 0 {
+				// Version 1 says it.
+				rp.Round, rp.Game, rp.Impulse = r.Round, r.Game, r.Impulse
+			} else {
+				for k, p := range pairs {
+					if (p[0] == i || p[1] == i) && !done[at{round, k + 1}] {
+						rp.Round, rp.Game = round, games[at{round, k + 1}]
+					}
+				}
+			}
+			names[i], addrs[i] = r.Name, r.Address
+			out = append(out, rp)
+		}
+	}
+	return out
+}
+
 // Hand is one who played a place of a tournament in a round: his name and
 // address, and, for one who took over the round's game in play, the
 // impulse in play when he took it over.
@@ -473,7 +532,7 @@ type Hand struct {
 func (t *Tournament) PlayedBy(i, n int) []Hand {
 	e := t.Entrants[i]
 	var out []Hand
-	for _, r := range t.Replacements {
+	for _, r := range t.History() {
 		if r.Player != i {
 			continue
 		}
@@ -551,7 +610,7 @@ func (t *Tournament) Replace(i int, name, addr, token, reason, impulse string, n
 		e.Name = name
 	}
 	rp.New = e.Name
-	t.Replacements = append(t.Replacements, rp)
+	t.Replacements = append(t.History(), rp)
 	rec := Record{Kind: KindReplaced, Time: now, Player: i + 1, Name: e.Name, Address: addr, Text: reason}
 	if t.Version >= 1 {
 		rec.Old, rec.Round, rec.Game, rec.Impulse = rp.Old, rp.Round, rp.Game, rp.Impulse
