@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"titm/adjudicator/referee"
+	"titm/adjudicator/tournament"
 )
 
 // tournamentMail handles a tournament player's mail: BID and STANDINGS,
@@ -45,13 +46,26 @@ lines:
 		return false, err
 	}
 	if id == "" {
-		if len(ids) != 1 {
+		// Only the running tournaments ask for the line: one that is
+		// over takes no bid, and its standings are asked for by name.
+		running, err := w.running(ids)
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case len(running) == 1:
+			id = running[0]
+		case len(running) == 0 && len(ids) == 1:
+			id = ids[0]
+		default:
+			if len(running) == 0 {
+				running = ids
+			}
 			w.outcome = "refused: no TOURNAMENT line"
 			p := w.printer()
-			w.reply("", p.Sprintf("You play in %d tournaments: %s. Put a TOURNAMENT line in your mail, as TOURNAMENT %s.\n", len(ids), strings.Join(ids, p.Sprintf(", ")), ids[0]))
+			w.reply("", p.Sprintf("You play in %d tournaments: %s. Put a TOURNAMENT line in your mail, as TOURNAMENT %s.\n", len(running), strings.Join(running, p.Sprintf(", ")), running[0]))
 			return true, nil
 		}
-		id = ids[0]
 	}
 	found := false
 	for _, x := range ids {
@@ -71,4 +85,23 @@ lines:
 	}
 	w.result(res)
 	return true, nil
+}
+
+// running returns those of the tournaments ids that are running.
+func (w *work) running(ids []string) ([]string, error) {
+	ts, err := w.tx.Tournaments()
+	if err != nil {
+		return nil, err
+	}
+	on := map[string]bool{}
+	for _, t := range ts {
+		on[t.ID] = t.Status == tournament.Running
+	}
+	var out []string
+	for _, id := range ids {
+		if on[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }

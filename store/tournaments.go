@@ -79,8 +79,8 @@ func (t *Tx) TournamentOf(game string) (string, error) {
 	return "", nil
 }
 
-// TournamentsOf returns the ids of the running tournaments an address plays
-// in.
+// TournamentsOf returns the ids of the tournaments an address plays in,
+// running or over.
 func (t *Tx) TournamentsOf(address string) ([]string, error) {
 	ts, err := t.Tournaments()
 	if err != nil {

@@ -44,26 +44,44 @@ type tourRow struct {
 // and the standings. It names the players as the file does, never by
 // their addresses, and shows a sealed bid only as in.
 type tourView struct {
-	Title      string                `json:"-"`
-	ID         string                `json:"id"`
-	Name       string                `json:"name"`
-	Format     string                `json:"format"`
-	Rounds     int                   `json:"rounds"`
-	Scenarios  []string              `json:"scenarios"`
-	Sides      string                `json:"sides"`
-	TieBreaks  []string              `json:"tiebreaks"`
-	Deadline   string                `json:"deadline"`
-	Forfeit    int                   `json:"forfeit_after,omitempty"`
-	Status     string                `json:"status"`
-	Paused     bool                  `json:"paused,omitempty"`
-	Created    time.Time             `json:"created"`
-	Players    []string              `json:"players"`
-	Played     []roundView           `json:"round_list"`
-	Standings  []tournament.Standing `json:"standings"` // named as the page names them
-	Commitment string                `json:"commitment"`
-	Seed       string                `json:"seed,omitempty"` // revealed once the tournament is over
-	Head       string                `json:"head"`
-	Records    int                   `json:"records"`
+	Title     string   `json:"-"`
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	Format    string   `json:"format"`
+	Rounds    int      `json:"rounds"`
+	Scenarios []string `json:"scenarios"`
+	Sides     string   `json:"sides"`
+	TieBreaks []string `json:"tiebreaks"`
+	Deadline  string   `json:"deadline"`
+	Forfeit   int      `json:"forfeit_after,omitempty"`
+	// RateUnplayed: the games not played out on the board are rated.
+	RateUnplayed bool                  `json:"rate_unplayed,omitempty"`
+	Status       string                `json:"status"`
+	Paused       bool                  `json:"paused,omitempty"`
+	Created      time.Time             `json:"created"`
+	Players      []string              `json:"players"`
+	Played       []roundView           `json:"round_list"`
+	Standings    []tournament.Standing `json:"standings"` // named as the page names them
+	// Replacements are the director's replacements of players: who took
+	// whose place, from which round or impulse, and why. Each round
+	// names who played it.
+	Replacements []replacementView `json:"replacements,omitempty"`
+	Buchholz     bool              `json:"-"` // the tie-breaks use it: its column is shown
+	HeadToHead   bool              `json:"-"`
+	Commitment   string            `json:"commitment"`
+	Seed         string            `json:"seed,omitempty"` // revealed once the tournament is over
+	Head         string            `json:"head"`
+	Records      int               `json:"records"`
+}
+
+type replacementView struct {
+	Old     string `json:"old"`
+	New     string `json:"new"`
+	Round   int    `json:"round"` // the first round the new player plays
+	Game    string `json:"game,omitempty"`
+	Impulse string `json:"impulse,omitempty"` // the impulse of Game in play when he took it over
+	Reason  string `json:"reason"`
+	Text    string `json:"text"`
 }
 
 type roundView struct {
@@ -128,6 +146,11 @@ func formatName(f string) string {
 	return f
 }
 
+// handName names one who played a place as the page shows him.
+func (j *Journal) handName(h tournament.Hand) string {
+	return j.playerName(&tournament.Entrant{Name: h.Name, Address: h.Address})
+}
+
 func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	name := func(i int) string {
 		if i < 0 || i >= len(t.Entrants) {
@@ -137,7 +160,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	}
 	v := &tourView{Title: "Tournament " + t.Name, ID: t.ID, Name: t.Name, Format: formatName(t.Format), Rounds: t.Settings.Rounds,
 		Scenarios: t.Scenarios, Sides: t.Sides, TieBreaks: t.TieBreaks, Deadline: adjudicator.FormatDuration(t.Deadline),
-		Forfeit: t.ForfeitAfter, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
+		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
 		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log)}
 	if t.Status == tournament.Over {
 		v.Seed = t.Seed
@@ -145,7 +168,31 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	for i := range t.Entrants {
 		v.Players = append(v.Players, name(i))
 	}
+	v.Buchholz, v.HeadToHead = t.Uses(tournament.TieBuchholz), t.Uses(tournament.TieHeadToHead)
+	for _, r := range t.Replacements {
+		x := r
+		x.Old = j.handName(tournament.Hand{Name: r.Old, Address: r.OldAddress})
+		x.New = j.handName(tournament.Hand{Name: r.New, Address: r.Address})
+		v.Replacements = append(v.Replacements, replacementView{Old: x.Old, New: x.New, Round: r.Round, Game: r.Game,
+			Impulse: r.Impulse, Reason: r.Reason, Text: tournament.ReplacementText(x).String()})
+	}
 	for _, r := range t.Rounds {
+		// Each round names who played it: a player replaced keeps his
+		// rounds, and a game taken over names both.
+		name := func(i int) string {
+			if i < 0 || i >= len(t.Entrants) {
+				return ""
+			}
+			var b strings.Builder
+			for k, h := range t.PlayedBy(i, r.N) {
+				if k > 0 {
+					fmt.Fprintf(&b, ", then %s from %s", j.handName(h), h.From)
+					continue
+				}
+				b.WriteString(j.handName(h))
+			}
+			return b.String()
+		}
 		rv := roundView{N: r.N, Scenario: r.Scenario}
 		if !r.BidsDue.IsZero() {
 			due := r.BidsDue.UTC()
@@ -179,6 +226,9 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	}
 	for _, st := range t.Standings() {
 		st.Name = name(st.Player)
+		for k, b := range st.Before {
+			st.Before[k] = j.handName(tournament.Hand{Name: b})
+		}
 		v.Standings = append(v.Standings, st)
 	}
 	return v
@@ -198,8 +248,11 @@ func bidsText(p *tournament.Pairing, name func(int) string) string {
 		}
 	}
 	s := strings.Join(parts, "; ")
-	if p.Give != 0 {
-		s += fmt.Sprintf("; the German side gives %+d VP", p.Give)
+	switch {
+	case p.Give > 0:
+		s += fmt.Sprintf("; the German side gives %d VP", p.Give)
+	case p.Give < 0:
+		s += fmt.Sprintf("; the Allied side gives %d VP", -p.Give)
 	}
 	return strings.TrimPrefix(s, "; ")
 }

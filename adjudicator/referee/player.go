@@ -182,7 +182,16 @@ func (t *turn) run() (*Result, error) {
 			}
 		}
 	}
+	// A draw offered in the mail of one's orders is offered with them, as
+	// a move is made with an offer across the board: after the impulse
+	// they play, which would otherwise end the offer at once while the
+	// opponent is told of it.
+	var offer *DrawRequest
 	for _, q := range t.requests {
+		if d, ok := q.(DrawRequest); ok && !d.Accept && t.hasOrder && !t.check && t.checkErrs == nil && t.g.Status == adjudicator.Playing {
+			offer = &d
+			continue
+		}
 		refused, err := t.request(q)
 		if err != nil {
 			return nil, err
@@ -201,6 +210,19 @@ func (t *turn) run() (*Result, error) {
 	} else if t.hasOrder {
 		if res, err := t.submit(); res != nil || err != nil {
 			return res, err
+		}
+	}
+	if offer != nil {
+		if t.g.Status != adjudicator.Playing {
+			// The orders ended the game: there is nothing to offer.
+			t.answers = append(t.answers, func(p *lang.Printer) string {
+				return p.Sprintf("DRAW: the game ended with your orders, so no draw is offered.")
+			})
+		} else if refused, err := t.request(*offer); err != nil {
+			return nil, err
+		} else if refused != nil {
+			why := rules.MessageOf(refused)
+			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", offer.Keyword(), why) }, offer.Keyword()), nil
 		}
 	}
 	if err := t.res.save(t.tx, t.g); err != nil {

@@ -62,8 +62,8 @@ func (r *Referee) NewTournament(tx Tx, name string, text []byte, now time.Time) 
 	if err := r.nextRound(tx, t, res, now); err != nil {
 		return nil, err
 	}
-	res.Reply = fmt.Sprintf("tournament %s made: %d players, %s, %d rounds; its players are welcomed and round 1 is paired\ncommitment %s",
-		id, len(t.Entrants), t.Format, t.Settings.Rounds, t.Commitment)
+	res.Reply = fmt.Sprintf("tournament %s made: %d players, %s, %s; its players are welcomed and round 1 is paired\ncommitment %s",
+		id, len(t.Entrants), t.Format, tournament.RoundsText(t.Settings.Rounds), t.Commitment)
 	return res, tx.SaveTournament(t)
 }
 
@@ -155,9 +155,9 @@ func (r *Referee) makeGames(tx Tx, t *tournament.Tournament, res *Result, now ti
 					text += l.Sprintf("The %s side gives %d VP: they are added to the %s result at the game's end.\n", giver, abs(p.Give), giver.Enemy())
 				}
 				if t.ForfeitAfter == 0 {
-					text += l.Sprintf("Games that miss no deadline count (the tournament has no forfeit rule): never go to the opponent.\n")
+					text += l.Sprintf("The tournament has no forfeit rule: a missed deadline never loses the game.\n")
 				} else {
-					text += l.Sprintf("Games that miss %s go to the opponent.\n", forfeitRule(t))
+					text += l.Sprintf("A player who misses %s of this game loses it.\n", forfeitRule(t))
 				}
 				return l.Sprintf("[%s] round %d: game %s, the %s side against %s", t.ID, round.N, id, side, o.Name), layout(l, text)
 			})
@@ -166,11 +166,11 @@ func (r *Referee) makeGames(tx Tx, t *tournament.Tournament, res *Result, now ti
 	return nil
 }
 
-// forfeitRule is the tournament's forfeit rule: the deadlines a player
-// may miss in a game before he loses it. A tournament without one says so
-// in sentences of their own.
+// forfeitRule is the tournament's forfeit rule: the deadlines of a game
+// that lose it to the player who misses them ("3 deadlines"). A
+// tournament without one says so in sentences of their own.
 func forfeitRule(t *tournament.Tournament) rules.Message {
-	return rules.M("%d deadlines of one player", t.ForfeitAfter)
+	return rules.M("%d deadlines", t.ForfeitAfter)
 }
 
 // bidText is a bid as the players read it: "german 3", as BID takes it,
@@ -240,13 +240,18 @@ func (r *Referee) tellAll(t *tournament.Tournament, res *Result, write func(p *l
 func (r *Referee) tournamentWelcome(p *lang.Printer, t *tournament.Tournament, i int, token string) string {
 	var b strings.Builder
 	b.WriteString(p.Sprintf("Welcome to %s, a tournament of Tigers in the Mist (%s).\n\n", t.Name, t.ID))
-	b.WriteString(p.Sprintf("Format: %s, %d rounds; %d players. Scenario: %s.\n", tournament.FormatText(t.Format), t.Settings.Rounds, len(t.Entrants), rules.List(t.Scenarios)))
+	b.WriteString(p.Sprintf("Format: %s, %s; %d players. Scenario: %s.\n", tournament.FormatText(t.Format), rules.M("%d rounds", t.Settings.Rounds), len(t.Entrants), rules.List(t.Scenarios)))
 	if t.ForfeitAfter == 0 {
-		b.WriteString(p.Sprintf("Each impulse gives a player %s; a player who misses no deadline count (the tournament has no forfeit rule): never loses the game.\n", human(t.Deadline)))
+		b.WriteString(p.Sprintf("Each impulse gives a player %s; the tournament has no forfeit rule: a missed deadline never loses a game.\n", human(t.Deadline)))
 	} else {
-		b.WriteString(p.Sprintf("Each impulse gives a player %s; a player who misses %s loses the game.\n", human(t.Deadline), forfeitRule(t)))
+		b.WriteString(p.Sprintf("Each impulse gives a player %s; a player who misses %s of a game loses it.\n", human(t.Deadline), forfeitRule(t)))
 	}
-	b.WriteString(p.Sprintf("Sides: %s. Tie-breaks after the points: %s.\n\n", tournament.SidesText(t.Sides), tournament.TieBreaksText(t.TieBreaks)))
+	b.WriteString(p.Sprintf("Sides: %s. Tie-breaks after the points: %s.\n", tournament.SidesText(t.Sides), tournament.TieBreaksText(t.TieBreaks)))
+	if t.RateUnplayed {
+		b.WriteString(p.Sprintf("Ratings: a game not played out on the board (a forfeit, a withdrawal, the director's decision) is rated as a played one.\n\n"))
+	} else {
+		b.WriteString(p.Sprintf("Ratings: a game not played out on the board (a forfeit, a withdrawal, the director's decision) is left out.\n\n"))
+	}
 	now := rules.M("round 1 is paired now")
 	if n := len(t.Rounds); n > 0 {
 		now = rules.M("round %d of %d is in play", n, t.Settings.Rounds)
@@ -337,9 +342,9 @@ func standingsText(p *lang.Printer, t *tournament.Tournament) string {
 		}
 	}
 	if t.Status == tournament.Over {
-		b.WriteString(p.Sprintf("Standings of %s (%s) after %d of %d rounds: final", t.Name, t.ID, done, t.Settings.Rounds))
+		b.WriteString(p.Sprintf("Standings of %s (%s) after %d of %s: final", t.Name, t.ID, done, rules.M("%d rounds", t.Settings.Rounds)))
 	} else {
-		b.WriteString(p.Sprintf("Standings of %s (%s) after %d of %d rounds", t.Name, t.ID, done, t.Settings.Rounds))
+		b.WriteString(p.Sprintf("Standings of %s (%s) after %d of %s", t.Name, t.ID, done, rules.M("%d rounds", t.Settings.Rounds)))
 	}
 	b.WriteString("\n\n")
 	t.WriteStandingsIn(p, &b)
@@ -420,7 +425,13 @@ func (r *Referee) enterResult(tx Tx, t *tournament.Tournament, g *adjudicator.Ga
 	res.Tournament = t
 	if round := t.Current(); round.Done() {
 		r.tellAll(t, res, func(p *lang.Printer) (string, string) {
-			return p.Sprintf("[%s] standings after round %d", t.ID, round.N), standingsText(p, t)
+			text := standingsText(p, t)
+			if t.Paused && t.Status != tournament.Over {
+				// Nothing is paired while paused: the players are not
+				// to wait for the next round's mail.
+				text += "\n" + layout(p, p.Sprintf("The tournament is paused by the director: round %d is paired when the director resumes it.\n", round.N+1))
+			}
+			return p.Sprintf("[%s] standings after round %d", t.ID, round.N), text
 		})
 		if err := r.nextRound(tx, t, res, now); errors.Is(err, tournament.ErrNoPairing) {
 			// The result stands; the director decides what comes next.
@@ -437,7 +448,10 @@ func (r *Referee) enterResult(tx Tx, t *tournament.Tournament, g *adjudicator.Ga
 
 // TournamentTick closes the bids that are due and pairs a round a paused
 // tournament held back, in every running tournament: the daemon's clock
-// calls it.
+// calls it. The bids close when due even while the tournament is paused,
+// and the games they decide are made, as the games in play go on: the
+// players were told when the bids close, and a pause holds back only the
+// pairing of the next round (docs/tournaments.md).
 func (r *Referee) TournamentTick(tx Tx, now time.Time) (*Result, error) {
 	ts, err := tx.Tournaments()
 	if err != nil {
@@ -445,10 +459,12 @@ func (r *Referee) TournamentTick(tx Tx, now time.Time) (*Result, error) {
 	}
 	res := &Result{}
 	for _, s := range ts {
-		if s.Status == tournament.Over || s.Paused {
+		if s.Status == tournament.Over {
 			continue
 		}
-		if c := s.Current(); c != nil && !c.Done() && !(s.BidsOpen() && !now.Before(c.BidsDue)) {
+		c := s.Current()
+		due := c != nil && !c.Done() && s.BidsOpen() && !now.Before(c.BidsDue)
+		if held := c == nil || c.Done(); !due && (!held || s.Paused) {
 			continue
 		}
 		t, err := tx.Tournament(s.ID)
@@ -465,6 +481,7 @@ func (r *Referee) TournamentTick(tx Tx, now time.Time) (*Result, error) {
 			return nil, err
 		}
 		if c := t.Current(); c == nil || c.Done() {
+			// nextRound pairs nothing while the tournament is paused.
 			if err := r.nextRound(tx, t, res, now); err != nil {
 				return nil, err
 			}
@@ -488,7 +505,7 @@ func (r *Referee) TournamentPause(tx Tx, id, reason string, now time.Time) (*Res
 		rec, err := t.Pause(reason, now)
 		res.TournamentRecords = append(res.TournamentRecords, rec)
 		return func(p *lang.Printer) string {
-			return p.Sprintf("The director has paused %s: %s.\nThe games in play go on; no round is paired until the director resumes it.", t.Name, reason)
+			return p.Sprintf("The director has paused %s: %s.\nThe games in play go on, and the bids of the round in play close when due; no round is paired until the director resumes it.", t.Name, reason)
 		}, err
 	})
 }
@@ -531,7 +548,11 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 		if err != nil {
 			return nil, err
 		}
-		rec, err := t.Replace(i, name, address, token, reason, now)
+		impulse, err := takenOver(tx, t, i)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := t.Replace(i, name, address, token, reason, impulse, now)
 		if err != nil {
 			return nil, err
 		}
@@ -575,6 +596,36 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 			return p.Sprintf("The director has replaced %s <%s> by %s <%s> in %s: %s.", oldName, old, newName, address, t.Name, reason)
 		}, nil
 	})
+}
+
+// takenOver returns the impulse in play of place i's game in play, from
+// which a new player takes it over, or "" when the place has no game in
+// play or none of its impulses has been played (it is wholly the new
+// player's).
+func takenOver(tx Tx, t *tournament.Tournament, i int) (string, error) {
+	c := t.Current()
+	if c == nil {
+		return "", nil
+	}
+	for _, p := range c.Pairings {
+		if p.Of(i) < 0 || p.Done || p.Game == "" {
+			continue
+		}
+		g, err := tx.Game(p.Game)
+		if err != nil {
+			return "", err
+		}
+		log, err := tx.Log(p.Game)
+		if err != nil {
+			return "", err
+		}
+		for _, r := range log {
+			if r.Kind == adjudicator.KindImpulse {
+				return g.Next.String(), nil
+			}
+		}
+	}
+	return "", nil
 }
 
 // TournamentWithdraw takes a player who drops out, with nobody to take his
@@ -694,8 +745,9 @@ func (r *Referee) directT(tx Tx, id string, act func(*tournament.Tournament, *Re
 	}
 	r.tellAll(t, res, func(p *lang.Printer) (string, string) {
 		n := notice(p)
-		w := wrap(n)
-		return "[" + t.ID + "] " + subjectLine(n, w), w + "\n"
+		// The subject is the notice's first line whole, the reason with
+		// it: wrapped, a long reason would be cut.
+		return "[" + t.ID + "] " + firstLine(n), wrap(n) + "\n"
 	})
 	res.Reply = "done\ntournament log head " + t.Head
 	res.Outcome = "tournament " + t.ID + ": " + res.TournamentRecords[0].Kind
@@ -729,8 +781,13 @@ func TournamentExport(tx Tx, id string) (*tournament.Export, error) {
 }
 
 // Ratings rates every player of the finished games of the store by
-// Glicko-2 (docs/tournaments.md). A game that gives no side the game
-// (both sides lose) is left out.
+// Glicko-2 (docs/tournaments.md), each game credited to the players who
+// held its sides at its end: one who took over a game in play, as the
+// tournament's record names him (Tournament.PlayedBy). A game that gives
+// no side the game (both sides lose) is left out, and so is a game not
+// played out on the board (a forfeit, a withdrawal, the director's
+// decision: its log has the adjudication), unless its tournament's
+// settings rate those (rate_unplayed).
 func Ratings(tx Tx) ([]tournament.Rating, error) {
 	gs, err := tx.Games()
 	if err != nil {
@@ -755,9 +812,44 @@ func Ratings(tx Tx) ([]tournament.Rating, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !playedOut(log) {
+			rate, err := ratesUnplayed(tx, g.ID)
+			if err != nil {
+				return nil, err
+			}
+			if !rate {
+				continue
+			}
+		}
 		games = append(games, tournament.Game{German: g.Players[rules.German].Address, Allied: g.Players[rules.Allied].Address, Score: score, End: log[len(log)-1].Time})
 	}
 	return tournament.Ratings(games), nil
+}
+
+// playedOut reports whether a game's log shows it played out on the
+// board: it was not ended by an adjudication (a forfeit for missed
+// deadlines, a withdrawal, the director's decision).
+func playedOut(log []adjudicator.Record) bool {
+	for _, r := range log {
+		if r.Kind == adjudicator.KindAdjudicated {
+			return false
+		}
+	}
+	return true
+}
+
+// ratesUnplayed reports whether the game's tournament, if it has one,
+// rates its games not played out on the board.
+func ratesUnplayed(tx Tx, game string) (bool, error) {
+	id, err := tx.TournamentOf(game)
+	if err != nil || id == "" {
+		return false, err
+	}
+	t, err := tx.Tournament(id)
+	if err != nil {
+		return false, err
+	}
+	return t.RateUnplayed, nil
 }
 
 // tournamentExtensions returns the extensions a player may ask for in a

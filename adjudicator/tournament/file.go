@@ -48,6 +48,7 @@ type File struct {
 	Deadline      string   `toml:"deadline"`
 	MaxExtensions *int     `toml:"max_extensions"` // nil: the referee's
 	ForfeitAfter  int      `toml:"forfeit_after"`  // missed deadlines in a game that lose it; 0: never
+	RateUnplayed  bool     `toml:"rate_unplayed"`  // rate the games not played out on the board
 	Sides         string   `toml:"sides"`
 	BidDeadline   string   `toml:"bid_deadline"`
 	TieBreaks     []string `toml:"tiebreaks"`
@@ -101,7 +102,25 @@ type Settings struct {
 	BidDeadline   time.Duration `json:"bid_deadline"`
 	TieBreaks     []string      `json:"tiebreaks"`
 	Players       []Entry       `json:"players"`
+	// RateUnplayed puts the games not played out on the board (a forfeit,
+	// a withdrawal, the director's decision) into the ratings, which
+	// leave them out by default.
+	RateUnplayed bool `json:"rate_unplayed,omitempty"`
+	// Version is the version of the log's rules the tournament was made
+	// with (LogVersion; 0 before there were versions). A replay follows
+	// the version of its log, so that an older log replays as it was
+	// written.
+	Version int `json:"version,omitempty"`
 }
+
+// LogVersion is the version of the log's rules of a new tournament:
+//
+//	0: the first
+//	1: a replacement's record names the replaced player, the round he
+//	   leaves from and the game and impulse taken over; a game not won
+//	   by its victory conditions (a concession, a forfeit, the director's
+//	   decision) counts no VP margin for its loser
+const LogVersion = 1
 
 // Entry is a player as the file names him.
 type Entry struct {
@@ -152,7 +171,7 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 		add(line, "unknown key %q (the keys are listed in docs/tournaments.md)", k.String())
 	}
 	s := &Settings{Name: strings.TrimSpace(f.Name), Format: f.Format, Rounds: f.Rounds, MaxExtensions: -1,
-		ForfeitAfter: f.ForfeitAfter, Sides: f.Sides, TieBreaks: f.TieBreaks}
+		ForfeitAfter: f.ForfeitAfter, Sides: f.Sides, TieBreaks: f.TieBreaks, RateUnplayed: f.RateUnplayed, Version: LogVersion}
 	if s.Name == "" {
 		// A missing key is the whole file's problem, as a missing director
 		// or scenario is; a player's name is not the tournament's.
@@ -225,7 +244,7 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 			s.Rounds = n
 		}
 		if f.Rounds != 0 && f.Rounds != s.Rounds {
-			add(ln.top("rounds", 0), "rounds = %d: a round robin of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
+			add(ln.top("rounds", 0), "rounds = %d: a round robin of %d players has %s; leave rounds out", f.Rounds, n, RoundsText(s.Rounds))
 		}
 	case Elimination:
 		s.Rounds = 0
@@ -233,14 +252,14 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 			s.Rounds++
 		}
 		if f.Rounds != 0 && f.Rounds != s.Rounds {
-			add(ln.top("rounds", 0), "rounds = %d: a single elimination of %d players has %d rounds; leave rounds out", f.Rounds, n, s.Rounds)
+			add(ln.top("rounds", 0), "rounds = %d: a single elimination of %d players has %s; leave rounds out", f.Rounds, n, RoundsText(s.Rounds))
 		}
 	case Swiss:
 		switch {
 		case f.Rounds < 1:
 			add(ln.top("rounds", fl), "a Swiss tournament needs rounds = N, at least 1")
-		case n >= 2 && f.Rounds > n-1:
-			add(ln.top("rounds", fl), "rounds = %d is impossible: %d players can play at most %d rounds without a rematch", f.Rounds, n, n-1)
+		case n >= 2 && f.Rounds > maxSwissRounds(n):
+			add(ln.top("rounds", fl), "rounds = %d is impossible: %d players can play at most %s without a rematch", f.Rounds, n, RoundsText(maxSwissRounds(n)))
 		}
 	default:
 		add(fl, "format = %q: it is %q, %q or %q", f.Format, RoundRobin, Swiss, Elimination)
@@ -286,6 +305,25 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 		return nil, ps
 	}
 	return s, nil
+}
+
+// RoundsText is a number of rounds in English, as the director reads it:
+// "1 round", "3 rounds".
+func RoundsText(n int) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
+}
+
+// maxSwissRounds is the most rounds n players can play without a
+// rematch: n-1, each meeting every other once; with n odd, n, as in a
+// round robin, each having one bye.
+func maxSwissRounds(n int) int {
+	if n%2 == 1 {
+		return n
+	}
+	return n - 1
 }
 
 func duration(text string, def time.Duration, line int, key string, add func(int, string, ...any)) time.Duration {

@@ -70,7 +70,7 @@ func TestRefusalsInJapanese(t *testing.T) {
 			"tournament t-1 is over", "大会 t-1 は終了しています", false, false},
 		{"a resume of a tournament not paused", func() error { _, err := alternate.Resume("why", t0); return err },
 			"tournament t-1 is not paused", "大会 t-1 は中断されていません", false, false},
-		{"a player replaced by the director", func() error { _, err := alternate.Replace(0, "", "td@example.org", "x", "why", t0); return err },
+		{"a player replaced by the director", func() error { _, err := alternate.Replace(0, "", "td@example.org", "x", "why", "", t0); return err },
 			"td@example.org is the director's address: the director does not play", "td@example.org は運営者のアドレスです: 運営者はプレイしません", false, false},
 	} {
 		err := c.err()

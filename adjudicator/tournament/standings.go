@@ -29,25 +29,38 @@ type Standing struct {
 	// Buchholz is the sum of his opponents' points.
 	Buchholz float64 `json:"buchholz"`
 	// HeadToHead is the points he scored against the players tied with
-	// him when that tie-break was applied.
-	HeadToHead float64 `json:"head_to_head"`
-	Out        bool    `json:"out,omitempty"` // knocked out
-	Withdrawn  bool    `json:"withdrawn,omitempty"`
+	// him when that tie-break was applied; nil when it was not (he was
+	// tied with nobody there).
+	HeadToHead *float64 `json:"head_to_head,omitempty"`
+	Out        bool     `json:"out,omitempty"` // knocked out
+	Withdrawn  bool     `json:"withdrawn,omitempty"`
 	// Through is, in a single elimination, the rounds he went through:
 	// the standings are by it first, so the champion is first.
 	Through int `json:"through,omitempty"`
+	// Before are the players who held his place before him, replaced by
+	// the director, oldest first: the place's points are theirs too.
+	Before []string `json:"before,omitempty"`
 }
 
-// Standings returns the standings: by points (in a single elimination,
-// by the rounds gone through first), then the tie-breaks in the
-// order of the settings, then the order of the file.
+// Standings returns the standings after the rounds over, as their
+// heading says ("after 2 of 3 rounds"): the games of the round in play,
+// and its bye, count when it is over. They are by points (in a single
+// elimination, by the rounds gone through first), then the tie-breaks in
+// the order of the settings, then the order of the file.
 func (t *Tournament) Standings() []Standing {
 	n := len(t.Entrants)
 	st := make([]Standing, n)
 	for i, e := range t.Entrants {
 		st[i] = Standing{Player: i, Name: e.Name, Out: e.Out, Withdrawn: e.Withdrawn}
 	}
-	for _, r := range t.Rounds {
+	for _, r := range t.History() {
+		st[r.Player].Before = append(st[r.Player].Before, r.Old)
+	}
+	rounds := t.Rounds
+	if c := t.Current(); c != nil && !c.Done() {
+		rounds = rounds[:len(rounds)-1]
+	}
+	for _, r := range rounds {
 		for _, p := range r.Pairings {
 			if !p.Done {
 				continue
@@ -74,7 +87,7 @@ func (t *Tournament) Standings() []Standing {
 		}
 	}
 	if t.Format == Elimination {
-		for _, r := range t.Rounds {
+		for _, r := range rounds {
 			for _, p := range r.Pairings {
 				if p.Done {
 					st[p.Winner()].Through++
@@ -82,7 +95,7 @@ func (t *Tournament) Standings() []Standing {
 			}
 		}
 	}
-	for _, r := range t.Rounds {
+	for _, r := range rounds {
 		for _, p := range r.Pairings {
 			if p.Done && !p.Bye() {
 				st[p.A].Buchholz += st[p.B].Points
@@ -115,7 +128,7 @@ func (t *Tournament) Standings() []Standing {
 			}
 			group := order[lo:hi]
 			if tb == TieHeadToHead && len(group) > 1 {
-				t.headToHead(st, group)
+				headToHead(rounds, st, group)
 			}
 			for _, i := range group {
 				keys[i] = append(keys[i], tieValue(&st[i], tb))
@@ -156,27 +169,40 @@ func tieValue(s *Standing, tb string) float64 {
 	case TieBuchholz:
 		return s.Buchholz
 	case TieHeadToHead:
-		return s.HeadToHead
+		if s.HeadToHead != nil {
+			return *s.HeadToHead
+		}
 	}
 	return 0
 }
 
 // headToHead sets the points each player of group scored against the
-// others of the group.
-func (t *Tournament) headToHead(st []Standing, group []int) {
+// others of the group, in the rounds counted.
+func headToHead(rounds []*Round, st []Standing, group []int) {
 	in := map[int]bool{}
 	for _, i := range group {
 		in[i] = true
-		st[i].HeadToHead = 0
+		st[i].HeadToHead = new(float64)
 	}
-	for _, r := range t.Rounds {
+	for _, r := range rounds {
 		for _, p := range r.Pairings {
 			if p.Done && !p.Bye() && in[p.A] && in[p.B] {
-				st[p.A].HeadToHead += p.Points[0]
-				st[p.B].HeadToHead += p.Points[1]
+				*st[p.A].HeadToHead += p.Points[0]
+				*st[p.B].HeadToHead += p.Points[1]
 			}
 		}
 	}
+}
+
+// Uses reports whether the tournament breaks ties by tb: a column of it
+// is shown only then.
+func (t *Tournament) Uses(tb string) bool {
+	for _, x := range t.TieBreaks {
+		if x == tb {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteStandings writes the standings in English, as titm tournament
@@ -194,7 +220,8 @@ var standingsColumns = [...]struct {
 // WriteStandingsIn writes the standings as a table in p's language, as the
 // mails give them: laid out by display width (lang.Width), so that the
 // columns stay aligned with Japanese headings and names. A name is cut to
-// 20 columns.
+// 20 columns. The Buchholz column is there when the tie-breaks use it;
+// each replacement of a player is a footnote under the table.
 func (t *Tournament) WriteStandingsIn(p *lang.Printer, b *strings.Builder) {
 	st := t.Standings()
 	left, out := p.Sprintf("left"), p.Sprintf("out")
@@ -213,8 +240,12 @@ func (t *Tournament) WriteStandingsIn(p *lang.Printer, b *strings.Builder) {
 	if p.Code() != lang.English {
 		width[7] = max(width[7], lang.Width(left), lang.Width(out))
 	}
+	buchholz := t.Uses(TieBuchholz)
 	row := func(cells [len(standingsColumns)]string) {
 		for c, s := range cells {
+			if c == len(cells)-1 && !buchholz {
+				continue
+			}
 			if c > 0 {
 				b.WriteByte(' ')
 			}
@@ -239,6 +270,24 @@ func (t *Tournament) WriteStandingsIn(p *lang.Printer, b *strings.Builder) {
 			strconv.Itoa(s.Won), strconv.Itoa(s.Drawn), strconv.Itoa(s.Lost), strconv.Itoa(s.Byes), status,
 			fmt.Sprintf("%+d", s.Margin), fmt.Sprintf("%.1f", s.Buchholz)})
 	}
+	history := t.History()
+	if len(history) > 0 {
+		b.WriteByte('\n')
+	}
+	for _, r := range history {
+		// A footnote with its reason may be long: wrapped as the mails
+		// are, by display width.
+		lang.WrapTo(b, p.Text(ReplacementText(r)), "", "  ", 78)
+	}
+}
+
+// ReplacementText tells a replacement, for the standings' footnotes and
+// the pages: who took whose place, from which round or impulse, and why.
+func ReplacementText(r Replacement) rules.Message {
+	if r.Impulse != "" {
+		return rules.M("%s took the place of %s in game %s from impulse %s (round %d): %s.", r.New, r.Old, r.Game, r.Impulse, r.Round, rules.Plain(r.Reason))
+	}
+	return rules.M("%s took the place of %s from round %d: %s.", r.New, r.Old, r.Round, rules.Plain(r.Reason))
 }
 
 // trunc cuts s to n columns, never within a character.
@@ -328,6 +377,17 @@ func (t *Tournament) Result(game string, e GameEnd, now time.Time) ([]Record, er
 		p.Points = [2]float64{0.5, 0.5}
 	}
 	p.Margin[g], p.Margin[1-g] = e.VP, -e.VP
+	if w := p.Of(p.German); t.Version >= 1 && !e.BothLose && e.Winner != "" && e.How != "victory" {
+		// A game not won by its victory conditions (a concession, a
+		// forfeit, the director's decision) counts no VP margin for its
+		// loser: the VP on the board when it stopped, with the bids', may
+		// favour him, and a forfeit must not pay.
+		if e.Winner == rules.Allied {
+			w = 1 - w
+		}
+		p.Margin[w] = max(p.Margin[w], 0)
+		p.Margin[1-w] = -p.Margin[w]
+	}
 	p.How, p.Done = e.How, true
 	rec := Record{Kind: KindResult, Time: now, Round: r.N, Pairing: k + 1, Game: game, Text: e.How + ": " + e.Result, Points: p.Points, Margin: p.Margin}
 	if t.Format == Elimination && p.Points[0] == p.Points[1] {

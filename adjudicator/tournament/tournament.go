@@ -46,6 +46,11 @@ type Tournament struct {
 	Draws      uint64     `json:"draws"`          // draws taken from the dice stream
 	Log        []Record   `json:"log"`
 	Head       string     `json:"head"`
+	// Replacements are the director's replacements of players, in the
+	// order of the log: each round names who played it (PlayedBy). A
+	// tournament kept before they were is given them from its log
+	// (History).
+	Replacements []Replacement `json:"replacements,omitempty"`
 
 	secret []byte
 	logged []adjudicator.Roll // Verify without the seed: the dice as logged
@@ -97,6 +102,10 @@ type Pairing struct {
 	// Advance is the player who goes on from a drawn game of a single
 	// elimination: the better VP margin, else a die.
 	Advance int `json:"advance,omitempty"`
+	// Players are who played A's and B's places in the round (PlayedBy),
+	// filled in by Public for a page or a command to show; the tournament
+	// itself does not keep them.
+	Players [2][]Hand `json:"players,omitzero"`
 }
 
 // Bye reports whether the pairing is a bye.
@@ -175,6 +184,12 @@ type Record struct {
 	Address string    `json:"address,omitempty"` // replaced: his address
 	Game    string    `json:"game,omitempty"`
 	Text    string    `json:"text,omitempty"`
+	// Old and Impulse are a replacement's, from version 1 of the log
+	// (Settings.Version): the replaced player's name, and the impulse in
+	// play of the game he takes over (Game) when he took it; Round is the
+	// first round he plays.
+	Old     string `json:"old,omitempty"`
+	Impulse string `json:"impulse,omitempty"`
 
 	Settings   *Settings          `json:"settings,omitempty"` // created
 	Commitment string             `json:"commitment,omitempty"`
@@ -243,6 +258,7 @@ func New(id string, s *Settings, secret []byte, tokens []string, now time.Time) 
 func (t *Tournament) Public() *Tournament {
 	c := *t
 	c.secret, c.logged = nil, nil
+	c.Replacements = t.History()
 	c.Entrants = nil
 	for _, e := range t.Entrants {
 		x := *e
@@ -257,6 +273,10 @@ func (t *Tournament) Public() *Tournament {
 		x.Pairings = nil
 		for _, p := range r.Pairings {
 			q := *p
+			q.Players[0] = c.PlayedBy(p.A, r.N)
+			if !p.Bye() {
+				q.Players[1] = c.PlayedBy(p.B, r.N)
+			}
 			if !q.Sided() {
 				// The bids are revealed with the sides, as the log's sides
 				// record reveals them; until then the bid is sealed.
@@ -418,11 +438,143 @@ func (t *Tournament) Resume(reason string, now time.Time) (Record, error) {
 	return t.record(Record{Kind: KindResumed, Time: now, Text: reason}), nil
 }
 
+// Replacement is the director's replacement of a player: an event of the
+// tournament's log (KindReplaced), kept so that every round names who
+// played it, and the ratings, which go by the games' addresses, agree
+// with the record.
+type Replacement struct {
+	Player     int    `json:"player"` // the place taken: an index into Entrants
+	Old        string `json:"old"`    // the replaced player's name
+	OldAddress string `json:"old_address"`
+	New        string `json:"new"`
+	Address    string `json:"address"`
+	// Round is the first round the new player plays: the round in play
+	// when his place has a game of it not over, else the next.
+	Round int `json:"round"`
+	// Game is the game in play he took over, where it stood; Impulse the
+	// impulse in play when he took it over (the position he plays from),
+	// "" when none had been played (the game is wholly his).
+	Game    string    `json:"game,omitempty"`
+	Impulse string    `json:"impulse,omitempty"`
+	Reason  string    `json:"reason"`
+	Time    time.Time `json:"time"`
+}
+
+// History returns the replacements of players: those the tournament
+// keeps, or, for a tournament kept before it kept them, those its log
+// tells. A log of version 0 does not say whether a game taken over had
+// begun: its replacements name the round, and the game, but no impulse.
+func (t *Tournament) History() []Replacement {
+	if len(t.Replacements) > 0 {
+		return t.Replacements
+	}
+	type at struct{ round, pairing int }
+	var (
+		out          []Replacement
+		names, addrs []string
+		pairs        [][2]int
+		round        int
+		done         = map[at]bool{}
+		games        = map[at]string{}
+	)
+	for _, r := range t.Log {
+		switch r.Kind {
+		case KindCreated:
+			if r.Settings == nil {
+				return nil
+			}
+			for _, p := range r.Settings.Players {
+				names, addrs = append(names, p.Name), append(addrs, p.Address)
+			}
+		case KindPaired:
+			round, pairs = r.Round, r.Pairs
+		case KindGame:
+			games[at{r.Round, r.Pairing}] = r.Game
+		case KindResult:
+			done[at{r.Round, r.Pairing}] = true
+		case KindReplaced:
+			i := r.Player - 1
+			if i < 0 || i >= len(names) {
+				return nil
+			}
+			rp := Replacement{Player: i, Old: names[i], OldAddress: addrs[i], New: r.Name, Address: r.Address,
+				Round: round + 1, Reason: r.Text, Time: r.Time}
+			if r.Round > 0 {
+				// Version 1 says it.
+				rp.Round, rp.Game, rp.Impulse = r.Round, r.Game, r.Impulse
+			} else {
+				for k, p := range pairs {
+					if (p[0] == i || p[1] == i) && !done[at{round, k + 1}] {
+						rp.Round, rp.Game = round, games[at{round, k + 1}]
+					}
+				}
+			}
+			names[i], addrs[i] = r.Name, r.Address
+			out = append(out, rp)
+		}
+	}
+	return out
+}
+
+// Hand is one who played a place of a tournament in a round: his name and
+// address, and, for one who took over the round's game in play, the
+// impulse in play when he took it over.
+type Hand struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+	From    string `json:"from,omitempty"` // an impulse: he took over the game there
+}
+
+// PlayedBy returns who played place i in round n, in order: the one who
+// held it then, followed, where a replacement took over the round's game
+// in play, by each who took it over (Hand.From). The last of them played
+// the game to its end, and the ratings credit him with it.
+func (t *Tournament) PlayedBy(i, n int) []Hand {
+	e := t.Entrants[i]
+	var out []Hand
+	for _, r := range t.History() {
+		if r.Player != i {
+			continue
+		}
+		if out == nil {
+			out = []Hand{{Name: r.Old, Address: r.OldAddress}}
+		}
+		switch {
+		case r.Round < n || r.Round == n && r.Impulse == "":
+			out = []Hand{{Name: r.New, Address: r.Address}}
+		case r.Round == n:
+			out = append(out, Hand{Name: r.New, Address: r.Address, From: r.Impulse})
+		}
+	}
+	if out == nil {
+		out = []Hand{{Name: e.Name, Address: e.Address}}
+	}
+	return out
+}
+
+// NameIn names who played place i in round n, in English: "Bert Lamm",
+// or "Bert Lamm, then Hanna Ries from G17-1" where a replacement took
+// over the round's game.
+func (t *Tournament) NameIn(i, n int) string {
+	var b strings.Builder
+	for k, h := range t.PlayedBy(i, n) {
+		if k > 0 {
+			fmt.Fprintf(&b, ", then %s from %s", h.Name, h.From)
+			continue
+		}
+		b.WriteString(h.Name)
+	}
+	return b.String()
+}
+
 // Replace gives player i's place to a new address and token, for a player
 // who drops out: the games go on with the new player. The address is a
 // bare mail address, as the file's are (Parse); the director's is refused,
-// as the file refuses it: the director does not play.
-func (t *Tournament) Replace(i int, name, addr, token, reason string, now time.Time) (Record, error) {
+// as the file refuses it: the director does not play. impulse is the
+// impulse in play of his place's game in play, "" when it has none or
+// none of its impulses was played; the round he begins with and that game
+// are the tournament's to know (Replacement).
+func (t *Tournament) Replace(i int, name, addr, token, reason, impulse string, now time.Time) (Record, error) {
 	if i < 0 || i >= len(t.Entrants) {
 		return Record{}, rules.M("no player %d", i+1).Err()
 	}
@@ -436,6 +588,19 @@ func (t *Tournament) Replace(i int, name, addr, token, reason string, now time.T
 		return Record{}, rules.M("%s plays in tournament %s already", addr, t.ID).Err()
 	}
 	e := t.Entrants[i]
+	rp := Replacement{Player: i, Old: e.Name, OldAddress: e.Address, Address: addr, Round: len(t.Rounds) + 1, Reason: reason, Time: now.UTC().Truncate(time.Millisecond)}
+	if c := t.Current(); c != nil {
+		for _, p := range c.Pairings {
+			if p.Of(i) >= 0 && !p.Done {
+				// The round in play is his: its game, if made, goes on
+				// with him where it stands.
+				rp.Round, rp.Game = c.N, p.Game
+				if p.Game != "" {
+					rp.Impulse = impulse
+				}
+			}
+		}
+	}
 	e.Before = append(e.Before, e.Address)
 	e.Address, e.TokenHash = addr, adjudicator.HashToken(token)
 	// The language the file chose was his predecessor's: the new player
@@ -444,5 +609,11 @@ func (t *Tournament) Replace(i int, name, addr, token, reason string, now time.T
 	if name != "" {
 		e.Name = name
 	}
-	return t.record(Record{Kind: KindReplaced, Time: now, Player: i + 1, Name: e.Name, Address: addr, Text: reason}), nil
+	rp.New = e.Name
+	t.Replacements = append(t.History(), rp)
+	rec := Record{Kind: KindReplaced, Time: now, Player: i + 1, Name: e.Name, Address: addr, Text: reason}
+	if t.Version >= 1 {
+		rec.Old, rec.Round, rec.Game, rec.Impulse = rp.Old, rp.Round, rp.Game, rp.Impulse
+	}
+	return t.record(rec), nil
 }

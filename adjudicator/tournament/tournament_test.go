@@ -241,7 +241,7 @@ func TestStandingsTieBreaks(t *testing.T) {
 		t.Errorf("first %+v, want A with 3", st[0])
 	}
 	for _, s := range st[1:] {
-		if s.Points != 1 || s.HeadToHead != 1 || s.Rank != 2 {
+		if s.Points != 1 || s.HeadToHead == nil || *s.HeadToHead != 1 || s.Rank != 2 {
 			t.Errorf("%+v: want 1 point, 1 head to head, rank 2 (the margins are all 0)", s)
 		}
 	}
@@ -673,14 +673,14 @@ func TestReplaceRefused(t *testing.T) {
 		{"TD@example.org", "the director's address"},
 		{"b@example.org", "plays in tournament"},
 	} {
-		if _, err := tr.Replace(0, "", c.addr, "token-x", "ill", t0); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := tr.Replace(0, "", c.addr, "token-x", "ill", "", t0); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("replaced by %q: %v, want %q", c.addr, err, c.want)
 		}
 	}
 	if tr.Head != head || tr.Entrants[0].Address != "a@example.org" {
 		t.Error("a refused replacement changed the tournament")
 	}
-	if _, err := tr.Replace(0, "", "eve@example.org", "token-x", "ill", t0); err != nil {
+	if _, err := tr.Replace(0, "", "eve@example.org", "token-x", "ill", "", t0); err != nil {
 		t.Errorf("a good replacement: %v", err)
 	}
 }

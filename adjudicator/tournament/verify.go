@@ -222,7 +222,7 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			}
 		case KindReplaced:
 			var rec Record
-			rec, err = t.Replace(r.Player-1, r.Name, r.Address, "", r.Text, r.Time)
+			rec, err = t.Replace(r.Player-1, r.Name, r.Address, "", r.Text, r.Impulse, r.Time)
 			got = []Record{rec}
 		case KindWithdrawn:
 			var rec Record

@@ -54,7 +54,7 @@ func TestJournalTournaments(t *testing.T) {
 		want        []string
 	}{
 		{"/tournaments", "text/html; charset=utf-8", []string{"<h1>Tournaments</h1>", "Ardennes Cup", `href="/tournaments/` + id + `"`, "round robin, 3 rounds"}},
-		{"/tournaments/" + id, "text/html; charset=utf-8", []string{"<title>Tournament Ardennes Cup", "Anna", "Bert", "Cleo", "Round 1: intro", "a bye", "(German) against", `href="/games/`, "Standings", "Buchholz"}},
+		{"/tournaments/" + id, "text/html; charset=utf-8", []string{"<title>Tournament Ardennes Cup", "Anna", "Bert", "Cleo", "Round 1: intro", "a bye", "(German) against", `href="/games/`, "Standings", "Head to head", "is left out"}},
 		{"/api/tournaments", "application/json", []string{`"tournaments"`, `"name": "Ardennes Cup"`}},
 		{"/api/tournaments/" + id, "application/json", []string{`"standings"`, `"round_list"`, `"a": "`}},
 	} {
@@ -75,6 +75,11 @@ func TestJournalTournaments(t *testing.T) {
 	}
 	// The game a pairing links to is a page of the journal.
 	_, _, body := get("/tournaments/" + id)
+	// A round robin breaks ties by margin and head to head: no Buchholz
+	// column.
+	if strings.Contains(body, "Buchholz") {
+		t.Errorf("a round robin without the Buchholz tie-break shows its column:\n%s", body)
+	}
 	game := regexp.MustCompile(`href="(/games/[^"]+)"`).FindStringSubmatch(body)
 	if game == nil {
 		t.Fatal("no game linked")

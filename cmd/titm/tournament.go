@@ -153,7 +153,7 @@ var tournamentShowCmd = &command{
 				}{q.Tournament, q.Standings})
 			}
 			t := q.Tournament
-			fmt.Fprintf(c.out, "%s (%s): %s, %d rounds, sides %s, %s", t.Name, t.ID, t.Format, t.Settings.Rounds, t.Sides, t.Status)
+			fmt.Fprintf(c.out, "%s (%s): %s, %s, sides %s, %s", t.Name, t.ID, t.Format, tournament.RoundsText(t.Settings.Rounds), t.Sides, t.Status)
 			if t.Paused {
 				fmt.Fprint(c.out, ", paused")
 			}
@@ -161,7 +161,7 @@ var tournamentShowCmd = &command{
 			for _, r := range t.Rounds {
 				fmt.Fprintf(c.out, "Round %d (%s):\n", r.N, r.Scenario)
 				for k, p := range r.Pairings {
-					fmt.Fprintf(c.out, "  %d. %s\n", k+1, pairingLine(t, p))
+					fmt.Fprintf(c.out, "  %d. %s\n", k+1, pairingLine(t, r.N, p))
 				}
 			}
 			fmt.Fprintln(c.out)
@@ -171,9 +171,10 @@ var tournamentShowCmd = &command{
 	},
 }
 
-// pairingLine writes a pairing as show lists it.
-func pairingLine(t *tournament.Tournament, p *tournament.Pairing) string {
-	name := func(i int) string { return t.Entrants[i].Name }
+// pairingLine writes a pairing of round n as show lists it, naming who
+// played it: a player replaced later keeps his rounds.
+func pairingLine(t *tournament.Tournament, n int, p *tournament.Pairing) string {
+	name := func(i int) string { return t.NameIn(i, n) }
 	if p.Bye() {
 		return name(p.A) + ": a bye"
 	}
@@ -190,8 +191,11 @@ func pairingLine(t *tournament.Tournament, p *tournament.Pairing) string {
 			}
 		}
 	}
-	if p.Give != 0 {
-		s += fmt.Sprintf(", bids: German gives %+d VP", p.Give)
+	switch {
+	case p.Give > 0:
+		s += fmt.Sprintf(", bids: the German side gives %d VP", p.Give)
+	case p.Give < 0:
+		s += fmt.Sprintf(", bids: the Allied side gives %d VP", -p.Give)
 	}
 	if p.Game != "" {
 		s += ", game " + p.Game
