@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"titm/rules"
@@ -61,22 +62,89 @@ func (g *Game) dice() (gameDice, error) {
 
 // Header is what a game's log needs beside itself to be replayed: the game's
 // id and its scenario's files (the log's first record holds their digest and
-// the commitment).
+// the commitment), and the addresses with the salt they are committed with.
+//
+// The addresses are those the log's first record commits to (the players'
+// when the game was made), checked against the commitments when Salt is
+// given. A public header (Public) has neither: the log is replayed all the
+// same, since no record holds an address. A log from before address
+// commitments commits to none, and its header's addresses are not checked.
 type Header struct {
 	ID         string            `json:"id"`
 	Scenario   string            `json:"scenario"`
 	Main       string            `json:"main"`
 	Files      map[string]string `json:"files"`
 	Commitment string            `json:"commitment"`
-	German     string            `json:"german"` // the players' addresses
-	Allied     string            `json:"allied"`
+	German     string            `json:"german,omitempty"` // the players' addresses
+	Allied     string            `json:"allied,omitempty"`
 	Observers  []string          `json:"observers,omitempty"`
+	Salt       string            `json:"address_salt,omitempty"` // of the address commitments
 }
 
 // Header returns the game's header.
 func (g *Game) Header() Header {
 	return Header{ID: g.ID, Scenario: g.Scenario, Main: g.Main, Files: g.Files, Commitment: g.Commitment,
-		German: g.Players[rules.German].Address, Allied: g.Players[rules.Allied].Address, Observers: g.Observers}
+		German: g.Players[rules.German].committed(), Allied: g.Players[rules.Allied].committed(), Observers: g.Observers, Salt: g.Salt}
+}
+
+// Public returns the header without the addresses and their salt.
+func (h Header) Public() Header {
+	h.German, h.Allied, h.Observers, h.Salt = "", "", nil, ""
+	return h
+}
+
+// commitments returns the commitments to the header's addresses, in the
+// order of the created record's, or nil without a salt.
+func (h Header) commitments() []string {
+	if h.Salt == "" {
+		return nil
+	}
+	var cs []string
+	for _, a := range append([]string{h.German, h.Allied}, h.Observers...) {
+		cs = append(cs, AddressCommitment(h.Salt, a))
+	}
+	return cs
+}
+
+// checkAddresses checks the header's addresses against the commitments of
+// the created record c, and returns how many it checked: none for a log
+// from before commitments, whose header's addresses were never logged, and
+// none for a public header, which holds no address.
+func checkAddresses(h Header, c Record) (int, error) {
+	bad := func(format string, args ...any) (int, error) {
+		return 0, &Discrepancy{Seq: 0, Kind: c.Kind, What: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case len(c.AddressCommitments) == 0 && h.Salt != "":
+		return bad("the export gives a salt of address commitments, but the log commits to no address")
+	case len(c.AddressCommitments) == 0:
+		return 0, nil
+	case len(c.AddressCommitments) < 2:
+		return bad("the log commits to %d addresses: a game has two players", len(c.AddressCommitments))
+	case h.Salt == "" && (h.German != "" || h.Allied != "" || len(h.Observers) > 0):
+		return bad("the export gives addresses without the salt to check them against the log's commitments: a public export gives neither")
+	case h.Salt == "":
+		return 0, nil
+	}
+	if err := CheckAddressSalt(h.Salt); err != nil {
+		return bad("%v", err)
+	}
+	if n := 2 + len(h.Observers); n != len(c.AddressCommitments) {
+		return bad("the export gives %d addresses (the players' and %d observers'), but the log commits to %d", n, len(h.Observers), len(c.AddressCommitments))
+	}
+	for i, want := range h.commitments() {
+		if c.AddressCommitments[i] != want {
+			who := fmt.Sprintf("observer %d", i-1)
+			switch i {
+			case 0:
+				who = "the German player"
+			case 1:
+				who = "the Allied player"
+			}
+			return bad("the export gives %s's address as %q, which is not the address the log commits to", who, append([]string{h.German, h.Allied}, h.Observers...)[i])
+		}
+	}
+	return len(c.AddressCommitments), nil
 }
 
 // Replayed is a game rebuilt from its log.
@@ -205,6 +273,15 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 	if err := checkCreated(h, c, secret); err != nil {
 		return nil, err
 	}
+	if _, err := checkAddresses(h, c); err != nil {
+		return nil, err
+	}
+	// A public header has no addresses: the commitments are taken as
+	// logged, as nothing else can give them.
+	commitments := c.AddressCommitments
+	if h.Salt != "" {
+		commitments = h.commitments()
+	}
 	if s == nil {
 		var err error
 		if s, err = LoadScenario(h.Files, h.Main); err != nil {
@@ -219,6 +296,7 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 		ID: h.ID, Scenario: c.Scenario, Files: h.Files, Main: h.Main, Data: c.Data,
 		Players:    map[rules.Side]*Player{rules.German: {Address: h.German}, rules.Allied: {Address: h.Allied}},
 		Observers:  h.Observers,
+		Salt:       h.Salt,
 		Status:     Forming,
 		Created:    at(c.Time),
 		Deadline:   deadline,
@@ -229,7 +307,7 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 		scenario:   s,
 	}
 	r := g.record(Record{Kind: KindCreated, Time: g.Created, Scenario: s.Name, Engine: c.Engine, Data: FilesHash(h.Files),
-		Commitment: g.Commitment, Deadline: deadline.String(), State: StateHash(g.State)})
+		Commitment: g.Commitment, Deadline: deadline.String(), AddressCommitments: commitments, State: StateHash(g.State)})
 	if err := compare(c, r); err != nil {
 		return nil, err
 	}
@@ -407,6 +485,8 @@ func differsInAct(e, r Record) string {
 		return differs("the commitment", e.Commitment, r.Commitment)
 	case e.Deadline != r.Deadline:
 		return differs("the deadline", e.Deadline, r.Deadline)
+	case strings.Join(e.AddressCommitments, " ") != strings.Join(r.AddressCommitments, " "):
+		return differs("the address commitments", strings.Join(e.AddressCommitments, " "), strings.Join(r.AddressCommitments, " "))
 	}
 	return ""
 }

@@ -552,11 +552,10 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 				if err != nil {
 					return nil, err
 				}
-				pl := g.Players[side]
-				pl.Address, pl.TokenHash = address, adjudicator.HashToken(gt)
+				g.ReplacePlayer(side, address, adjudicator.HashToken(gt))
 				// His predecessor's language is not his: his address's,
 				// or the referee's.
-				pl.Language = r.addressLanguage(address)
+				g.Players[side].Language = r.addressLanguage(address)
 				if err := tx.SaveGame(g, nil); err != nil {
 					return nil, err
 				}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,12 +13,24 @@ import (
 	"titm/rules"
 )
 
-// ExportFormat names the format of a tournament's export.
-const ExportFormat = "titm-tournament/1"
+// ExportFormat names the format of a tournament's export: version 2 has
+// the salt and the addresses the log commits to (Export.Salt and
+// Addresses), which a public export leaves out.
+const ExportFormat = "titm-tournament/2"
+
+// ExportFormatV1 is the format of the exports written before, which
+// ReadExport reads too.
+const ExportFormatV1 = "titm-tournament/1"
 
 // Export is everything needed to audit a tournament: its log (every
 // pairing, sealed bid, side decision and result), the revealed seed once it
 // is over, and the export of each of its games.
+//
+// A tournament's log commits to the director's and the players' addresses
+// rather than holding them (adjudicator.AddressCommitment). The full export
+// gives the salt and each address by its commitment, and Verify checks
+// them; the public export (Public) gives neither, and its games' exports
+// are public too.
 type Export struct {
 	Format     string                `json:"format"`
 	ID         string                `json:"id"`
@@ -26,11 +39,82 @@ type Export struct {
 	Head       string                `json:"head"`
 	Records    []Record              `json:"records"`
 	Games      []*adjudicator.Export `json:"games"`
+	Salt       string                `json:"address_salt,omitempty"`
+	Addresses  map[string]string     `json:"addresses,omitempty"` // by commitment
 }
 
 // MakeExport returns a tournament's export with its games'.
 func MakeExport(t *Tournament, games []*adjudicator.Export) *Export {
-	return &Export{Format: ExportFormat, ID: t.ID, Commitment: t.Commitment, Seed: t.Seed, Head: t.Head, Records: t.Log, Games: games}
+	x := &Export{Format: ExportFormat, ID: t.ID, Commitment: t.Commitment, Seed: t.Seed, Head: t.Head, Records: t.Log, Games: games}
+	if !t.Committed() || t.Salt == "" {
+		// A log from before commitments, or a tournament as Public
+		// shows it, without the salt.
+		return x
+	}
+	// Every address the tournament has known, by its commitment: those
+	// the log commits to are among them.
+	known := map[string]string{}
+	for _, a := range append([]string{t.Director}, t.addresses()...) {
+		if a != "" {
+			known[adjudicator.AddressCommitment(t.Salt, a)] = a
+		}
+	}
+	x.Salt, x.Addresses = t.Salt, map[string]string{}
+	for _, c := range logCommitments(t.Log) {
+		if a, ok := known[c]; ok {
+			x.Addresses[c] = a
+		}
+	}
+	return x
+}
+
+// addresses returns every player's address the tournament has known: the
+// file's, and the entrants' now and before.
+func (t *Tournament) addresses() []string {
+	var as []string
+	for _, p := range t.Players {
+		as = append(as, p.Address)
+	}
+	for _, e := range t.Entrants {
+		as = append(as, e.Address)
+		as = append(as, e.Before...)
+	}
+	return as
+}
+
+// logCommitments returns the address commitments of a log, in order: the
+// director's and the players' of its created record, then those of its
+// replaced records.
+func logCommitments(log []Record) []string {
+	var cs []string
+	for _, r := range log {
+		switch {
+		case r.Kind == KindCreated && r.Settings != nil:
+			cs = append(cs, r.Settings.DirectorCommitment)
+			for _, p := range r.Settings.Players {
+				cs = append(cs, p.Commitment)
+			}
+		case r.Kind == KindReplaced:
+			cs = append(cs, r.AddressCommitment)
+		}
+	}
+	return cs
+}
+
+// Public returns the export to publish: without the addresses and their
+// salt, with its games' public exports. A tournament made before logs
+// committed to addresses has none: its records hold them.
+func (x *Export) Public() (*Export, error) {
+	if len(x.Records) > 0 && x.Records[0].Settings != nil && !x.Records[0].Settings.Committed() {
+		return nil, fmt.Errorf("tournament %s was made before its log committed to addresses: its records hold them, and it has no public export", x.ID)
+	}
+	c := *x
+	c.Salt, c.Addresses = "", nil
+	c.Games = make([]*adjudicator.Export, len(x.Games))
+	for i, g := range x.Games {
+		c.Games[i] = g.Public()
+	}
+	return &c, nil
 }
 
 // IsExport reports whether data is a tournament's export rather than a
@@ -39,7 +123,7 @@ func IsExport(data []byte) bool {
 	var x struct {
 		Format string `json:"format"`
 	}
-	return json.Unmarshal(data, &x) == nil && x.Format == ExportFormat
+	return json.Unmarshal(data, &x) == nil && (x.Format == ExportFormat || x.Format == ExportFormatV1)
 }
 
 // ReadExport reads a tournament's export.
@@ -50,8 +134,8 @@ func ReadExport(r io.Reader) (*Export, error) {
 	if err := dec.Decode(&x); err != nil {
 		return nil, fmt.Errorf("reading the tournament's export: %w", err)
 	}
-	if x.Format != ExportFormat {
-		return nil, fmt.Errorf("reading the tournament's export: format %q, want %q", x.Format, ExportFormat)
+	if x.Format != ExportFormat && x.Format != ExportFormatV1 {
+		return nil, fmt.Errorf("reading the tournament's export: format %q, want %q (or %q, as written before)", x.Format, ExportFormat, ExportFormatV1)
 	}
 	return &x, nil
 }
@@ -60,7 +144,15 @@ func ReadExport(r io.Reader) (*Export, error) {
 type Verified struct {
 	Records, Sides, Dice, Games, Impulses int
 	DiceChecked                           bool // false while the seed is not revealed
+	// Committed is how many address commitments the tournament's log and
+	// its games' logs hold, and Addresses how many of them the export
+	// gives and were checked: all, or none for a public export.
+	Committed, Addresses int
 }
+
+// Public reports whether the export was a public one: its logs commit to
+// addresses it does not give.
+func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
 
 // Discrepancy is the first difference Verify found.
 type Discrepancy struct {
@@ -99,12 +191,19 @@ func Verify(x *Export) (*Verified, error) {
 		gv.Games++
 		gv.Impulses += r.Impulses
 		gv.Dice += r.Dice
+		gv.Committed += r.Committed
+		gv.Addresses += r.Addresses
 	}
 	v, t, err := verifyLog(x, games)
 	if err != nil {
 		return nil, err
 	}
+	if (v.Addresses > 0) != (gv.Addresses > 0) && v.Committed > 0 && gv.Committed > 0 {
+		return nil, bad(-1, "the export gives the addresses of the tournament's log but not of its games', or the reverse: a full export gives all, a public one none")
+	}
 	v.Games, v.Impulses, v.Dice = gv.Games, gv.Impulses, v.Dice+gv.Dice
+	v.Committed += gv.Committed
+	v.Addresses += gv.Addresses
 	return v, verifyGames(x, games, t)
 }
 
@@ -144,9 +243,13 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		return nil, nil, bad(0, "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
 	}
 	v := &Verified{Records: len(x.Records)}
-	t := &Tournament{ID: x.ID, Settings: *c.Settings, Status: Running, Created: c.Time, Commitment: c.Commitment}
-	for _, p := range c.Settings.Players {
-		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Language: p.Language})
+	t := &Tournament{ID: x.ID, Settings: *c.Settings, Status: Running, Created: c.Time, Commitment: c.Commitment, Salt: x.Salt}
+	t.Players = append([]Entry(nil), c.Settings.Players...)
+	if err := checkCommitments(x, t, v); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range t.Players {
+		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Commitment: p.Commitment, Language: p.Language})
 	}
 	if x.Seed != "" {
 		secret, err := hex.DecodeString(x.Seed)
@@ -222,7 +325,11 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			}
 		case KindReplaced:
 			var rec Record
-			rec, err = t.Replace(r.Player-1, r.Name, r.Address, "", r.Text, r.Time)
+			addr := r.Address
+			if t.Committed() {
+				addr = x.Addresses[r.AddressCommitment]
+			}
+			rec, err = t.replace(r.Player-1, r.Name, addr, r.AddressCommitment, "", r.Text, r.Time)
 			got = []Record{rec}
 		case KindWithdrawn:
 			var rec Record
@@ -270,6 +377,74 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		return nil, nil, bad(-1, "the tournament is over, but the export does not reveal its seed")
 	}
 	return v, t, nil
+}
+
+// checkCommitments checks the addresses of the log against the export: in
+// a log that commits to them, each commitment of the log has its address
+// in the full export, hashing to it under the salt, and none other is
+// given, or the public export gives neither salt nor address; in a log
+// from before, which holds them, the export gives neither. The replayed
+// tournament t gets the director's and the players' addresses from the
+// full export, so that the replay of a replacement checks the new address
+// as the referee did.
+func checkCommitments(x *Export, t *Tournament, v *Verified) error {
+	s := t.Settings
+	if !s.Committed() {
+		for i, p := range s.Players {
+			if p.Commitment != "" {
+				return bad(0, "player %d has a commitment to his address, but the director none: a log commits to all the addresses or to none", i+1)
+			}
+		}
+		for _, r := range x.Records {
+			if r.AddressCommitment != "" {
+				return bad(r.Seq, "a commitment to an address in a log that holds the addresses")
+			}
+		}
+		if x.Salt != "" || x.Addresses != nil {
+			return bad(-1, "the export gives a salt and addresses by their commitments, but the log commits to no address")
+		}
+		return nil
+	}
+	if s.Director != "" {
+		return bad(0, "the created record holds the director's address beside its commitment")
+	}
+	for i, p := range s.Players {
+		if p.Address != "" || p.Commitment == "" {
+			return bad(0, "player %d has an address in the created record, or no commitment to it: a log commits to all the addresses or to none", i+1)
+		}
+	}
+	cs := logCommitments(x.Records)
+	for _, r := range x.Records {
+		if r.Kind == KindReplaced && (r.Address != "" || r.AddressCommitment == "") {
+			return bad(r.Seq, "the replaced record holds the new player's address, or no commitment to it")
+		}
+	}
+	v.Committed = len(cs)
+	if x.Salt == "" && x.Addresses == nil {
+		return nil // the public export
+	}
+	if err := adjudicator.CheckAddressSalt(x.Salt); err != nil {
+		return bad(-1, "%v", err)
+	}
+	for c, a := range x.Addresses {
+		if got := adjudicator.AddressCommitment(x.Salt, a); got != c {
+			return bad(-1, "the export gives %q as the address committed to as %s, but it hashes to %s", a, c, got)
+		}
+		if !slices.Contains(cs, c) {
+			return bad(-1, "the export gives the address %q, which the log does not commit to", a)
+		}
+	}
+	for _, c := range cs {
+		if _, ok := x.Addresses[c]; !ok {
+			return bad(-1, "the export gives addresses, but not the one the log commits to as %s", c)
+		}
+	}
+	t.Director = x.Addresses[s.DirectorCommitment]
+	for i := range t.Players {
+		t.Players[i].Address = x.Addresses[t.Players[i].Commitment]
+	}
+	v.Addresses = len(cs)
+	return nil
 }
 
 // verifyGames checks that the export holds the games of the log's
