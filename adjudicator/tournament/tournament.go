@@ -63,10 +63,10 @@ type Entrant struct {
 	Address    string   `json:"address"`
 	Commitment string   `json:"commitment,omitempty"` // to the address, as the log holds it
 	TokenHash  string   `json:"token_hash"`
-	Before    []string `json:"before,omitempty"` // addresses he replaced, oldest first
-	Out       bool     `json:"out,omitempty"`    // knocked out (single elimination)
-	Withdrawn bool     `json:"withdrawn,omitempty"`
-	Language  string   `json:"language,omitempty"` // of his mails, as the file chose it; "": his address's or the referee's
+	Before     []string `json:"before,omitempty"` // addresses he replaced, oldest first
+	Out        bool     `json:"out,omitempty"`    // knocked out (single elimination)
+	Withdrawn  bool     `json:"withdrawn,omitempty"`
+	Language   string   `json:"language,omitempty"` // of his mails, as the file chose it; "": his address's or the referee's
 }
 
 // Round is one round's pairings.
@@ -183,8 +183,8 @@ type Record struct {
 	// AddressCommitment is, in a replaced record, the commitment to the
 	// new player's address, which the record holds instead of it.
 	AddressCommitment string `json:"address_commitment,omitempty"`
-	Game    string    `json:"game,omitempty"`
-	Text    string    `json:"text,omitempty"`
+	Game              string `json:"game,omitempty"`
+	Text              string `json:"text,omitempty"`
 
 	Settings   *Settings          `json:"settings,omitempty"` // created
 	Commitment string             `json:"commitment,omitempty"`
