@@ -123,3 +123,28 @@ func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 	v.Addresses = len(cs)
 	return nil
 }
+
+// checkPlayers checks that the game of a game record, g, is played by the
+// pairing's players: its log commits, with the tournament's salt, to the
+// addresses the German and the Allied entrant have when it is made. So
+// even the public export shows who played each game. A game not in the
+// export (VerifyLog) is not checked, nor the games of a tournament whose
+// log holds the addresses.
+func (t *Tournament) checkPlayers(p *Pairing, x *Export, g Record) error {
+	if !t.Committed() || !p.Sided() {
+		return nil
+	}
+	for _, gx := range x.Games {
+		if gx.ID != g.Game || len(gx.Records) == 0 {
+			continue
+		}
+		cs := gx.Records[0].AddressCommitments
+		for k, i := range []int{p.German, p.Opponent(p.German)} {
+			if k >= len(cs) || cs[k] != t.Entrants[i].Commitment {
+				side := []string{"German", "Allied"}[k]
+				return bad(g.Seq, "game %s's log does not commit to the address of %s, whom the pairing gives its %s side, with the tournament's salt", g.Game, t.Entrants[i].Name, side)
+			}
+		}
+	}
+	return nil
+}

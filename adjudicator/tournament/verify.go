@@ -249,6 +249,9 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 				return nil, nil, bad(r.Seq, "no pairing %d in round %d", r.Pairing, r.Round)
 			}
 			got = []Record{t.GameMade(r.Round, r.Pairing, r.Game, r.Time)}
+			if err := t.checkPlayers(p, x, r); err != nil {
+				return nil, nil, err
+			}
 		case KindResult:
 			_, p, _ := t.at(r.Round, r.Pairing)
 			if p == nil || !p.Sided() {

@@ -81,6 +81,32 @@ func TestPublicExports(t *testing.T) {
 		t.Errorf("verify of the public export:\n%s", out)
 	}
 
+	// A game's players swapped in its public log, its chain hashed again:
+	// the game verifies alone (its commitments are opaque), but not in
+	// the tournament, whose pairing gives the sides the other way round.
+	px, err := tournament.ReadExport(strings.NewReader(string(mustRead(t, public))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gx := px.Games[1]
+	cs := gx.Records[0].AddressCommitments
+	cs[0], cs[1] = cs[1], cs[0]
+	prev := ""
+	for i := range gx.Records {
+		gx.Records[i].Prev = prev
+		gx.Records[i].Hash = adjudicator.RecordHash(gx.Records[i])
+		prev = gx.Records[i].Hash
+	}
+	gx.Head = prev
+	if _, err := adjudicator.Verify(gx); err != nil {
+		t.Errorf("the game with its players swapped, alone: %v", err)
+	}
+	forged, _ := json.Marshal(px)
+	os.WriteFile(full, forged, 0o600)
+	if code, out, _ := runT(t, "verify", full); code != exitProblems || !strings.Contains(out, "game "+gx.ID+"'s log does not commit to the address of") {
+		t.Errorf("verify of a game whose players were swapped: exit %d\n%s", code, out)
+	}
+
 	// An address changed in the full export, in the tournament's table or
 	// in a game's header, with everything else as it was: verify names it.
 	for c, a := range x.Addresses {
@@ -88,7 +114,7 @@ func TestPublicExports(t *testing.T) {
 			x.Addresses[c] = "bart@example.test"
 		}
 	}
-	forged, _ := json.Marshal(x)
+	forged, _ = json.Marshal(x)
 	os.WriteFile(full, forged, 0o600)
 	if code, out, _ := runT(t, "verify", full); code != exitProblems || !strings.Contains(out, `"bart@example.test" as the address committed to as`) {
 		t.Errorf("verify of a changed address: exit %d\n%s", code, out)
