@@ -226,12 +226,13 @@ func TestJournalPublicExports(t *testing.T) {
 	if m == nil {
 		t.Fatal("no tournament made")
 	}
+	showAddresses := false
 	serve := func() (*httptest.Server, func()) {
 		st, err := store.Open(db, &store.Options{ReadOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(journal.New(storeJournal{st}, nil))
+		srv := httptest.NewServer(journal.New(storeJournal{st}, &journal.Options{ShowAddresses: showAddresses}))
 		return srv, func() { srv.Close(); st.Close() }
 	}
 	fetch := func(srv *httptest.Server, path string) (int, http.Header, []byte) {
@@ -298,6 +299,23 @@ func TestJournalPublicExports(t *testing.T) {
 		}
 	}
 	done()
+
+	// With the addresses shown on its pages, the journal's exports are
+	// the public ones all the same.
+	showAddresses = true
+	srv, done = serve()
+	if _, _, page := fetch(srv, "/games/"+games[0]); !strings.Contains(string(page), "@example.test") {
+		t.Error("show_addresses shows no address on the game's page")
+	}
+	for _, path := range []string{"/games/" + games[0] + "/export.json", "/tournaments/" + id + "/export.json"} {
+		code, _, data := fetch(srv, path)
+		if code != http.StatusOK {
+			t.Errorf("%s with show_addresses: %d", path, code)
+		}
+		noAddress(t, path+" with show_addresses", data)
+	}
+	done()
+	showAddresses = false
 
 	// A tournament made before logs committed to addresses: its settings
 	// have no commitment (its log, then, holds the addresses).
