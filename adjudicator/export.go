@@ -9,12 +9,20 @@ import (
 	"titm/rules"
 )
 
-// ExportFormat names the format of an export, for the reader to check.
-const ExportFormat = "titm-export/1"
+// ExportFormat names the format of an export, for the reader to check:
+// version 2 has the salt of the address commitments (Header.Salt), and a
+// public export leaves out the addresses and the salt.
+const ExportFormat = "titm-export/2"
+
+// ExportFormatV1 is the format of the exports written before, which
+// ReadExport reads too: the same, without the salt.
+const ExportFormatV1 = "titm-export/1"
 
 // Export is everything needed to audit a game: its header (the scenario's
 // files among it), its whole log, and, once the game is finished, the
-// revealed seed. It holds no token and no token hash.
+// revealed seed. It holds no token and no token hash. The full export
+// holds the addresses the log commits to and the salt that checks them;
+// the public one (Public) neither, and verifies all the same.
 type Export struct {
 	Format string `json:"format"`
 	Header
@@ -35,6 +43,16 @@ func MakeExport(g *Game, log []Record) *Export {
 	}
 }
 
+// Public returns the export without the players' and observers' addresses
+// and the salt of their commitments: what may be published. No record of
+// a game's log holds an address, so it verifies as the full export does,
+// the addresses aside.
+func (x *Export) Public() *Export {
+	c := *x
+	c.Header = x.Header.Public()
+	return &c
+}
+
 // ReadExport reads an export.
 func ReadExport(r io.Reader) (*Export, error) {
 	var x Export
@@ -43,8 +61,11 @@ func ReadExport(r io.Reader) (*Export, error) {
 	if err := dec.Decode(&x); err != nil {
 		return nil, fmt.Errorf("reading the export: %w", err)
 	}
-	if x.Format != ExportFormat {
-		return nil, fmt.Errorf("reading the export: format %q, want %q", x.Format, ExportFormat)
+	if x.Format != ExportFormat && x.Format != ExportFormatV1 {
+		return nil, fmt.Errorf("reading the export: format %q, want %q (or %q, as written before)", x.Format, ExportFormat, ExportFormatV1)
+	}
+	if x.Format == ExportFormatV1 && x.Salt != "" {
+		return nil, fmt.Errorf("reading the export: format %q has no address_salt", x.Format)
 	}
 	return &x, nil
 }
@@ -59,7 +80,16 @@ type Verified struct {
 	// Game is the game as its replayed log leaves it: a tournament's
 	// verify counts its result from it.
 	Game *Game
+	// Committed is how many addresses the log commits to (0 for a log
+	// from before commitments), and Addresses how many of them the export
+	// gives and were checked against their commitments: all, or none for
+	// a public export.
+	Committed, Addresses int
 }
+
+// Public reports whether the export was a public one: its log commits to
+// addresses the export does not give.
+func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
 
 // Verify checks an export: the revealed seed against the commitment, every
 // die against the stream, every impulse replayed through the rules to the
@@ -101,5 +131,8 @@ func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, 
 			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
 		}
 	}
-	return &Verified{Impulses: rp.Impulses, Dice: rp.Dice, DiceChecked: secret != nil, Game: g}, nil
+	// The replay checked the addresses against the created record.
+	n, _ := checkAddresses(x.Header, x.Records[0])
+	return &Verified{Impulses: rp.Impulses, Dice: rp.Dice, DiceChecked: secret != nil, Game: g,
+		Committed: len(x.Records[0].AddressCommitments), Addresses: n}, nil
 }

@@ -27,7 +27,11 @@ const (
 
 // Player is one side's player.
 type Player struct {
-	Address   string    `json:"address"`
+	Address string `json:"address"`
+	// Committed is the address the log's first record commits to, when
+	// another player has taken this one's place since (ReplacePlayer);
+	// "" while it is Address.
+	Committed string    `json:"committed,omitempty"`
 	TokenHash string    `json:"token_hash"`      // hex SHA-256 of the secret token; the token itself is never kept
 	Joined    time.Time `json:"joined,omitzero"` // zero until JOIN
 	Seed      string    `json:"seed,omitempty"`  // his contribution to the dice (B10), published in the first report
@@ -125,6 +129,12 @@ type Game struct {
 
 	Players   map[rules.Side]*Player `json:"players"`
 	Observers []string               `json:"observers,omitempty"`
+	// Salt is the salt of the commitments to the players' and observers'
+	// addresses that the log's first record holds instead of the
+	// addresses (AddressCommitment). It is kept here, beside the
+	// addresses, never in the log; "" for a game made before logs
+	// committed to addresses.
+	Salt string `json:"address_salt,omitempty"`
 
 	Status     Status        `json:"status"`
 	Created    time.Time     `json:"created"`
@@ -169,7 +179,10 @@ type Options struct {
 	Deadline  time.Duration         // per impulse
 	Tokens    map[rules.Side]string // the players' secret tokens; only their hashes are kept
 	Secret    []byte                // the game's secret seed, SeedSize random bytes
-	Now       time.Time
+	// Salt is the salt of the address commitments (NewAddressSalt); ""
+	// draws one.
+	Salt string
+	Now  time.Time
 }
 
 // New makes a game in the forming status, and its first log record, which
@@ -192,6 +205,14 @@ func New(o Options) (*Game, []Record, error) {
 			return nil, nil, fmt.Errorf("the %s player's token is missing or too short", side.Title())
 		}
 	}
+	if o.Salt == "" {
+		var err error
+		if o.Salt, err = NewAddressSalt(); err != nil {
+			return nil, nil, err
+		}
+	} else if err := CheckAddressSalt(o.Salt); err != nil {
+		return nil, nil, err
+	}
 	now := at(o.Now)
 	sum := sha256.Sum256(o.Secret)
 	g := &Game{
@@ -201,6 +222,7 @@ func New(o Options) (*Game, []Record, error) {
 			rules.Allied: {Address: o.Allied, TokenHash: HashToken(o.Tokens[rules.Allied])},
 		},
 		Observers:  o.Observers,
+		Salt:       o.Salt,
 		Status:     Forming,
 		Created:    now,
 		Deadline:   o.Deadline,
@@ -211,8 +233,28 @@ func New(o Options) (*Game, []Record, error) {
 		scenario:   o.Scenario,
 	}
 	r := g.record(Record{Kind: KindCreated, Time: now, Scenario: g.Scenario, Engine: rules.Version, Data: g.Data,
-		Commitment: g.Commitment, Deadline: o.Deadline.String(), State: StateHash(g.State)})
+		Commitment: g.Commitment, Deadline: o.Deadline.String(), AddressCommitments: g.Header().commitments(), State: StateHash(g.State)})
 	return g, []Record{r}, nil
+}
+
+// ReplacePlayer gives a side's place to another address with another
+// token's hash, as a tournament does for a player who drops out: the game
+// goes on where it stands. The address the log commits to stays the
+// game's header, so that the full export still checks against the log.
+func (g *Game) ReplacePlayer(side rules.Side, address, tokenHash string) {
+	p := g.Players[side]
+	if p.Committed == "" {
+		p.Committed = p.Address
+	}
+	p.Address, p.TokenHash = address, tokenHash
+}
+
+// committed returns the address the log commits to for the player.
+func (p *Player) committed() string {
+	if p.Committed != "" {
+		return p.Committed
+	}
+	return p.Address
 }
 
 // HashToken returns how a token is kept: hex SHA-256. Tokens are random and

@@ -19,6 +19,10 @@ var t0 = time.Date(2026, 12, 16, 5, 30, 0, 0, time.UTC)
 
 var testSecret = bytes.Repeat([]byte{0x5a}, SeedSize)
 
+// testSalt is the salt of the test games' address commitments: fixed, so
+// that their log heads are.
+var testSalt = strings.Repeat("a5", AddressSaltSize)
+
 // formingGame makes a game of a scenario (a shipped one's name or a file),
 // waiting for its players to join.
 func formingGame(t testing.TB, scenario, id string, secret []byte, deadline time.Duration) (*Game, []Record) {
@@ -30,7 +34,7 @@ func formingGame(t testing.TB, scenario, id string, secret []byte, deadline time
 	g, log, err := New(Options{ID: id, Scenario: s, Files: files, Main: main,
 		German: "german@example.test", Allied: "allied@example.test", Deadline: deadline,
 		Tokens: map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
-		Secret: secret, Now: t0})
+		Secret: secret, Salt: testSalt, Now: t0})
 	if err != nil {
 		t.Fatal(err)
 	}

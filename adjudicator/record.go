@@ -48,6 +48,10 @@ type Record struct {
 	Data       string `json:"data,omitempty"`       // created: FilesHash of the scenario's files
 	Commitment string `json:"commitment,omitempty"` // created: hex SHA-256 of the secret seed
 	Deadline   string `json:"deadline,omitempty"`   // created: the time per impulse; extended: by how much
+	// AddressCommitments are, in the created record, the commitments to
+	// the players' and observers' addresses (AddressCommitment): German,
+	// Allied, then each observer. A log from before holds none.
+	AddressCommitments []string `json:"address_commitments,omitempty"`
 
 	Dice   []Roll    `json:"dice,omitempty"`   // impulse: every die, in order
 	Events []string  `json:"events,omitempty"` // impulse: what happened, in order

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"titm/rules"
@@ -61,22 +62,29 @@ func (g *Game) dice() (gameDice, error) {
 
 // Header is what a game's log needs beside itself to be replayed: the game's
 // id and its scenario's files (the log's first record holds their digest and
-// the commitment).
+// the commitment), and the addresses with the salt they are committed with.
+//
+// The addresses are those the log's first record commits to (the players'
+// when the game was made), checked against the commitments when Salt is
+// given. A public header (Public) has neither: the log is replayed all the
+// same, since no record holds an address. A log from before address
+// commitments commits to none, and its header's addresses are not checked.
 type Header struct {
 	ID         string            `json:"id"`
 	Scenario   string            `json:"scenario"`
 	Main       string            `json:"main"`
 	Files      map[string]string `json:"files"`
 	Commitment string            `json:"commitment"`
-	German     string            `json:"german"` // the players' addresses
-	Allied     string            `json:"allied"`
+	German     string            `json:"german,omitempty"` // the players' addresses
+	Allied     string            `json:"allied,omitempty"`
 	Observers  []string          `json:"observers,omitempty"`
+	Salt       string            `json:"address_salt,omitempty"` // of the address commitments
 }
 
 // Header returns the game's header.
 func (g *Game) Header() Header {
 	return Header{ID: g.ID, Scenario: g.Scenario, Main: g.Main, Files: g.Files, Commitment: g.Commitment,
-		German: g.Players[rules.German].Address, Allied: g.Players[rules.Allied].Address, Observers: g.Observers}
+		German: g.Players[rules.German].committed(), Allied: g.Players[rules.Allied].committed(), Observers: g.Observers, Salt: g.Salt}
 }
 
 // Replayed is a game rebuilt from its log.
@@ -205,6 +213,15 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 	if err := checkCreated(h, c, secret); err != nil {
 		return nil, err
 	}
+	if _, err := checkAddresses(h, c); err != nil {
+		return nil, err
+	}
+	// A public header has no addresses: the commitments are taken as
+	// logged, as nothing else can give them.
+	commitments := c.AddressCommitments
+	if h.Salt != "" {
+		commitments = h.commitments()
+	}
 	if s == nil {
 		var err error
 		if s, err = LoadScenario(h.Files, h.Main); err != nil {
@@ -219,6 +236,7 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 		ID: h.ID, Scenario: c.Scenario, Files: h.Files, Main: h.Main, Data: c.Data,
 		Players:    map[rules.Side]*Player{rules.German: {Address: h.German}, rules.Allied: {Address: h.Allied}},
 		Observers:  h.Observers,
+		Salt:       h.Salt,
 		Status:     Forming,
 		Created:    at(c.Time),
 		Deadline:   deadline,
@@ -229,7 +247,7 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 		scenario:   s,
 	}
 	r := g.record(Record{Kind: KindCreated, Time: g.Created, Scenario: s.Name, Engine: c.Engine, Data: FilesHash(h.Files),
-		Commitment: g.Commitment, Deadline: deadline.String(), State: StateHash(g.State)})
+		Commitment: g.Commitment, Deadline: deadline.String(), AddressCommitments: commitments, State: StateHash(g.State)})
 	if err := compare(c, r); err != nil {
 		return nil, err
 	}
@@ -407,6 +425,8 @@ func differsInAct(e, r Record) string {
 		return differs("the commitment", e.Commitment, r.Commitment)
 	case e.Deadline != r.Deadline:
 		return differs("the deadline", e.Deadline, r.Deadline)
+	case strings.Join(e.AddressCommitments, " ") != strings.Join(r.AddressCommitments, " "):
+		return differs("the address commitments", strings.Join(e.AddressCommitments, " "), strings.Join(r.AddressCommitments, " "))
 	}
 	return ""
 }

@@ -209,14 +209,12 @@ func (j *Journal) serveExport(w http.ResponseWriter, r *http.Request, id string)
 		j.gameError(w, r, id, err)
 		return
 	}
-	x := adjudicator.MakeExport(g, log)
-	if !j.opt.ShowAddresses {
-		// The addresses are in no record: titm verify checks the export
-		// without them.
-		x.German, x.Allied = j.name(x.German), j.name(x.Allied)
-		x.Observers = nil
-	}
-	p, err := jsonPage(x, log[len(log)-1].Time, "export", g.Head)
+	// The public export: no record holds an address (a log commits to
+	// each with a salted hash), and the export leaves out the addresses
+	// and the salt, whatever the journal shows; titm verify checks the
+	// rest of it.
+	x := adjudicator.MakeExport(g, log).Public()
+	p, err := jsonPage(x, log[len(log)-1].Time, "public-export", g.Head)
 	if err != nil {
 		j.serverError(w, r, err)
 		return

@@ -154,6 +154,8 @@ func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		j.serveTournament(w, r, seg[1], false)
 	case len(seg) == 3 && seg[0] == "api" && seg[1] == "tournaments":
 		j.serveTournament(w, r, seg[2], true)
+	case len(seg) == 3 && seg[0] == "tournaments" && seg[2] == "export.json":
+		j.serveTournamentExport(w, r, seg[1])
 	case len(seg) == 3 && seg[0] == "games" && seg[2] == "picture.png":
 		j.serveCurrentPicture(w, r, seg[1])
 	case len(seg) == 3 && seg[0] == "games" && seg[2] == "replay":

@@ -200,7 +200,6 @@ type gameView struct {
 	size  picSize
 	cost  int64
 	seed  []byte // the revealed seed, to draw the pictures with the dice it gives
-	named bool   // the players are named, not given by their addresses
 	start bool   // the current picture is of the position before any impulse
 }
 
@@ -243,7 +242,6 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	if j.opt.ShowAddresses {
 		v.Observers = g.Observers
 	}
-	v.named = !j.opt.ShowAddresses
 	// The seed is read from the game only once it is finished, when the
 	// last record has revealed it; before, the logged dice are replayed.
 	if g.Status == adjudicator.Finished && g.Seed != "" {
@@ -405,7 +403,3 @@ func (iv *impulse) ReportHTML() template.HTML { return iv.html }
 
 // Number returns the impulse's place among those that stand, from 1.
 func (iv *impulse) Number() int { return iv.step + 1 }
-
-// Named reports whether the page names the players rather than giving
-// their addresses, as the export it serves does.
-func (v *gameView) Named() bool { return v.named }

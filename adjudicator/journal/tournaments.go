@@ -72,6 +72,12 @@ type tourView struct {
 	Seed         string            `json:"seed,omitempty"` // revealed once the tournament is over
 	Head         string            `json:"head"`
 	Records      int               `json:"records"`
+	// Export is the URL of the tournament's public export, once it is
+	// over; Committed is false for a tournament whose log holds its
+	// players' addresses, made before logs committed to them, which has
+	// no public export.
+	Export    string `json:"export,omitempty"`
+	Committed bool   `json:"-"`
 }
 
 type replacementView struct {
@@ -106,6 +112,9 @@ type pairingView struct {
 
 func tourURL(id string) string    { return "/tournaments/" + url.PathEscape(id) }
 func tourAPIURL(id string) string { return "/api/tournaments/" + url.PathEscape(id) }
+func tourExportURL(id string) string {
+	return "/tournaments/" + url.PathEscape(id) + "/export.json"
+}
 
 // tournaments returns the source as a TournamentSource, if it is one.
 func (j *Journal) tournaments() (TournamentSource, bool) {
@@ -162,8 +171,12 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 		Scenarios: t.Scenarios, Sides: t.Sides, TieBreaks: t.TieBreaks, Deadline: adjudicator.FormatDuration(t.Deadline),
 		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
 		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log)}
+	v.Committed = t.Committed()
 	if t.Status == tournament.Over {
 		v.Seed = t.Seed
+		if v.Committed {
+			v.Export = tourExportURL(t.ID)
+		}
 	}
 	for i := range t.Entrants {
 		v.Players = append(v.Players, name(i))
@@ -330,5 +343,72 @@ func (j *Journal) serveTournament(w http.ResponseWriter, r *http.Request, id str
 		j.serverError(w, r, err)
 		return
 	}
+	j.send(w, r, p, "")
+}
+
+// serveTournamentExport serves the public export of a tournament that is
+// over: its log, which commits to the addresses without holding them, and
+// its games' public exports, all finished. titm verify checks it
+// completely, the addresses aside. A tournament in play has none (its
+// games' logs hold standing orders, its seed is secret), nor one whose log
+// holds its players' addresses.
+func (j *Journal) serveTournamentExport(w http.ResponseWriter, r *http.Request, id string) {
+	ts, ok := j.tournaments()
+	if !ok {
+		j.notFound(w, r)
+		return
+	}
+	t, err := ts.Tournament(id)
+	if errors.Is(err, ErrNotFound) {
+		j.notFound(w, r)
+		return
+	}
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	switch {
+	case t.Status != tournament.Over:
+		j.fail(w, r, http.StatusNotFound, "Not published yet", fmt.Sprintf("The export of tournament %s is published when the tournament is over: before, its games' logs would tell the players' standing orders, and its seed is not revealed.", id))
+		return
+	case !t.Committed():
+		j.fail(w, r, http.StatusNotFound, "No public export", fmt.Sprintf("Tournament %s was made before its log committed to its players' addresses: its records hold them, so its export is not published here. The director can give it (titm tournament export).", id))
+		return
+	}
+	var games []*adjudicator.Export
+	heads := []string{t.Head}
+	for _, round := range t.Rounds {
+		for _, p := range round.Pairings {
+			if p.Game == "" {
+				continue
+			}
+			g, log, err := j.src.Game(p.Game)
+			if err != nil {
+				j.serverError(w, r, fmt.Errorf("tournament %s: %w", id, err))
+				return
+			}
+			if g.Status != adjudicator.Finished {
+				j.fail(w, r, http.StatusNotFound, "Not published yet", fmt.Sprintf("The export of tournament %s is published when all its games are over, and game %s is not.", id, g.ID))
+				return
+			}
+			games = append(games, adjudicator.MakeExport(g, log))
+			heads = append(heads, g.Head)
+		}
+	}
+	x, err := tournament.MakeExport(t, games).Public()
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	var mod time.Time
+	if n := len(t.Log); n > 0 {
+		mod = t.Log[n-1].Time
+	}
+	p, err := jsonPage(x, mod, "tournament-export", digestOf(heads))
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", id+".json"))
 	j.send(w, r, p, "")
 }

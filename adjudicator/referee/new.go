@@ -25,6 +25,9 @@ type NewGame struct {
 	// chose them; a side not in it has his address's (Options.Languages)
 	// or else the referee's.
 	Languages map[rules.Side]string
+	// Salt is the salt of the log's address commitments (adjudicator.
+	// NewAddressSalt); "" draws one. A tournament gives its own.
+	Salt string
 }
 
 // Created is a game just made: its id, commitment and the players' tokens,
@@ -83,7 +86,7 @@ func (r *Referee) New(tx Tx, o NewGame, now time.Time) (*Created, error) {
 	}
 	g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
 		German: addrs[0], Allied: addrs[1], Observers: addrs[2:], Deadline: o.Deadline,
-		Tokens: tokens, Secret: secret, Now: now})
+		Tokens: tokens, Secret: secret, Salt: o.Salt, Now: now})
 	if err != nil {
 		return nil, err
 	}

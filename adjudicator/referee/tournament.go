@@ -131,8 +131,11 @@ func (r *Referee) makeGames(tx Tx, t *tournament.Tournament, res *Result, now ti
 			continue
 		}
 		g, a := t.Entrants[p.German], t.Entrants[p.Opponent(p.German)]
+		// The game's log commits to the players' addresses with the
+		// tournament's salt: its commitments are the entrants', so that
+		// verify sees, even in the public export, who played it.
 		c, err := r.New(tx, NewGame{Scenario: round.Scenario, German: g.Address, Allied: a.Address, Deadline: t.Deadline,
-			Languages: map[rules.Side]string{rules.German: g.Language, rules.Allied: a.Language}}, now)
+			Languages: map[rules.Side]string{rules.German: g.Language, rules.Allied: a.Language}, Salt: t.Salt}, now)
 		if err != nil {
 			return fmt.Errorf("round %d pairing %d: %w", round.N, k+1, err)
 		}
@@ -573,11 +576,10 @@ func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string
 				if err != nil {
 					return nil, err
 				}
-				pl := g.Players[side]
-				pl.Address, pl.TokenHash = address, adjudicator.HashToken(gt)
+				g.ReplacePlayer(side, address, adjudicator.HashToken(gt))
 				// His predecessor's language is not his: his address's,
 				// or the referee's.
-				pl.Language = r.addressLanguage(address)
+				g.Players[side].Language = r.addressLanguage(address)
 				if err := tx.SaveGame(g, nil); err != nil {
 					return nil, err
 				}

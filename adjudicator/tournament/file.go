@@ -11,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"titm/adjudicator"
 	"titm/adjudicator/lang"
 	"titm/rules"
 )
@@ -111,6 +112,11 @@ type Settings struct {
 	// the version of its log, so that an older log replays as it was
 	// written.
 	Version int `json:"version,omitempty"`
+	// DirectorCommitment is the commitment to the director's address
+	// (adjudicator.AddressCommitment). The log's created record holds it
+	// instead of the address, as it holds each player's Commitment
+	// instead of his; a tournament made before holds the addresses.
+	DirectorCommitment string `json:"director_commitment,omitempty"`
 }
 
 // LogVersion is the version of the log's rules of a new tournament:
@@ -124,10 +130,28 @@ const LogVersion = 1
 
 // Entry is a player as the file names him.
 type Entry struct {
-	Name     string `json:"name"`
-	Address  string `json:"address"`
-	Language string `json:"language,omitempty"` // the language of his mails, if the file chose it
+	Name       string `json:"name"`
+	Address    string `json:"address,omitempty"`
+	Commitment string `json:"commitment,omitempty"` // to the address, in the log instead of it
+	Language   string `json:"language,omitempty"`   // the language of his mails, if the file chose it
 }
+
+// committed returns the settings as the log's created record holds them:
+// each address replaced by its commitment under salt.
+func (s *Settings) committed(salt string) *Settings {
+	c := *s
+	c.Director, c.DirectorCommitment = "", adjudicator.AddressCommitment(salt, s.Director)
+	c.Players = make([]Entry, len(s.Players))
+	for i, p := range s.Players {
+		p.Address, p.Commitment = "", adjudicator.AddressCommitment(salt, p.Address)
+		c.Players[i] = p
+	}
+	return &c
+}
+
+// Committed reports whether the log commits to the addresses rather than
+// holding them: a tournament made since logs do.
+func (s *Settings) Committed() bool { return s.DirectorCommitment != "" }
 
 // Scenario returns the scenario of round n (1-based).
 func (s *Settings) Scenario(n int) string {

@@ -10,6 +10,7 @@
 package tournament
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
@@ -51,6 +52,11 @@ type Tournament struct {
 	// tournament kept before they were is given them from its log
 	// (History).
 	Replacements []Replacement `json:"replacements,omitempty"`
+	// Salt is the salt of the log's commitments to the director's and the
+	// players' addresses (adjudicator.AddressCommitment), kept here beside
+	// the addresses and never in the log; "" for a tournament made before
+	// logs committed to addresses, whose log holds them.
+	Salt string `json:"address_salt,omitempty"`
 
 	secret []byte
 	logged []adjudicator.Roll // Verify without the seed: the dice as logged
@@ -58,13 +64,14 @@ type Tournament struct {
 
 // Entrant is one player of a tournament.
 type Entrant struct {
-	Name      string   `json:"name"`
-	Address   string   `json:"address"`
-	TokenHash string   `json:"token_hash"`
-	Before    []string `json:"before,omitempty"` // addresses he replaced, oldest first
-	Out       bool     `json:"out,omitempty"`    // knocked out (single elimination)
-	Withdrawn bool     `json:"withdrawn,omitempty"`
-	Language  string   `json:"language,omitempty"` // of his mails, as the file chose it; "": his address's or the referee's
+	Name       string   `json:"name"`
+	Address    string   `json:"address"`
+	Commitment string   `json:"commitment,omitempty"` // to the address, as the log holds it
+	TokenHash  string   `json:"token_hash"`
+	Before     []string `json:"before,omitempty"` // addresses he replaced, oldest first
+	Out        bool     `json:"out,omitempty"`    // knocked out (single elimination)
+	Withdrawn  bool     `json:"withdrawn,omitempty"`
+	Language   string   `json:"language,omitempty"` // of his mails, as the file chose it; "": his address's or the referee's
 }
 
 // Round is one round's pairings.
@@ -181,9 +188,12 @@ type Record struct {
 	Pairing int       `json:"pairing,omitempty"` // 1-based
 	Player  int       `json:"player,omitempty"`  // 1-based: the player who bid, or who was replaced
 	Name    string    `json:"name,omitempty"`    // replaced: the new player's name
-	Address string    `json:"address,omitempty"` // replaced: his address
-	Game    string    `json:"game,omitempty"`
-	Text    string    `json:"text,omitempty"`
+	Address string    `json:"address,omitempty"` // replaced: his address, in a log from before commitments
+	// AddressCommitment is, in a replaced record, the commitment to the
+	// new player's address, which the record holds instead of it.
+	AddressCommitment string `json:"address_commitment,omitempty"`
+	Game              string `json:"game,omitempty"`
+	Text              string `json:"text,omitempty"`
 	// Old and Impulse are a replacement's, from version 1 of the log
 	// (Settings.Version): the replaced player's name, and the impulse in
 	// play of the game he takes over (Game) when he took it; Round is the
@@ -240,24 +250,35 @@ func New(id string, s *Settings, secret []byte, tokens []string, now time.Time) 
 	if len(tokens) != len(s.Players) {
 		return nil, errors.New("one token per player is needed")
 	}
-	sum := sha256.Sum256(secret)
-	t := &Tournament{ID: id, Settings: *s, Status: Running, Created: now.UTC().Truncate(time.Millisecond),
-		Commitment: hex.EncodeToString(sum[:]), secret: append([]byte(nil), secret...)}
-	for i, p := range s.Players {
-		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Language: p.Language, TokenHash: adjudicator.HashToken(tokens[i])})
+	salt, err := adjudicator.NewAddressSalt()
+	if err != nil {
+		return nil, err
 	}
-	t.record(Record{Kind: KindCreated, Time: now, Settings: s, Commitment: t.Commitment})
+	sum := sha256.Sum256(secret)
+	// The log holds the settings with each address replaced by its
+	// commitment; the tournament keeps both, and the salt.
+	c := s.committed(salt)
+	t := &Tournament{ID: id, Settings: *s, Status: Running, Created: now.UTC().Truncate(time.Millisecond),
+		Commitment: hex.EncodeToString(sum[:]), Salt: salt, secret: append([]byte(nil), secret...)}
+	t.DirectorCommitment = c.DirectorCommitment
+	t.Players = make([]Entry, len(s.Players))
+	for i, p := range s.Players {
+		p.Commitment = c.Players[i].Commitment
+		t.Players[i] = p
+		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Commitment: p.Commitment, Language: p.Language, TokenHash: adjudicator.HashToken(tokens[i])})
+	}
+	t.record(Record{Kind: KindCreated, Time: now, Settings: c, Commitment: t.Commitment})
 	return t, nil
 }
 
 // Public returns a copy of the tournament to show: without its players'
 // token hashes, without the sealed bids not yet revealed (only that each
-// came in, as Pairing.Sealed), and, as always, without the seed of its
-// dice before it is over. A page or a command shows this, never the
-// tournament itself.
+// came in, as Pairing.Sealed), without the salt of its address
+// commitments, and, as always, without the seed of its dice before it is
+// over. A page or a command shows this, never the tournament itself.
 func (t *Tournament) Public() *Tournament {
 	c := *t
-	c.secret, c.logged = nil, nil
+	c.secret, c.logged, c.Salt = nil, nil, ""
 	c.Replacements = t.History()
 	c.Entrants = nil
 	for _, e := range t.Entrants {
@@ -477,6 +498,16 @@ func (t *Tournament) History() []Replacement {
 		done         = map[at]bool{}
 		games        = map[at]string{}
 	)
+	// A log that commits to addresses holds none: they are those the
+	// tournament keeps, found by their commitments.
+	committed := map[string]string{}
+	if t.Salt != "" {
+		for _, e := range t.Entrants {
+			for _, a := range append([]string{e.Address}, e.Before...) {
+				committed[adjudicator.AddressCommitment(t.Salt, a)] = a
+			}
+		}
+	}
 	for _, r := range t.Log {
 		switch r.Kind {
 		case KindCreated:
@@ -484,7 +515,7 @@ func (t *Tournament) History() []Replacement {
 				return nil
 			}
 			for _, p := range r.Settings.Players {
-				names, addrs = append(names, p.Name), append(addrs, p.Address)
+				names, addrs = append(names, p.Name), append(addrs, cmp.Or(p.Address, committed[p.Commitment]))
 			}
 		case KindPaired:
 			round, pairs = r.Round, r.Pairs
@@ -497,7 +528,7 @@ func (t *Tournament) History() []Replacement {
 			if i < 0 || i >= len(names) {
 				return nil
 			}
-			rp := Replacement{Player: i, Old: names[i], OldAddress: addrs[i], New: r.Name, Address: r.Address,
+			rp := Replacement{Player: i, Old: names[i], OldAddress: addrs[i], New: r.Name, Address: cmp.Or(r.Address, committed[r.AddressCommitment]),
 				Round: round + 1, Reason: r.Text, Time: r.Time}
 			if r.Round > 0 {
 				// Version 1 says it.
@@ -509,7 +540,7 @@ func (t *Tournament) History() []Replacement {
 					}
 				}
 			}
-			names[i], addrs[i] = r.Name, r.Address
+			names[i], addrs[i] = r.Name, rp.Address
 			out = append(out, rp)
 		}
 	}
@@ -575,17 +606,31 @@ func (t *Tournament) NameIn(i, n int) string {
 // none of its impulses was played; the round he begins with and that game
 // are the tournament's to know (Replacement).
 func (t *Tournament) Replace(i int, name, addr, token, reason, impulse string, now time.Time) (Record, error) {
+	return t.replace(i, name, addr, "", token, reason, impulse, now)
+}
+
+// replace is Replace. The replay of a public export, which has no address,
+// gives addr "" and the commitment logged: the checks that need the
+// address are made on the commitments, which are equal for equal
+// addresses under the log's one salt.
+func (t *Tournament) replace(i int, name, addr, commitment, token, reason, impulse string, now time.Time) (Record, error) {
 	if i < 0 || i >= len(t.Entrants) {
 		return Record{}, rules.M("no player %d", i+1).Err()
 	}
-	if a, err := netmail.ParseAddress(addr); err != nil || a.Name != "" || a.Address != addr {
-		return Record{}, rules.M("%q is not a mail address", addr).Err()
+	if addr != "" || !t.Committed() {
+		if a, err := netmail.ParseAddress(addr); err != nil || a.Name != "" || a.Address != addr {
+			return Record{}, rules.M("%q is not a mail address", addr).Err()
+		}
+		if t.Committed() {
+			commitment = adjudicator.AddressCommitment(t.Salt, addr)
+		}
 	}
-	if strings.EqualFold(addr, t.Director) {
-		return Record{}, rules.M("%s is the director's address: the director does not play", addr).Err()
-	}
-	if t.Player(addr) >= 0 {
-		return Record{}, rules.M("%s plays in tournament %s already", addr, t.ID).Err()
+	shown := cmp.Or(addr, "the address committed to as "+commitment)
+	switch {
+	case strings.EqualFold(addr, t.Director) && !t.Committed(), t.Committed() && commitment == t.DirectorCommitment:
+		return Record{}, rules.M("%s is the director's address: the director does not play", shown).Err()
+	case t.Player(addr) >= 0 && !t.Committed(), t.Committed() && t.committedPlayer(commitment) >= 0:
+		return Record{}, rules.M("%s plays in tournament %s already", shown, t.ID).Err()
 	}
 	e := t.Entrants[i]
 	rp := Replacement{Player: i, Old: e.Name, OldAddress: e.Address, Address: addr, Round: len(t.Rounds) + 1, Reason: reason, Time: now.UTC().Truncate(time.Millisecond)}
@@ -615,5 +660,20 @@ func (t *Tournament) Replace(i int, name, addr, token, reason, impulse string, n
 	if t.Version >= 1 {
 		rec.Old, rec.Round, rec.Game, rec.Impulse = rp.Old, rp.Round, rp.Game, rp.Impulse
 	}
+	if t.Committed() {
+		e.Commitment = commitment
+		rec.Address, rec.AddressCommitment = "", commitment
+	}
 	return t.record(rec), nil
+}
+
+// committedPlayer returns the index of the entrant whose address has the
+// commitment, or -1.
+func (t *Tournament) committedPlayer(commitment string) int {
+	for i, e := range t.Entrants {
+		if e.Commitment == commitment {
+			return i
+		}
+	}
+	return -1
 }

@@ -12,12 +12,24 @@ import (
 	"titm/rules"
 )
 
-// ExportFormat names the format of a tournament's export.
-const ExportFormat = "titm-tournament/1"
+// ExportFormat names the format of a tournament's export: version 2 has
+// the salt and the addresses the log commits to (Export.Salt and
+// Addresses), which a public export leaves out.
+const ExportFormat = "titm-tournament/2"
+
+// ExportFormatV1 is the format of the exports written before, which
+// ReadExport reads too.
+const ExportFormatV1 = "titm-tournament/1"
 
 // Export is everything needed to audit a tournament: its log (every
 // pairing, sealed bid, side decision and result), the revealed seed once it
 // is over, and the export of each of its games.
+//
+// A tournament's log commits to the director's and the players' addresses
+// rather than holding them (adjudicator.AddressCommitment). The full export
+// gives the salt and each address by its commitment, and Verify checks
+// them; the public export (Public) gives neither, and its games' exports
+// are public too.
 type Export struct {
 	Format     string                `json:"format"`
 	ID         string                `json:"id"`
@@ -26,11 +38,33 @@ type Export struct {
 	Head       string                `json:"head"`
 	Records    []Record              `json:"records"`
 	Games      []*adjudicator.Export `json:"games"`
+	Salt       string                `json:"address_salt,omitempty"`
+	Addresses  map[string]string     `json:"addresses,omitempty"` // by commitment
 }
 
 // MakeExport returns a tournament's export with its games'.
 func MakeExport(t *Tournament, games []*adjudicator.Export) *Export {
-	return &Export{Format: ExportFormat, ID: t.ID, Commitment: t.Commitment, Seed: t.Seed, Head: t.Head, Records: t.Log, Games: games}
+	x := &Export{Format: ExportFormat, ID: t.ID, Commitment: t.Commitment, Seed: t.Seed, Head: t.Head, Records: t.Log, Games: games}
+	if !t.Committed() || t.Salt == "" {
+		// A log from before commitments, or a tournament as Public
+		// shows it, without the salt.
+		return x
+	}
+	// Every address the tournament has known, by its commitment: those
+	// the log commits to are among them.
+	known := map[string]string{}
+	for _, a := range append([]string{t.Director}, t.addresses()...) {
+		if a != "" {
+			known[adjudicator.AddressCommitment(t.Salt, a)] = a
+		}
+	}
+	x.Salt, x.Addresses = t.Salt, map[string]string{}
+	for _, c := range logCommitments(t.Log) {
+		if a, ok := known[c]; ok {
+			x.Addresses[c] = a
+		}
+	}
+	return x
 }
 
 // IsExport reports whether data is a tournament's export rather than a
@@ -39,7 +73,7 @@ func IsExport(data []byte) bool {
 	var x struct {
 		Format string `json:"format"`
 	}
-	return json.Unmarshal(data, &x) == nil && x.Format == ExportFormat
+	return json.Unmarshal(data, &x) == nil && (x.Format == ExportFormat || x.Format == ExportFormatV1)
 }
 
 // ReadExport reads a tournament's export.
@@ -50,8 +84,8 @@ func ReadExport(r io.Reader) (*Export, error) {
 	if err := dec.Decode(&x); err != nil {
 		return nil, fmt.Errorf("reading the tournament's export: %w", err)
 	}
-	if x.Format != ExportFormat {
-		return nil, fmt.Errorf("reading the tournament's export: format %q, want %q", x.Format, ExportFormat)
+	if x.Format != ExportFormat && x.Format != ExportFormatV1 {
+		return nil, fmt.Errorf("reading the tournament's export: format %q, want %q (or %q, as written before)", x.Format, ExportFormat, ExportFormatV1)
 	}
 	return &x, nil
 }
@@ -60,7 +94,15 @@ func ReadExport(r io.Reader) (*Export, error) {
 type Verified struct {
 	Records, Sides, Dice, Games, Impulses int
 	DiceChecked                           bool // false while the seed is not revealed
+	// Committed is how many address commitments the tournament's log and
+	// its games' logs hold, and Addresses how many of them the export
+	// gives and were checked: all, or none for a public export.
+	Committed, Addresses int
 }
+
+// Public reports whether the export was a public one: its logs commit to
+// addresses it does not give.
+func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
 
 // Discrepancy is the first difference Verify found.
 type Discrepancy struct {
@@ -99,12 +141,19 @@ func Verify(x *Export) (*Verified, error) {
 		gv.Games++
 		gv.Impulses += r.Impulses
 		gv.Dice += r.Dice
+		gv.Committed += r.Committed
+		gv.Addresses += r.Addresses
 	}
 	v, t, err := verifyLog(x, games)
 	if err != nil {
 		return nil, err
 	}
+	if (v.Addresses > 0) != (gv.Addresses > 0) && v.Committed > 0 && gv.Committed > 0 {
+		return nil, bad(-1, "the export gives the addresses of the tournament's log but not of its games', or the reverse: a full export gives all, a public one none")
+	}
 	v.Games, v.Impulses, v.Dice = gv.Games, gv.Impulses, v.Dice+gv.Dice
+	v.Committed += gv.Committed
+	v.Addresses += gv.Addresses
 	return v, verifyGames(x, games, t)
 }
 
@@ -144,9 +193,13 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		return nil, nil, bad(0, "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
 	}
 	v := &Verified{Records: len(x.Records)}
-	t := &Tournament{ID: x.ID, Settings: *c.Settings, Status: Running, Created: c.Time, Commitment: c.Commitment}
-	for _, p := range c.Settings.Players {
-		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Language: p.Language})
+	t := &Tournament{ID: x.ID, Settings: *c.Settings, Status: Running, Created: c.Time, Commitment: c.Commitment, Salt: x.Salt}
+	t.Players = append([]Entry(nil), c.Settings.Players...)
+	if err := checkCommitments(x, t, v); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range t.Players {
+		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Commitment: p.Commitment, Language: p.Language})
 	}
 	if x.Seed != "" {
 		secret, err := hex.DecodeString(x.Seed)
@@ -196,6 +249,9 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 				return nil, nil, bad(r.Seq, "no pairing %d in round %d", r.Pairing, r.Round)
 			}
 			got = []Record{t.GameMade(r.Round, r.Pairing, r.Game, r.Time)}
+			if err := t.checkPlayers(p, x, r); err != nil {
+				return nil, nil, err
+			}
 		case KindResult:
 			_, p, _ := t.at(r.Round, r.Pairing)
 			if p == nil || !p.Sided() {
@@ -222,7 +278,11 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			}
 		case KindReplaced:
 			var rec Record
-			rec, err = t.Replace(r.Player-1, r.Name, r.Address, "", r.Text, r.Impulse, r.Time)
+			addr := r.Address
+			if t.Committed() {
+				addr = x.Addresses[r.AddressCommitment]
+			}
+			rec, err = t.replace(r.Player-1, r.Name, addr, r.AddressCommitment, "", r.Text, r.Impulse, r.Time)
 			got = []Record{rec}
 		case KindWithdrawn:
 			var rec Record

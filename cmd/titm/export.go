@@ -22,6 +22,7 @@ var exportCmd = &command{
 		out := c.out
 		sf := addStoreFlags(fs)
 		outFile := fs.String("o", "", "write to this file instead of the standard output")
+		public := fs.Bool("public", false, "leave out the players' and observers' addresses and the salt of their commitments: an export to publish, which verifies all the same")
 		return func(args []string) error {
 			id, err := oneGame(args)
 			if err != nil {
@@ -32,6 +33,9 @@ var exportCmd = &command{
 				return err
 			}
 			x := resp.Export
+			if *public {
+				x = x.Public()
+			}
 			if *outFile == "" {
 				return writeJSON(out, x)
 			}
@@ -98,6 +102,7 @@ var verifyCmd = &command{
 			if !v.DiceChecked {
 				fmt.Fprintln(out, "(the game's seed is revealed when the game ends: the dice were taken as logged, and everything that follows from them was checked)")
 			}
+			printAddresses(out, v.Committed, v.Addresses)
 			return nil
 		}
 	},
@@ -143,4 +148,17 @@ var dicelogCmd = &command{
 			return nil
 		}
 	},
+}
+
+// printAddresses tells what verify made of the addresses a log commits to:
+// checked, or, in a public export, not given. A log from before
+// commitments is verified as it was, and nothing is said.
+func printAddresses(out io.Writer, committed, checked int) {
+	switch {
+	case committed == 0:
+	case checked == 0:
+		fmt.Fprintf(out, "(a public export: the log commits to %d addresses, which it does not give; everything else was checked)\n", committed)
+	default:
+		fmt.Fprintf(out, "addresses: %d checked against the log's commitments\n", checked)
+	}
 }

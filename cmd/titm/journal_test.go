@@ -104,7 +104,7 @@ func TestJournalPages(t *testing.T) {
 		{"/games/intro-1/picture.png", 200, pngType, nil, nil},
 		{"/games/intro-2/picture.png", 200, pngType, nil, nil},
 		{"/games/intro-1/impulses/A16-1/picture.png", 200, pngType, nil, nil},
-		{"/games/three-days-1/export.json", 200, jsn, []string{`"format": "titm-export/1"`, `"german": "gerhard.schmidt"`, `"seed": "`}, []string{"watcher"}},
+		{"/games/three-days-1/export.json", 200, jsn, []string{`"format": "titm-export/2"`, `"address_commitments": [`, `"seed": "`}, []string{"watcher", "gerhard", `"address_salt"`, "@"}},
 		{"/api/games", 200, jsn, []string{`"games": [`, `"id": "intro-1"`, `"name": "gerhard.schmidt"`, `"to_move": "`, `"url": "/games/intro-1"`}, nil},
 		{"/api/games/intro-1", 200, jsn, []string{`"impulses": [`, `"rolled_back": true`, `"commitment": "`, `"picture": {`}, []string{`"seed": "` + js.secrets["intro-1"]}},
 		{"/api/games/three-days-1", 200, jsn, []string{`"records": `, `"record": `, `"verified": {`, `"ok": true`, `"dice_checked": true`, `"export": "/games/three-days-1/export.json"`}, nil},

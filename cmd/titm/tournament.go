@@ -296,6 +296,7 @@ var tournamentExportCmd = &command{
 	setup: func(fs *flag.FlagSet, c *cli) func([]string) error {
 		sf := addStoreFlags(fs)
 		outFile := fs.String("o", "", "write to this file instead of the standard output")
+		public := fs.Bool("public", false, "leave out the director's and players' addresses and the salt of their commitments, in the tournament's log and its games': an export to publish, which verifies all the same")
 		return func(args []string) error {
 			if len(args) != 1 {
 				return usageError{"name one tournament"}
@@ -304,14 +305,20 @@ var tournamentExportCmd = &command{
 			if err != nil {
 				return err
 			}
+			x := resp.Tour.Export
+			if *public {
+				if x, err = x.Public(); err != nil {
+					return err
+				}
+			}
 			if *outFile == "" {
-				return writeJSON(c.out, resp.Tour.Export)
+				return writeJSON(c.out, x)
 			}
 			f, err := os.Create(*outFile)
 			if err != nil {
 				return err
 			}
-			if err := writeJSON(f, resp.Tour.Export); err != nil {
+			if err := writeJSON(f, x); err != nil {
 				f.Close()
 				return err
 			}
@@ -376,5 +383,6 @@ func verifyTournament(out io.Writer, data []byte, head string) error {
 	if !v.DiceChecked {
 		fmt.Fprintln(out, "(the tournament's seed is revealed when it is over: its dice were taken as logged, and everything that follows from them was checked)")
 	}
+	printAddresses(out, v.Committed, v.Addresses)
 	return nil
 }
