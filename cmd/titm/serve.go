@@ -108,7 +108,7 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 	}
 	defer ctl.Close()
 	if cfg.Web.Listen != "" {
-		j := journal.New(storeJournal{st}, &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log})
+		j := journal.New(storeJournal{st: st, log: log}, &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log})
 		wb, err := startWeb(cfg.Web.Listen, d.Status, j, log)
 		if err != nil {
 			return err
