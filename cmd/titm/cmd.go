@@ -17,7 +17,24 @@ const (
 	exitOK       = 0
 	exitProblems = 1 // the command ran and found problems (invalid data, ...)
 	exitUsage    = 2 // the command line was wrong
+	// exitDamagedStore is serve's when it refuses to start on a damaged
+	// store, and exitBadConfig when it refuses a wrong configuration:
+	// starting again does not mend either, so the service unit
+	// (docs/titm.service) does not restart on them.
+	exitDamagedStore = 3
+	exitBadConfig    = 4
 )
+
+// exitError ends a command with an exit status of its own. Its error is
+// reported as any other, unless it is errProblems, whose problems the
+// command has printed.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
 
 // A command is one subcommand of titm.
 type command struct {
@@ -165,9 +182,15 @@ func (cl *cli) runCommand(c *command, args []string) int {
 	}
 	err = do(args)
 	var ue usageError
+	var ee exitError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &ee):
+		if !errors.Is(ee.err, errProblems) {
+			fmt.Fprintf(stderr, "titm %s: %v\n", c.name, ee.err)
+		}
+		return ee.code
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "titm %s: %s\n", c.name, ue.msg)
 		usage(stderr)

@@ -40,9 +40,12 @@ var serveCmd = &command{
 						fmt.Fprintln(out, e)
 					}
 					fmt.Fprintf(out, "%s: %d problem(s); titm serve does not start with a wrong configuration\n", *configFile, len(ces))
-					return errProblems
+					err = errProblems
 				}
-				return err
+				if *check {
+					return err
+				}
+				return exitError{exitBadConfig, err}
 			}
 			if *connect && !*check {
 				return usageError{"--connect goes with --check"}
