@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
+	"time"
+
+	"titm/mail"
 )
 
 // bbolt does not return an error for every page it cannot read: of a page
@@ -50,4 +54,53 @@ func recovered(r any, stack []byte) error {
 		return fmt.Errorf("%w: %s; stop titm serve, run titm check-store, and restore the last good backup (docs/operating.md)", errDamaged, what)
 	}
 	return fmt.Errorf("an internal error of titm: %v (the daemon's log has its stack)", r)
+}
+
+// damage remembers the first damage the daemon's doors met, which its
+// status tells from then until the daemon stops: the damaged page may be
+// one the status's own reading never reaches, as a game's log that only
+// the journal or a check reads, and a monitor must learn of it all the
+// same. It is safe for concurrent use; a nil *damage remembers nothing.
+type damage struct {
+	log *slog.Logger
+	mu  sync.Mutex
+	err error
+	at  time.Time
+}
+
+// note remembers err when it is the first damage met.
+func (d *damage) note(err error) {
+	if d == nil || !errors.Is(err, errDamaged) {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.err == nil {
+		d.err, d.at = err, time.Now()
+	}
+}
+
+// status returns f, read under contain, with the damage met among its
+// problems.
+func (d *damage) status(f func() (*mail.Status, error)) func() (*mail.Status, error) {
+	return func() (*mail.Status, error) {
+		var s *mail.Status
+		err := contain(d.log, "status", func() error {
+			var err error
+			s, err = f()
+			return err
+		})
+		if err != nil {
+			d.note(err)
+			return nil, err
+		}
+		d.mu.Lock()
+		met, at := d.err, d.at
+		d.mu.Unlock()
+		if met != nil {
+			s.Problems = append(s.Problems, fmt.Sprintf("a request met damage in the store at %s, and the daemon has not been started again since: %v", at.UTC().Format(time.RFC3339), met))
+			s.Healthy = false
+		}
+		return s, nil
+	}
 }

@@ -166,6 +166,7 @@ func (c *control) handle(conn net.Conn) {
 		// as bbolt does on a damaged page, is answered with the
 		// problem, and the next is served.
 		resp = &response{Version: protocol, Error: err.Error()}
+		c.h.damage.note(err)
 	}
 	c.log.Info("control: request served", "act", req.Act, "game", req.Game, "error", resp.Error)
 	json.NewEncoder(conn).Encode(resp)

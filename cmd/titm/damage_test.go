@@ -57,7 +57,8 @@ func bucketPage(t *testing.T, data []byte, name string) (id uint64, pageSize int
 // through the control socket answer "the store is damaged", /health
 // answer 503 naming the problem, and the journal's pages 500 with a short
 // text; once the file is mended, the same requests succeed, served by the
-// same daemon.
+// same daemon, whose /health tells of the damage met until it is started
+// again.
 func TestDamageAtTheDoors(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -87,12 +88,13 @@ func TestDamageAtTheDoors(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			done := startIdle(t, ctx, cfg)
-			defer func() {
+			stop := func() {
 				cancel()
 				if err := <-done; err != nil {
 					t.Errorf("serve: %v", err)
 				}
-			}()
+			}
+			defer func() { stop() }()
 			good, err := os.ReadFile(db)
 			if err != nil {
 				t.Fatal(err)
@@ -150,18 +152,32 @@ func TestDamageAtTheDoors(t *testing.T) {
 				}
 			}
 
-			// Mended, the same daemon serves the same requests.
+			// Mended, the same daemon serves the same requests; its health
+			// tells of the damage met until it is started again.
 			if _, err := f.WriteAt(good, 0); err != nil {
 				t.Fatal(err)
 			}
 			if code, out, errs := runT(t, "check-store", "--db", db); code != exitOK {
 				t.Errorf("titm check-store on the mended store: exit %d\n%s%s", code, out, errs)
 			}
-			if code, body := get("/health"); code != http.StatusOK {
-				t.Errorf("/health on the mended store: %d\n%s", code, body)
-			}
 			if code, body := get("/api/games/" + id); code != http.StatusOK {
 				t.Errorf("GET /api/games/%s on the mended store: %d\n%s", id, code, body)
+			}
+			if code, body := get("/health"); code != http.StatusServiceUnavailable || !strings.Contains(body, "a request met damage in the store at ") ||
+				!strings.Contains(body, want) {
+				t.Errorf("/health on the mended store, before a restart: %d\n%s", code, body)
+			}
+			stop()
+			ctx2, cancel2 := context.WithCancel(context.Background())
+			done2 := startIdle(t, ctx2, cfg)
+			stop = func() {
+				cancel2()
+				if err := <-done2; err != nil {
+					t.Errorf("serve started again: %v", err)
+				}
+			}
+			if code, body := get("/health"); code != http.StatusOK {
+				t.Errorf("/health on the mended store, started again: %d\n%s", code, body)
 			}
 		})
 	}

@@ -15,13 +15,16 @@ import (
 // contained: a damaged page is the request's error, which the journal
 // logs and answers with 500, not a panic.
 type storeJournal struct {
-	st  *store.Store
-	log *slog.Logger
+	st     *store.Store
+	log    *slog.Logger
+	damage *damage // where damage met is remembered, or nil
 }
 
 // view reads the store in one read transaction, contained.
 func (s storeJournal) view(fn func(tx *store.Tx) error) error {
-	return contain(s.log, "journal", func() error { return s.st.View(fn) })
+	err := contain(s.log, "journal", func() error { return s.st.View(fn) })
+	s.damage.note(err)
+	return err
 }
 
 var _ journal.Source = storeJournal{}
