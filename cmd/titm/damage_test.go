@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bucketPage finds, in a bbolt file's bytes, the page that a top-level
@@ -86,7 +87,12 @@ func TestDamageAtTheDoors(t *testing.T) {
 			// be inlined in its parent's.
 			var id string
 			for range 6 {
-				id, _ = newGame(t, db, "intro")
+				out := mustRun(t, "new", "--db", db, "--scenario", "intro", "--german", "german@idle.test", "--allied", "allied@idle.test", "--json")
+				var made struct{ ID string }
+				if err := json.Unmarshal([]byte(out), &made); err != nil {
+					t.Fatalf("%v\n%s", err, out)
+				}
+				id = made.ID
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			done := startIdle(t, ctx, cfg)
@@ -97,6 +103,21 @@ func TestDamageAtTheDoors(t *testing.T) {
 				}
 			}
 			defer func() { stop() }()
+			// The welcomes sent, the daemon reads and writes nothing of
+			// itself until its clock's next minute: the damage is met by
+			// the requests alone, and the file mended is the file as the
+			// daemon left it.
+			for waited := time.Now(); ; {
+				resp, err := forward(cfg.Store.ControlSocket, request{Version: protocol, Act: "status"})
+				if err != nil || resp.Error != "" {
+					t.Fatalf("status: %v %s", err, resp.Error)
+				}
+				if resp.Ops.Status.Queued == 0 {
+					t.Logf("the outbox was empty %s after the daemon idled", time.Since(waited).Round(time.Millisecond))
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 			good, err := os.ReadFile(db)
 			if err != nil {
 				t.Fatal(err)

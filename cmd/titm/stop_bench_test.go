@@ -52,6 +52,8 @@ imap_address = %q
 smtp_address = %q
 [embedded.users]
 "referee@idle.test" = "r"
+"german@idle.test" = "g"
+"allied@idle.test" = "a"
 `, filepath.Join(dir, "titm.db"), imapAddr, smtpAddr, webAddr, imapAddr, smtpAddr)), func(string) string { return "" })
 	if err != nil {
 		tb.Fatal(err)
