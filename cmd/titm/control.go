@@ -145,11 +145,22 @@ func listenControl(path string, h *host, log *slog.Logger) (*control, error) {
 
 func (c *control) serve() {
 	defer c.wg.Done()
+	var wait time.Duration
 	for {
 		conn, err := c.ln.Accept()
-		if err != nil {
+		if errors.Is(err, net.ErrClosed) {
 			return
 		}
+		if err != nil {
+			// Out of file descriptors, most likely: the socket must not
+			// stop for good, so it tries again, less often while it
+			// fails, as net/http's server does.
+			wait = min(max(2*wait, 5*time.Millisecond), time.Second)
+			c.log.Error("control: accepting a connection", "err", err, "again_in", wait)
+			time.Sleep(wait)
+			continue
+		}
+		wait = 0
 		c.handle(conn)
 	}
 }
