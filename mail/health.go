@@ -101,6 +101,9 @@ type Status struct {
 	DueToday int   `json:"deadlines_today"`
 	Games    int   `json:"games"`
 	Bytes    int64 `json:"store_bytes"`
+	// StoreError is why the store's part of the status (the counts
+	// above) could not be read, when it could not.
+	StoreError string `json:"store_error,omitempty"`
 	// Healthy is false when Problems says why.
 	Healthy  bool     `json:"healthy"`
 	Problems []string `json:"problems,omitempty"`
@@ -151,12 +154,15 @@ func StoreStatus(st *store.Store, giveUp time.Duration, now time.Time) (*Status,
 	return s, nil
 }
 
-// Status returns the daemon's status: its own health and the store's.
+// Status returns the daemon's status: its own health and the store's. A
+// store whose part cannot be read (a record that does not decode) is one
+// of the status's problems, the rest told as ever, not an error: a monitor
+// reading /health learns that the daemon is unhealthy, and why.
 func (d *Daemon) Status() (*Status, error) {
 	now := d.now()
 	s, err := StoreStatus(d.st, d.cfg.SMTP.GiveUp, now)
 	if err != nil {
-		return nil, err
+		s = &Status{Now: now, StoreError: err.Error()}
 	}
 	h := d.health
 	h.mu.Lock()
@@ -170,6 +176,9 @@ func (d *Daemon) Status() (*Status, error) {
 // judge sets Healthy and Problems from the rest.
 func (s *Status) judge() {
 	s.Problems = nil
+	if s.StoreError != "" {
+		s.Problems = append(s.Problems, "the store cannot be read: "+s.StoreError)
+	}
 	if s.Queued > 0 && s.Now.Sub(s.Oldest) > StuckQueue {
 		s.Problems = append(s.Problems, fmt.Sprintf("the outbox is stuck: a mail has waited %s", s.Now.Sub(s.Oldest).Round(time.Second)))
 	}

@@ -67,8 +67,9 @@ func TestHealthIMAPDownAndBack(t *testing.T) {
 	t.Logf("connected again %s after the server came back", took)
 }
 
-// The status is unhealthy when the outbox is stuck for more than an hour or
-// the IMAP server is out of reach for more than 15 minutes, and not before.
+// The status is unhealthy when the outbox is stuck for more than an hour,
+// the IMAP server is out of reach for more than 15 minutes, or the store's
+// part cannot be read, and not before.
 func TestStatusJudge(t *testing.T) {
 	now := time.Date(2026, 12, 16, 12, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
@@ -81,6 +82,7 @@ func TestStatusJudge(t *testing.T) {
 		{"a mail queued 61 minutes", func(s *mail.Status) { s.Queued, s.Oldest = 2, now.Add(-61*time.Minute) }, false},
 		{"IMAP down 14 minutes", func(s *mail.Status) { s.IMAP.Connected, s.IMAP.Since = false, now.Add(-14*time.Minute) }, true},
 		{"IMAP down 16 minutes", func(s *mail.Status) { s.IMAP.Connected, s.IMAP.Since = false, now.Add(-16*time.Minute) }, false},
+		{"the store unread", func(s *mail.Status) { s.StoreError = "store: mail 01: invalid character" }, false},
 	} {
 		s := &mail.Status{Now: now, Running: true}
 		s.IMAP.Connected, s.IMAP.Since = true, now.Add(-time.Hour)

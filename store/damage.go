@@ -103,10 +103,8 @@ func preflight(path string, opt *Options, log *slog.Logger) (bool, error) {
 			log.Warn("store: a meta page is damaged; the other is used, as bbolt does", "path", path, "page", i, "problem", err.Error(), "txid", m.txid)
 		}
 	}
-	if need := int64(m.pgid) * int64(m.pageSize); fi.Size() < need {
-		return true, &DamageError{Path: path, Backups: opt.Backups, Problems: []Problem{{Where: "file",
-			What: fmt.Sprintf("it is cut short: %d bytes, where its meta page (page %d, transaction %d) counts %d pages of %d bytes, %d bytes; %d bytes (%.0f %%) are missing",
-				fi.Size(), m.page, m.txid, m.pgid, m.pageSize, need, need-fi.Size(), 100*float64(need-fi.Size())/float64(need))}}}
+	if p, short := cutShort(fi.Size(), m); short {
+		return true, &DamageError{Path: path, Backups: opt.Backups, Problems: []Problem{p}}
 	}
 	// bbolt reads the freelist when it opens a file for writing, and
 	// believes the count it says: a damaged one makes it allocate
@@ -172,10 +170,26 @@ func walkFile(path string) []Problem {
 	}
 	metas, _ := readMetas(f, fi.Size())
 	m := latest(metas)
-	if m == nil || fi.Size() < int64(m.pgid)*int64(m.pageSize) {
+	if m == nil {
 		return nil
 	}
+	if p, short := cutShort(fi.Size(), m); short {
+		// Cut short under a daemon that holds it: its reads past the end
+		// fault.
+		return []Problem{p}
+	}
 	return (&pageWalker{f: f, meta: m}).walk()
+}
+
+// cutShort returns the problem of a file of size bytes shorter than its
+// meta page m counts.
+func cutShort(size int64, m *fileMeta) (Problem, bool) {
+	need := int64(m.pgid) * int64(m.pageSize)
+	if size >= need {
+		return Problem{}, false
+	}
+	return Problem{Where: "file", What: fmt.Sprintf("it is cut short: %d bytes, where its meta page (page %d, transaction %d) counts %d pages of %d bytes, %d bytes; %d bytes (%.0f %%) are missing",
+		size, m.page, m.txid, m.pgid, m.pageSize, need, need-size, 100*float64(need-size)/float64(need))}, true
 }
 
 // fromBolt reports whether the panic being recovered was raised in bbolt:

@@ -83,6 +83,8 @@ type host struct {
 	wake func()           // tells the daemon's sender that mail is queued; nil outside it
 	// status is the daemon's status; nil outside it.
 	status func() (*mail.Status, error)
+	// damage is where the daemon remembers damage met; nil outside it.
+	damage *damage
 }
 
 // localHost is the host of a command that opened the store itself: the

@@ -17,12 +17,26 @@ const (
 	exitOK       = 0
 	exitProblems = 1 // the command ran and found problems (invalid data, ...)
 	exitUsage    = 2 // the command line was wrong
-	// exitDamaged: the store is damaged (cut short, a page or a record
-	// changed on the disk); titm serve refuses to start on it, and the
-	// unit does not start it again (RestartPreventExitStatus=3) until
-	// the operator restores a backup.
-	exitDamaged = 3
+	// exitDamagedStore: the store is damaged (cut short, a page or a
+	// record changed on the disk); titm serve refuses to start on it.
+	// exitBadConfig: serve refuses a wrong configuration. Starting again
+	// mends neither, so the service unit (docs/titm.service) does not
+	// restart on them (RestartPreventExitStatus=3 4) until the operator
+	// restores a backup or mends the file.
+	exitDamagedStore = 3
+	exitBadConfig    = 4
 )
+
+// exitError ends a command with an exit status of its own. Its error is
+// reported as any other, unless it is errProblems, whose problems the
+// command has printed.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
 
 // A command is one subcommand of titm.
 type command struct {
@@ -171,16 +185,22 @@ func (cl *cli) runCommand(c *command, args []string) int {
 	}
 	err = do(args)
 	var ue usageError
+	var ee exitError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &ee):
+		if !errors.Is(ee.err, errProblems) {
+			fmt.Fprintf(stderr, "titm %s: %v\n", c.name, ee.err)
+		}
+		return ee.code
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "titm %s: %s\n", c.name, ue.msg)
 		usage(stderr)
 		return exitUsage
 	case errors.Is(err, store.ErrDamaged):
 		fmt.Fprintf(stderr, "titm %s: %v\n", c.name, err)
-		return exitDamaged
+		return exitDamagedStore
 	case errors.Is(err, errProblems):
 		return exitProblems
 	case errors.Is(err, store.ErrNoGame):

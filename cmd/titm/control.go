@@ -110,6 +110,10 @@ type control struct {
 	h   *host
 	log *slog.Logger
 	wg  sync.WaitGroup
+
+	mu      sync.Mutex
+	closing bool
+	reading net.Conn // the connection whose request is being read, if any
 }
 
 // listenControl listens on the socket and serves the requests sent to it,
@@ -141,11 +145,22 @@ func listenControl(path string, h *host, log *slog.Logger) (*control, error) {
 
 func (c *control) serve() {
 	defer c.wg.Done()
+	var wait time.Duration
 	for {
 		conn, err := c.ln.Accept()
-		if err != nil {
+		if errors.Is(err, net.ErrClosed) {
 			return
 		}
+		if err != nil {
+			// Out of file descriptors, most likely: the socket must not
+			// stop for good, so it tries again, less often while it
+			// fails, as net/http's server does.
+			wait = min(max(2*wait, 5*time.Millisecond), time.Second)
+			c.log.Error("control: accepting a connection", "err", err, "again_in", wait)
+			time.Sleep(wait)
+			continue
+		}
+		wait = 0
 		c.handle(conn)
 	}
 }
@@ -155,19 +170,54 @@ func (c *control) handle(conn net.Conn) {
 	conn.SetDeadline(time.Now().Add(5 * time.Minute))
 	var req request
 	var resp *response
-	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&req); err != nil {
-		resp = &response{Version: protocol, Error: "a bad request on the control socket: " + err.Error()}
-	} else {
-		resp = c.h.serve(req)
+	if err := c.read(conn, &req); err != nil {
+		resp = &response{Version: protocol, Error: err.Error()}
+	} else if err := contain(c.log, "control: "+req.Act, func() error { resp = c.h.serve(req); return nil }); err != nil {
+		// The socket must never end the daemon: a request that panics,
+		// as bbolt does on a damaged page, is answered with the
+		// problem, and the next is served.
+		resp = &response{Version: protocol, Error: err.Error()}
+		c.h.damage.note(err)
 	}
 	c.log.Info("control: request served", "act", req.Act, "game", req.Game, "error", resp.Error)
 	json.NewEncoder(conn).Encode(resp)
 }
 
-// Close stops listening, waits for the request in hand and removes the
-// socket.
+// read reads a request from conn. Close cuts a read in progress: a
+// client that connected and sends nothing, or slowly, must not hold the
+// daemon's stop.
+func (c *control) read(conn net.Conn, req *request) error {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return errors.New("the daemon is stopping: run the command again once it has stopped")
+	}
+	c.reading = conn
+	c.mu.Unlock()
+	err := json.NewDecoder(bufio.NewReader(conn)).Decode(req)
+	c.mu.Lock()
+	c.reading = nil
+	closing := c.closing
+	c.mu.Unlock()
+	switch {
+	case err != nil && closing:
+		return errors.New("the daemon stopped before the request came in full: run the command again")
+	case err != nil:
+		return fmt.Errorf("a bad request on the control socket: %w", err)
+	}
+	return nil
+}
+
+// Close stops listening, cuts a request still being received, waits for
+// the one being served and removes the socket.
 func (c *control) Close() error {
 	err := c.ln.Close()
+	c.mu.Lock()
+	c.closing = true
+	if c.reading != nil {
+		c.reading.SetReadDeadline(time.Now())
+	}
+	c.mu.Unlock()
 	c.wg.Wait()
 	return err
 }

@@ -1,181 +1,260 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
-// A store cut short, one with a page's header damaged and one with a
-// game's record changed on the disk: check-store, status and serve each
-// name the problem, and end with an exit status, never a panic or a
-// signal; serve refuses to start, with exitDamaged.
-func TestDamagedStores(t *testing.T) {
-	fixClock(t)
-	good := filepath.Join(t.TempDir(), "good.db")
-	for range 3 {
-		newGame(t, good, "intro")
+// bucketPage finds, in a bbolt file's bytes, the page that a top-level
+// bucket's root lives on, by bbolt's layout: each page starts with a
+// header (id uint64, flags uint16, count uint16, overflow uint32); a meta
+// page (0 and 1, the newer by its transaction id counts) holds after it
+// the magic, version, page size and flags (uint32 each), then the root
+// bucket (its page and sequence, uint64 each), the freelist's page, the
+// high water mark and the transaction id; a leaf page holds count
+// elements (flags, pos, ksize, vsize: uint32 each), pos counting from the
+// element to its key, the value after the key. A bucket's value starts
+// with its root page, 0 for a bucket inlined in its parent's page.
+func bucketPage(t *testing.T, data []byte, name string) (id uint64, pageSize int) {
+	t.Helper()
+	le := binary.LittleEndian
+	pageSize = int(le.Uint32(data[16+8:]))
+	meta := 0
+	if le.Uint64(data[pageSize+16+56:]) > le.Uint64(data[16+56:]) {
+		meta = pageSize
 	}
-	// The store as the game commands write it, before any daemon ran,
-	// checks clean (its mails have no sender yet).
-	if out, code := titmProcess(t, "check-store", "--db", good); code != exitOK {
-		t.Fatalf("check-store of a good store: exit %d\n%s", code, out)
+	root := le.Uint64(data[meta+16+16:])
+	p := data[int(root)*pageSize:]
+	if flags := le.Uint16(p[8:]); flags != 0x02 {
+		t.Fatalf("the root bucket's page %d has flags %#x, not a leaf's: the store is larger than this test reads", root, flags)
 	}
-	data, err := os.ReadFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const ps = 4096
-	// everyPage changes every leaf page holding b: the one in use among
-	// them, and free ones, where a change is harmless.
-	everyPage := func(b []byte, change func(page []byte, at int)) []byte {
-		out := bytes.Clone(data)
-		found := false
-		for p := 0; p+ps <= len(out); p += ps {
-			page := out[p : p+ps]
-			if binary.LittleEndian.Uint16(page[8:]) != 0x02 {
-				continue
+	for i := range int(le.Uint16(p[10:])) {
+		e := p[16+16*i:]
+		pos, ks := int(le.Uint32(e[4:])), int(le.Uint32(e[8:]))
+		if string(e[pos:pos+ks]) == name {
+			id = le.Uint64(e[pos+ks:])
+			if id == 0 {
+				t.Fatalf("the bucket %q is inlined in its parent's page", name)
 			}
-			for at := 0; ; {
-				i := bytes.Index(page[at:], b)
-				if i < 0 {
+			return id, pageSize
+		}
+	}
+	t.Fatalf("no bucket %q in the root page %d", name, root)
+	return 0, 0
+}
+
+// Damage met by a running daemon's doors is named to whoever asked, and
+// the daemon goes on: a page whose flags were changed (bbolt panics on
+// it) and a file cut short under the daemon (bbolt's read of the mapped
+// file past its end is a memory fault) make check-store and status
+// through the control socket answer "the store is damaged", /health
+// answer 503 naming the problem, and the journal's pages 500 with a short
+// text; once the file is mended, the same requests succeed, served by the
+// same daemon, whose /health tells of the damage met until it is started
+// again.
+func TestDamageAtTheDoors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(t *testing.T, f *os.File, page int64, pageSize int)
+		want   string // what bbolt says, in the answer
+	}{
+		{"page flags", func(t *testing.T, f *os.File, page int64, pageSize int) {
+			if _, err := f.WriteAt([]byte{0x20, 0x00}, page*int64(pageSize)+8); err != nil {
+				t.Fatal(err)
+			}
+		}, "page %d: damaged"},
+		{"cut short", func(t *testing.T, f *os.File, page int64, pageSize int) {
+			if err := f.Truncate(page * int64(pageSize)); err != nil {
+				t.Fatal(err)
+			}
+		}, "cut short"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := idleConfig(t, dir)
+			db := cfg.Store.Path
+			// Games enough for their bucket to have its own page, not to
+			// be inlined in its parent's.
+			var id string
+			for range 6 {
+				out := mustRun(t, "new", "--db", db, "--scenario", "intro", "--german", "german@idle.test", "--allied", "allied@idle.test", "--json")
+				var made struct{ ID string }
+				if err := json.Unmarshal([]byte(out), &made); err != nil {
+					t.Fatalf("%v\n%s", err, out)
+				}
+				id = made.ID
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := startIdle(t, ctx, cfg)
+			stop := func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("serve: %v", err)
+				}
+			}
+			defer func() { stop() }()
+			// The welcomes sent, the daemon reads and writes nothing of
+			// itself until its clock's next minute: the damage is met by
+			// the requests alone, and the file mended is the file as the
+			// daemon left it.
+			for waited := time.Now(); ; {
+				resp, err := forward(cfg.Store.ControlSocket, request{Version: protocol, Act: "status"})
+				if err != nil || resp.Error != "" {
+					t.Fatalf("status: %v %s", err, resp.Error)
+				}
+				if resp.Ops.Status.Queued == 0 {
+					t.Logf("the outbox was empty %s after the daemon idled", time.Since(waited).Round(time.Millisecond))
 					break
 				}
-				change(page, at+i)
-				found, at = true, at+i+len(b)
+				time.Sleep(10 * time.Millisecond)
 			}
-		}
-		if !found {
-			t.Fatalf("%q is in no leaf page", b)
-		}
-		return out
-	}
-	for _, c := range []struct {
-		name string
-		file []byte
-		want *regexp.Regexp
-	}{
-		{"cut short", data[:len(data)*6/10], regexp.MustCompile(`it is cut short: \d+ bytes.*are missing`)},
-		{"a page's flags", everyPage([]byte(`"token_hash"`), func(page []byte, _ int) { page[8] = 0x06 }),
-			regexp.MustCompile(`page \d+: damaged`)},
-		{"a game's token_hash key", everyPage([]byte(`"token_hash"`), func(page []byte, at int) { page[at+10] = 0x97 }),
-			regexp.MustCompile(`game intro-\d: .*(token_has|does not match its sum)`)},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			w := newOpsWorld(t, "")
-			if err := os.WriteFile(w.db, c.file, 0o600); err != nil {
+			good, err := os.ReadFile(db)
+			if err != nil {
 				t.Fatal(err)
 			}
-			config := filepath.Join(t.TempDir(), "titm.toml")
-			if err := os.WriteFile(config, []byte(w.text), 0o600); err != nil {
+			page, pageSize := bucketPage(t, good, "games")
+			f, err := os.OpenFile(db, os.O_WRONLY, 0)
+			if err != nil {
 				t.Fatal(err)
 			}
-			for _, args := range [][]string{
-				{"check-store", "--db", w.db},
-				{"status", "--db", w.db},
-				{"serve", "--config", config},
-			} {
-				out, code := titmProcess(t, args...)
-				switch {
-				case code < 0 || strings.Contains(out, "goroutine ") || strings.Contains(out, "panic"):
-					t.Errorf("titm %s: exit %d, a crash:\n%s", args[0], code, out)
-				case code == exitOK || args[0] == "serve" && code != exitDamaged:
-					t.Errorf("titm %s: exit %d\n%s", args[0], code, out)
-				case !c.want.MatchString(out):
-					t.Errorf("titm %s: exit %d, the problem %q is not named:\n%s", args[0], code, c.want, out)
+			defer f.Close()
+			tc.damage(t, f, int64(page), pageSize)
+
+			web := "http://" + cfg.Web.Listen
+			want := tc.want
+			if strings.Contains(want, "%d") {
+				want = fmt.Sprintf(want, page)
+			}
+			for _, act := range []string{"status", "games"} {
+				resp, err := forward(cfg.Store.ControlSocket, request{Version: protocol, Act: act})
+				if err != nil {
+					t.Fatalf("%s through the socket: %v", act, err)
 				}
-				t.Logf("titm %s: exit %d: %s", args[0], code, matchingLine(out, c.want))
+				// The status tells the damage among its problems; a
+				// reading act fails with it.
+				answer := resp.Error
+				if act == "status" && resp.Ops != nil && resp.Ops.Status != nil {
+					answer += strings.Join(resp.Ops.Status.Problems, "\n")
+				}
+				if !strings.Contains(answer, " is damaged: ") || !strings.Contains(answer, want) {
+					t.Errorf("%s through the socket answered %q, not the damage", act, answer)
+				}
 			}
-			if fi, err := os.Stat(w.db); err != nil || fi.Size() != int64(len(c.file)) {
-				t.Errorf("the damaged file was changed: %v", err)
+			if code, out, errs := runT(t, "check-store", "--db", db); code != exitProblems && code != exitDamagedStore || !strings.Contains(out+errs, want) {
+				t.Errorf("titm check-store: exit %d\n%s%s", code, out, errs)
+			}
+			get := func(path string) (int, string) {
+				t.Helper()
+				resp, err := http.Get(web + path)
+				if err != nil {
+					t.Fatalf("GET %s: %v", path, err)
+				}
+				defer resp.Body.Close()
+				body, err := io.ReadAll(resp.Body)
+				if err != nil {
+					t.Fatalf("GET %s: %v", path, err)
+				}
+				return resp.StatusCode, string(body)
+			}
+			code, body := get("/health")
+			var s struct {
+				Healthy  bool
+				Problems []string
+			}
+			if err := json.Unmarshal([]byte(body), &s); err != nil || code != http.StatusServiceUnavailable || s.Healthy ||
+				len(s.Problems) != 1 || !strings.Contains(s.Problems[0], " is damaged") || !strings.Contains(s.Problems[0], want) {
+				t.Errorf("/health on a damaged store: %d %v\n%s", code, err, body)
+			}
+			for _, path := range []string{"/", "/api/games", "/games/" + id, "/api/games/" + id} {
+				if code, body := get(path); code != http.StatusInternalServerError || body == "" {
+					t.Errorf("GET %s on a damaged store: %d\n%s", path, code, body)
+				}
+			}
+
+			// Mended, the same daemon serves the same requests; its health
+			// tells of the damage met until it is started again.
+			if _, err := f.WriteAt(good, 0); err != nil {
+				t.Fatal(err)
+			}
+			if code, out, errs := runT(t, "check-store", "--db", db); code != exitOK {
+				t.Errorf("titm check-store on the mended store: exit %d\n%s%s", code, out, errs)
+			}
+			if code, body := get("/api/games/" + id); code != http.StatusOK {
+				t.Errorf("GET /api/games/%s on the mended store: %d\n%s", id, code, body)
+			}
+			if code, body := get("/health"); code != http.StatusServiceUnavailable || !strings.Contains(body, "a request met damage in the store at ") ||
+				!strings.Contains(body, want) {
+				t.Errorf("/health on the mended store, before a restart: %d\n%s", code, body)
+			}
+			stop()
+			ctx2, cancel2 := context.WithCancel(context.Background())
+			done2 := startIdle(t, ctx2, cfg)
+			stop = func() {
+				cancel2()
+				if err := <-done2; err != nil {
+					t.Errorf("serve started again: %v", err)
+				}
+			}
+			if code, body := get("/health"); code != http.StatusOK {
+				t.Errorf("/health on the mended store, started again: %d\n%s", code, body)
 			}
 		})
 	}
 }
 
-// matchingLine is the line of out that matches re.
-func matchingLine(out string, re *regexp.Regexp) string {
-	for _, l := range strings.Split(out, "\n") {
-		if re.MatchString(l) {
-			if len(l) > 300 {
-				return l[:300] + "..."
-			}
-			return l
+// A web request whose handler panics for a reason of its own, not the
+// store's, is answered 500 with a short text that names no store damage,
+// at /health 503; one that panics after its answer began is cut, as
+// nothing else can be done then; the listener serves on.
+func TestWebPanicAnswered(t *testing.T) {
+	var logs syncBuffer
+	mux := http.NewServeMux()
+	mux.HandleFunc("/bug", func(http.ResponseWriter, *http.Request) { panic("a bug") })
+	mux.HandleFunc("/late", func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte("half a page"))
+		panic("a bug after the answer began")
+	})
+	mux.HandleFunc("/health", func(http.ResponseWriter, *http.Request) { panic("a bug in the health") })
+	mux.HandleFunc("/ok", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
+	srv := httptest.NewServer(contained(mux, slog.New(slog.NewTextHandler(&logs, nil))))
+	defer srv.Close()
+	for _, c := range []struct {
+		path string
+		code int
+		body string
+	}{
+		{"/bug", http.StatusInternalServerError, "the page could not be read; the referee's operator has the error in the log\n"},
+		{"/health", http.StatusServiceUnavailable, "an internal error of titm: a bug in the health (the daemon's log has its stack)\n"},
+		{"/ok", http.StatusOK, "ok"},
+	} {
+		resp, err := http.Get(srv.URL + c.path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", c.path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.code || string(body) != c.body {
+			t.Errorf("GET %s: %d %q, want %d %q", c.path, resp.StatusCode, body, c.code, c.body)
 		}
 	}
-	return ""
-}
-
-// A page damaged under a running daemon: check-store through its socket
-// names the page, and the daemon goes on answering; a read of the damaged
-// game is an error naming the damage.
-func TestDamageUnderTheDaemon(t *testing.T) {
-	w := newOpsWorld(t, "")
-	w.start()
-	ids, _ := w.newGames(3)
-	f, err := os.OpenFile(w.db, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	data, err := os.ReadFile(w.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every leaf page that holds a game's record, the one in use and free
-	// ones, made a meta page.
-	var damagedPages int
-	for p := 0; p+4096 <= len(data); p += 4096 {
-		page := data[p : p+4096]
-		if binary.LittleEndian.Uint16(page[8:]) == 0x02 && bytes.Contains(page, []byte(`"token_hash"`)) {
-			if _, err := f.WriteAt([]byte{0x06}, int64(p+8)); err != nil {
-				t.Fatal(err)
-			}
-			damagedPages++
+	if resp, err := http.Get(srv.URL + "/late"); err == nil {
+		_, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err == nil {
+			t.Error("GET /late: the answer begun before the panic was not cut")
 		}
 	}
-	if damagedPages == 0 {
-		t.Fatal("no page holds a game")
-	}
-	code, out, errs := runT(t, "check-store", "--db", w.db)
-	if code != exitProblems || !regexp.MustCompile(`page \d+: damaged`).MatchString(out) {
-		t.Errorf("check-store through the socket: exit %d\n%s%s", code, out, errs)
-	}
-	_, err = forward(w.cfg.Store.ControlSocket, request{Version: protocol, Act: "show", Game: ids[0]})
-	if err != nil {
-		t.Errorf("the daemon does not answer after check-store: %v", err)
-	}
-	code, out, errs = runT(t, "show", ids[0], "--db", w.db)
-	if code == exitOK || !strings.Contains(out+errs, "is damaged") {
-		t.Errorf("show of a damaged game: exit %d\n%s%s", code, out, errs)
-	}
-	// Put the pages back, for the daemon's stop.
-	if _, err := f.WriteAt(data, 0); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// A store of an older schema: the read-only commands say how to migrate
-// it, titm migrate-store does, and then they read it.
-func TestMigrateStore(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "old.db")
-	data, err := os.ReadFile("../../testdata/store/v1.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(db, data, 0o600)
-	code, _, errs := runT(t, "check-store", "--db", db)
-	if code != exitProblems || !strings.Contains(errs, "run titm migrate-store --db "+db+" once (or start titm serve once") {
-		t.Errorf("check-store of an old store: exit %d: %s", code, errs)
-	}
-	if out := mustRun(t, "migrate-store", "--db", db); !strings.Contains(out, "schema version") {
-		t.Errorf("migrate-store: %s", out)
-	}
-	if out := mustRun(t, "check-store", "--db", db); !strings.Contains(out, "1 replayed") || !strings.Contains(out, "no problems") {
-		t.Errorf("check-store after migrate-store: %s", out)
+	if !strings.Contains(logs.String(), "web: /bug: an internal error of titm: a bug") || !strings.Contains(logs.String(), "stack=") {
+		t.Errorf("the log does not tell of the panic and its stack:\n%s", logs.String())
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"titm/adjudicator"
 	"titm/adjudicator/journal"
@@ -10,8 +11,21 @@ import (
 )
 
 // storeJournal is the journal's source: the store, read in one read
-// transaction a call, beside the daemon that writes it.
-type storeJournal struct{ st *store.Store }
+// transaction a call, beside the daemon that writes it. Each read is
+// contained: a damaged page is the request's error, which the journal
+// logs and answers with 500, not a panic.
+type storeJournal struct {
+	st     *store.Store
+	log    *slog.Logger
+	damage *damage // where damage met is remembered, or nil
+}
+
+// view reads the store in one read transaction, contained.
+func (s storeJournal) view(fn func(tx *store.Tx) error) error {
+	err := contain(s.log, "journal", func() error { return s.st.View(fn) })
+	s.damage.note(err)
+	return err
+}
 
 var _ journal.Source = storeJournal{}
 
@@ -27,7 +41,7 @@ func notFound(err error) error {
 // Games reads every game's summary, in one read transaction.
 func (s storeJournal) Games() ([]*adjudicator.Game, error) {
 	var out []*adjudicator.Game
-	err := s.st.View(func(tx *store.Tx) error {
+	err := s.view(func(tx *store.Tx) error {
 		var err error
 		out, err = tx.Games()
 		return err
@@ -38,7 +52,7 @@ func (s storeJournal) Games() ([]*adjudicator.Game, error) {
 // Summary reads a game's summary.
 func (s storeJournal) Summary(id string) (*adjudicator.Game, error) {
 	var g *adjudicator.Game
-	err := s.st.View(func(tx *store.Tx) error {
+	err := s.view(func(tx *store.Tx) error {
 		var err error
 		g, err = tx.Summary(id)
 		return err
@@ -49,7 +63,7 @@ func (s storeJournal) Summary(id string) (*adjudicator.Game, error) {
 // LastRecord reads the last record of a game's log.
 func (s storeJournal) LastRecord(id string) (adjudicator.Record, error) {
 	var r adjudicator.Record
-	err := s.st.View(func(tx *store.Tx) error {
+	err := s.view(func(tx *store.Tx) error {
 		var err error
 		r, err = tx.LastRecord(id)
 		return err
@@ -61,7 +75,7 @@ func (s storeJournal) LastRecord(id string) (adjudicator.Record, error) {
 func (s storeJournal) Game(id string) (*adjudicator.Game, []adjudicator.Record, error) {
 	var g *adjudicator.Game
 	var log []adjudicator.Record
-	err := s.st.View(func(tx *store.Tx) error {
+	err := s.view(func(tx *store.Tx) error {
 		var err error
 		if g, err = tx.Game(id); err != nil {
 			return err
@@ -75,6 +89,6 @@ func (s storeJournal) Game(id string) (*adjudicator.Game, []adjudicator.Record, 
 // Version reads the store's version.
 func (s storeJournal) Version() (string, error) {
 	var v string
-	err := s.st.View(func(tx *store.Tx) error { v = tx.Version(); return nil })
+	err := s.view(func(tx *store.Tx) error { v = tx.Version(); return nil })
 	return v, err
 }

@@ -231,5 +231,5 @@ func (js *journalStore) journal(tb testing.TB, opt *journal.Options) *journal.Jo
 		o = *opt
 	}
 	o.Logger = slog.New(slog.NewTextHandler(testLog{tb}, nil))
-	return journal.New(storeJournal{js.st}, &o)
+	return journal.New(storeJournal{st: js.st, log: slog.New(slog.DiscardHandler)}, &o)
 }

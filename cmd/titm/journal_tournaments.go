@@ -15,7 +15,7 @@ var _ journal.TournamentSource = storeJournal{}
 // without token hashes, sealed bids or the seed before the end.
 func (s storeJournal) Tournaments() ([]*tournament.Tournament, error) {
 	var out []*tournament.Tournament
-	err := s.st.View(func(tx *store.Tx) error {
+	err := s.view(func(tx *store.Tx) error {
 		all, err := tx.Tournaments()
 		for _, t := range all {
 			out = append(out, t.Public())
@@ -28,7 +28,7 @@ func (s storeJournal) Tournaments() ([]*tournament.Tournament, error) {
 // Tournament returns one tournament as it may be shown.
 func (s storeJournal) Tournament(id string) (*tournament.Tournament, error) {
 	var t *tournament.Tournament
-	err := s.st.View(func(tx *store.Tx) error {
+	err := s.view(func(tx *store.Tx) error {
 		var err error
 		t, err = tx.Tournament(id)
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -232,7 +233,7 @@ func TestJournalPublicExports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(journal.New(storeJournal{st}, &journal.Options{ShowAddresses: showAddresses}))
+		srv := httptest.NewServer(journal.New(storeJournal{st: st, log: slog.New(slog.DiscardHandler)}, &journal.Options{ShowAddresses: showAddresses}))
 		return srv, func() { srv.Close(); st.Close() }
 	}
 	fetch := func(srv *httptest.Server, path string) (int, http.Header, []byte) {

@@ -40,9 +40,12 @@ var serveCmd = &command{
 						fmt.Fprintln(out, e)
 					}
 					fmt.Fprintf(out, "%s: %d problem(s); titm serve does not start with a wrong configuration\n", *configFile, len(ces))
-					return errProblems
+					err = errProblems
 				}
-				return err
+				if *check {
+					return err
+				}
+				return exitError{exitBadConfig, err}
 			}
 			if *connect && !*check {
 				return usageError{"--connect goes with --check"}
@@ -102,24 +105,27 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 		return err
 	}
 	d := mail.NewDaemon(cfg, st, log, time.Now)
+	// Damage in the store that a request meets, the status tells.
+	dmg := &damage{log: log}
+	status := dmg.status(d.Status)
 	// The control socket's requests are served with the daemon's referee,
 	// and the mails they queue wake its sender at once.
 	ctl, err := listenControl(cfg.Store.ControlSocket, &host{st: st, ref: referee.New(cfg.RefereeOptions()), from: cfg.From(),
-		now: time.Now, wake: d.Wake, status: d.Status}, log)
+		now: time.Now, wake: d.Wake, status: status, damage: dmg}, log)
 	if err != nil {
 		return err
 	}
 	defer ctl.Close()
 	if cfg.Web.Listen != "" {
-		j := journal.New(storeJournal{st}, &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log})
-		wb, err := startWeb(cfg.Web.Listen, d.Status, j, log)
+		j := journal.New(storeJournal{st: st, log: log, damage: dmg}, &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log})
+		wb, err := startWeb(cfg.Web.Listen, status, j, log)
 		if err != nil {
 			return err
 		}
 		defer wb.Close()
 	}
 	chores, stopChores := context.WithCancel(ctx)
-	waitChores := upkeep(chores, cfg, st, d.Status, log)
+	waitChores := upkeep(chores, cfg, st, status, log)
 	defer func() { stopChores(); waitChores() }()
 	log.Info("titm serve", "store", cfg.Store.Path, "referee", cfg.Referee.Address, "imap", cfg.IMAP.Address, "smtp", cfg.SMTP.Address, "control", cfg.Store.ControlSocket)
 	fmt.Fprintf(out, "titm serve: refereeing as %s; store %s; stop with Ctrl-C\n", cfg.Referee.Address, cfg.Store.Path)

@@ -289,7 +289,7 @@ func TestTournamentShowReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv := httptest.NewServer(journal.New(storeJournal{st}, nil))
+	srv := httptest.NewServer(journal.New(storeJournal{st: st, log: slog.New(slog.DiscardHandler)}, nil))
 	defer srv.Close()
 	for _, path := range []string{"/tournaments/" + id, "/api/tournaments/" + id} {
 		resp, err := http.Get(srv.URL + path)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,10 +30,16 @@ func TestServiceUnit(t *testing.T) {
 		t.Error("docs/operating.md does not show docs/titm.service as it is")
 	}
 	for _, want := range []string{"User=titm", "StateDirectory=titm", "NoNewPrivileges=yes", "ProtectSystem=strict",
-		"ProtectHome=yes", "PrivateTmp=yes", "Restart=on-failure", "TimeoutStopSec=", "ExecStart=/usr/local/bin/titm serve --config /etc/titm/titm.toml"} {
+		"ProtectHome=yes", "PrivateTmp=yes", "Restart=on-failure", "TimeoutStopSec=", "ExecStart=/usr/local/bin/titm serve --config /etc/titm/titm.toml",
+		"StartLimitIntervalSec=", "StartLimitBurst=", fmt.Sprintf("RestartPreventExitStatus=%d %d\n", exitDamagedStore, exitBadConfig),
+		"PrivateUsers=yes", "ProtectProc=invisible", "ProcSubset=pid", "RemoveIPC=yes", "SystemCallFilter=~@privileged @resources"} {
 		if !strings.Contains(unit, "\n"+want) {
 			t.Errorf("the unit lacks %s", want)
 		}
+	}
+
+	if i := strings.Index(unit, "[Service]"); !strings.Contains(unit[:i], "\nStartLimitBurst=") {
+		t.Error("StartLimitBurst= is not in [Unit], where systemd reads it")
 	}
 
 	analyze, err := exec.LookPath("systemd-analyze")
@@ -55,5 +62,27 @@ func TestServiceUnit(t *testing.T) {
 	out, err := exec.Command(analyze, "verify", path).CombinedOutput()
 	if err != nil || len(out) > 0 {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
+
+// serve refuses a wrong configuration with exitBadConfig, which the unit
+// does not restart on, naming what is wrong; serve --check still exits 1,
+// a check that found problems.
+func TestServeRefusesBadConfig(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte("[nosuch]\n"), 0o600)
+	for _, c := range []struct {
+		args []string
+		code int
+		say  string
+	}{
+		{[]string{"serve", "--config", bad}, exitBadConfig, "titm serve does not start with a wrong configuration"},
+		{[]string{"serve", "--config", bad + ".missing"}, exitBadConfig, "bad.toml.missing"},
+		{[]string{"serve", "--check", "--config", bad}, exitProblems, "titm serve does not start with a wrong configuration"},
+	} {
+		code, out, errs := runT(t, c.args...)
+		if code != c.code || !strings.Contains(out+errs, c.say) {
+			t.Errorf("titm %s: exit %d, want %d saying %q\n%s%s", strings.Join(c.args, " "), code, c.code, c.say, out, errs)
+		}
 	}
 }

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"titm/mail"
+	"titm/store"
+)
+
+// The control socket outlives a failure to accept: with the process out
+// of file descriptors, a client that connects is not accepted, and the
+// socket tries again rather than stop for good; once descriptors are free,
+// the client's request is answered.
+func TestControlOutOfDescriptors(t *testing.T) {
+	var logs syncBuffer
+	db := filepath.Join(t.TempDir(), "titm.db")
+	st, err := store.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctl, err := listenControl(socketFor(db), &host{st: st, now: time.Now, status: func() (*mail.Status, error) { return &mail.Status{Healthy: true}, nil }},
+		slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctl.Close()
+
+	// The soft limit lowered to the descriptors open and a few, those
+	// few taken by files, and one given back for the client's socket.
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
+		t.Fatal(err)
+	}
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd: %v", err)
+	}
+	low := old
+	low.Cur = uint64(len(fds) + 8)
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+		t.Fatal(err)
+	}
+	var held []*os.File
+	release := func() {
+		for _, f := range held {
+			f.Close()
+		}
+		held = nil
+		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old)
+	}
+	defer release()
+	for {
+		f, err := os.Open(os.DevNull)
+		if err != nil {
+			break
+		}
+		held = append(held, f)
+	}
+	held[len(held)-1].Close()
+	held = held[:len(held)-1]
+	c, err := net.Dial("unix", socketFor(db))
+	if err != nil {
+		release()
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for start := time.Now(); !strings.Contains(logs.String(), "control: accepting a connection"); time.Sleep(time.Millisecond) {
+		if time.Since(start) > time.Minute { // against a hang, not a measure
+			release()
+			t.Fatalf("the socket did not fail to accept with no descriptor free:\n%s", logs.String())
+		}
+	}
+	release()
+	c.SetDeadline(time.Now().Add(time.Minute)) // against a hang, not a measure
+	if err := json.NewEncoder(c).Encode(request{Version: protocol, Act: "status"}); err != nil {
+		t.Fatal(err)
+	}
+	var resp response
+	if err := json.NewDecoder(c).Decode(&resp); err != nil || resp.Error != "" || resp.Ops == nil || !resp.Ops.Status.Healthy {
+		t.Errorf("the request after the failures to accept: %+v, %v\n%s", resp, err, logs.String())
+	}
+	if !strings.Contains(logs.String(), "too many open files") {
+		t.Errorf("the failure to accept was not for want of descriptors:\n%s", logs.String())
+	}
+}
