@@ -15,16 +15,16 @@ import (
 	"titm/rules/scenarios"
 )
 
-// finished plays a game of the three-days scenario to its end, every
-// unit attacking where it can, and returns its export.
-func finished(t testing.TB) *adjudicator.Export {
+// finished plays a game of a scenario to its end, every unit attacking
+// where it can, and returns its export.
+func finished(t testing.TB, scenario, id string) *adjudicator.Export {
 	t.Helper()
-	s, files, main, err := scenarios.LoadFiles("three-days")
+	s, files, main, err := scenarios.LoadFiles(scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
-	g, log, err := adjudicator.New(adjudicator.Options{ID: "three-1", Scenario: s, Files: files, Main: main,
+	g, log, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
 		German: "g@example.test", Allied: "a@example.test", Deadline: 72 * time.Hour,
 		Tokens: map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
 		Secret: bytes.Repeat([]byte{5}, adjudicator.SeedSize), Now: now})
@@ -89,7 +89,7 @@ func forgeDie(t testing.TB, x *adjudicator.Export) int {
 }
 
 func TestCheckGame(t *testing.T) {
-	x := finished(t)
+	x := finished(t, "three-days", "three-1")
 	data := encode(t, x)
 	impulse := x.Records[len(x.Records)/2].Hash
 	for _, tt := range []struct {
@@ -126,7 +126,7 @@ func TestCheckGame(t *testing.T) {
 // A die changed with the chain rebuilt: the verifier names the record and
 // gives no head.
 func TestCheckForgedGame(t *testing.T) {
-	x := finished(t)
+	x := finished(t, "three-days", "three-1")
 	seq := forgeDie(t, x)
 	r := Check(encode(t, x), "")
 	if r.OK || r.Seq != seq || r.RecordKind != adjudicator.KindImpulse || r.What == "" || r.Head != "" {
@@ -138,7 +138,7 @@ func TestCheckForgedGame(t *testing.T) {
 }
 
 func TestCheckNotAnExport(t *testing.T) {
-	x := finished(t)
+	x := finished(t, "three-days", "three-1")
 	x.Format = "something/else"
 	for name, data := range map[string][]byte{
 		"empty":          nil,
@@ -204,5 +204,19 @@ func TestCheckTournament(t *testing.T) {
 	x.Format = "titm-tournament/99"
 	if r := Check(encode(t, x), ""); r.OK || r.Seq != -1 {
 		t.Errorf("another format: %+v", r)
+	}
+}
+
+// BenchmarkCheckCampaign is the verification of a whole campaign game, as
+// the browser runs it (the budget there is 2 s), natively.
+func BenchmarkCheckCampaign(b *testing.B) {
+	x := finished(b, "campaign", "campaign-1")
+	data := encode(b, x)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := Check(data, ""); !r.OK {
+			b.Fatal(r.Summary)
+		}
 	}
 }

@@ -1,0 +1,349 @@
+package journal
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"titm/adjudicator"
+	"titm/adjudicator/tournament"
+	"titm/internal/browser"
+	"titm/internal/playtest"
+	"titm/rules"
+	"titm/rules/scenarios"
+)
+
+// playedOut makes a game of a scenario and plays it to its end, every
+// unit attacking where it can.
+func playedOut(t testing.TB, scenario, id string) *memSource {
+	t.Helper()
+	s, files, main, err := scenarios.LoadFiles(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	g, log, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
+		German: "g@example.test", Allied: "a@example.test", Deadline: 72 * time.Hour,
+		Tokens: map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
+		Secret: bytes.Repeat([]byte{3}, adjudicator.SeedSize), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(recs []adjudicator.Record, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, recs...)
+	}
+	add(g.Join(rules.German, "g", now))
+	add(g.Join(rules.Allied, "a", now))
+	for g.Status == adjudicator.Playing {
+		now = now.Add(time.Hour)
+		text, err := playtest.EveryAttack(s, g.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, _, err := g.Submit(g.ToMove(), fmt.Sprintf("IMPULSE %d-%d\n%s", g.Next.Day, g.Next.N, text), now)
+		add(recs, err)
+	}
+	return &memSource{g: g, log: log}
+}
+
+// get asks the journal for path with the request's headers.
+func get(j *Journal, method, path string, header map[string]string) *http.Response {
+	r := httptest.NewRequest(method, path, nil)
+	for k, v := range header {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	j.ServeHTTP(w, r)
+	return w.Result()
+}
+
+// The verifier is served: gzipped to a browser, as built; unzipped to a
+// client that does not take gzip; not again to one that has it.
+func TestVerifierServed(t *testing.T) {
+	j := New(played(t, 2), nil)
+	resp := get(j, "GET", verifyWasmURL, map[string]string{"Accept-Encoding": "gzip, deflate, br"})
+	gz, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/wasm" || resp.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gz, verifierWasmGz) {
+		t.Fatalf("gzipped: %d %v, %d bytes", resp.StatusCode, resp.Header, len(gz))
+	}
+	t.Logf("the verifier: %d bytes gzipped", len(gz))
+	if len(gz) > 4<<20 {
+		t.Errorf("the verifier is %d bytes gzipped, over the budget of 4 MB", len(gz))
+	}
+	tag := resp.Header.Get("ETag")
+	if resp := get(j, "GET", verifyWasmURL, map[string]string{"Accept-Encoding": "gzip", "If-None-Match": tag}); resp.StatusCode != http.StatusNotModified {
+		t.Errorf("If-None-Match: %d", resp.StatusCode)
+	}
+	resp = get(j, "GET", verifyWasmURL, nil)
+	plain, _ := io.ReadAll(resp.Body)
+	zr, err := gzip.NewReader(bytes.NewReader(verifierWasmGz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.ReadAll(zr)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "" || resp.Header.Get("Content-Type") != "application/wasm" || !bytes.Equal(plain, want) || !bytes.HasPrefix(plain, []byte("\x00asm")) {
+		t.Errorf("plain: %d %v, %d bytes", resp.StatusCode, resp.Header, len(plain))
+	}
+	if resp.Header.Get("ETag") == tag {
+		t.Error("the plain and the gzipped module have one ETag")
+	}
+	for _, path := range []string{verifyExecURL, verifyScriptURL} {
+		resp := get(j, "GET", path, nil)
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != typeJS || len(body) < 1000 {
+			t.Errorf("%s: %d %v, %d bytes", path, resp.StatusCode, resp.Header, len(body))
+		}
+	}
+	if resp := get(j, "HEAD", verifyWasmURL, map[string]string{"Accept-Encoding": "gzip"}); resp.StatusCode != 200 {
+		t.Errorf("HEAD: %d", resp.StatusCode)
+	}
+}
+
+// The pages that offer to verify in the browser: a finished game's, with
+// its export's URL, and the verifier's own, with none; not a game in play,
+// whose export is not published.
+func TestVerifySection(t *testing.T) {
+	for _, tt := range []struct {
+		name, path string
+		n          int
+		want       string // the section's data-export, or "" for none
+		section    bool
+	}{
+		{"a finished game", "/games/intro-1", -1, `data-export="/games/intro-1/export.json"`, true},
+		{"a game in play", "/games/intro-1", 4, "", false},
+		{"the verifier's page", "/verify", 4, `data-export=""`, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, page := body(t, New(played(t, tt.n), nil), tt.path)
+			if code != 200 {
+				t.Fatalf("status %d", code)
+			}
+			if got := strings.Contains(page, "data-verifier"); got != tt.section {
+				t.Fatalf("the section is there: %v", got)
+			}
+			if tt.section && (!strings.Contains(page, tt.want) || !strings.Contains(page, `src="/verify/verify.js"`) || !strings.Contains(page, `src="/verify/wasm_exec.js"`)) {
+				t.Errorf("no %s or no scripts:\n%s", tt.want, page)
+			}
+		})
+	}
+}
+
+// forgeDie changes the first die of the first impulse that rolled one,
+// and rebuilds the hash chain after it (every hash, prev and the head),
+// so that only the replay can tell. It returns the record changed.
+func forgeDie(t testing.TB, x *adjudicator.Export) int {
+	t.Helper()
+	seq := -1
+	for i, r := range x.Records {
+		if r.Kind == adjudicator.KindImpulse && len(r.Dice) > 0 {
+			r.Dice = append([]adjudicator.Roll(nil), r.Dice...)
+			r.Dice[0].Value = r.Dice[0].Value%6 + 1
+			x.Records[i], seq = r, i
+			break
+		}
+	}
+	if seq < 0 {
+		t.Fatal("no impulse rolled a die")
+	}
+	prev := ""
+	for i := range x.Records {
+		x.Records[i].Prev = prev
+		x.Records[i].Hash = adjudicator.RecordHash(x.Records[i])
+		prev = x.Records[i].Hash
+	}
+	x.Head = prev
+	return seq
+}
+
+// verdict is what the page's verifier shows, as the test reads it.
+type verdict struct {
+	OK     string  // "true", "false", or "error" when the verifier could not run
+	Seq    int     // the record that fails, -1 for none
+	Head   string  // the head computed
+	MS     float64 // the verification, in milliseconds
+	LoadMS float64 // the verifier's loading and start, in milliseconds
+	Text   string
+}
+
+// TestVerifyInBrowser runs the journal's verifier in headless Chromium on
+// a whole campaign game: the journal's export of it verifies, and shows
+// the head the verifier computed, which is the game's; the same export
+// from a file verifies; the export with a die changed and its hash chain
+// rebuilt, from a file, is rejected, naming the record. It logs how long
+// the verification took in the browser (the budget is 2 s for a
+// campaign), and how long the verifier took to load.
+func TestVerifyInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole campaign and runs Chromium (-short)")
+	}
+	start := time.Now()
+	src := playedOut(t, "campaign", "campaign-1")
+	x := adjudicator.MakeExport(src.g, src.log)
+	t.Logf("a campaign played out in %v: %d records", time.Since(start).Round(time.Millisecond), len(x.Records))
+	srv := httptest.NewServer(New(src, nil))
+	defer srv.Close()
+
+	b := browser.Require(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	if err := b.Navigate(ctx, srv.URL+"/games/campaign-1"); err != nil {
+		t.Fatal(err)
+	}
+	// wait waits for the verdict that follows what act does: a click, or
+	// a file chosen.
+	wait := func(act func()) verdict {
+		t.Helper()
+		if err := b.Eval(ctx, `delete document.querySelector("[data-verifier] .verdict").dataset.ok`, nil); err != nil {
+			t.Fatal(err)
+		}
+		act()
+		var v verdict
+		err := b.Eval(ctx, `(async () => {
+			const out = document.querySelector("[data-verifier] .verdict");
+			for (const end = Date.now() + 60000; !out.dataset.ok && Date.now() < end; ) {
+				await new Promise(r => setTimeout(r, 20));
+			}
+			return {OK: out.dataset.ok || "", Seq: +(out.dataset.seq ?? -2), Head: out.dataset.head || "",
+				MS: +(out.dataset.ms || 0), LoadMS: +(out.dataset.loadMs || 0), Text: out.innerText};
+		})()`, &v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.OK == "" {
+			t.Fatalf("no verdict a minute after: %q", v.Text)
+		}
+		return v
+	}
+	clickFetch := func() {
+		if err := b.Click(ctx, "[data-verifier] button[name=fetch]"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// chooseFile gives the page's file input a file, as a reader choosing
+	// it does; the page verifies it on the change.
+	chooseFile := func(path string) func() {
+		return func() {
+			var r struct {
+				Result struct {
+					ObjectID string `json:"objectId"`
+				} `json:"result"`
+			}
+			if err := b.Call(ctx, "Runtime.evaluate", map[string]any{"expression": `document.querySelector("[data-verifier] input[type=file]")`}, &r); err != nil || r.Result.ObjectID == "" {
+				t.Fatalf("the file input: %v %+v", err, r)
+			}
+			if err := b.Call(ctx, "DOM.setFileInputFiles", map[string]any{"files": []string{path}, "objectId": r.Result.ObjectID}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	// The journal's export, fetched by the page.
+	v := wait(clickFetch)
+	if v.OK != "true" || v.Head != x.Head || v.Seq != -1 || !strings.Contains(v.Text, "Verified in your browser") || !strings.Contains(v.Text, x.Head) {
+		t.Fatalf("the journal's export of a campaign: %+v", v)
+	}
+	// The budget is 2 s for a campaign: logged, not asserted, as the time
+	// says more of the machine's load than of the code. The load average
+	// goes with it.
+	load, _ := os.ReadFile("/proc/loadavg")
+	t.Logf("the campaign's export (%d records) verified in Chromium in %.0f ms; the verifier loaded in %.0f ms; load average %s", len(x.Records), v.MS, v.LoadMS, strings.TrimSpace(string(load)))
+
+	dir := t.TempDir()
+	write := func(name string, x *adjudicator.Export) string {
+		data, err := json.Marshal(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// The same export as a file of the reader's.
+	real := write("campaign-1.json", x)
+	v = wait(chooseFile(real))
+	if v.OK != "true" || v.Head != x.Head || !strings.Contains(v.Text, "the file campaign-1.json") {
+		t.Fatalf("the export from a file: %+v", v)
+	}
+	t.Logf("verified again, from a file, in %.0f ms", v.MS)
+
+	// Forged, with the chain rebuilt.
+	forged := adjudicator.MakeExport(src.g, src.log)
+	forged.Records = append([]adjudicator.Record(nil), forged.Records...)
+	seq := forgeDie(t, forged)
+	if forged.Head == x.Head {
+		t.Fatal("the forgery did not change the head")
+	}
+	bad := write("forged.json", forged)
+	v = wait(chooseFile(bad))
+	if v.OK != "false" || v.Seq != seq || v.Head != "" || !strings.Contains(v.Text, "NOT verified in your browser") || !strings.Contains(v.Text, fmt.Sprintf("record %d (impulse", seq)) {
+		t.Fatalf("a die of record %d changed, the chain rebuilt: %+v", seq, v)
+	}
+	t.Logf("the forgery rejected: %s", strings.SplitN(v.Text, "\n", 2)[0])
+
+	// A tournament's export, on the verifier's own page.
+	if err := b.Navigate(ctx, srv.URL+"/verify"); err != nil {
+		t.Fatal(err)
+	}
+	tx := tourExport(t)
+	data, err := json.Marshal(tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tour := filepath.Join(dir, "t-1.json")
+	if err := os.WriteFile(tour, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v = wait(chooseFile(tour))
+	if v.OK != "true" || v.Head != tx.Head || !strings.Contains(v.Text, "verified: tournament t-1: ") {
+		t.Fatalf("a tournament's export: %+v", v)
+	}
+	t.Logf("a tournament's export verified in %.0f ms", v.MS)
+}
+
+// tourExport makes a Swiss tournament of four, paired, with the bids of
+// its first round in and its sides decided: an export with no game yet.
+func tourExport(t testing.TB) *tournament.Export {
+	t.Helper()
+	t0 := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	s := &tournament.Settings{Name: "test", Director: "td@example.org", Scenarios: []string{"intro"}, Format: tournament.Swiss, Rounds: 2,
+		Deadline: time.Hour, Sides: tournament.SidesBids, BidDeadline: time.Hour, TieBreaks: []string{tournament.TieBuchholz}}
+	var tokens []string
+	for i := range 4 {
+		name := string(rune('A' + i))
+		s.Players = append(s.Players, tournament.Entry{Name: name, Address: strings.ToLower(name) + "@example.org"})
+		tokens = append(tokens, fmt.Sprintf("token-%d-xyz", i))
+	}
+	tr, err := tournament.New("t-1", s, bytes.Repeat([]byte{7}, 32), tokens, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Pair(t0); err != nil {
+		t.Fatal(err)
+	}
+	p := tr.Current().Pairings[0]
+	for _, i := range []int{p.A, p.B} {
+		if _, err := tr.Bid(i, tournament.Bid{Side: rules.Allied, VP: 1}, t0.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tr.CloseBids(t0.Add(2 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	return tournament.MakeExport(tr, nil)
+}
