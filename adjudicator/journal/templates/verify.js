@@ -93,6 +93,11 @@
     const form = box.querySelector("form");
     form.hidden = false;
     form.addEventListener("submit", (e) => e.preventDefault());
+    // The verifier is some megabytes: fetched only for a reader who comes
+    // near the form, and then at once, so that it is ready by his click.
+    const early = () => load().then((ms) => { box.dataset.loaded = ms.toFixed(1); }, () => {}); // a failure is told at the click
+    form.addEventListener("pointerenter", early, { once: true });
+    form.addEventListener("focusin", early, { once: true });
     const url = box.dataset.export;
     const button = form.elements.fetch;
     if (url && button) {
