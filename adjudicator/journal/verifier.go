@@ -46,7 +46,11 @@ const (
 var (
 	execPage   = newPage(verifierExec, typeJS, time.Time{}, "wasm-exec", digest(verifierExec))
 	scriptPage = newPage(verifierScript, typeJS, time.Time{}, "verify-js", digest(verifierScript))
-	wasmTag    = strconv.Quote(etag("verify-wasm", digest(verifierWasmGz)))
+	// The module's ETags, gzipped and plain: the same content, sent two
+	// ways, as send tells its pages'.
+	wasmTag      = etag("verify-wasm", digest(verifierWasmGz))
+	wasmGzTag    = wasmTag + "-gz"
+	wasmPlainTag = wasmTag
 )
 
 func digest(b []byte) string {
@@ -101,26 +105,38 @@ func (j *Journal) serveWasm(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Vary", "Accept-Encoding")
 	h.Set("Content-Type", typeWasm)
-	if !acceptsGzip(r) {
-		h.Set("ETag", wasmTag[:len(wasmTag)-1]+`-plain"`)
-		if r.Header.Get("If-None-Match") == h.Get("ETag") {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		if r.Method == http.MethodHead {
-			return
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(verifierWasmGz))
-		if err != nil {
-			j.serverError(w, r, err)
-			return
-		}
-		if _, err := io.Copy(w, zr); err != nil {
-			j.log.Debug("journal: sending the verifier", "err", err)
-		}
+	gzipped := acceptsGzip(r)
+	tag := wasmPlainTag
+	if gzipped {
+		tag = wasmGzTag
+	}
+	h.Set("ETag", strconv.Quote(tag))
+	if inm := r.Header.Get("If-None-Match"); inm != "" && matchesOther(inm, wasmPlainTag, tag) {
+		// The client holds the other encoding: as good.
+		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	h.Set("ETag", wasmTag)
-	h.Set("Content-Encoding", "gzip")
-	http.ServeContent(oneWrite{w}, r, "", time.Time{}, bytes.NewReader(verifierWasmGz))
+	if gzipped {
+		h.Set("Content-Encoding", "gzip")
+		http.ServeContent(oneWrite{w}, r, "", time.Time{}, bytes.NewReader(verifierWasmGz))
+		return
+	}
+	// A client without gzip is rare (every browser that runs WebAssembly
+	// takes it): the module is unzipped as it goes rather than kept
+	// unzipped in memory, and ranges are not offered.
+	if r.Header.Get("If-None-Match") == strconv.Quote(tag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if r.Method == http.MethodHead {
+		return
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(verifierWasmGz))
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	if _, err := io.Copy(w, zr); err != nil {
+		j.log.Debug("journal: sending the verifier", "err", err)
+	}
 }

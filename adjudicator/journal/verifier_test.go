@@ -101,6 +101,12 @@ func TestVerifierServed(t *testing.T) {
 	if resp.Header.Get("ETag") == tag {
 		t.Error("the plain and the gzipped module have one ETag")
 	}
+	// A client that holds either encoding holds the module.
+	for _, tt := range []struct{ encoding, tag string }{{"", tag}, {"", resp.Header.Get("ETag")}, {"gzip", resp.Header.Get("ETag")}} {
+		if resp := get(j, "GET", verifyWasmURL, map[string]string{"Accept-Encoding": tt.encoding, "If-None-Match": tt.tag}); resp.StatusCode != http.StatusNotModified {
+			t.Errorf("Accept-Encoding %q, If-None-Match %s: %d", tt.encoding, tt.tag, resp.StatusCode)
+		}
+	}
 	for _, path := range []string{verifyExecURL, verifyScriptURL} {
 		resp := get(j, "GET", path, nil)
 		body, _ := io.ReadAll(resp.Body)

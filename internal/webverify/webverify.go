@@ -66,10 +66,22 @@ type Result struct {
 // not empty, is a log head from a report the reader received (a receipt):
 // the export verifies only if a record of its log has that hash, as with
 // titm verify --head. Check never fails: a file that is not an export is
-// a Result that is not OK, and says why.
-func Check(data []byte, head string) Result {
+// a Result that is not OK, and says why; so is a file on which the
+// verifier fails by a panic, which in the browser would otherwise end the
+// verifier and leave the page waiting for its answer.
+func Check(data []byte, head string) (res Result) {
 	head = strings.ToLower(strings.TrimSpace(head))
+	kind := KindGame
 	if tournament.IsExport(data) {
+		kind = KindTournament
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			res = Result{Kind: kind, Seq: -1, What: fmt.Sprint(p),
+				Summary: fmt.Sprintf("NOT verified: the verifier failed on this %s's export: %v", kind, p)}
+		}
+	}()
+	if kind == KindTournament {
 		return checkTournament(data, head)
 	}
 	return checkGame(data, head)

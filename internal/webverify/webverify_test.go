@@ -145,6 +145,9 @@ func TestCheckNotAnExport(t *testing.T) {
 		"not JSON":       []byte("<html>"),
 		"another format": encode(t, x),
 		"a field more":   []byte(`{"format":"titm-export/1","extra":1}`),
+		// A game that is null: the verifier must answer, whatever it
+		// finds in it.
+		"a null game": []byte(`{"format":"titm-tournament/1","games":[null]}`),
 	} {
 		r := Check(data, "")
 		if r.OK || r.Seq != -1 || !strings.HasPrefix(r.Summary, "NOT verified: ") || r.What == "" {
