@@ -189,9 +189,11 @@ type verdict struct {
 // a whole campaign game: the journal's export of it verifies, and shows
 // the head the verifier computed, which is the game's; the same export
 // from a file verifies; the export with a die changed and its hash chain
-// rebuilt, from a file, is rejected, naming the record. It logs how long
-// the verification took in the browser (the budget is 2 s for a
-// campaign), and how long the verifier took to load.
+// rebuilt, from a file, is rejected, naming the record; a tournament's
+// export verifies on /verify, and the forgery fails there too. It logs how long the verification took in
+// the browser (the budget is 2 s for a campaign), by the clock and in the
+// main thread's CPU time, and how long the verifier took to load; with
+// TITM_SCREENSHOTS set, it saves screenshots of the verdicts there.
 func TestVerifyInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole campaign and runs Chromium (-short)")
@@ -208,6 +210,18 @@ func TestVerifyInBrowser(t *testing.T) {
 	defer cancel()
 	if err := b.Navigate(ctx, srv.URL+"/games/campaign-1"); err != nil {
 		t.Fatal(err)
+	}
+	// shot saves a screenshot of the page into $TITM_SCREENSHOTS, when
+	// set, to be looked at.
+	shot := func(name string) {
+		if dir := os.Getenv("TITM_SCREENSHOTS"); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Screenshot(ctx, filepath.Join(dir, name+".png")); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	// poll evaluates js until it gives something other than null, for two
 	// minutes at most: a whole campaign on a machine shared with other
@@ -374,10 +388,16 @@ func TestVerifyInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	v = wait(chooseFile(tour))
-	if v.OK != "true" || v.Head != tx.Head || !strings.Contains(v.Text, "verified: tournament t-1: ") {
+	if v.OK != "true" || v.Head != tx.Head || !strings.Contains(v.Text, "Verified in your browser (the file t-1.json): tournament t-1: ") {
 		t.Fatalf("a tournament's export: %+v", v)
 	}
 	t.Logf("a tournament's export verified in %.0f ms", v.MS)
+	shot("verify-tournament")
+	// The forgery there too; the page is small enough to picture whole.
+	if v = wait(chooseFile(bad)); v.OK != "false" || v.Seq != seq {
+		t.Fatalf("the forgery on /verify: %+v", v)
+	}
+	shot("verify-forged")
 }
 
 // tourExport makes a Swiss tournament of four, paired, with the bids of

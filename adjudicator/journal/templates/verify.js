@@ -51,7 +51,7 @@
     out.dataset.loadMs = loadMs.toFixed(1);
     const stamp = el("p", r.ok ? "stamp" : "stamp bad");
     stamp.append(r.ok ? `Verified in your browser (${from}): ` : `NOT verified in your browser (${from}): `);
-    stamp.append(r.summary);
+    stamp.append(r.summary.replace(/^(NOT )?verified: /, "")); // said just before
     out.append(stamp);
     if (!r.ok && r.seq >= 0) {
       out.append(el("p", "", `The first record that fails is record ${r.seq}${r.record_kind ? " (" + r.record_kind + ")" : ""}: ${r.what}`));
