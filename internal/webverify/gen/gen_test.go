@@ -14,7 +14,8 @@ import (
 var committed = filepath.Join("..", "..", "..", "adjudicator", "journal", "verifier")
 
 // The verifier the journal serves is the one the code builds: built
-// again, the WebAssembly is the same to the byte, and so is wasm_exec.js.
+// again, the WebAssembly is the same to the byte, and so are wasm_exec.js
+// and the LICENSE.
 // A Go build is reproducible for one version of Go, so the test is
 // skipped, saying why, when the go command is of another version than
 // the one that built the files; with the same version a difference fails:
@@ -54,12 +55,14 @@ func TestVerifierUpToDate(t *testing.T) {
 	if !bytes.Equal(wasm, b.Wasm) {
 		t.Errorf("%s is not what the code builds (%d bytes, built %d): run go generate ./adjudicator/journal", WasmFile, len(wasm), len(b.Wasm))
 	}
-	exec, err := os.ReadFile(filepath.Join(committed, ExecFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(exec, b.Exec) {
-		t.Errorf("%s is not the one of %s: run go generate ./adjudicator/journal", ExecFile, version)
+	for name, want := range map[string][]byte{ExecFile: b.Exec, LicenseFile: b.License} {
+		have, err := os.ReadFile(filepath.Join(committed, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(have, want) {
+			t.Errorf("%s is not the one of %s: run go generate ./adjudicator/journal", name, version)
+		}
 	}
 	t.Logf("%s: %d bytes of WebAssembly, %d gzipped (the budget is 4 MB)", WasmFile, len(wasm), len(gz))
 	if len(gz) > 4<<20 {

@@ -1,7 +1,8 @@
 // Command gen builds the journal's verifier for the browser: the
 // internal/webverify/wasm command compiled to WebAssembly and gzipped,
-// with the wasm_exec.js of the same Go distribution, which loads it, and
-// the Go version that built both. adjudicator/journal runs it through go
+// with the wasm_exec.js of the same Go distribution, which loads it, the
+// distribution's LICENSE, under which both are given, and the Go version
+// that built them. adjudicator/journal runs it through go
 // generate:
 //
 //	go run titm/internal/webverify/gen -o verifier
@@ -33,13 +34,17 @@ const (
 	WasmFile    = "verify.wasm.gz"
 	ExecFile    = "wasm_exec.js"
 	VersionFile = "GOVERSION"
+	// LicenseFile is the Go distribution's LICENSE, under which
+	// wasm_exec.js and the Go runtime in the module are given: the file
+	// wasm_exec.js names.
+	LicenseFile = "LICENSE"
 )
 
 // Package is the command compiled to WebAssembly.
 const Package = "titm/internal/webverify/wasm"
 
 func main() {
-	out := flag.String("o", "", "the directory to write "+WasmFile+", "+ExecFile+" and "+VersionFile+" in")
+	out := flag.String("o", "", "the directory to write "+WasmFile+", "+ExecFile+", "+LicenseFile+" and "+VersionFile+" in")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "usage: gen -o DIR")
@@ -61,6 +66,7 @@ type Built struct {
 	Wasm    []byte // the WebAssembly module
 	Gzipped []byte // Wasm gzipped, as the journal serves it
 	Exec    []byte // the distribution's wasm_exec.js
+	License []byte // the distribution's LICENSE
 	Version string // the Go version that built it, as go1.26.8
 }
 
@@ -105,6 +111,9 @@ func Build(ctx context.Context) (*Built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the Go distribution's wasm_exec.js: %w", err)
 	}
+	if b.License, err = os.ReadFile(filepath.Join(root, "LICENSE")); err != nil {
+		return nil, fmt.Errorf("the Go distribution's LICENSE: %w", err)
+	}
 	return b, nil
 }
 
@@ -128,7 +137,7 @@ func Gzip(data []byte) ([]byte, error) {
 
 // Write writes the files into dir.
 func (b *Built) Write(dir string) error {
-	for name, data := range map[string][]byte{WasmFile: b.Gzipped, ExecFile: b.Exec, VersionFile: []byte(b.Version + "\n")} {
+	for name, data := range map[string][]byte{WasmFile: b.Gzipped, ExecFile: b.Exec, LicenseFile: b.License, VersionFile: []byte(b.Version + "\n")} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
 		}
