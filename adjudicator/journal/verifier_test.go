@@ -403,6 +403,11 @@ func TestVerifyInBrowser(t *testing.T) {
 // tourExport makes a Swiss tournament of four, paired, with the bids of
 // its first round in and its sides decided: an export with no game yet.
 func tourExport(t testing.TB) *tournament.Export {
+	return tournament.MakeExport(newTour(t), nil)
+}
+
+// newTour makes the tournament of tourExport.
+func newTour(t testing.TB) *tournament.Tournament {
 	t.Helper()
 	t0 := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
 	s := &tournament.Settings{Name: "test", Director: "td@example.org", Scenarios: []string{"intro"}, Format: tournament.Swiss, Rounds: 2,
@@ -429,5 +434,39 @@ func tourExport(t testing.TB) *tournament.Export {
 	if _, err := tr.CloseBids(t0.Add(2 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	return tournament.MakeExport(tr, nil)
+	return tr
+}
+
+// tourSource is a memSource that holds one tournament too.
+type tourSource struct {
+	*memSource
+	t *tournament.Tournament
+}
+
+func (s tourSource) Tournaments() ([]*tournament.Tournament, error) {
+	return []*tournament.Tournament{s.t.Public()}, nil
+}
+
+func (s tourSource) Tournament(id string) (*tournament.Tournament, error) {
+	if id != s.t.ID {
+		return nil, fmt.Errorf("tournament %s: %w", id, ErrNotFound)
+	}
+	return s.t.Public(), nil
+}
+
+// A tournament's page offers to verify a file of its export: the journal
+// serves none to fetch.
+func TestVerifySectionTournament(t *testing.T) {
+	code, page := body(t, New(tourSource{played(t, 2), newTour(t)}, nil), "/tournaments/t-1")
+	if code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	for _, want := range []string{`data-verifier data-export="" data-of="tournament" data-id="t-1"`, `<input type="file"`, `src="/verify/verify.js"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("no %s", want)
+		}
+	}
+	if strings.Contains(page, `name="fetch"`) {
+		t.Error("a button to fetch an export the journal does not serve")
+	}
 }
