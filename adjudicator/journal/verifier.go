@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -46,11 +47,11 @@ const (
 var (
 	execPage   = newPage(verifierExec, typeJS, time.Time{}, "wasm-exec", digest(verifierExec))
 	scriptPage = newPage(verifierScript, typeJS, time.Time{}, "verify-js", digest(verifierScript))
-	// The module's ETags, gzipped and plain: the same content, sent two
-	// ways, as send tells its pages'.
-	wasmTag      = etag("verify-wasm", digest(verifierWasmGz))
-	wasmGzTag    = wasmTag + "-gz"
-	wasmPlainTag = wasmTag
+	// The module's digest names it; its ETags, plain and gzipped, are
+	// those of one content sent two ways, as send tells its pages'.
+	wasmDigest   = digest(verifierWasmGz)
+	wasmPlainTag = etag("verify-wasm", wasmDigest)
+	wasmGzTag    = wasmPlainTag + "-gz"
 )
 
 func digest(b []byte) string {
@@ -88,7 +89,7 @@ func (j *Journal) serveVerifyPage(w http.ResponseWriter, r *http.Request) {
 	p, err := render("verify.html", struct {
 		Title  string
 		Verify browserVerify
-	}{Title: "Verify an export"}, time.Time{}, "verify-page", digest(verifierWasmGz))
+	}{Title: "Verify an export"}, time.Time{}, "verify-page", wasmDigest)
 	if err != nil {
 		j.serverError(w, r, err)
 		return
@@ -111,8 +112,9 @@ func (j *Journal) serveWasm(w http.ResponseWriter, r *http.Request) {
 		tag = wasmGzTag
 	}
 	h.Set("ETag", strconv.Quote(tag))
-	if inm := r.Header.Get("If-None-Match"); inm != "" && matchesOther(inm, wasmPlainTag, tag) {
-		// The client holds the other encoding: as good.
+	if inm := r.Header.Get("If-None-Match"); names(inm, wasmPlainTag) || names(inm, wasmGzTag) {
+		// The client holds the module, in this encoding or the other:
+		// as good.
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -124,10 +126,6 @@ func (j *Journal) serveWasm(w http.ResponseWriter, r *http.Request) {
 	// A client without gzip is rare (every browser that runs WebAssembly
 	// takes it): the module is unzipped as it goes rather than kept
 	// unzipped in memory, and ranges are not offered.
-	if r.Header.Get("If-None-Match") == strconv.Quote(tag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
 	if r.Method == http.MethodHead {
 		return
 	}
@@ -139,4 +137,14 @@ func (j *Journal) serveWasm(w http.ResponseWriter, r *http.Request) {
 	if _, err := io.Copy(w, zr); err != nil {
 		j.log.Debug("journal: sending the verifier", "err", err)
 	}
+}
+
+// names reports whether an If-None-Match header names the ETag tag.
+func names(inm, tag string) bool {
+	for _, t := range strings.Split(inm, ",") {
+		if strings.TrimPrefix(strings.TrimSpace(t), "W/") == strconv.Quote(tag) {
+			return true
+		}
+	}
+	return false
 }

@@ -102,7 +102,7 @@ func TestVerifierServed(t *testing.T) {
 		t.Error("the plain and the gzipped module have one ETag")
 	}
 	// A client that holds either encoding holds the module.
-	for _, tt := range []struct{ encoding, tag string }{{"", tag}, {"", resp.Header.Get("ETag")}, {"gzip", resp.Header.Get("ETag")}} {
+	for _, tt := range []struct{ encoding, tag string }{{"", tag}, {"", resp.Header.Get("ETag")}, {"gzip", resp.Header.Get("ETag")}, {"gzip", `"j0-other", W/` + tag}} {
 		if resp := get(j, "GET", verifyWasmURL, map[string]string{"Accept-Encoding": tt.encoding, "If-None-Match": tt.tag}); resp.StatusCode != http.StatusNotModified {
 			t.Errorf("Accept-Encoding %q, If-None-Match %s: %d", tt.encoding, tt.tag, resp.StatusCode)
 		}

@@ -28,9 +28,12 @@ func main() {
 	select {}
 }
 
-// verify is titmVerify: it answers with a promise at once, and checks the
-// export in a goroutine, so that the call does not block the caller's
-// event loop while it sets up.
+// verify is titmVerify: it answers with a promise at once and checks the
+// export in a goroutine, which resolves it, as syscall/js asks of a
+// function that works long (a js.Func that blocks blocks the event loop
+// and any goroutine it waits for). The work still takes the page's one
+// thread while it runs: the page shows that it is verifying before it
+// calls.
 func verify(_ js.Value, args []js.Value) any {
 	var data []byte
 	head := ""
