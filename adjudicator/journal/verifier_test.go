@@ -190,7 +190,8 @@ type verdict struct {
 // the head the verifier computed, which is the game's; the same export
 // from a file verifies; the export with a die changed and its hash chain
 // rebuilt, from a file, is rejected, naming the record; a tournament's
-// export verifies on /verify, and the forgery fails there too. It logs how long the verification took in
+// export verifies on /verify, and the forgery fails there too, and so does
+// a file that is no export; a head given is looked for in the log. It logs how long the verification took in
 // the browser (the budget is 2 s for a campaign), by the clock and in the
 // main thread's CPU time, and how long the verifier took to load; with
 // TITM_SCREENSHOTS set, it saves screenshots of the verdicts there.
@@ -398,6 +399,29 @@ func TestVerifyInBrowser(t *testing.T) {
 		t.Fatalf("the forgery on /verify: %+v", v)
 	}
 	shot("verify-forged")
+	// A file that is no export: it says so.
+	junk := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(junk, []byte("<html>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if v = wait(chooseFile(junk)); v.OK != "false" || v.Seq != -1 || !strings.Contains(v.Text, "not an export") {
+		t.Fatalf("a file that is no export: %+v", v)
+	}
+	// A receipt: the head a report printed, through which the log passes;
+	// and one of another log.
+	for _, tt := range []struct {
+		head, ok, want string
+	}{
+		{x.Records[10].Hash, "true", "The head you gave is a record's hash of this log."},
+		{strings.Repeat("ab", 32), "false", "no record of the log has the hash " + strings.Repeat("ab", 32)},
+	} {
+		if err := b.Eval(ctx, fmt.Sprintf(`document.querySelector("[data-verifier] input[name=head]").value = %q`, tt.head), nil); err != nil {
+			t.Fatal(err)
+		}
+		if v = wait(chooseFile(real)); v.OK != tt.ok || !strings.Contains(v.Text, tt.want) {
+			t.Errorf("the head %s: %+v", tt.head, v)
+		}
+	}
 }
 
 // tourExport makes a Swiss tournament of four, paired, with the bids of

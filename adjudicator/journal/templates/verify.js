@@ -59,11 +59,12 @@
     if (r.ok) {
       const p = el("p", "", "The head of the log, as the verifier computed it from the records: ");
       p.append(el("span", "hash", r.head));
-      p.append(r.head_found ? ". The head you gave is a record's hash of this log." : ". Compare it with the log head in your last report.");
+      p.append(r.head_found ? ". The head you gave is a record's hash of this log." : ". Compare it with the log head in the last mail you received of it.");
       out.append(p);
     }
     if (r.note) out.append(el("p", "muted", r.note));
-    out.append(el("p", "muted", `${r.kind || "file"} ${r.id || ""}: ${r.records} records, verified in ${Math.round(ms)} ms (the verifier loaded in ${Math.round(loadMs)} ms).`));
+    const of = r.id ? `${r.kind} ${r.id}: ${r.records} records, ` : "";
+    out.append(el("p", "muted", `${of}checked in ${Math.round(ms)} ms (the verifier loaded in ${Math.round(loadMs)} ms).`));
   }
 
   async function run(box, from, bytesOf) {
@@ -86,6 +87,7 @@
       out.dataset.ok = "error";
     } finally {
       form.inert = false;
+      form.elements.file.value = ""; // the same file chosen again is verified again
     }
   }
 
