@@ -40,7 +40,7 @@ func newPage(body []byte, ctype string, mod time.Time, kind string, heads ...str
 
 // etagVersion changes when the pages change for the same records: a new
 // journal, or another setting of what it shows.
-const etagVersion = "j1"
+const etagVersion = "j2"
 
 // etag makes an ETag from a page's kind and the log heads it shows, with
 // the journal's version.

@@ -139,6 +139,18 @@ func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/api/tournaments":
 		j.serveTournaments(w, r, true)
 		return
+	case verifyURL:
+		j.serveVerifyPage(w, r)
+		return
+	case verifyWasmURL:
+		j.serveWasm(w, r)
+		return
+	case verifyExecURL:
+		j.send(w, r, execPage, "")
+		return
+	case verifyScriptURL:
+		j.send(w, r, scriptPage, "")
+		return
 	}
 	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	for _, s := range seg {

@@ -89,7 +89,7 @@ func TestAcceptsGzip(t *testing.T) {
 }
 
 func TestETag(t *testing.T) {
-	if got := etag("game", "0123456789abcdef0123456789abcdef"); got != "j1-game-0123456789abcdef01234567" {
+	if got := etag("game", "0123456789abcdef0123456789abcdef"); got != "j2-game-0123456789abcdef01234567" {
 		t.Errorf("etag %q", got)
 	}
 	if etag("game", "ab") == etag("list", "ab") || etag("game", "ab") == etag("game", "ac") {

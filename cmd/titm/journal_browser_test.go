@@ -49,7 +49,8 @@ func (w *opsWorld) mailAs(from, subject, body string) {
 // played by scripted players by mail, one of them over by a concession.
 // The games list shows both; a game's page shows its map (the image
 // loaded), its reports and its dice; the replay steps forward and back;
-// the finished game shows its revealed seed and the referee's stamp; on a
+// the finished game shows its revealed seed and the referee's stamp, and
+// its export verifies in the browser to the game's head; on a
 // phone's width the page is one column. Each page's screenshot is saved,
 // into $TITM_SCREENSHOTS when set, to be looked at.
 func TestJournalInBrowser(t *testing.T) {
@@ -212,6 +213,25 @@ func TestJournalInBrowser(t *testing.T) {
 		t.Errorf("the finished game's %d image(s) are not all loaded", n)
 	}
 	shot("game-finished")
+
+	// The finished game verified in the browser: the verifier the daemon
+	// serves, run on the export the journal serves, computes the game's
+	// head.
+	var verdict struct{ OK, Head, Text string }
+	if err := b.Eval(ctx, `(async () => {
+		document.querySelector("[data-verifier] button[name=fetch]").click();
+		const out = document.querySelector("[data-verifier] .verdict");
+		for (const end = Date.now() + 25000; !out.dataset.ok && Date.now() < end; ) {
+			await new Promise(r => setTimeout(r, 20));
+		}
+		return {OK: out.dataset.ok || "", Head: out.dataset.head || "", Text: out.innerText};
+	})()`, &verdict); err != nil {
+		t.Fatal(err)
+	}
+	if head := w.game(over).Head; verdict.OK != "true" || verdict.Head != head || !strings.Contains(verdict.Text, "Verified in your browser") {
+		t.Errorf("the finished game verified in the browser: %+v, want its head %s", verdict, head)
+	}
+	shot("game-verified-in-browser")
 
 	// On a phone: one column, nothing wider than the screen.
 	if err := b.SetViewport(ctx, 390, 844); err != nil {
