@@ -99,8 +99,8 @@ type message struct {
 type boxState struct {
 	Name        string `json:"name"`
 	UIDValidity uint32 `json:"uidvalidity"`
-	UIDNext    uint32 `json:"uidnext"`
-	Subscribed bool   `json:"subscribed,omitempty"`
+	UIDNext     uint32 `json:"uidnext"`
+	Subscribed  bool   `json:"subscribed,omitempty"`
 }
 
 // msgRecord is a message's record in "msgs".
