@@ -14,6 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // mailDelim separates the levels of mailbox names.
@@ -119,7 +120,7 @@ func openBackend(path string, users map[string]string, folders []string, now fun
 	b := &backend{now: now, users: make(map[string]*user, len(users))}
 	if path != "" {
 		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: openTimeout})
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("embedded: the mail file %s is in use by another process (is titm serve running?)", path)
 		}
 		if err != nil {
