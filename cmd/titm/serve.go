@@ -125,14 +125,15 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 	return err
 }
 
-// startEmbedded starts the embedded mail servers as configured.
+// startEmbedded starts the embedded mail servers as configured, their
+// mailboxes kept in their file.
 func startEmbedded(cfg *mail.Config, log *slog.Logger) (*embedded.Servers, error) {
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: cfg.Embedded.IMAPAddress, SMTPAddr: cfg.Embedded.SMTPAddress,
-		Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
+		Path: cfg.Embedded.Path, Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
 	if err != nil {
 		return nil, err
 	}
-	log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
+	log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr(), "mail_file", cfg.Embedded.Path)
 	return srv, nil
 }
 
