@@ -38,7 +38,7 @@ func look(t *testing.T, c *imapclient.Client, name string) box {
 	b := box{validity: sel.UIDValidity, next: sel.UIDNext}
 	if sel.NumMessages > 0 {
 		section := &imap.FetchItemBodySection{Peek: true}
-		ms, err := c.Fetch(imap.SeqSetNum(1, sel.NumMessages), &imap.FetchOptions{UID: true, Flags: true,
+		ms, err := c.Fetch(all(sel.NumMessages), &imap.FetchOptions{UID: true, Flags: true,
 			BodySection: []*imap.FetchItemBodySection{section}}).Collect()
 		if err != nil {
 			t.Fatalf("fetching %s: %v", name, err)
@@ -53,6 +53,13 @@ func look(t *testing.T, c *imapclient.Client, name string) box {
 		t.Fatalf("closing %s: %v", name, err)
 	}
 	return b
+}
+
+// all is the set of every message of a mailbox of n.
+func all(n uint32) imap.SeqSet {
+	var s imap.SeqSet
+	s.AddRange(1, n)
+	return s
 }
 
 func restart(t *testing.T, path string) *embedded.Servers {
