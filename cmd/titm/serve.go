@@ -87,7 +87,7 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 		debug.SetMemoryLimit(36 << 20)
 	}
 	if cfg.Embedded.Enabled {
-		srv, err := startEmbedded(cfg, log)
+		srv, err := startEmbedded(cfg, cfg.Embedded.Path, log)
 		if err != nil {
 			return err
 		}
@@ -126,14 +126,14 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 }
 
 // startEmbedded starts the embedded mail servers as configured, their
-// mailboxes kept in their file.
-func startEmbedded(cfg *mail.Config, log *slog.Logger) (*embedded.Servers, error) {
+// mailboxes kept in the file path ("": in memory).
+func startEmbedded(cfg *mail.Config, path string, log *slog.Logger) (*embedded.Servers, error) {
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: cfg.Embedded.IMAPAddress, SMTPAddr: cfg.Embedded.SMTPAddress,
-		Path: cfg.Embedded.Path, Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
+		Path: path, Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
 	if err != nil {
 		return nil, err
 	}
-	log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr(), "mail_file", cfg.Embedded.Path)
+	log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr(), "mail_file", path)
 	return srv, nil
 }
 
@@ -143,7 +143,13 @@ func startEmbedded(cfg *mail.Config, log *slog.Logger) (*embedded.Servers, error
 // ports, and the check says so.
 func checkConnections(cfg *mail.Config, log *slog.Logger, out io.Writer) error {
 	if cfg.Embedded.Enabled {
-		srv, err := startEmbedded(cfg, log)
+		// The check makes no file: it opens the mail file when there is
+		// one, and else keeps the mailboxes in memory.
+		path := cfg.Embedded.Path
+		if _, err := os.Stat(path); err != nil {
+			path = ""
+		}
+		srv, err := startEmbedded(cfg, path, log)
 		if err != nil {
 			fmt.Fprintf(out, "embedded: start the servers: FAILED: %v\n", err)
 			return errProblems
