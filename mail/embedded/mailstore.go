@@ -119,7 +119,7 @@ type msgRecord struct {
 func openBackend(path string, users map[string]string, folders []string, now func() time.Time) (*backend, error) {
 	b := &backend{now: now, users: make(map[string]*user, len(users))}
 	if path != "" {
-		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: openTimeout})
+		db, err := openFile(path)
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("embedded: the mail file %s is in use by another process (is titm serve running?)", path)
 		}
@@ -128,7 +128,37 @@ func openBackend(path string, users map[string]string, folders []string, now fun
 		}
 		b.db = db
 	}
-	err := b.update(func(tx *bolt.Tx) error {
+	if err := b.load(users, folders); err != nil {
+		b.close()
+		if path != "" {
+			return nil, fmt.Errorf("embedded: the mail file %s: %w (with serve stopped, move it aside to start with empty mailboxes)", path, err)
+		}
+		return nil, fmt.Errorf("embedded: %w", err)
+	}
+	return b, nil
+}
+
+// openFile opens the mail file. A damaged one can make bbolt panic as it
+// reads the freelist; that is an error here, not a crash.
+func openFile(path string) (db *bolt.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("damaged: %v (with serve stopped, move it aside to start with empty mailboxes)", r)
+		}
+	}()
+	return bolt.Open(path, 0o600, &bolt.Options{Timeout: openTimeout})
+}
+
+// load reads the file's users and mailboxes, and makes those missing. A
+// damaged file makes bbolt panic as it reads the page; that is an error
+// here, not a crash.
+func (b *backend) load(users map[string]string, folders []string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("damaged: %v", r)
+		}
+	}()
+	err = b.update(func(tx *bolt.Tx) error {
 		meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 		if err != nil {
 			return err
@@ -153,14 +183,7 @@ func openBackend(path string, users map[string]string, folders []string, now fun
 	if err == nil {
 		err = b.makeBoxes(folders)
 	}
-	if err != nil {
-		b.close()
-		if path != "" {
-			return nil, fmt.Errorf("embedded: the mail file %s: %w", path, err)
-		}
-		return nil, fmt.Errorf("embedded: %w", err)
-	}
-	return b, nil
+	return err
 }
 
 // loadUsers reads the users' mailboxes from the file.

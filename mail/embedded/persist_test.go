@@ -2,6 +2,7 @@ package embedded_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -200,4 +201,40 @@ func TestMailFileRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), junk) {
 		t.Errorf("a file that is not a mail file: %v", err)
 	}
+}
+
+// A damaged mail file (here every page's type spoilt, which makes bbolt
+// panic as it reads one) stops Start with an error naming the file, never
+// a crash.
+func TestMailFileDamaged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mail.db")
+	s := restart(t, path)
+	for i := range 20 {
+		if err := s.Deliver(alice, []byte(message(fmt.Sprint("mail ", i), strings.Repeat("text\r\n", 200)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pageSize = 4096 // bbolt's, on the machines the tests run on
+	spoilt := 0
+	for off := 2 * pageSize; off+pageSize <= len(data); off += pageSize { // the meta pages are checked by bbolt
+		data[off+8], data[off+9] = 0xff, 0x7f // the page's flags
+		spoilt++
+	}
+	if spoilt == 0 {
+		t.Fatalf("a mail file of %d bytes has no page beyond its meta pages", len(data))
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
+		Users: map[string]string{alice: alicePass}, Path: path})
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("a damaged mail file: %v", err)
+	}
+	t.Logf("%d pages spoilt: %v", spoilt, err)
 }
