@@ -92,8 +92,8 @@ type message struct {
 	uid   imap.UID
 	t     time.Time
 	size  int64
-	flags map[imap.Flag]struct{}
-	buf   []byte // the message, when nothing is on disk
+	flags []imap.Flag // lowercased, sorted, without repeats (flagSet)
+	buf   []byte      // the message, when nothing is on disk
 }
 
 // boxState is a mailbox's "state" record.
@@ -243,13 +243,14 @@ func loadBox(bb *bolt.Bucket, key []byte) (*mailbox, error) {
 		if err := json.Unmarshal(v, &r); err != nil {
 			return fmt.Errorf("message %d: %w", binary.BigEndian.Uint32(k), err)
 		}
-		m := &message{uid: imap.UID(binary.BigEndian.Uint32(k)), t: r.Time, size: r.Size, flags: map[imap.Flag]struct{}{}}
+		m := &message{uid: imap.UID(binary.BigEndian.Uint32(k)), t: r.Time, size: r.Size}
 		if m.uid >= mb.uidNext {
 			return fmt.Errorf("message %d is not below UIDNEXT %d", m.uid, mb.uidNext)
 		}
 		for _, f := range r.Flags {
-			m.flags[imap.Flag(f)] = struct{}{}
+			m.flags = append(m.flags, imap.Flag(f))
 		}
+		m.flags = flagSet(m.flags)
 		mb.msgs = append(mb.msgs, m)
 		return nil
 	})
@@ -541,12 +542,9 @@ func commitAppend(mb *mailbox, ms []*message) {
 
 // append adds a message to the mailbox name of u.
 func (b *backend) append(u *user, name string, buf []byte, opt *imap.AppendOptions) (*imap.AppendData, error) {
-	m := &message{t: opt.Time, size: int64(len(buf)), flags: map[imap.Flag]struct{}{}}
+	m := &message{t: opt.Time, size: int64(len(buf)), flags: flagSet(opt.Flags)}
 	if m.t.IsZero() {
 		m.t = b.now()
-	}
-	for _, f := range opt.Flags {
-		m.flags[canonicalFlag(f)] = struct{}{}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -661,45 +659,56 @@ func putFlagsLocked(tx *bolt.Tx, u *user, mb *mailbox, ms []*message) error {
 }
 
 func (m *message) flagNames() []string {
-	out := make([]string, 0, len(m.flags))
-	for f := range m.flags {
-		out = append(out, string(f))
+	out := make([]string, len(m.flags))
+	for i, f := range m.flags {
+		out[i] = string(f)
 	}
-	slices.Sort(out)
 	return out
 }
 
-func (m *message) flagList() []imap.Flag {
-	out := make([]imap.Flag, 0, len(m.flags))
-	for _, f := range m.flagNames() {
-		out = append(out, imap.Flag(f))
+// flagList returns a copy of m's flags, for a response written without
+// the lock.
+func (m *message) flagList() []imap.Flag { return slices.Clone(m.flags) }
+
+// has reports whether m has the flag f.
+func (m *message) has(f imap.Flag) bool {
+	_, ok := slices.BinarySearch(m.flags, canonicalFlag(f))
+	return ok
+}
+
+// flagSet returns the flags lowercased, sorted and without repeats: a
+// message's flags are kept so, as a slice, which takes less memory than a
+// map for the one or two flags a message has.
+func flagSet(fs []imap.Flag) []imap.Flag {
+	if len(fs) == 0 {
+		return nil
 	}
-	return out
+	out := make([]imap.Flag, len(fs))
+	for i, f := range fs {
+		out[i] = canonicalFlag(f)
+	}
+	slices.Sort(out)
+	return slices.Clip(slices.Compact(out))
 }
 
 // withFlags returns m's flags changed as STORE asks, and whether they
 // differ from m's.
-func (m *message) withFlags(s *imap.StoreFlags) (map[imap.Flag]struct{}, bool) {
-	out := map[imap.Flag]struct{}{}
-	if s.Op != imap.StoreFlagsSet {
-		for f := range m.flags {
-			out[f] = struct{}{}
+func (m *message) withFlags(s *imap.StoreFlags) ([]imap.Flag, bool) {
+	var out []imap.Flag
+	switch s.Op {
+	case imap.StoreFlagsSet:
+		out = flagSet(s.Flags)
+	case imap.StoreFlagsAdd:
+		out = flagSet(append(slices.Clone(m.flags), s.Flags...))
+	case imap.StoreFlagsDel:
+		gone := flagSet(s.Flags)
+		for _, f := range m.flags {
+			if _, ok := slices.BinarySearch(gone, f); !ok {
+				out = append(out, f)
+			}
 		}
 	}
-	for _, f := range s.Flags {
-		if s.Op == imap.StoreFlagsDel {
-			delete(out, canonicalFlag(f))
-		} else {
-			out[canonicalFlag(f)] = struct{}{}
-		}
-	}
-	changed := len(out) != len(m.flags)
-	for f := range out {
-		if _, ok := m.flags[f]; !ok {
-			changed = true
-		}
-	}
-	return out, changed
+	return out, !slices.Equal(out, m.flags)
 }
 
 func canonicalFlag(f imap.Flag) imap.Flag { return imap.Flag(strings.ToLower(string(f))) }

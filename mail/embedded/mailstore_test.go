@@ -2,8 +2,11 @@ package embedded
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-imap/v2"
 )
 
 // UIDVALIDITY comes from the clock, yet never repeats in a file nor goes
@@ -68,5 +71,33 @@ func TestNewValidity(t *testing.T) {
 	}
 	if v := validity(b, "b@x.test", "later"); v != 5000 {
 		t.Errorf("a folder made later: UIDVALIDITY %d, want 5000", v)
+	}
+}
+
+// STORE's three operations, with flags in any case and repeated: a
+// message's flags stay lowercased, sorted and single, and a STORE that
+// changes nothing says so (nothing is then written to the file).
+func TestWithFlags(t *testing.T) {
+	m := &message{flags: flagSet([]imap.Flag{`\Seen`, "$Label", `\seen`})}
+	if want := []imap.Flag{"$label", `\seen`}; !slices.Equal(m.flags, want) {
+		t.Fatalf("flags %q, want %q", m.flags, want)
+	}
+	for _, c := range []struct {
+		op      imap.StoreFlagsOp
+		flags   []imap.Flag
+		want    []imap.Flag
+		changed bool
+	}{
+		{imap.StoreFlagsAdd, []imap.Flag{`\SEEN`}, []imap.Flag{"$label", `\seen`}, false},
+		{imap.StoreFlagsAdd, []imap.Flag{`\Deleted`, `\deleted`}, []imap.Flag{"$label", `\deleted`, `\seen`}, true},
+		{imap.StoreFlagsDel, []imap.Flag{`\Seen`}, []imap.Flag{"$label"}, true},
+		{imap.StoreFlagsDel, []imap.Flag{`\Flagged`}, []imap.Flag{"$label", `\seen`}, false},
+		{imap.StoreFlagsSet, nil, nil, true},
+		{imap.StoreFlagsSet, []imap.Flag{`\seen`, "$LABEL"}, []imap.Flag{"$label", `\seen`}, false},
+	} {
+		got, changed := m.withFlags(&imap.StoreFlags{Op: c.op, Flags: c.flags})
+		if !slices.Equal(got, c.want) || changed != c.changed {
+			t.Errorf("%v %q: %q, changed %v; want %q, %v", c.op, c.flags, got, changed, c.want, c.changed)
+		}
 	}
 }

@@ -51,12 +51,12 @@ func search(seq uint32, m *message, body func() []byte, c *imap.SearchCriteria) 
 		return false
 	}
 	for _, f := range c.Flag {
-		if _, ok := m.flags[canonicalFlag(f)]; !ok {
+		if !m.has(f) {
 			return false
 		}
 	}
 	for _, f := range c.NotFlag {
-		if _, ok := m.flags[canonicalFlag(f)]; ok {
+		if m.has(f) {
 			return false
 		}
 	}

@@ -70,7 +70,7 @@ func (s *session) Select(name string, _ *imap.SelectOptions) (*imap.SelectData, 
 	flags := mb.flagsLocked()
 	var firstUnseen uint32
 	for i, m := range mb.msgs {
-		if _, ok := m.flags[canonicalFlag(imap.FlagSeen)]; !ok {
+		if !m.has(imap.FlagSeen) {
 			firstUnseen = uint32(i) + 1
 			break
 		}
@@ -90,7 +90,7 @@ func (mb *mailbox) flagsLocked() []imap.Flag {
 	seen := map[imap.Flag]bool{}
 	var out []imap.Flag
 	for _, m := range mb.msgs {
-		for f := range m.flags {
+		for _, f := range m.flags {
 			if !seen[f] {
 				seen[f] = true
 				out = append(out, f)
@@ -179,7 +179,7 @@ func (mb *mailbox) statusLocked(opt *imap.StatusOptions) *imap.StatusData {
 	count := func(f imap.Flag) *uint32 {
 		var n uint32
 		for _, m := range mb.msgs {
-			if _, ok := m.flags[canonicalFlag(f)]; ok {
+			if m.has(f) {
 				n++
 			}
 		}
@@ -323,19 +323,20 @@ func (s *session) Fetch(w *imapserver.FetchWriter, set imap.NumSet, opt *imap.Fe
 			var seqs []uint32
 			seen := canonicalFlag(imap.FlagSeen)
 			for _, p := range picked {
-				if _, ok := p.m.flags[seen]; !ok {
+				if !p.m.has(seen) {
 					changed, seqs = append(changed, p.m), append(seqs, p.seq)
 				}
 			}
 			if len(changed) > 0 {
 				err := s.b.inTx(func(tx *bolt.Tx) error {
-					for _, m := range changed {
-						m.flags[seen] = struct{}{}
+					olds := make([][]imap.Flag, len(changed))
+					for i, m := range changed {
+						olds[i], m.flags = m.flags, flagSet(append(slices.Clone(m.flags), seen))
 					}
 					err := putFlagsLocked(tx, s.u, v.mb, changed)
 					if err != nil {
-						for _, m := range changed {
-							delete(m.flags, seen)
+						for i, m := range changed {
+							m.flags = olds[i]
 						}
 					}
 					return err
@@ -427,9 +428,9 @@ func (s *session) Store(w *imapserver.FetchWriter, set imap.NumSet, flags *imap.
 			return errGone
 		}
 		picked := v.pickLocked(set)
-		news := make([]map[imap.Flag]struct{}, len(picked))
+		news := make([][]imap.Flag, len(picked))
 		var changed []*message
-		var olds []map[imap.Flag]struct{}
+		var olds [][]imap.Flag
 		for i, p := range picked {
 			var ok bool
 			if news[i], ok = p.m.withFlags(flags); ok {
@@ -465,7 +466,7 @@ func (s *session) Expunge(_ *imapserver.ExpungeWriter, uids *imap.UIDSet) error 
 	}
 	gone := map[*message]bool{}
 	for _, m := range mb.msgs {
-		if _, ok := m.flags[canonicalFlag(imap.FlagDeleted)]; ok && (uids == nil || uids.Contains(m.uid)) {
+		if m.has(imap.FlagDeleted) && (uids == nil || uids.Contains(m.uid)) {
 			gone[m] = true
 		}
 	}
@@ -517,10 +518,7 @@ func (s *session) copyLocked(set imap.NumSet, destName string, move bool) (*imap
 	gone := map[*message]bool{}
 	var data imap.CopyData
 	for i, p := range picked {
-		copies[i] = &message{t: p.m.t, size: p.m.size, flags: map[imap.Flag]struct{}{}}
-		for f := range p.m.flags {
-			copies[i].flags[f] = struct{}{}
-		}
+		copies[i] = &message{t: p.m.t, size: p.m.size, flags: p.m.flagList()}
 		gone[p.m] = true
 		data.SourceUIDs.AddNum(p.m.uid)
 	}
