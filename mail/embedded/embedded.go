@@ -495,7 +495,7 @@ func (c *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) err
 			return err
 		}
 		if early {
-			// imapmemserver returns at once when no mailbox is selected;
+			// the session returns at once when no mailbox is selected;
 			// there is then nothing to announce, only DONE to wait for.
 			<-stop
 			return nil
