@@ -3,6 +3,8 @@ package embedded_test
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -237,4 +239,31 @@ func TestMailFileDamaged(t *testing.T) {
 		t.Errorf("a damaged mail file: %v", err)
 	}
 	t.Logf("%d pages spoilt: %v", spoilt, err)
+}
+
+// Each delivery to the mail file is a bbolt transaction, synced to the
+// disk before SMTP says it is accepted: this gives its cost beside the
+// memory's.
+func BenchmarkDeliver(b *testing.B) {
+	for _, name := range []string{"memory", "file"} {
+		b.Run(name, func(b *testing.B) {
+			opt := &embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
+				Users: map[string]string{alice: alicePass}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+			if name == "file" {
+				opt.Path = filepath.Join(b.TempDir(), "mail.db")
+			}
+			s, err := embedded.Start(opt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			msg := []byte(message("bench", strings.Repeat("A report line of some length.\r\n", 100)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.Deliver(alice, msg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
