@@ -562,12 +562,15 @@ func (b *backend) append(u *user, name string, buf []byte, opt *imap.AppendOptio
 // inTx runs fn in a transaction of the file, or with a nil one when there
 // is no file; an error that is not an IMAP answer becomes diskError.
 func (b *backend) inTx(fn func(tx *bolt.Tx) error) error {
-	var err error
 	if b.db == nil {
-		err = fn(nil)
-	} else {
-		err = b.db.Update(fn)
+		return answer(fn(nil))
 	}
+	return answer(b.db.Update(fn))
+}
+
+// answer is err as the client is told it: an IMAP answer as it is, any
+// other error as diskError.
+func answer(err error) error {
 	var ie *imap.Error
 	if err != nil && !errors.As(err, &ie) {
 		return diskError(err)

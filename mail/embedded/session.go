@@ -354,7 +354,7 @@ func (s *session) Fetch(w *imapserver.FetchWriter, set imap.NumSet, opt *imap.Fe
 			if needBody {
 				buf, err := s.b.body(s.u, v.mb, p.m)
 				if err != nil {
-					return diskError(err)
+					return answer(err)
 				}
 				f.buf = buf
 			}
