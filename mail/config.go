@@ -217,6 +217,10 @@ type EmbeddedConfig struct {
 	// Users maps each mailbox to create to its password ([embedded.users]);
 	// when Enabled, the referee's own mailbox must be among them.
 	Users map[string]string
+	// Path is the bbolt file the servers keep their mailboxes in, so that
+	// they survive a restart (path; default Store.Path+".mail"; not the
+	// store itself).
+	Path string
 }
 
 // BackupConfig is the [backup] table: the backups the daemon writes
@@ -369,8 +373,9 @@ const (
 )
 
 // defaultConfig returns the Config of a file that sets nothing: the values
-// of the keys left out. The settings without a default are empty, and so is
-// Store.ControlSocket, whose default depends on Store.Path.
+// of the keys left out. The settings without a default are empty, and so are
+// Store.ControlSocket and Embedded.Path, whose defaults depend on
+// Store.Path.
 func defaultConfig() *Config {
 	return &Config{
 		Store: StoreConfig{Path: "titm.db"},

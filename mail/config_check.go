@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -266,6 +267,9 @@ func (l *loader) checkEmbedded() {
 			l.add(usersKey, "must include the referee's mailbox %s (referee.address), as the embedded server is enabled", ref)
 		}
 	}
+	if samePath(cfg.Embedded.Path, cfg.Store.Path) {
+		l.add(toml.Key{"embedded", "path"}, "%q is the store itself (store.path); the embedded servers keep their mail in a file of their own, by default the store's path with \".mail\"", cfg.Embedded.Path)
+	}
 	im := cfg.IMAP
 	if im.Username == "" || !sameHostPort(im.Address, cfg.Embedded.IMAPAddress) {
 		return
@@ -277,6 +281,14 @@ func (l *loader) checkEmbedded() {
 	case ok && im.Password != "" && im.Password != cfg.Embedded.Users[u]:
 		l.add(l.imapPassword.from, "is not the password of %s in [embedded.users], so serve could not log in to the embedded IMAP server", u)
 	}
+}
+
+// samePath reports whether the paths a and b name one file, as far as can
+// be told without the files: the same path once cleaned and made absolute.
+func samePath(a, b string) bool {
+	a, errA := filepath.Abs(a)
+	b, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && a == b
 }
 
 // splitHostPort returns the host of a, which must be host:port with a

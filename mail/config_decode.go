@@ -109,6 +109,7 @@ func (l *loader) tables() []table {
 			{"enabled", flag{&em.Enabled}},
 			{"imap_address", listenAddress{&em.IMAPAddress}},
 			{"smtp_address", listenAddress{&em.SMTPAddress}},
+			{"path", text{dst: &em.Path}},
 			{usersKey[1], mailboxes{&em.Users}},
 		}},
 		{"log", []setting{
@@ -166,6 +167,10 @@ func (l *loader) decode(doc map[string]any) {
 	// The default of the socket follows the store.
 	if st := &l.cfg.Store; st.ControlSocket == "" {
 		st.ControlSocket = st.Path + ".sock"
+	}
+	// So does the embedded servers' mail file.
+	if em := &l.cfg.Embedded; em.Path == "" {
+		em.Path = l.cfg.Store.Path + ".mail"
 	}
 }
 

@@ -182,7 +182,14 @@ func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, n
 	} else if done {
 		h.log.Info("mail skipped: processed before", "uid", key.UID, "from", l.in.From, "message_id", l.in.MessageID,
 			"processed_uid", p.UID, "processed_at", p.Time, "outcome", p.Outcome)
-		return "already processed: " + p.Outcome, nil
+		return alreadyProcessed + p.Outcome, nil
+	} else if p != nil {
+		// The server gave this key to another mail before: it numbered
+		// the folder anew without a new UIDVALIDITY. The mail is new, and
+		// handled; the record of the other is replaced.
+		h.log.Warn("mail under a key handled before, with other content: the server reused a UID; handling it as a new mail",
+			"mailbox", key.Mailbox, "uidvalidity", key.UIDValidity, "uid", key.UID, "from", l.in.From, "message_id", l.in.MessageID,
+			"before_message_id", p.MessageID, "before_at", p.Time)
 	}
 	if h.hook != nil {
 		h.hook(l.in)
@@ -249,6 +256,10 @@ func queue(tx *store.Tx, from gomail.Address, mails []pending, now time.Time) er
 	}
 	return nil
 }
+
+// alreadyProcessed begins the outcome of a mail Handle found processed
+// before.
+const alreadyProcessed = "already processed: "
 
 // InternalError is returned by Handle when handling a mail met a fault of
 // the referee's own.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -244,18 +245,21 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 	if env != nil {
 		messageID = env.MessageID
 	}
-	// The same key: handled, and the daemon stopped before it moved it.
-	// The same mail under another key is known by its content, once read
-	// (Handle).
+	// The same key: handled, and the daemon stopped before it moved it;
+	// or another mail, if the server gave the UID again without a new
+	// UIDVALIDITY. Only a record without a digest (of an older titm) is
+	// trusted by its key alone; else the mail is read, and Handle knows
+	// it by its content, as it knows the same mail under another key.
+	var p *store.Processed
 	var done bool
 	ib.st.View(func(tx *store.Tx) error {
-		_, done, err = tx.WasProcessed(key.Mailbox, key.UIDValidity, key.UID, "")
+		p, done, err = tx.WasProcessed(key.Mailbox, key.UIDValidity, key.UID, "")
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if done {
+	if done && p.Digest == "" {
 		ib.log.Info("mail processed before; moving it", "uid", uid, "message_id", messageID)
 	} else {
 		section := &imap.FetchItemBodySection{Peek: true}
@@ -289,12 +293,14 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 		// took is the referee's own time for the mail, from the mail in
 		// hand to its outcome committed, the mails it queued with it.
 		ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome, "took", time.Since(fetched))
-		ib.health.handled(ib.now())
-		if ib.AfterCommit != nil {
-			ib.AfterCommit(uint32(uid))
-		}
-		if ib.handled != nil {
-			ib.handled()
+		if !strings.HasPrefix(outcome, alreadyProcessed) { // else nothing was committed
+			ib.health.handled(ib.now())
+			if ib.AfterCommit != nil {
+				ib.AfterCommit(uint32(uid))
+			}
+			if ib.handled != nil {
+				ib.handled()
+			}
 		}
 	}
 	if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}, Silent: true}, nil).Close(); err != nil {

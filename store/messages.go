@@ -47,22 +47,44 @@ func (t *Tx) MarkProcessed(p Processed) error {
 // WasProcessed returns the record of a message handled before: the same
 // mailbox, UIDVALIDITY and UID, or, when digest is not empty, the same
 // digest (the same mail delivered twice).
+//
+// With a digest, the same key is not enough: a record under the key with
+// another digest is of another mail, which a server that gave the same
+// UIDs again (a mailbox made anew without a new UIDVALIDITY) put under the
+// same key. WasProcessed then returns that record and false, unless the
+// digest itself was processed, so that the new mail is handled and the
+// caller can tell of the reused key.
 func (t *Tx) WasProcessed(mailbox string, uidValidity, uid uint32, digest string) (*Processed, bool, error) {
 	key := (&Processed{Mailbox: mailbox, UIDValidity: uidValidity, UID: uid}).key()
-	data := t.tx.Bucket(bucketProcessed).Get(key)
-	if data == nil && digest != "" {
+	byKey, err := t.processed(key)
+	if err != nil {
+		return nil, false, err
+	}
+	if byKey != nil && (digest == "" || byKey.Digest == "" || byKey.Digest == digest) {
+		return byKey, true, nil
+	}
+	if digest != "" {
 		if k := t.tx.Bucket(bucketDigests).Get([]byte(digest)); k != nil {
-			data = t.tx.Bucket(bucketProcessed).Get(k)
+			p, err := t.processed(k)
+			if err != nil || p != nil {
+				return p, p != nil, err
+			}
 		}
 	}
+	return byKey, false, nil
+}
+
+// processed reads the record under key, or nil.
+func (t *Tx) processed(key []byte) (*Processed, error) {
+	data := t.tx.Bucket(bucketProcessed).Get(key)
 	if data == nil {
-		return nil, false, nil
+		return nil, nil
 	}
 	var p Processed
 	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, false, fmt.Errorf("store: reading a processed message: %w", err)
+		return nil, fmt.Errorf("store: reading a processed message: %w", err)
 	}
-	return &p, true, nil
+	return &p, nil
 }
 
 // Mail statuses in the outbox.

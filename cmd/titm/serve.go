@@ -90,7 +90,7 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 		debug.SetMemoryLimit(36 << 20)
 	}
 	if cfg.Embedded.Enabled {
-		srv, err := startEmbedded(cfg, log)
+		srv, err := startEmbedded(cfg, cfg.Embedded.Path, log)
 		if err != nil {
 			return err
 		}
@@ -134,14 +134,15 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 	return err
 }
 
-// startEmbedded starts the embedded mail servers as configured.
-func startEmbedded(cfg *mail.Config, log *slog.Logger) (*embedded.Servers, error) {
+// startEmbedded starts the embedded mail servers as configured, their
+// mailboxes kept in the file path ("": in memory).
+func startEmbedded(cfg *mail.Config, path string, log *slog.Logger) (*embedded.Servers, error) {
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: cfg.Embedded.IMAPAddress, SMTPAddr: cfg.Embedded.SMTPAddress,
-		Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
+		Path: path, Users: cfg.Embedded.Users, Folders: []string{cfg.IMAP.ProcessedFolder}, Logger: log})
 	if err != nil {
 		return nil, err
 	}
-	log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr())
+	log.Info("embedded mail servers", "imap", srv.IMAPAddr(), "smtp", srv.SMTPAddr(), "mail_file", path)
 	return srv, nil
 }
 
@@ -151,7 +152,13 @@ func startEmbedded(cfg *mail.Config, log *slog.Logger) (*embedded.Servers, error
 // ports, and the check says so.
 func checkConnections(cfg *mail.Config, log *slog.Logger, out io.Writer) error {
 	if cfg.Embedded.Enabled {
-		srv, err := startEmbedded(cfg, log)
+		// The check makes no file: it opens the mail file when there is
+		// one, and else keeps the mailboxes in memory.
+		path := cfg.Embedded.Path
+		if _, err := os.Stat(path); err != nil {
+			path = ""
+		}
+		srv, err := startEmbedded(cfg, path, log)
 		if err != nil {
 			fmt.Fprintf(out, "embedded: start the servers: FAILED: %v\n", err)
 			return errProblems

@@ -103,8 +103,11 @@ password = "r"
 // for the check, as serve would, and logs in to them.
 func TestServeCheckConnectEmbedded(t *testing.T) {
 	imapAddr, smtpAddr := "127.0.0.1:"+freePort(t), "127.0.0.1:"+freePort(t)
-	f := filepath.Join(t.TempDir(), "titm.toml")
-	os.WriteFile(f, []byte(fmt.Sprintf(`[referee]
+	dir := t.TempDir()
+	f := filepath.Join(dir, "titm.toml")
+	os.WriteFile(f, []byte(fmt.Sprintf(`[store]
+path = %q
+[referee]
 address = "referee@demo.test"
 [imap]
 address = %q
@@ -120,10 +123,14 @@ imap_address = %q
 smtp_address = %q
 [embedded.users]
 "referee@demo.test" = "referee"
-`, imapAddr, smtpAddr, imapAddr, smtpAddr)), 0o600)
+`, filepath.Join(dir, "titm.db"), imapAddr, smtpAddr, imapAddr, smtpAddr)), 0o600)
 	code, out, errs := runT(t, "serve", "--check", "--connect", "--config", f)
 	if code != exitOK || !strings.Contains(out, "embedded: start the servers") || !strings.Contains(out, "imap: log in as referee@demo.test: ok") {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	// The check changes nothing: it makes no mail file.
+	if _, err := os.Stat(filepath.Join(dir, "titm.db.mail")); !os.IsNotExist(err) {
+		t.Errorf("the check made the embedded servers' mail file: %v", err)
 	}
 }
 

@@ -1,10 +1,15 @@
 // Package embedded runs a small, self-contained mail system on loopback: an
-// IMAP server whose mailboxes live in memory and an SMTP server that delivers
-// every accepted message straight into those mailboxes.
+// IMAP server and an SMTP server that delivers every accepted message
+// straight into its mailboxes.
+//
+// The mailboxes are kept in a bbolt file of their own (Options.Path), so
+// that they, their UIDVALIDITY and their UIDs survive a restart, as an IMAP
+// client that remembers what it has read requires; without a file they
+// live in memory alone.
 //
 // It exists so that `titm demo`, `titm serve` with the example configuration
 // and the end-to-end tests need no outside mail server. It is not meant to
-// face a network: logins travel in plain text and nothing is kept on disk.
+// face a network: logins travel in plain text.
 package embedded
 
 import (
@@ -23,7 +28,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
@@ -53,6 +57,10 @@ type Options struct {
 	// IMAPAddr is the IMAP listen address, e.g. "127.0.0.1:1143";
 	// "127.0.0.1:0" picks a free port (see Servers.IMAPAddr). Required.
 	IMAPAddr string
+	// Path is the bbolt file the mailboxes are kept in, made when missing;
+	// "" keeps them in memory, lost at Close. Only one Servers may have a
+	// file open: Start fails when another process holds it.
+	Path string
 	// SMTPAddr is the SMTP listen address, e.g. "127.0.0.1:1025". Required.
 	SMTPAddr string
 	// Users maps a mail address to its password. Each user gets the
@@ -100,9 +108,10 @@ type Servers struct {
 	log        *slog.Logger
 	fault      func(from string, to []string) error
 	tokenCheck func(user, token string) error
-	users      map[string]*imapmemserver.User // by lowercased address; read-only after Start
+	mail       *backend
+	users      map[string]*user // by lowercased address; read-only after Start
 	// passwords are the users' passwords, by lowercased address, with which
-	// a login by token opens the in-memory mailbox.
+	// a login by token opens the mailbox.
 	passwords map[string]string
 
 	imapSrv    *imapserver.Server
@@ -143,7 +152,7 @@ func Start(opt *Options) (*Servers, error) {
 	if err != nil {
 		return nil, err
 	}
-	users, err := makeUsers(opt.Users, folders)
+	passwords, err := checkUsers(opt.Users)
 	if err != nil {
 		return nil, err
 	}
@@ -154,25 +163,10 @@ func Start(opt *Options) (*Servers, error) {
 	}
 	logger = logger.With("component", "embedded-mail")
 
-	mem := imapmemserver.New()
-	for _, u := range users {
-		mem.AddUser(u)
-	}
-	// imapserver panics on the first connection if a session lacks what
-	// IMAP4rev2 needs; finding out here turns that into an error.
-	if _, ok := mem.NewSession().(imapserver.SessionIMAP4rev2); !ok {
-		return nil, errors.New("embedded: the in-memory IMAP backend does not support IMAP4rev2")
-	}
-
-	passwords := map[string]string{}
-	for addr, p := range opt.Users {
-		passwords[canonical(addr)] = p
-	}
 	s := &Servers{
 		log:        logger,
 		fault:      opt.Fault,
 		tokenCheck: opt.TokenCheck,
-		users:      users,
 		passwords:  passwords,
 		imapServed: make(chan struct{}),
 		smtpServed: make(chan struct{}),
@@ -187,17 +181,21 @@ func Start(opt *Options) (*Servers, error) {
 		imapLn.Close()
 		return nil, fmt.Errorf("embedded: listening for SMTP on %s: %w", opt.SMTPAddr, err)
 	}
+	// The file is opened once the ports are ours: a serve already running
+	// is then named by its ports, as before there was a file.
+	if s.mail, err = openBackend(opt.Path, passwords, folders, time.Now); err != nil {
+		imapLn.Close()
+		smtpLn.Close()
+		return nil, err
+	}
+	s.users = s.mail.users
 	s.imapActive.Add(1) // released by Close
 	s.imapLn = newTrackingListener(imapLn, func() { s.imapActive.Add(1) })
 	s.smtpLn = newTrackingListener(smtpLn, nil)
 
 	s.imapSrv = imapserver.New(&imapserver.Options{
 		NewSession: func(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			inner, ok := mem.NewSession().(imapserver.SessionIMAP4rev2)
-			if !ok {
-				s.imapActive.Done() // this connection gets no session to close
-				return nil, nil, errors.New("embedded: IMAP session lacks IMAP4rev2 support")
-			}
+			inner := &session{b: s.mail}
 			return &imapSession{SessionIMAP4rev2: inner, srv: s, remote: c.NetConn().RemoteAddr().String()}, nil, nil
 		},
 		Caps: imap.CapSet{
@@ -247,7 +245,7 @@ func Start(opt *Options) (*Servers, error) {
 		}
 	}
 	s.log.Info("embedded mail servers started",
-		"imap", s.IMAPAddr(), "smtp", s.SMTPAddr(), "users", len(users))
+		"imap", s.IMAPAddr(), "smtp", s.SMTPAddr(), "users", len(s.users), "mail_file", opt.Path)
 	return s, nil
 }
 
@@ -270,11 +268,13 @@ func folderList(names []string) ([]string, error) {
 	return out, nil
 }
 
-func makeUsers(list map[string]string, folders []string) (map[string]*imapmemserver.User, error) {
+// checkUsers checks the users and returns their passwords by lowercased
+// address, as logins are compared.
+func checkUsers(list map[string]string) (map[string]string, error) {
 	if len(list) == 0 {
 		return nil, errors.New("embedded: no users")
 	}
-	users := make(map[string]*imapmemserver.User, len(list))
+	out := make(map[string]string, len(list))
 	for addr, password := range list {
 		key := canonical(addr)
 		if key == "" {
@@ -283,20 +283,12 @@ func makeUsers(list map[string]string, folders []string) (map[string]*imapmemser
 		if password == "" {
 			return nil, fmt.Errorf("embedded: user %s has no password", addr)
 		}
-		if users[key] != nil {
+		if _, ok := out[key]; ok {
 			return nil, fmt.Errorf("embedded: user %s is listed twice (addresses ignore case)", key)
 		}
-		// imapmemserver compares login names exactly, so users are made
-		// under the lowercased address and logins are lowercased to match.
-		u := imapmemserver.NewUser(key, password)
-		for _, mbox := range append([]string{"INBOX"}, folders...) {
-			if err := u.Create(mbox, nil); err != nil {
-				return nil, fmt.Errorf("embedded: creating mailbox %q for %s: %w", mbox, key, err)
-			}
-		}
-		users[key] = u
+		out[key] = password
 	}
-	return users, nil
+	return out, nil
 }
 
 func canonical(addr string) string {
@@ -330,9 +322,8 @@ func (s *Servers) deliver(key string, msg []byte) error {
 	if u == nil {
 		return fmt.Errorf("embedded: delivering to %s: no such user", key)
 	}
-	// imapmemserver copies the literal into its own buffer, so callers may
-	// reuse msg.
-	data, err := u.Append("INBOX", bytes.NewReader(msg), &imap.AppendOptions{Time: time.Now()})
+	// A copy, so that callers may reuse msg.
+	data, err := s.mail.append(u, "INBOX", bytes.Clone(msg), &imap.AppendOptions{Time: time.Now()})
 	if err != nil {
 		return fmt.Errorf("embedded: delivering to %s: %w", key, err)
 	}
@@ -342,8 +333,9 @@ func (s *Servers) deliver(key string, msg []byte) error {
 
 // Close stops both servers: it closes the listeners and every open
 // connection, then blocks until the servers' goroutines have finished
-// (including any Options.Fault call in progress). Messages already
-// delivered are dropped with the servers. Close is safe for concurrent use;
+// (including any Options.Fault call in progress), and closes the mail
+// file. Without a file, the messages delivered are dropped with the
+// servers. Close is safe for concurrent use;
 // calls after the first return the first call's result.
 func (s *Servers) Close() error {
 	s.closeOnce.Do(func() {
@@ -390,6 +382,11 @@ func (s *Servers) Close() error {
 			s.log.Warn("embedded IMAP server: a connection did not end; stopping without it", "waited", closeWait)
 		}
 
+		// A connection that did not end may still reach the file; it then
+		// gets an error, as the file is closed.
+		if err := s.mail.close(); err != nil {
+			errs = append(errs, fmt.Errorf("embedded: closing the mail file: %w", err))
+		}
 		s.closeErr = errors.Join(errs...)
 		s.log.Info("embedded mail servers stopped")
 	})
@@ -498,7 +495,7 @@ func (c *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) err
 			return err
 		}
 		if early {
-			// imapmemserver returns at once when no mailbox is selected;
+			// the session returns at once when no mailbox is selected;
 			// there is then nothing to announce, only DONE to wait for.
 			<-stop
 			return nil
@@ -561,7 +558,7 @@ func (c *smtpSession) Auth(mech string) (sasl.Server, error) {
 		u := c.srv.users[name]
 		// Login's check is constant-time; the lookup miss is not, which
 		// only tells a loopback client which test users exist.
-		if u == nil || u.Login(name, password) != nil {
+		if u == nil || u.login(password) != nil {
 			c.srv.log.Info("SMTP login refused", "user", name, "remote", c.remote)
 			return smtp.ErrAuthFailed
 		}

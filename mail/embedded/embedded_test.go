@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -54,7 +55,8 @@ func (s *logSink) String() string {
 	return s.buf.String()
 }
 
-// start runs servers with alice and bob on free loopback ports; edit may
+// start runs servers with alice and bob on free loopback ports, their
+// mailboxes in a file of the test's own; edit may
 // change the options first. The servers are closed when the test ends, and
 // the log is then checked for passwords.
 func start(t *testing.T, edit func(*embedded.Options)) *embedded.Servers {
@@ -65,7 +67,10 @@ func start(t *testing.T, edit func(*embedded.Options)) *embedded.Servers {
 		SMTPAddr: "127.0.0.1:0",
 		Users:    map[string]string{alice: alicePass, bob: bobPass},
 		Folders:  []string{"processed"},
-		Logger:   slog.New(slog.NewTextHandler(sink, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		// On disk, as serve keeps them: the tests below then check the
+		// file's backend; the tests started otherwise, the memory's.
+		Path:   filepath.Join(t.TempDir(), "mail.db"),
+		Logger: slog.New(slog.NewTextHandler(sink, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
 	if edit != nil {
 		edit(opt)
