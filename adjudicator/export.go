@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"titm/rules"
 )
@@ -63,8 +64,11 @@ type Verified struct {
 
 // Verify checks an export: the revealed seed against the commitment, every
 // die against the stream, every impulse replayed through the rules to the
-// same events and positions, every hash of the chain, and the head and
-// result the export states. The first difference is a *Discrepancy.
+// same events and positions, every record compared field by field with the
+// one the replay makes, the times of the log in order, every hash of the
+// chain, and the head, status, result and seeds the export states. The
+// first difference is a *Discrepancy naming the record and the field.
+// Verify replays on a copy of x and never changes x.
 func Verify(x *Export) (*Verified, error) {
 	return VerifyWith(nil, x, nil)
 }
@@ -73,33 +77,71 @@ func Verify(x *Export) (*Verified, error) {
 // export's files (nil: loaded from them), as ReplayWith, and with step
 // called after each change replayed, as ReplaySteps: a reader that shows
 // every impulse's report beside the verification has both from one replay.
+// The records and game step is given are the copy's.
 func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, events []rules.Event) error) (*Verified, error) {
+	x, err := Clone(x)
+	if err != nil {
+		return nil, err
+	}
 	var secret []byte
 	if x.Seed != "" {
 		var err error
 		if secret, err = hex.DecodeString(x.Seed); err != nil || len(secret) != SeedSize {
-			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
+			return nil, &Discrepancy{Kind: "export", Field: "seed", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
 		}
 	}
-	rp, err := ReplaySteps(s, x.Header, x.Records, secret, step)
+	if err := checkTimes(x.Records); err != nil {
+		return nil, err
+	}
+	if len(x.Records) > 0 && x.Scenario != x.Records[0].Scenario {
+		return nil, &Discrepancy{Kind: KindCreated, Field: "scenario", What: fmt.Sprintf("the export's scenario is %q, but the log's first record has %q", x.Scenario, x.Records[0].Scenario)}
+	}
+	// Each player's seed is checked against the export's where the log
+	// records it, as the replay reaches it.
+	seeds := func(g *Game, recs []Record, events []rules.Event) error {
+		for _, r := range recs {
+			if r.Kind == KindJoined && x.Seeds[r.Side] != r.Seed {
+				return &Discrepancy{Seq: r.Seq, Kind: r.Kind, Field: "seed", What: fmt.Sprintf("the %s player's seed is %q in the log, but the export gives %q", r.Side, r.Seed, x.Seeds[r.Side])}
+			}
+		}
+		if step != nil {
+			return step(g, recs, events)
+		}
+		return nil
+	}
+	rp, err := ReplaySteps(s, x.Header, x.Records, secret, seeds)
 	if err != nil {
 		return nil, err
 	}
 	g := rp.Game
 	switch {
 	case x.Seed == "" && g.Status == Finished:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: KindFinished, What: "the game is finished, but the export does not reveal its seed"}
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: KindFinished, Field: "seed", What: "the game is finished, but the export does not reveal its seed"}
 	case x.Head != g.Head:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export's head is %s, but its last record hashes to %s", x.Head, g.Head)}
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "head", What: fmt.Sprintf("the export's head is %s, but its last record hashes to %s", x.Head, g.Head)}
 	case x.Status != g.Status:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export says the game is %s, but its log leaves it %s", x.Status, g.Status)}
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "status", What: fmt.Sprintf("the export says the game is %s, but its log leaves it %s", x.Status, g.Status)}
 	case x.Result != g.Result:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export's result is %q, but its log gives %q", x.Result, g.Result)}
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "result", What: fmt.Sprintf("the export's result is %q, but its log gives %q", x.Result, g.Result)}
 	}
-	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		if x.Seeds[side] != g.Players[side].Seed {
-			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
+	for side := range x.Seeds {
+		if side != rules.German && side != rules.Allied || x.Seeds[side] != g.Players[side].Seed {
+			return nil, &Discrepancy{Kind: "export", Field: "player_seeds." + string(side), What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
 		}
 	}
 	return &Verified{Impulses: rp.Impulses, Dice: rp.Dice, DiceChecked: secret != nil, Game: g}, nil
+}
+
+// checkTimes checks that the times of a log never go back: each record is
+// written when its act is done, after the one before. A time between its
+// neighbours' is all a log can tell of a record whose act derives nothing
+// from its time (docs/verify.md).
+func checkTimes(log []Record) error {
+	for i := 1; i < len(log); i++ {
+		if r := log[i]; r.Time.Before(log[i-1].Time) {
+			return &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impulse: r.Impulse, Field: "time",
+				What: fmt.Sprintf("its time %s is before the time of the record before it, %s", r.Time.Format(time.RFC3339Nano), log[i-1].Time.Format(time.RFC3339Nano))}
+		}
+	}
+	return nil
 }

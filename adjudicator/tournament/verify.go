@@ -3,6 +3,7 @@ package tournament
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -62,10 +63,13 @@ type Verified struct {
 	DiceChecked                           bool // false while the seed is not revealed
 }
 
-// Discrepancy is the first difference Verify found.
+// Discrepancy is the first difference Verify found: the record (Seq, -1
+// for the export's own fields), the field by its JSON name where one field
+// differs (`pairs[1][0]`, `bids[0].vp`; the export's: `head`), and what.
 type Discrepancy struct {
-	Seq  int
-	What string
+	Seq   int
+	Field string
+	What  string
 }
 
 func (d *Discrepancy) Error() string {
@@ -78,22 +82,32 @@ func (d *Discrepancy) Error() string {
 // Verify checks a tournament's export: every hash of its chain; the seed
 // against the commitment; each game's export (adjudicator.Verify); the
 // whole log replayed from its first record, each act giving again exactly
-// the records logged (so every pairing, every side decision from the
-// revealed bids and every die is checked), with each result derived from
-// its game as the referee derives it (End): the game's result, its German
-// VP less the bids' and the scenario's VP levels; each sealed bid against
-// the hash logged when it came. A bid not revealed yet, in the export of
-// a running tournament, is checked only for having come in when it could.
+// the records logged, compared field by field (so every pairing, every
+// side decision from the revealed bids and every die is checked), with
+// each result derived from its game as the referee derives it (End): the
+// game's result, its German VP less the bids' and the scenario's VP
+// levels; each sealed bid against the hash logged when it came, where the
+// sides record reveals it; the times of the log in order. A bid not
+// revealed yet, in the export of a running tournament, is checked only for
+// having come in when it could. Verify replays on a copy of x and never
+// changes x.
 func Verify(x *Export) (*Verified, error) {
+	x, err := adjudicator.Clone(x)
+	if err != nil {
+		return nil, err
+	}
 	games := map[string]*adjudicator.Game{}
 	var gv Verified
 	for _, gx := range x.Games {
+		if gx == nil {
+			return nil, bad(-1, "games", "the export has an empty game")
+		}
 		if games[gx.ID] != nil {
-			return nil, bad(-1, "game %s is in the export twice", gx.ID)
+			return nil, bad(-1, "games", "game %s is in the export twice", gx.ID)
 		}
 		r, err := adjudicator.Verify(gx)
 		if err != nil {
-			return nil, bad(-1, "game %s: %v", gx.ID, err)
+			return nil, &Discrepancy{Seq: -1, Field: "games", What: fmt.Sprintf("game %s: %v", gx.ID, err)}
 		}
 		games[gx.ID] = r.Game
 		gv.Games++
@@ -109,56 +123,75 @@ func Verify(x *Export) (*Verified, error) {
 }
 
 // VerifyLog checks the tournament's log alone, as Verify does, without its
-// games: each result is taken as its record tells it.
+// games: each result is taken as its record tells it. It replays on a copy
+// of x and never changes x.
 func VerifyLog(x *Export) (*Verified, error) {
+	x, err := adjudicator.Clone(x)
+	if err != nil {
+		return nil, err
+	}
 	v, _, err := verifyLog(x, nil)
 	return v, err
 }
 
-func bad(seq int, format string, args ...any) error {
-	return &Discrepancy{Seq: seq, What: fmt.Sprintf(format, args...)}
+func bad(seq int, field, format string, args ...any) error {
+	return &Discrepancy{Seq: seq, Field: field, What: fmt.Sprintf(format, args...)}
 }
 
-// verifyLog replays the log. With games (the verified games of the
-// export, by id) each result is derived from its game; with nil, from its
-// record.
+// verifyLog replays the log of x, a copy the replay may change. With games
+// (the verified games of the export, by id) each result is derived from
+// its game; with nil, from its record.
 func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tournament, error) {
 	if len(x.Records) == 0 || x.Records[0].Kind != KindCreated || x.Records[0].Settings == nil {
-		return nil, nil, bad(0, "the log does not begin with the tournament's creation")
+		return nil, nil, bad(0, "kind", "the log does not begin with the tournament's creation")
 	}
 	prev := ""
-	for _, r := range x.Records {
+	for i, r := range x.Records {
 		if r.Prev != prev {
-			return nil, nil, bad(r.Seq, "its prev %s is not the hash of the record before, %s", r.Prev, prev)
+			return nil, nil, bad(r.Seq, "prev", "its prev %s is not the hash of the record before, %s", r.Prev, prev)
 		}
-		if RecordHash(r) != r.Hash {
-			return nil, nil, bad(r.Seq, "its hash %s is not the hash of its content", r.Hash)
+		if h := RecordHash(r); h != r.Hash {
+			return nil, nil, bad(r.Seq, "hash", "its hash %s is not the hash of its content, %s", r.Hash, h)
+		}
+		if i > 0 && r.Time.Before(x.Records[i-1].Time) {
+			return nil, nil, bad(r.Seq, "time", "its time %s is before the time of the record before it, %s",
+				r.Time.Format(time.RFC3339Nano), x.Records[i-1].Time.Format(time.RFC3339Nano))
 		}
 		prev = r.Hash
 	}
 	if prev != x.Head {
-		return nil, nil, bad(-1, "the export's head %s is not the hash of its last record, %s", x.Head, prev)
+		return nil, nil, bad(-1, "head", "the export's head %s is not the hash of its last record, %s", x.Head, prev)
 	}
+	// The tournament is made again from its first record, as New made it;
+	// the settings are a copy, so that nothing the replay does changes the
+	// record it is compared with.
 	c := x.Records[0]
 	if c.Commitment != x.Commitment {
-		return nil, nil, bad(0, "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
+		return nil, nil, bad(0, "commitment", "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
+	}
+	settings, err := adjudicator.Clone(c.Settings)
+	if err != nil {
+		return nil, nil, err
 	}
 	v := &Verified{Records: len(x.Records)}
-	t := &Tournament{ID: x.ID, Settings: *c.Settings, Status: Running, Created: c.Time, Commitment: c.Commitment}
-	for _, p := range c.Settings.Players {
+	t := &Tournament{ID: x.ID, Settings: *settings, Status: Running, Created: c.Time, Commitment: c.Commitment}
+	for _, p := range settings.Players {
 		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Language: p.Language})
 	}
 	if x.Seed != "" {
 		secret, err := hex.DecodeString(x.Seed)
 		if err != nil {
-			return nil, nil, bad(-1, "the revealed seed is not hex")
+			return nil, nil, bad(-1, "seed", "the revealed seed is not hex")
 		}
 		if err := t.SetSecret(secret); err != nil {
-			return nil, nil, bad(-1, "%v", err)
+			return nil, nil, bad(-1, "seed", "%v", err)
 		}
 		v.DiceChecked = true
 	}
-	t.Log, t.Head = x.Records[:1], c.Hash
+	made := t.record(Record{Kind: KindCreated, Time: c.Time, Settings: settings, Commitment: t.Commitment})
+	if err := compare(c, made); err != nil {
+		return nil, nil, err
+	}
 	// The director's decision names how its game ended, as the referee's
 	// act does (TournamentAdjudicate).
 	adjudicated := map[string]bool{}
@@ -177,47 +210,42 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		case KindPaired:
 			got, err = t.Pair(r.Time)
 		case KindBid:
-			b, ok, berr := revealed(t.ID, x.Records[i:], r)
-			switch {
-			case berr != nil:
-				return nil, nil, bad(r.Seq, "%v", berr)
-			case ok:
-				got, err = t.replayBid(r.Player-1, b, r.Time)
-			default:
-				// The export was taken while the bids were open: the bid
-				// is still sealed, and its hash all the log holds.
-				got, err = t.sealedBid(r.Player-1, r.BidHash, r.Time)
-			}
+			got, err = t.replayBid(r, x.Records[i+1:])
 		case KindSides:
 			got, err = t.CloseBids(r.Time)
 		case KindGame:
 			_, p, _ := t.at(r.Round, r.Pairing)
 			if p == nil {
-				return nil, nil, bad(r.Seq, "no pairing %d in round %d", r.Pairing, r.Round)
+				return nil, nil, bad(r.Seq, "pairing", "no pairing %d in round %d", r.Pairing, r.Round)
+			}
+			if games != nil {
+				if err := t.checkGame(r, p, games[r.Game]); err != nil {
+					return nil, nil, err
+				}
 			}
 			got = []Record{t.GameMade(r.Round, r.Pairing, r.Game, r.Time)}
 		case KindResult:
 			_, p, _ := t.at(r.Round, r.Pairing)
 			if p == nil || !p.Sided() {
-				return nil, nil, bad(r.Seq, "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
+				return nil, nil, bad(r.Seq, "pairing", "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
 			}
 			e := endOf(p, r)
 			if games != nil {
 				g := games[r.Game]
 				if g == nil {
-					return nil, nil, bad(r.Seq, "game %s of the log is missing from the export", r.Game)
+					return nil, nil, bad(r.Seq, "game", "game %s of the log is missing from the export", r.Game)
 				}
 				how := ""
 				if adjudicated[r.Game] {
 					how = "adjudicated"
 				}
 				if e, err = endOfGame(g, p, how); err != nil {
-					return nil, nil, bad(r.Seq, "%v", err)
+					return nil, nil, bad(r.Seq, "game", "%v", err)
 				}
 			}
 			got, err = t.Result(r.Game, e, r.Time)
 			if err == nil && games != nil && (got[0].Points != r.Points || got[0].Margin != r.Margin) {
-				return nil, nil, bad(r.Seq, "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
+				return nil, nil, bad(r.Seq, "points", "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
 					r.Game, t.count(p, r.Points, r.Margin), e.Result, e.VP+p.Give, p.Give, t.count(p, got[0].Points, got[0].Margin))
 			}
 		case KindReplaced:
@@ -242,22 +270,27 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			got = []Record{rec}
 			adjudicated[r.Game] = true
 		default:
-			return nil, nil, bad(r.Seq, "a record of kind %q cannot come here", r.Kind)
+			return nil, nil, bad(r.Seq, "kind", "a record of kind %q cannot come here", r.Kind)
 		}
 		if err != nil {
-			return nil, nil, bad(r.Seq, "replaying it: %v", err)
+			var d *Discrepancy
+			if errors.As(err, &d) {
+				return nil, nil, err
+			}
+			return nil, nil, bad(r.Seq, "", "replaying it: %v", err)
 		}
 		if len(got) == 0 {
-			return nil, nil, bad(r.Seq, "replaying it makes no record")
+			return nil, nil, bad(r.Seq, "", "replaying it makes no record")
 		}
 		for _, g := range got {
 			if i >= len(x.Records) {
-				return nil, nil, bad(g.Seq, "the replay makes a %s record the log does not have", g.Kind)
+				return nil, nil, bad(g.Seq, "", "the replay makes a %s record the log does not have", g.Kind)
 			}
-			if g.Hash != x.Records[i].Hash {
-				want, _ := json.Marshal(x.Records[i])
-				have, _ := json.Marshal(g)
-				return nil, nil, bad(g.Seq, "the replay differs:\n  logged:   %s\n  replayed: %s", want, have)
+			if g.Kind == KindFinished && x.Seed == "" {
+				return nil, nil, bad(g.Seq, "seed", "the tournament is over, but the export does not reveal its seed")
+			}
+			if err := compare(x.Records[i], g); err != nil {
+				return nil, nil, err
 			}
 			if g.Kind == KindSides {
 				v.Sides++
@@ -267,9 +300,50 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		}
 	}
 	if t.Status == Over && x.Seed == "" {
-		return nil, nil, bad(-1, "the tournament is over, but the export does not reveal its seed")
+		return nil, nil, bad(-1, "seed", "the tournament is over, but the export does not reveal its seed")
 	}
 	return v, t, nil
+}
+
+// compare names the first field, by its JSON name, where a logged record
+// and the record the replay made of it differ: every field of a record is
+// compared (adjudicator.FirstDifference), a field added to Record too.
+func compare(logged, replayed Record) error {
+	d := adjudicator.FirstDifference(logged, replayed)
+	if d == nil {
+		return nil
+	}
+	switch {
+	case d.Field == "hash":
+		return bad(logged.Seq, d.Field, "its hash %s is not the hash of its content as replayed, %s", d.Logged, d.Replayed)
+	case d.Replayed == "":
+		return bad(logged.Seq, d.Field, "the replay differs: %s is %s in the log, and the replay has none", d.Field, d.Logged)
+	case d.Logged == "":
+		return bad(logged.Seq, d.Field, "the replay differs: the log has no %s, and the replay gives %s", d.Field, d.Replayed)
+	}
+	return bad(logged.Seq, d.Field, "the replay differs: %s is %s in the log, but the replay gives %s", d.Field, d.Logged, d.Replayed)
+}
+
+// checkGame checks, at the record of pairing p's game, that the export
+// has the game, of the round's scenario, and between the pairing's
+// players, on the sides the log decided.
+func (t *Tournament) checkGame(r Record, p *Pairing, g *adjudicator.Game) error {
+	rd, _, _ := t.at(r.Round, r.Pairing)
+	switch {
+	case g == nil:
+		return bad(r.Seq, "game", "game %s of the log is missing from the export", r.Game)
+	case !p.Sided():
+		return bad(r.Seq, "game", "game %s is made for pairing %d of round %d, whose sides are not decided", r.Game, r.Pairing, r.Round)
+	}
+	if want := rd.Scenario; g.Scenario != want {
+		return bad(r.Seq, "game", "game %s is a game of %q, but round %d plays %q", r.Game, g.Scenario, r.Round, want)
+	}
+	german, allied := t.Entrants[p.German].Address, t.Entrants[p.Opponent(p.German)].Address
+	if g.Players[rules.German].Address != german || g.Players[rules.Allied].Address != allied {
+		return bad(r.Seq, "game", "game %s is played by %s (German) and %s (Allied), but the pairing is %s (German) and %s (Allied)", r.Game,
+			g.Players[rules.German].Address, g.Players[rules.Allied].Address, german, allied)
+	}
+	return nil
 }
 
 // verifyGames checks that the export holds the games of the log's
@@ -278,15 +352,15 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 func verifyGames(x *Export, games map[string]*adjudicator.Game, t *Tournament) error {
 	for _, gx := range x.Games {
 		if _, p, _ := t.Find(gx.ID); p == nil {
-			return bad(-1, "game %s is in the export but in no pairing of the log", gx.ID)
+			return bad(-1, "games", "game %s is in the export but in no pairing of the log", gx.ID)
 		} else if games[gx.ID].Status == adjudicator.Finished && !p.Done {
-			return bad(-1, "game %s ended %q, and no result of the tournament's log says so", gx.ID, gx.Result)
+			return bad(-1, "games", "game %s ended %q, and no result of the tournament's log says so", gx.ID, gx.Result)
 		}
 	}
 	for _, r := range t.Rounds {
 		for _, p := range r.Pairings {
 			if p.Game != "" && games[p.Game] == nil {
-				return bad(-1, "game %s of the log is missing from the export", p.Game)
+				return bad(-1, "games", "game %s of the log is missing from the export", p.Game)
 			}
 		}
 	}
@@ -311,31 +385,40 @@ func (t *Tournament) count(p *Pairing, points [2]float64, margin [2]int) string 
 	return fmt.Sprintf("%s %g (margin %+d), %s %g (margin %+d)", t.Entrants[p.A].Name, points[0], margin[0], t.Entrants[p.B].Name, points[1], margin[1])
 }
 
-// replayBid replays a bid revealed in the log, with its salt as revealed.
-func (t *Tournament) replayBid(i int, b Bid, now time.Time) ([]Record, error) {
-	r, k, err := t.biddable(i, now)
+// replayBid replays a bid record r, rest the log after it. The bid is
+// taken sealed, with the hash logged; where the log has the sides record of
+// its pairing, the bid it reveals there is checked against that hash and
+// taken, so that the sides are decided again from the bids as revealed. A
+// revealed bid that is not the sealed one is the sides record's
+// discrepancy: the seal is only known to be broken where it is opened.
+func (t *Tournament) replayBid(r Record, rest []Record) ([]Record, error) {
+	i := r.Player - 1
+	rd, k, err := t.biddable(i, r.Time)
 	if err != nil {
 		return nil, err
 	}
-	return t.takeBid(r, k, i, b, now)
-}
-
-// revealed finds the bid a bid record sealed: revealed in the sides record
-// of its pairing, and matching the hash. It reports false when the log has
-// no sides record for the pairing: the bids were still open when the
-// export was taken.
-func revealed(id string, rest []Record, r Record) (Bid, bool, error) {
+	p := rd.Pairings[k]
+	j := p.Of(i)
+	p.Sealed[j] = true
 	for _, q := range rest {
-		if q.Kind == KindSides && q.Round == r.Round && q.Pairing == r.Pairing {
-			for _, b := range q.Bids {
-				if b != nil && bidHash(id, r.Round, r.Player-1, *b) == r.BidHash {
-					return *b, true, nil
-				}
-			}
-			return Bid{}, false, fmt.Errorf("the sealed bid does not match any bid revealed for pairing %d of round %d", r.Pairing, r.Round)
+		if q.Kind != KindSides || q.Round != rd.N || q.Pairing != k+1 {
+			continue
 		}
+		b := q.Bids[j]
+		field := fmt.Sprintf("bids[%d]", j)
+		switch {
+		case b == nil:
+			return nil, bad(q.Seq, field, "it reveals no bid of %s, whose bid record %d seals one", t.Entrants[i].Name, r.Seq)
+		case t.secret != nil && b.Salt != t.bidSalt(rd.N, i):
+			return nil, bad(q.Seq, field+".salt", "the salt of %s's bid is %q, but the tournament's seed gives %q", t.Entrants[i].Name, b.Salt, t.bidSalt(rd.N, i))
+		case bidHash(t.ID, rd.N, i, *b) != r.BidHash:
+			return nil, bad(q.Seq, field, "the bid it reveals for %s (%s) does not hash to the bid sealed in record %d", t.Entrants[i].Name, BidText(b), r.Seq)
+		}
+		c := *b
+		p.Bids[j], p.Sealed[j] = &c, false
+		break
 	}
-	return Bid{}, false, nil
+	return t.bidLogged(rd, k, i, r.BidHash, r.Time)
 }
 
 // endOf is the game's end a result record tells, for the replay of the
