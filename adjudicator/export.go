@@ -139,7 +139,7 @@ func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, 
 func checkTimes(log []Record) error {
 	for i := 1; i < len(log); i++ {
 		if r := log[i]; r.Time.Before(log[i-1].Time) {
-			return &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impulse: r.Impulse, Field: "time",
+			return &Discrepancy{Seq: i, Kind: r.Kind, Impulse: r.Impulse, Field: "time",
 				What: fmt.Sprintf("its time %s is before the time of the record before it, %s", r.Time.Format(time.RFC3339Nano), log[i-1].Time.Format(time.RFC3339Nano))}
 		}
 	}

@@ -123,7 +123,11 @@ type Discrepancy struct {
 	// (`dice[2].roll`), or of the export's; "" when the difference is not
 	// one field's (the replay fails, or makes a record the log lacks).
 	Field string
-	What  string
+	// Act, when not 0, is the record of the act that made the record Seq
+	// with it (an impulse, and the finished record that ends the game):
+	// which of the two was changed, the log cannot tell.
+	Act  int
+	What string
 }
 
 func (d *Discrepancy) Error() string {
@@ -131,7 +135,15 @@ func (d *Discrepancy) Error() string {
 	if d.Impulse != "" {
 		where += " " + d.Impulse
 	}
+	if d.Act != 0 && d.Act != d.Seq {
+		where += fmt.Sprintf(", made with record %d", d.Act)
+	}
 	return where + "): " + d.What
+}
+
+// discrepancy returns a *Discrepancy of record seq, made by itself.
+func discrepancy(seq int, e Record, field, what string) *Discrepancy {
+	return &Discrepancy{Seq: seq, Kind: e.Kind, Impulse: e.Impulse, Field: field, Act: seq, What: what}
 }
 
 // Replay rebuilds a game from its header and log, through the same methods
@@ -182,9 +194,14 @@ func ReplaySteps(s *rules.Scenario, h Header, log []Record, secret []byte, step 
 		recs, err := out.apply(e, next, engine, secret)
 		switch {
 		case err == errNotByItself:
-			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "no record of this kind is made here by itself"}
+			// Such a record is made with the act before it (a
+			// finished record with the last impulse): that act did
+			// not make it.
+			d := discrepancy(i, e, "kind", "no record of this kind is made here by itself")
+			d.Act = i - 1
+			return nil, d
 		case err != nil:
-			return nil, engineNote(engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "replaying it fails: " + err.Error()})
+			return nil, engineNote(engine, discrepancy(i, e, "", "replaying it fails: "+err.Error()))
 		}
 		start := i
 		if i, err = matchLogged(log, i, recs, engine); err != nil {
@@ -209,6 +226,12 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 	c := log[0]
 	if err := checkCreated(h, c, secret); err != nil {
 		return nil, err
+	}
+	if c.Engine < 1 || c.Engine > rules.Version {
+		return nil, discrepancy(0, c, "engine", fmt.Sprintf("the game was played with adjudication version %d, and this titm knows versions 1 to %d", c.Engine, rules.Version))
+	}
+	if _, ok := h.Files[h.Main]; !ok {
+		return nil, discrepancy(0, c, "main", fmt.Sprintf("the scenario's main file %q is not among its files", h.Main))
 	}
 	if s == nil {
 		var err error
@@ -343,11 +366,15 @@ func (out *Replayed) applyImpulse(e Record, secret []byte) ([]Record, error) {
 // recs, with the log's from the i-th on, and returns the index of the log's
 // record after them.
 func matchLogged(log []Record, i int, recs []Record, engine int) (int, error) {
+	act := i
 	for _, r := range recs {
 		if i >= len(log) {
-			return i, engineNote(engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impulse: r.Impulse, What: "the replay makes this record, but the log ends before it"})
+			d := discrepancy(r.Seq, r, "", "the replay makes this record, but the log ends before it")
+			d.Act = act
+			return i, engineNote(engine, d)
 		}
 		if err := compare(log[i], r); err != nil {
+			err.(*Discrepancy).Act = act
 			return i, engineNote(engine, err)
 		}
 		i++
@@ -375,7 +402,9 @@ func compare(e, r Record) error {
 	if d == nil {
 		return nil
 	}
-	return &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, Field: d.Field, What: describe(d)}
+	// The record is named by its place in the log, which the replay
+	// numbers, not by the number it claims.
+	return discrepancy(r.Seq, e, d.Field, describe(d))
 }
 
 // fieldWords says what some fields of a record are, for a reader of a

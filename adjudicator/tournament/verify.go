@@ -148,13 +148,13 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 	prev := ""
 	for i, r := range x.Records {
 		if r.Prev != prev {
-			return nil, nil, bad(r.Seq, "prev", "its prev %s is not the hash of the record before, %s", r.Prev, prev)
+			return nil, nil, bad(i, "prev", "its prev %s is not the hash of the record before, %s", r.Prev, prev)
 		}
 		if h := RecordHash(r); h != r.Hash {
-			return nil, nil, bad(r.Seq, "hash", "its hash %s is not the hash of its content, %s", r.Hash, h)
+			return nil, nil, bad(i, "hash", "its hash %s is not the hash of its content, %s", r.Hash, h)
 		}
 		if i > 0 && r.Time.Before(x.Records[i-1].Time) {
-			return nil, nil, bad(r.Seq, "time", "its time %s is before the time of the record before it, %s",
+			return nil, nil, bad(i, "time", "its time %s is before the time of the record before it, %s",
 				r.Time.Format(time.RFC3339Nano), x.Records[i-1].Time.Format(time.RFC3339Nano))
 		}
 		prev = r.Hash
@@ -210,16 +210,16 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		case KindPaired:
 			got, err = t.Pair(r.Time)
 		case KindBid:
-			got, err = t.replayBid(r, x.Records[i+1:])
+			got, err = t.replayBid(i, r, x.Records)
 		case KindSides:
 			got, err = t.CloseBids(r.Time)
 		case KindGame:
 			_, p, _ := t.at(r.Round, r.Pairing)
 			if p == nil {
-				return nil, nil, bad(r.Seq, "pairing", "no pairing %d in round %d", r.Pairing, r.Round)
+				return nil, nil, bad(i, "pairing", "no pairing %d in round %d", r.Pairing, r.Round)
 			}
 			if games != nil {
-				if err := t.checkGame(r, p, games[r.Game]); err != nil {
+				if err := t.checkGame(i, r, p, games[r.Game]); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -227,25 +227,25 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		case KindResult:
 			_, p, _ := t.at(r.Round, r.Pairing)
 			if p == nil || !p.Sided() {
-				return nil, nil, bad(r.Seq, "pairing", "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
+				return nil, nil, bad(i, "pairing", "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
 			}
 			e := endOf(p, r)
 			if games != nil {
 				g := games[r.Game]
 				if g == nil {
-					return nil, nil, bad(r.Seq, "game", "game %s of the log is missing from the export", r.Game)
+					return nil, nil, bad(i, "game", "game %s of the log is missing from the export", r.Game)
 				}
 				how := ""
 				if adjudicated[r.Game] {
 					how = "adjudicated"
 				}
 				if e, err = endOfGame(g, p, how); err != nil {
-					return nil, nil, bad(r.Seq, "game", "%v", err)
+					return nil, nil, bad(i, "game", "%v", err)
 				}
 			}
 			got, err = t.Result(r.Game, e, r.Time)
 			if err == nil && games != nil && (got[0].Points != r.Points || got[0].Margin != r.Margin) {
-				return nil, nil, bad(r.Seq, "points", "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
+				return nil, nil, bad(i, "points", "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
 					r.Game, t.count(p, r.Points, r.Margin), e.Result, e.VP+p.Give, p.Give, t.count(p, got[0].Points, got[0].Margin))
 			}
 		case KindReplaced:
@@ -270,17 +270,17 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			got = []Record{rec}
 			adjudicated[r.Game] = true
 		default:
-			return nil, nil, bad(r.Seq, "kind", "a record of kind %q cannot come here", r.Kind)
+			return nil, nil, bad(i, "kind", "a record of kind %q cannot come here", r.Kind)
 		}
 		if err != nil {
 			var d *Discrepancy
 			if errors.As(err, &d) {
 				return nil, nil, err
 			}
-			return nil, nil, bad(r.Seq, "", "replaying it: %v", err)
+			return nil, nil, bad(i, "", "replaying it: %v", err)
 		}
 		if len(got) == 0 {
-			return nil, nil, bad(r.Seq, "", "replaying it makes no record")
+			return nil, nil, bad(i, "", "replaying it makes no record")
 		}
 		for _, g := range got {
 			if i >= len(x.Records) {
@@ -315,32 +315,32 @@ func compare(logged, replayed Record) error {
 	}
 	switch {
 	case d.Field == "hash":
-		return bad(logged.Seq, d.Field, "its hash %s is not the hash of its content as replayed, %s", d.Logged, d.Replayed)
+		return bad(replayed.Seq, d.Field, "its hash %s is not the hash of its content as replayed, %s", d.Logged, d.Replayed)
 	case d.Replayed == "":
-		return bad(logged.Seq, d.Field, "the replay differs: %s is %s in the log, and the replay has none", d.Field, d.Logged)
+		return bad(replayed.Seq, d.Field, "the replay differs: %s is %s in the log, and the replay has none", d.Field, d.Logged)
 	case d.Logged == "":
-		return bad(logged.Seq, d.Field, "the replay differs: the log has no %s, and the replay gives %s", d.Field, d.Replayed)
+		return bad(replayed.Seq, d.Field, "the replay differs: the log has no %s, and the replay gives %s", d.Field, d.Replayed)
 	}
-	return bad(logged.Seq, d.Field, "the replay differs: %s is %s in the log, but the replay gives %s", d.Field, d.Logged, d.Replayed)
+	return bad(replayed.Seq, d.Field, "the replay differs: %s is %s in the log, but the replay gives %s", d.Field, d.Logged, d.Replayed)
 }
 
 // checkGame checks, at the record of pairing p's game, that the export
 // has the game, of the round's scenario, and between the pairing's
 // players, on the sides the log decided.
-func (t *Tournament) checkGame(r Record, p *Pairing, g *adjudicator.Game) error {
+func (t *Tournament) checkGame(seq int, r Record, p *Pairing, g *adjudicator.Game) error {
 	rd, _, _ := t.at(r.Round, r.Pairing)
 	switch {
 	case g == nil:
-		return bad(r.Seq, "game", "game %s of the log is missing from the export", r.Game)
+		return bad(seq, "game", "game %s of the log is missing from the export", r.Game)
 	case !p.Sided():
-		return bad(r.Seq, "game", "game %s is made for pairing %d of round %d, whose sides are not decided", r.Game, r.Pairing, r.Round)
+		return bad(seq, "game", "game %s is made for pairing %d of round %d, whose sides are not decided", r.Game, r.Pairing, r.Round)
 	}
 	if want := rd.Scenario; g.Scenario != want {
-		return bad(r.Seq, "game", "game %s is a game of %q, but round %d plays %q", r.Game, g.Scenario, r.Round, want)
+		return bad(seq, "game", "game %s is a game of %q, but round %d plays %q", r.Game, g.Scenario, r.Round, want)
 	}
 	german, allied := t.Entrants[p.German].Address, t.Entrants[p.Opponent(p.German)].Address
 	if g.Players[rules.German].Address != german || g.Players[rules.Allied].Address != allied {
-		return bad(r.Seq, "game", "game %s is played by %s (German) and %s (Allied), but the pairing is %s (German) and %s (Allied)", r.Game,
+		return bad(seq, "game", "game %s is played by %s (German) and %s (Allied), but the pairing is %s (German) and %s (Allied)", r.Game,
 			g.Players[rules.German].Address, g.Players[rules.Allied].Address, german, allied)
 	}
 	return nil
@@ -385,13 +385,13 @@ func (t *Tournament) count(p *Pairing, points [2]float64, margin [2]int) string 
 	return fmt.Sprintf("%s %g (margin %+d), %s %g (margin %+d)", t.Entrants[p.A].Name, points[0], margin[0], t.Entrants[p.B].Name, points[1], margin[1])
 }
 
-// replayBid replays a bid record r, rest the log after it. The bid is
+// replayBid replays a bid record r, record at of the log. The bid is
 // taken sealed, with the hash logged; where the log has the sides record of
 // its pairing, the bid it reveals there is checked against that hash and
 // taken, so that the sides are decided again from the bids as revealed. A
 // revealed bid that is not the sealed one is the sides record's
 // discrepancy: the seal is only known to be broken where it is opened.
-func (t *Tournament) replayBid(r Record, rest []Record) ([]Record, error) {
+func (t *Tournament) replayBid(at int, r Record, log []Record) ([]Record, error) {
 	i := r.Player - 1
 	rd, k, err := t.biddable(i, r.Time)
 	if err != nil {
@@ -400,7 +400,8 @@ func (t *Tournament) replayBid(r Record, rest []Record) ([]Record, error) {
 	p := rd.Pairings[k]
 	j := p.Of(i)
 	p.Sealed[j] = true
-	for _, q := range rest {
+	for qi := at + 1; qi < len(log); qi++ {
+		q := log[qi]
 		if q.Kind != KindSides || q.Round != rd.N || q.Pairing != k+1 {
 			continue
 		}
@@ -408,11 +409,11 @@ func (t *Tournament) replayBid(r Record, rest []Record) ([]Record, error) {
 		field := fmt.Sprintf("bids[%d]", j)
 		switch {
 		case b == nil:
-			return nil, bad(q.Seq, field, "it reveals no bid of %s, whose bid record %d seals one", t.Entrants[i].Name, r.Seq)
+			return nil, bad(qi, field, "it reveals no bid of %s, whose bid record %d seals one", t.Entrants[i].Name, at)
 		case t.secret != nil && b.Salt != t.bidSalt(rd.N, i):
-			return nil, bad(q.Seq, field+".salt", "the salt of %s's bid is %q, but the tournament's seed gives %q", t.Entrants[i].Name, b.Salt, t.bidSalt(rd.N, i))
+			return nil, bad(qi, field+".salt", "the salt of %s's bid is %q, but the tournament's seed gives %q", t.Entrants[i].Name, b.Salt, t.bidSalt(rd.N, i))
 		case bidHash(t.ID, rd.N, i, *b) != r.BidHash:
-			return nil, bad(q.Seq, field, "the bid it reveals for %s (%s) does not hash to the bid sealed in record %d", t.Entrants[i].Name, BidText(b), r.Seq)
+			return nil, bad(qi, field, "the bid it reveals for %s (%s) does not hash to the bid sealed in record %d", t.Entrants[i].Name, BidText(b), at)
 		}
 		c := *b
 		p.Bids[j], p.Sealed[j] = &c, false
