@@ -292,7 +292,7 @@ func (c Chain) Restore(d Doc, s Saved) {
 type Move struct {
 	Name   string
 	Swap   bool // records At and At+1 swapped
-	At     int // the first place in the log it changes
+	At     int  // the first place in the log it changes
 	Change func(recs []any) []any
 }
 
