@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"titm/rules"
@@ -79,7 +81,7 @@ func Verify(x *Export) (*Verified, error) {
 // every impulse's report beside the verification has both from one replay.
 // The records and game step is given are the copy's.
 func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, events []rules.Event) error) (*Verified, error) {
-	x, err := Clone(x)
+	x, err := x.clone()
 	if err != nil {
 		return nil, err
 	}
@@ -90,8 +92,18 @@ func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, 
 			return nil, &Discrepancy{Kind: "export", Field: "seed", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
 		}
 	}
+	if x.Format != ExportFormat {
+		return nil, &Discrepancy{Kind: "export", Field: "format", What: fmt.Sprintf("the export's format is %q, not %q", x.Format, ExportFormat)}
+	}
 	if err := checkTimes(x.Records); err != nil {
 		return nil, err
+	}
+	if _, ok := x.Files[x.Main]; s == nil && ok && len(x.Records) > 0 && FilesHash(x.Files) == x.Records[0].Data {
+		// Files the log vouches for: loaded once for every game that has
+		// them.
+		if s, err = loadScenario(x.Files, x.Main); err != nil {
+			return nil, fmt.Errorf("loading the game's scenario: %w", err)
+		}
 	}
 	if len(x.Records) > 0 && x.Scenario != x.Records[0].Scenario {
 		return nil, &Discrepancy{Kind: KindCreated, Field: "scenario", What: fmt.Sprintf("the export's scenario is %q, but the log's first record has %q", x.Scenario, x.Records[0].Scenario)}
@@ -144,4 +156,20 @@ func checkTimes(log []Record) error {
 		}
 	}
 	return nil
+}
+
+// clone returns a deep copy of x: nothing of it shares memory with x. The
+// scenario's files, the bulk of an export, are copied as a map of their
+// texts, which no one can change; the records through their JSON.
+func (x *Export) clone() (*Export, error) {
+	c := *x
+	c.Files = maps.Clone(x.Files)
+	c.Observers = slices.Clone(x.Observers)
+	c.Seeds = maps.Clone(x.Seeds)
+	recs, err := Clone(&x.Records)
+	if err != nil {
+		return nil, err
+	}
+	c.Records = *recs
+	return &c, nil
 }

@@ -135,10 +135,11 @@ func (d *Discrepancy) Error() string {
 	if d.Impulse != "" {
 		where += " " + d.Impulse
 	}
+	where += ")"
 	if d.Act != 0 && d.Act != d.Seq {
 		where += fmt.Sprintf(", made with record %d", d.Act)
 	}
-	return where + "): " + d.What
+	return where + ": " + d.What
 }
 
 // discrepancy returns a *Discrepancy of record seq, made by itself.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,12 +70,19 @@ type Verified struct {
 type Discrepancy struct {
 	Seq   int
 	Field string
-	What  string
+	// Act, when not 0, is the record of the act that made the record Seq
+	// with it (a bid, and the sides record its bid decides): which of the
+	// two was changed, the log cannot tell.
+	Act  int
+	What string
 }
 
 func (d *Discrepancy) Error() string {
-	if d.Seq < 0 {
+	switch {
+	case d.Seq < 0:
 		return d.What
+	case d.Act != 0 && d.Act != d.Seq:
+		return fmt.Sprintf("record %d (made with record %d): %s", d.Seq, d.Act, d.What)
 	}
 	return fmt.Sprintf("record %d: %s", d.Seq, d.What)
 }
@@ -92,10 +100,16 @@ func (d *Discrepancy) Error() string {
 // having come in when it could. Verify replays on a copy of x and never
 // changes x.
 func Verify(x *Export) (*Verified, error) {
-	x, err := adjudicator.Clone(x)
+	// The games are verified by adjudicator.Verify, which copies each and
+	// changes none: only the tournament's own part is copied here.
+	own := *x
+	own.Games = nil
+	c, err := adjudicator.Clone(&own)
 	if err != nil {
 		return nil, err
 	}
+	c.Games = x.Games
+	x = c
 	games := map[string]*adjudicator.Game{}
 	var gv Verified
 	for _, gx := range x.Games {
@@ -104,6 +118,9 @@ func Verify(x *Export) (*Verified, error) {
 		}
 		if games[gx.ID] != nil {
 			return nil, bad(-1, "games", "game %s is in the export twice", gx.ID)
+		}
+		if gx.Format != adjudicator.ExportFormat {
+			return nil, bad(-1, "games", "game %s's export is of format %q, not %q", gx.ID, gx.Format, adjudicator.ExportFormat)
 		}
 		r, err := adjudicator.Verify(gx)
 		if err != nil {
@@ -192,6 +209,14 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 	if err := compare(c, made); err != nil {
 		return nil, nil, err
 	}
+	// The games' own logs, by id, for what the tournament's log says of
+	// them: when each was made and ended, and why the director ended it.
+	logs := map[string][]adjudicator.Record{}
+	if games != nil {
+		for _, gx := range x.Games {
+			logs[gx.ID] = gx.Records
+		}
+	}
 	// The director's decision names how its game ended, as the referee's
 	// act does (TournamentAdjudicate).
 	adjudicated := map[string]bool{}
@@ -218,8 +243,11 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			if p == nil {
 				return nil, nil, bad(i, "pairing", "no pairing %d in round %d", r.Pairing, r.Round)
 			}
+			if p.Game != "" {
+				return nil, nil, bad(i, "game", "pairing %d of round %d has its game, %s, already", r.Pairing, r.Round, p.Game)
+			}
 			if games != nil {
-				if err := t.checkGame(i, r, p, games[r.Game]); err != nil {
+				if err := t.checkGame(i, x.Records, p, games[r.Game], logs[r.Game]); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -242,6 +270,11 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 				if e, err = endOfGame(g, p, how); err != nil {
 					return nil, nil, bad(i, "game", "%v", err)
 				}
+				// The referee enters a result as the game ends.
+				if l := logs[r.Game]; !r.Time.Equal(l[len(l)-1].Time) {
+					return nil, nil, bad(i, "time", "the result of game %s is entered at %s, but the game ended at %s", r.Game,
+						r.Time.Format(time.RFC3339Nano), l[len(l)-1].Time.Format(time.RFC3339Nano))
+				}
 			}
 			got, err = t.Result(r.Game, e, r.Time)
 			if err == nil && games != nil && (got[0].Points != r.Points || got[0].Margin != r.Margin) {
@@ -249,10 +282,20 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 					r.Game, t.count(p, r.Points, r.Margin), e.Result, e.VP+p.Give, p.Give, t.count(p, got[0].Points, got[0].Margin))
 			}
 		case KindReplaced:
+			if games != nil {
+				if err := t.checkReplaced(i, x.Records, games); err != nil {
+					return nil, nil, err
+				}
+			}
 			var rec Record
 			rec, err = t.Replace(r.Player-1, r.Name, r.Address, "", r.Text, r.Time)
 			got = []Record{rec}
 		case KindWithdrawn:
+			if games != nil {
+				if err := t.checkWithdrawn(i, r, logs); err != nil {
+					return nil, nil, err
+				}
+			}
 			var rec Record
 			rec, err = t.Withdraw(r.Player-1, r.Text, r.Time)
 			got = []Record{rec}
@@ -265,6 +308,11 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			rec, err = t.Resume(r.Text, r.Time)
 			got = []Record{rec}
 		case KindAdjudicated:
+			if games != nil {
+				if err := checkAdjudicated(i, r, logs[r.Game]); err != nil {
+					return nil, nil, err
+				}
+			}
 			var rec Record
 			rec, err = t.Adjudicate(r.Game, r.Text, r.Time)
 			got = []Record{rec}
@@ -282,14 +330,16 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		if len(got) == 0 {
 			return nil, nil, bad(i, "", "replaying it makes no record")
 		}
+		act := i
 		for _, g := range got {
 			if i >= len(x.Records) {
-				return nil, nil, bad(g.Seq, "", "the replay makes a %s record the log does not have", g.Kind)
+				return nil, nil, &Discrepancy{Seq: g.Seq, Act: act, What: fmt.Sprintf("the replay makes a %s record the log does not have", g.Kind)}
 			}
 			if g.Kind == KindFinished && x.Seed == "" {
 				return nil, nil, bad(g.Seq, "seed", "the tournament is over, but the export does not reveal its seed")
 			}
 			if err := compare(x.Records[i], g); err != nil {
+				err.(*Discrepancy).Act = act
 				return nil, nil, err
 			}
 			if g.Kind == KindSides {
@@ -324,26 +374,153 @@ func compare(logged, replayed Record) error {
 	return bad(replayed.Seq, d.Field, "the replay differs: %s is %s in the log, but the replay gives %s", d.Field, d.Logged, d.Replayed)
 }
 
-// checkGame checks, at the record of pairing p's game, that the export
-// has the game, of the round's scenario, and between the pairing's
-// players, on the sides the log decided.
-func (t *Tournament) checkGame(seq int, r Record, p *Pairing, g *adjudicator.Game) error {
+// checkGame checks, at record seq of log, pairing p's game g, whose log
+// is glog: the export has it, of the round's scenario, with the
+// tournament's deadline, made at the time of the record, for a pairing
+// whose sides are decided, between the pairing's players on their sides
+// (or whoever the log says takes a place later: checkReplaced checks
+// that).
+func (t *Tournament) checkGame(seq int, log []Record, p *Pairing, g *adjudicator.Game, glog []adjudicator.Record) error {
+	r := log[seq]
 	rd, _, _ := t.at(r.Round, r.Pairing)
 	switch {
-	case g == nil:
+	case g == nil || len(glog) == 0:
 		return bad(seq, "game", "game %s of the log is missing from the export", r.Game)
 	case !p.Sided():
 		return bad(seq, "game", "game %s is made for pairing %d of round %d, whose sides are not decided", r.Game, r.Pairing, r.Round)
+	case g.Scenario != rd.Scenario:
+		return bad(seq, "game", "game %s is a game of %q, but round %d plays %q", r.Game, g.Scenario, r.Round, rd.Scenario)
+	case g.Deadline != t.Settings.Deadline:
+		return bad(seq, "game", "game %s gives %s an impulse, but the tournament %s", r.Game, g.Deadline, t.Settings.Deadline)
+	case !glog[0].Time.Equal(r.Time):
+		return bad(seq, "time", "game %s is made at %s, but the log has it at %s", r.Game, glog[0].Time.Format(time.RFC3339Nano), r.Time.Format(time.RFC3339Nano))
 	}
-	if want := rd.Scenario; g.Scenario != want {
-		return bad(seq, "game", "game %s is a game of %q, but round %d plays %q", r.Game, g.Scenario, r.Round, want)
-	}
-	german, allied := t.Entrants[p.German].Address, t.Entrants[p.Opponent(p.German)].Address
-	if g.Players[rules.German].Address != german || g.Players[rules.Allied].Address != allied {
-		return bad(seq, "game", "game %s is played by %s (German) and %s (Allied), but the pairing is %s (German) and %s (Allied)", r.Game,
-			g.Players[rules.German].Address, g.Players[rules.Allied].Address, german, allied)
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		i := p.German
+		if side == rules.Allied {
+			i = p.Opponent(p.German)
+		}
+		if addr := g.Players[side].Address; !t.plays(i, addr) && !replacedLater(log, seq) {
+			return bad(seq, "game", "game %s's %s player is %s, but the pairing's is %s <%s>", r.Game, side, addr, t.Entrants[i].Name, t.Entrants[i].Address)
+		}
 	}
 	return nil
+}
+
+// replacedLater reports whether a record after record seq of the log
+// brings a new address: a replacement, whose own check (checkReplaced)
+// tells whether the games in play took it.
+func replacedLater(log []Record, seq int) bool {
+	for _, q := range log[seq+1:] {
+		if q.Address != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkReplaced checks, at a replacement (record seq of log), that the
+// new player took over the replaced player's games in play: each game's
+// side is his address, or that of whoever the log says replaces him later.
+func (t *Tournament) checkReplaced(seq int, log []Record, games map[string]*adjudicator.Game) error {
+	r := log[seq]
+	i := r.Player - 1
+	if i < 0 || i >= len(t.Entrants) {
+		return bad(seq, "player", "no player %d", r.Player)
+	}
+	later := []string{r.Address}
+	for _, q := range log[seq+1:] {
+		if q.Kind == KindReplaced && q.Player == r.Player {
+			later = append(later, q.Address)
+		}
+	}
+	for _, rd := range t.Rounds {
+		for _, p := range rd.Pairings {
+			if p.Of(i) < 0 || p.Game == "" || p.Done || games[p.Game] == nil {
+				continue
+			}
+			side := p.SideOf(i)
+			if addr := games[p.Game].Players[side].Address; !slices.Contains(later, addr) {
+				return bad(seq, "address", "%s takes the place of %s, in play in game %s, but that game's %s player is %s", r.Address, t.Entrants[i].Name, p.Game, side, addr)
+			}
+		}
+	}
+	return nil
+}
+
+// withdrewReason is the reason a game is ended with when its player
+// withdraws from the tournament (the referee's TournamentWithdraw).
+const withdrewReason = "the player withdrew from the tournament: "
+
+// checkWithdrawn checks, at a withdrawal (record seq), that each game the
+// player had in play was ended then as his forfeit, for his reason, and
+// no other game for a withdrawal then.
+func (t *Tournament) checkWithdrawn(seq int, r Record, logs map[string][]adjudicator.Record) error {
+	i := r.Player - 1
+	if i < 0 || i >= len(t.Entrants) {
+		return bad(seq, "player", "no player %d", r.Player)
+	}
+	for _, rd := range t.Rounds {
+		for _, p := range rd.Pairings {
+			if p.Game == "" || p.Done {
+				continue
+			}
+			var end *adjudicator.Record
+			for k, g := range logs[p.Game] {
+				if g.Kind == adjudicator.KindAdjudicated {
+					end = &logs[p.Game][k]
+				}
+			}
+			if p.Of(i) < 0 {
+				// Another player's game, which his withdrawal must not
+				// have ended.
+				if end != nil && strings.HasPrefix(end.Reason, withdrewReason) && end.Time.Equal(r.Time) {
+					return bad(seq, "player", "game %s was ended at this withdrawal as its %s player's forfeit, but %s withdraws, who does not play it", p.Game, end.Side, t.Entrants[i].Name)
+				}
+				continue
+			}
+			switch {
+			case end == nil:
+				return bad(seq, "player", "%s withdraws with game %s in play, which his withdrawal did not end", t.Entrants[i].Name, p.Game)
+			case end.Side != p.SideOf(i) || end.Reason != withdrewReason+r.Text:
+				return bad(seq, "player", "%s withdraws, and game %s is ended as the %s side's forfeit for %q", t.Entrants[i].Name, p.Game, end.Side, end.Reason)
+			case !end.Time.Equal(r.Time):
+				return bad(seq, "time", "%s withdraws at %s, and game %s is ended at %s", t.Entrants[i].Name, r.Time.Format(time.RFC3339Nano), p.Game, end.Time.Format(time.RFC3339Nano))
+			}
+		}
+	}
+	return nil
+}
+
+// checkAdjudicated checks the director's decision on a game (record seq)
+// against the game's log: the side that forfeits (or a draw) and the
+// reason, as the referee writes it ("german: 3 deadlines missed"), and
+// its time.
+func checkAdjudicated(seq int, r Record, glog []adjudicator.Record) error {
+	for _, g := range glog {
+		if g.Kind != adjudicator.KindAdjudicated {
+			continue
+		}
+		decision := string(g.Side)
+		if decision == "" {
+			decision = "draw"
+		}
+		d, reason, _ := strings.Cut(r.Text, ": ")
+		switch {
+		case !strings.EqualFold(d, decision) || reason != g.Reason:
+			return bad(seq, "text", "the decision is %q, but game %s was ended as %s: %s", r.Text, r.Game, decision, g.Reason)
+		case !g.Time.Equal(r.Time):
+			return bad(seq, "time", "the decision is at %s, but game %s was ended at %s", r.Time.Format(time.RFC3339Nano), r.Game, g.Time.Format(time.RFC3339Nano))
+		}
+		return nil
+	}
+	return bad(seq, "game", "the director ended game %s, whose log does not say so", r.Game)
+}
+
+// plays reports whether addr is, or was before a replacement, player i's.
+func (t *Tournament) plays(i int, addr string) bool {
+	e := t.Entrants[i]
+	return addr == e.Address || slices.Contains(e.Before, addr)
 }
 
 // verifyGames checks that the export holds the games of the log's
@@ -359,8 +536,25 @@ func verifyGames(x *Export, games map[string]*adjudicator.Game, t *Tournament) e
 	}
 	for _, r := range t.Rounds {
 		for _, p := range r.Pairings {
-			if p.Game != "" && games[p.Game] == nil {
+			if p.Game == "" {
+				continue
+			}
+			g := games[p.Game]
+			if g == nil {
 				return bad(-1, "games", "game %s of the log is missing from the export", p.Game)
+			}
+			// The game is played by the pairing's players on the sides
+			// the log decided, or by whoever took a place since.
+			a, b := p.German, p.Opponent(p.German)
+			if ga, gb := g.Players[rules.German].Address, g.Players[rules.Allied].Address; !t.plays(a, ga) || !t.plays(b, gb) {
+				seq := -1
+				for i, q := range x.Records {
+					if q.Kind == KindGame && q.Game == g.ID {
+						seq = i
+					}
+				}
+				return bad(seq, "game", "game %s is played by %s (German) and %s (Allied), not by the pairing's %s (German) and %s (Allied)",
+					g.ID, ga, gb, t.Entrants[a].Name, t.Entrants[b].Name)
 			}
 		}
 	}
@@ -418,6 +612,12 @@ func (t *Tournament) replayBid(at int, r Record, log []Record) ([]Record, error)
 		c := *b
 		p.Bids[j], p.Sealed[j] = &c, false
 		break
+	}
+	if p.in(0) && p.in(1) && (p.Sealed[0] || p.Sealed[1]) {
+		// Both bids are in: the sides record follows this one, and
+		// would have revealed them.
+		return nil, &Discrepancy{Seq: at + 1, Act: at, Field: "kind",
+			What: fmt.Sprintf("the bids of pairing %d of round %d are both in with record %d, and the log never reveals them in the sides record that must follow it", k+1, rd.N, at)}
 	}
 	return t.bidLogged(rd, k, i, r.BidHash, r.Time)
 }
