@@ -190,6 +190,9 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkSettings(settings); err != nil {
+		return nil, nil, err
+	}
 	v := &Verified{Records: len(x.Records)}
 	t := &Tournament{ID: x.ID, Settings: *settings, Status: Running, Created: c.Time, Commitment: c.Commitment}
 	for _, p := range settings.Players {
@@ -637,4 +640,23 @@ func endOf(p *Pairing, r Record) GameEnd {
 		e.BothLose = true
 	}
 	return e
+}
+
+// checkSettings checks what the replay relies on of the settings the log
+// begins with, which a tournament file's Parse checked when they were
+// made: a forged log's settings could otherwise stop the replay.
+func checkSettings(s *Settings) error {
+	switch {
+	case len(s.Players) < 2:
+		return bad(0, "settings.players", "the settings have %d players", len(s.Players))
+	case s.Format != RoundRobin && s.Format != Swiss && s.Format != Elimination:
+		return bad(0, "settings.format", "the format %q is none titm knows", s.Format)
+	case s.Sides != SidesAlternate && s.Sides != SidesRandom && s.Sides != SidesBids:
+		return bad(0, "settings.sides", "the side rule %q is none titm knows", s.Sides)
+	case s.Rounds < 1:
+		return bad(0, "settings.rounds", "the settings have %d rounds", s.Rounds)
+	case len(s.Scenarios) != 1 && len(s.Scenarios) != s.Rounds:
+		return bad(0, "settings.scenarios", "the settings name %d scenarios for %d rounds", len(s.Scenarios), s.Rounds)
+	}
+	return nil
 }

@@ -581,3 +581,56 @@ func same(a, b any) bool {
 	x, y := a.(map[string]any), b.(map[string]any)
 	return x["kind"] == y["kind"] && x["time"] == y["time"]
 }
+
+// Differences returns the fields in which the export b differs from a,
+// each as the kind of its record and its name without indices ("export"
+// for a field of the export outside its records), and false when they
+// differ in their shape (a record, a field or an element more or less),
+// which no field names. A fuzz target asks it whether a changed export
+// differs only in fields its verifier lists as unchecked.
+func (c Chain) Differences(a, b Doc) ([][2]string, bool) {
+	var out [][2]string
+	same := true
+	var walk func(x, y any, path []any)
+	walk = func(x, y any, path []any) {
+		switch xv := x.(type) {
+		case map[string]any:
+			yv, ok := y.(map[string]any)
+			if !ok || len(xv) != len(yv) {
+				same = false
+				return
+			}
+			for k, e := range xv {
+				f, ok := yv[k]
+				if !ok {
+					same = false
+					return
+				}
+				walk(e, f, append(slices.Clip(path), k))
+			}
+		case []any:
+			yv, ok := y.([]any)
+			if !ok || len(xv) != len(yv) {
+				same = false
+				return
+			}
+			for i := range xv {
+				walk(xv[i], yv[i], append(slices.Clip(path), i))
+			}
+		default:
+			if fmt.Sprint(x) == fmt.Sprint(y) && fmt.Sprintf("%T", x) == fmt.Sprintf("%T", y) {
+				return
+			}
+			kind := "export"
+			field := Name(path, false)
+			if len(path) >= 2 && path[0] == c.Records {
+				rec, _ := Get(a, path[:2]).(map[string]any)
+				kind, _ = rec["kind"].(string)
+				field = Name(path[2:], false)
+			}
+			out = append(out, [2]string{kind, field})
+		}
+	}
+	walk(a, b, nil)
+	return out, same
+}
