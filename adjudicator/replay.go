@@ -228,8 +228,9 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 	if err := checkCreated(h, c, secret); err != nil {
 		return nil, err
 	}
-	if c.Engine < 1 || c.Engine > rules.Version {
-		return nil, discrepancy(0, c, "engine", fmt.Sprintf("the game was played with adjudication version %d, and this titm knows versions 1 to %d", c.Engine, rules.Version))
+	// A log older than the versions (no engine) is version 1's.
+	if c.Engine < 0 || c.Engine > rules.Version {
+		return nil, discrepancy(0, c, "engine", fmt.Sprintf("the game was played with adjudication version %d, and this titm knows versions up to %d", c.Engine, rules.Version))
 	}
 	if _, ok := h.Files[h.Main]; !ok {
 		return nil, discrepancy(0, c, "main", fmt.Sprintf("the scenario's main file %q is not among its files", h.Main))
