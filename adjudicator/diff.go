@@ -7,9 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
-
-	"titm/rules"
 )
 
 // A Difference is where two values part, as their JSON writes them: the
@@ -87,7 +84,11 @@ func diff(path string, a, b reflect.Value) *Difference {
 			if tag == "-" {
 				continue
 			}
-			name, _, _ := strings.Cut(tag, ",")
+			name, opts, _ := strings.Cut(tag, ",")
+			if omitted(opts, a.Field(i)) && omitted(opts, b.Field(i)) {
+				// Neither JSON writes the field.
+				continue
+			}
 			if f.Anonymous && name == "" {
 				// An embedded struct's fields are the outer JSON's.
 				if d := diff(path, a.Field(i), b.Field(i)); d != nil {
@@ -172,34 +173,34 @@ func Clone[T any](v *T) (*T, error) {
 	return &c, nil
 }
 
-// loaded keeps the scenarios verify loaded, by their files' digest and
-// main file: a tournament's games are mostly of one scenario, and loading
-// it is most of the time a short game's verification takes. A scenario is
-// not changed once loaded (ReplayWith shares one among games), so one may
-// serve every game with the same files.
-var loaded struct {
-	sync.Mutex
-	m map[string]*rules.Scenario
-}
-
-// loadScenario is LoadScenario through the cache.
-func loadScenario(files map[string]string, main string) (*rules.Scenario, error) {
-	key := FilesHash(files) + " " + main
-	loaded.Lock()
-	s := loaded.m[key]
-	loaded.Unlock()
-	if s != nil {
-		return s, nil
+// omitted reports whether the JSON leaves out a field of the value v with
+// the tag's options opts: empty with omitempty, zero with omitzero.
+func omitted(opts string, v reflect.Value) bool {
+	for _, o := range strings.Split(opts, ",") {
+		switch o {
+		case "omitzero":
+			if v.IsZero() {
+				return true
+			}
+			if v.CanInterface() {
+				if z, ok := v.Interface().(interface{ IsZero() bool }); ok && z.IsZero() {
+					return true
+				}
+			}
+		case "omitempty":
+			switch v.Kind() {
+			case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+				if v.Len() == 0 {
+					return true
+				}
+			case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+				reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+				if v.IsZero() {
+					return true
+				}
+			}
+		}
 	}
-	s, err := LoadScenario(files, main)
-	if err != nil {
-		return nil, err
-	}
-	loaded.Lock()
-	defer loaded.Unlock()
-	if loaded.m == nil || len(loaded.m) >= 8 {
-		loaded.m = map[string]*rules.Scenario{}
-	}
-	loaded.m[key] = s
-	return s, nil
+	return false
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"titm/rules"
@@ -172,4 +173,36 @@ func (x *Export) clone() (*Export, error) {
 	}
 	c.Records = *recs
 	return &c, nil
+}
+
+// loaded keeps the scenarios verify loaded, by their files' digest and
+// main file: a tournament's games are mostly of one scenario, and loading
+// it is most of the time a short game's verification takes. A scenario is
+// not changed once loaded (ReplayWith shares one among games), so one may
+// serve every game with the same files.
+var loaded struct {
+	sync.Mutex
+	m map[string]*rules.Scenario
+}
+
+// loadScenario is LoadScenario through the cache.
+func loadScenario(files map[string]string, main string) (*rules.Scenario, error) {
+	key := FilesHash(files) + " " + main
+	loaded.Lock()
+	s := loaded.m[key]
+	loaded.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := LoadScenario(files, main)
+	if err != nil {
+		return nil, err
+	}
+	loaded.Lock()
+	defer loaded.Unlock()
+	if loaded.m == nil || len(loaded.m) >= 8 {
+		loaded.m = map[string]*rules.Scenario{}
+	}
+	loaded.m[key] = s
+	return s, nil
 }
