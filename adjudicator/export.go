@@ -112,9 +112,10 @@ func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, 
 	// Each player's seed is checked against the export's where the log
 	// records it, as the replay reaches it.
 	seeds := func(g *Game, recs []Record, events []rules.Event) error {
-		for _, r := range recs {
+		for j, r := range recs {
 			if r.Kind == KindJoined && x.Seeds[r.Side] != r.Seed {
-				return &Discrepancy{Seq: r.Seq, Kind: r.Kind, Field: "seed", What: fmt.Sprintf("the %s player's seed is %q in the log, but the export gives %q", r.Side, r.Seed, x.Seeds[r.Side])}
+				// Named by its place in the log, as the replay numbers it.
+				return &Discrepancy{Seq: g.Log - len(recs) + j, Kind: r.Kind, Field: "seed", What: fmt.Sprintf("the %s player's seed is %q in the log, but the export gives %q", r.Side, r.Seed, x.Seeds[r.Side])}
 			}
 		}
 		if step != nil {
