@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"sync"
+	"time"
 
 	"titm/rules"
 )
@@ -93,8 +97,11 @@ func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
 
 // Verify checks an export: the revealed seed against the commitment, every
 // die against the stream, every impulse replayed through the rules to the
-// same events and positions, every hash of the chain, and the head and
-// result the export states. The first difference is a *Discrepancy.
+// same events and positions, every record compared field by field with the
+// one the replay makes, the times of the log in order, every hash of the
+// chain, and the head, status, result and seeds the export states. The
+// first difference is a *Discrepancy naming the record and the field.
+// Verify replays on a copy of x and never changes x.
 func Verify(x *Export) (*Verified, error) {
 	return VerifyWith(nil, x, nil)
 }
@@ -103,36 +110,133 @@ func Verify(x *Export) (*Verified, error) {
 // export's files (nil: loaded from them), as ReplayWith, and with step
 // called after each change replayed, as ReplaySteps: a reader that shows
 // every impulse's report beside the verification has both from one replay.
+// The records and game step is given are the copy's.
 func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, events []rules.Event) error) (*Verified, error) {
+	x, err := x.clone()
+	if err != nil {
+		return nil, err
+	}
 	var secret []byte
 	if x.Seed != "" {
 		var err error
 		if secret, err = hex.DecodeString(x.Seed); err != nil || len(secret) != SeedSize {
-			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
+			return nil, &Discrepancy{Kind: "export", Field: "seed", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
 		}
 	}
-	rp, err := ReplaySteps(s, x.Header, x.Records, secret, step)
+	if x.Format != ExportFormat && x.Format != ExportFormatV1 {
+		return nil, &Discrepancy{Kind: "export", Field: "format", What: fmt.Sprintf("the export's format is %q, not %q (or %q, as written before)", x.Format, ExportFormat, ExportFormatV1)}
+	}
+	if err := checkTimes(x.Records); err != nil {
+		return nil, err
+	}
+	if _, ok := x.Files[x.Main]; s == nil && ok && len(x.Records) > 0 && FilesHash(x.Files) == x.Records[0].Data {
+		// Files the log vouches for: loaded once for every game that has
+		// them.
+		if s, err = loadScenario(x.Files, x.Main); err != nil {
+			return nil, fmt.Errorf("loading the game's scenario: %w", err)
+		}
+	}
+	if len(x.Records) > 0 && x.Scenario != x.Records[0].Scenario {
+		return nil, &Discrepancy{Kind: KindCreated, Field: "scenario", What: fmt.Sprintf("the export's scenario is %q, but the log's first record has %q", x.Scenario, x.Records[0].Scenario)}
+	}
+	// Each player's seed is checked against the export's where the log
+	// records it, as the replay reaches it.
+	seeds := func(g *Game, recs []Record, events []rules.Event) error {
+		for j, r := range recs {
+			if r.Kind == KindJoined && x.Seeds[r.Side] != r.Seed {
+				// Named by its place in the log, as the replay numbers it.
+				return &Discrepancy{Seq: g.Log - len(recs) + j, Kind: r.Kind, Field: "seed", What: fmt.Sprintf("the %s player's seed is %q in the log, but the export gives %q", r.Side, r.Seed, x.Seeds[r.Side])}
+			}
+		}
+		if step != nil {
+			return step(g, recs, events)
+		}
+		return nil
+	}
+	rp, err := ReplaySteps(s, x.Header, x.Records, secret, seeds)
 	if err != nil {
 		return nil, err
 	}
 	g := rp.Game
 	switch {
 	case x.Seed == "" && g.Status == Finished:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: KindFinished, What: "the game is finished, but the export does not reveal its seed"}
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: KindFinished, Field: "seed", What: "the game is finished, but the export does not reveal its seed"}
 	case x.Head != g.Head:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export's head is %s, but its last record hashes to %s", x.Head, g.Head)}
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "head", What: fmt.Sprintf("the export's head is %s, but its last record hashes to %s", x.Head, g.Head)}
 	case x.Status != g.Status:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export says the game is %s, but its log leaves it %s", x.Status, g.Status)}
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "status", What: fmt.Sprintf("the export says the game is %s, but its log leaves it %s", x.Status, g.Status)}
 	case x.Result != g.Result:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", What: fmt.Sprintf("the export's result is %q, but its log gives %q", x.Result, g.Result)}
+		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "result", What: fmt.Sprintf("the export's result is %q, but its log gives %q", x.Result, g.Result)}
 	}
-	for _, side := range []rules.Side{rules.German, rules.Allied} {
-		if x.Seeds[side] != g.Players[side].Seed {
-			return nil, &Discrepancy{Kind: "export", What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
+	for side := range x.Seeds {
+		if side != rules.German && side != rules.Allied || x.Seeds[side] != g.Players[side].Seed {
+			return nil, &Discrepancy{Kind: "export", Field: "player_seeds." + string(side), What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
 		}
 	}
 	// The replay checked the addresses against the created record.
 	n, _ := checkAddresses(x.Header, x.Records[0])
 	return &Verified{Impulses: rp.Impulses, Dice: rp.Dice, DiceChecked: secret != nil, Game: g,
 		Committed: len(x.Records[0].AddressCommitments), Addresses: n}, nil
+}
+
+// checkTimes checks that the times of a log never go back: each record is
+// written when its act is done, after the one before. A time between its
+// neighbours' is all a log can tell of a record whose act derives nothing
+// from its time (docs/verify.md).
+func checkTimes(log []Record) error {
+	for i := 1; i < len(log); i++ {
+		if r := log[i]; r.Time.Before(log[i-1].Time) {
+			return &Discrepancy{Seq: i, Kind: r.Kind, Impulse: r.Impulse, Field: "time",
+				What: fmt.Sprintf("its time %s is before the time of the record before it, %s", r.Time.Format(time.RFC3339Nano), log[i-1].Time.Format(time.RFC3339Nano))}
+		}
+	}
+	return nil
+}
+
+// clone returns a deep copy of x: nothing of it shares memory with x. The
+// scenario's files, the bulk of an export, are copied as a map of their
+// texts, which no one can change; the records through their JSON.
+func (x *Export) clone() (*Export, error) {
+	c := *x
+	c.Files = maps.Clone(x.Files)
+	c.Observers = slices.Clone(x.Observers)
+	c.Seeds = maps.Clone(x.Seeds)
+	recs, err := Clone(&x.Records)
+	if err != nil {
+		return nil, err
+	}
+	c.Records = *recs
+	return &c, nil
+}
+
+// loaded keeps the scenarios verify loaded, by their files' digest and
+// main file: a tournament's games are mostly of one scenario, and loading
+// it is most of the time a short game's verification takes. A scenario is
+// not changed once loaded (ReplayWith shares one among games), so one may
+// serve every game with the same files.
+var loaded struct {
+	sync.Mutex
+	m map[string]*rules.Scenario
+}
+
+// loadScenario is LoadScenario through the cache.
+func loadScenario(files map[string]string, main string) (*rules.Scenario, error) {
+	key := FilesHash(files) + " " + main
+	loaded.Lock()
+	s := loaded.m[key]
+	loaded.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := LoadScenario(files, main)
+	if err != nil {
+		return nil, err
+	}
+	loaded.Lock()
+	defer loaded.Unlock()
+	if loaded.m == nil || len(loaded.m) >= 8 {
+		loaded.m = map[string]*rules.Scenario{}
+	}
+	loaded.m[key] = s
+	return s, nil
 }

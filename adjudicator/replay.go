@@ -126,7 +126,15 @@ type Discrepancy struct {
 	Seq     int
 	Kind    string
 	Impulse string
-	What    string
+	// Field is the JSON name of the record's field that differs
+	// (`dice[2].roll`), or of the export's; "" when the difference is not
+	// one field's (the replay fails, or makes a record the log lacks).
+	Field string
+	// Act, when not 0, is the record of the act that made the record Seq
+	// with it (an impulse, and the finished record that ends the game):
+	// which of the two was changed, the log cannot tell.
+	Act  int
+	What string
 }
 
 func (d *Discrepancy) Error() string {
@@ -134,7 +142,16 @@ func (d *Discrepancy) Error() string {
 	if d.Impulse != "" {
 		where += " " + d.Impulse
 	}
-	return where + "): " + d.What
+	where += ")"
+	if d.Act != 0 && d.Act != d.Seq {
+		where += fmt.Sprintf(", made with record %d", d.Act)
+	}
+	return where + ": " + d.What
+}
+
+// discrepancy returns a *Discrepancy of record seq, made by itself.
+func discrepancy(seq int, e Record, field, what string) *Discrepancy {
+	return &Discrepancy{Seq: seq, Kind: e.Kind, Impulse: e.Impulse, Field: field, Act: seq, What: what}
 }
 
 // Replay rebuilds a game from its header and log, through the same methods
@@ -185,9 +202,14 @@ func ReplaySteps(s *rules.Scenario, h Header, log []Record, secret []byte, step 
 		recs, err := out.apply(e, next, engine, secret)
 		switch {
 		case err == errNotByItself:
-			return nil, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "no record of this kind is made here by itself"}
+			// Such a record is made with the act before it (a
+			// finished record with the last impulse): that act did
+			// not make it.
+			d := discrepancy(i, e, "kind", "no record of this kind is made here by itself")
+			d.Act = i - 1
+			return nil, d
 		case err != nil:
-			return nil, engineNote(engine, &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: "replaying it fails: " + err.Error()})
+			return nil, engineNote(engine, discrepancy(i, e, "", "replaying it fails: "+err.Error()))
 		}
 		start := i
 		if i, err = matchLogged(log, i, recs, engine); err != nil {
@@ -221,6 +243,13 @@ func replayCreated(s *rules.Scenario, h Header, log []Record, secret []byte) (*G
 	commitments := c.AddressCommitments
 	if h.Salt != "" {
 		commitments = h.commitments()
+	}
+	// A log older than the versions (no engine) is version 1's.
+	if c.Engine < 0 || c.Engine > rules.Version {
+		return nil, discrepancy(0, c, "engine", fmt.Sprintf("the game was played with adjudication version %d, and this titm knows versions up to %d", c.Engine, rules.Version))
+	}
+	if _, ok := h.Files[h.Main]; !ok {
+		return nil, discrepancy(0, c, "main", fmt.Sprintf("the scenario's main file %q is not among its files", h.Main))
 	}
 	if s == nil {
 		var err error
@@ -356,11 +385,15 @@ func (out *Replayed) applyImpulse(e Record, secret []byte) ([]Record, error) {
 // recs, with the log's from the i-th on, and returns the index of the log's
 // record after them.
 func matchLogged(log []Record, i int, recs []Record, engine int) (int, error) {
+	act := i
 	for _, r := range recs {
 		if i >= len(log) {
-			return i, engineNote(engine, &Discrepancy{Seq: r.Seq, Kind: r.Kind, Impulse: r.Impulse, What: "the replay makes this record, but the log ends before it"})
+			d := discrepancy(r.Seq, r, "", "the replay makes this record, but the log ends before it")
+			d.Act = act
+			return i, engineNote(engine, d)
 		}
 		if err := compare(log[i], r); err != nil {
+			err.(*Discrepancy).Act = act
 			return i, engineNote(engine, err)
 		}
 		i++
@@ -380,106 +413,58 @@ func engineNote(engine int, err error) error {
 }
 
 // compare names the first difference between a logged record and the
-// record the replay made: in what the record says was done, then in its
-// dice, its events, and what came of it.
+// record the replay made, field by field in the order of the record's
+// JSON (FirstDifference): so every field is compared, a field added to
+// Record as well, and the discrepancy names the field by its JSON name.
 func compare(e, r Record) error {
-	for _, differ := range []func(e, r Record) string{differsInAct, differsInDice, differsInEvents, differsInOutcome} {
-		if what := differ(e, r); what != "" {
-			return &Discrepancy{Seq: e.Seq, Kind: e.Kind, Impulse: e.Impulse, What: what}
-		}
+	d := FirstDifference(e, r)
+	if d == nil {
+		return nil
 	}
-	return nil
+	// The record is named by its place in the log, which the replay
+	// numbers, not by the number it claims.
+	return discrepancy(r.Seq, e, d.Field, describe(d))
 }
 
-// differs says that a field of a record differs between the log and the
-// replay.
-func differs(field, logged, replayed string) string {
-	return fmt.Sprintf("%s is %q in the log, but the replay gives %q", field, logged, replayed)
+// fieldWords says what some fields of a record are, for a reader of a
+// discrepancy; a field not named here is named by its JSON name alone.
+var fieldWords = map[string]string{
+	"seq":                 "the record's number",
+	"time":                "the time",
+	"text":                "the orders",
+	"reason":              "the reason",
+	"seed":                "the seed",
+	"data":                "the files' digest",
+	"commitment":          "the commitment",
+	"deadline":            "the deadline",
+	"address_commitments": "the commitments to the players' addresses",
+	"dice":                "the dice",
+	"events":              "the events",
+	"state":               "the position's digest",
+	"due":                 "the next deadline",
+	"result":              "the result",
+	"prev":                "the link to the record before",
+	"hash":                "the record's hash",
 }
 
-// differsInAct names the first difference, if any, in what the records say
-// was done, by whom and when.
-func differsInAct(e, r Record) string {
+// describe writes a difference for a reader: the field by its JSON name
+// and what it is, and its value in the log and in the replay.
+func describe(d *Difference) string {
+	top, _, _ := strings.Cut(d.Field, ".")
+	top, _, _ = strings.Cut(top, "[")
+	what := d.Field
+	if w := fieldWords[top]; w != "" {
+		what += " (" + w + ")"
+	}
 	switch {
-	case e.Seq != r.Seq:
-		return fmt.Sprintf("it is numbered %d, but it is record %d of the log", e.Seq, r.Seq)
-	case e.Kind != r.Kind:
-		return differs("the kind", e.Kind, r.Kind)
-	case !e.Time.Equal(r.Time):
-		return differs("the time", e.Time.Format(time.RFC3339Nano), r.Time.Format(time.RFC3339Nano))
-	case e.Side != r.Side:
-		return differs("the side", string(e.Side), string(r.Side))
-	case e.Impulse != r.Impulse:
-		return differs("the impulse", e.Impulse, r.Impulse)
-	case e.Text != r.Text:
-		return differs("the orders", e.Text, r.Text)
-	case e.Reason != r.Reason:
-		return differs("the reason", e.Reason, r.Reason)
-	case e.Seed != r.Seed:
-		return differs("the seed", e.Seed, r.Seed)
-	case e.Scenario != r.Scenario:
-		return differs("the scenario", e.Scenario, r.Scenario)
-	case e.Data != r.Data:
-		return differs("the files' digest", e.Data, r.Data)
-	case e.Commitment != r.Commitment:
-		return differs("the commitment", e.Commitment, r.Commitment)
-	case e.Deadline != r.Deadline:
-		return differs("the deadline", e.Deadline, r.Deadline)
-	case strings.Join(e.AddressCommitments, " ") != strings.Join(r.AddressCommitments, " "):
-		return differs("the address commitments", strings.Join(e.AddressCommitments, " "), strings.Join(r.AddressCommitments, " "))
+	case top == "hash":
+		return fmt.Sprintf("%s is %s in the log, but its contents hash to %s: it was changed after it was written", what, d.Logged, d.Replayed)
+	case top == "prev":
+		return fmt.Sprintf("%s is %s in the log, but the record before it hashes to %s", what, d.Logged, d.Replayed)
+	case d.Replayed == "":
+		return fmt.Sprintf("%s is %s in the log, and the replay has none", what, d.Logged)
+	case d.Logged == "":
+		return fmt.Sprintf("the log has no %s, and the replay gives %s", what, d.Replayed)
 	}
-	return ""
-}
-
-// differsInDice names the first difference, if any, in the dice rolled:
-// how many, what for, their values and where the stream gave them.
-func differsInDice(e, r Record) string {
-	for i := 0; i < len(e.Dice) || i < len(r.Dice); i++ {
-		switch {
-		case i >= len(r.Dice):
-			return fmt.Sprintf("the log has %d dice, but the replay rolls only %d", len(e.Dice), len(r.Dice))
-		case i >= len(e.Dice):
-			return fmt.Sprintf("the log has %d dice, but the replay rolls more: die %d for %s", len(e.Dice), i+1, r.Dice[i].Purpose)
-		case e.Dice[i].Purpose != r.Dice[i].Purpose:
-			return fmt.Sprintf("die %d is for %q in the log, but the replay rolls it for %q", i+1, e.Dice[i].Purpose, r.Dice[i].Purpose)
-		case e.Dice[i].Value != r.Dice[i].Value:
-			return fmt.Sprintf("die %d (%s) is %d in the log, but the dice stream gives %d", i+1, e.Dice[i].Purpose, e.Dice[i].Value, r.Dice[i].Value)
-		case e.Dice[i].Draw != r.Dice[i].Draw:
-			return fmt.Sprintf("die %d (%s) is draw %d in the log, but the dice stream gives it at draw %d", i+1, e.Dice[i].Purpose, e.Dice[i].Draw, r.Dice[i].Draw)
-		}
-	}
-	return ""
-}
-
-// differsInEvents names the first difference, if any, in the events.
-func differsInEvents(e, r Record) string {
-	for i := 0; i < len(e.Events) || i < len(r.Events); i++ {
-		switch {
-		case i >= len(r.Events):
-			return fmt.Sprintf("event %d %q is in the log, but the replay has only %d events", i+1, e.Events[i], len(r.Events))
-		case i >= len(e.Events):
-			return fmt.Sprintf("the log has %d events, but the replay goes on: %q", len(e.Events), r.Events[i])
-		case e.Events[i] != r.Events[i]:
-			return fmt.Sprintf("event %d is %q in the log, but the replay gives %q", i+1, e.Events[i], r.Events[i])
-		}
-	}
-	return ""
-}
-
-// differsInOutcome names the first difference, if any, in what came of the
-// record: the position, the next deadline, the result, and the hash chain.
-func differsInOutcome(e, r Record) string {
-	switch {
-	case e.State != r.State:
-		return differs("the position's digest", e.State, r.State)
-	case !e.Due.Equal(r.Due):
-		return differs("the deadline", e.Due.Format(time.RFC3339Nano), r.Due.Format(time.RFC3339Nano))
-	case e.Result != r.Result:
-		return differs("the result", e.Result, r.Result)
-	case e.Prev != r.Prev:
-		return fmt.Sprintf("it links to %s, but the record before it hashes to %s", e.Prev, r.Prev)
-	case e.Hash != r.Hash:
-		return fmt.Sprintf("its hash is %s in the log, but its contents hash to %s: it was changed after it was written", e.Hash, r.Hash)
-	}
-	return ""
+	return fmt.Sprintf("%s is %s in the log, but the replay gives %s", what, d.Logged, d.Replayed)
 }

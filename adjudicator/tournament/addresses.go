@@ -58,8 +58,9 @@ func (x *Export) Public() (*Export, error) {
 
 // checkCommitments checks the addresses of the log against the export: in
 // a log that commits to them, each commitment of the log has its address
-// in the full export, hashing to it under the salt, and none other is
-// given, or the public export gives neither salt nor address; in a log
+// in the full export (each hashing to it under the salt, and none other
+// given: checkGivenAddresses), or the public export gives neither salt
+// nor address; in a log
 // from before, which holds them, the export gives neither. The replayed
 // tournament t gets the director's and the players' addresses from the
 // full export, so that the replay of a replacement checks the new address
@@ -69,31 +70,31 @@ func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 	if !s.Committed() {
 		for i, p := range s.Players {
 			if p.Commitment != "" {
-				return bad(0, "player %d has a commitment to his address, but the director none: a log commits to all the addresses or to none", i+1)
+				return bad(0, "settings", "player %d has a commitment to his address, but the director none: a log commits to all the addresses or to none", i+1)
 			}
 		}
-		for _, r := range x.Records {
+		for i, r := range x.Records {
 			if r.AddressCommitment != "" {
-				return bad(r.Seq, "a commitment to an address in a log that holds the addresses")
+				return bad(i, "address_commitment", "a commitment to an address in a log that holds the addresses")
 			}
 		}
 		if x.Salt != "" || x.Addresses != nil {
-			return bad(-1, "the export gives a salt and addresses by their commitments, but the log commits to no address")
+			return bad(-1, "address_salt", "the export gives a salt and addresses by their commitments, but the log commits to no address")
 		}
 		return nil
 	}
 	if s.Director != "" {
-		return bad(0, "the created record holds the director's address beside its commitment")
+		return bad(0, "settings", "the created record holds the director's address beside its commitment")
 	}
 	for i, p := range s.Players {
 		if p.Address != "" || p.Commitment == "" {
-			return bad(0, "player %d has an address in the created record, or no commitment to it: a log commits to all the addresses or to none", i+1)
+			return bad(0, "settings", "player %d has an address in the created record, or no commitment to it: a log commits to all the addresses or to none", i+1)
 		}
 	}
 	cs := logCommitments(x.Records)
-	for _, r := range x.Records {
+	for i, r := range x.Records {
 		if r.Kind == KindReplaced && (r.Address != "" || r.AddressCommitment == "") {
-			return bad(r.Seq, "the replaced record holds the new player's address, or no commitment to it")
+			return bad(i, "address_commitment", "the replaced record holds the new player's address, or no commitment to it")
 		}
 	}
 	v.Committed = len(cs)
@@ -101,19 +102,25 @@ func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 		return nil // the public export
 	}
 	if err := adjudicator.CheckAddressSalt(x.Salt); err != nil {
-		return bad(-1, "%v", err)
+		return bad(-1, "address_salt", "%v", err)
 	}
-	for c, a := range x.Addresses {
-		if got := adjudicator.AddressCommitment(x.Salt, a); got != c {
-			return bad(-1, "the export gives %q as the address committed to as %s, but it hashes to %s", a, c, got)
-		}
-		if !slices.Contains(cs, c) {
-			return bad(-1, "the export gives the address %q, which the log does not commit to", a)
-		}
-	}
-	for _, c := range cs {
-		if _, ok := x.Addresses[c]; !ok {
-			return bad(-1, "the export gives addresses, but not the one the log commits to as %s", c)
+	// A commitment of the log the export does not give is named at its
+	// record: a commitment changed there, the chain rebuilt, shows so.
+	for i, r := range x.Records {
+		switch {
+		case r.Kind == KindCreated && r.Settings != nil:
+			if _, ok := x.Addresses[r.Settings.DirectorCommitment]; !ok {
+				return bad(i, "settings.director_commitment", "the log commits to the director's address as %s, which the export does not give", r.Settings.DirectorCommitment)
+			}
+			for k, p := range r.Settings.Players {
+				if _, ok := x.Addresses[p.Commitment]; !ok {
+					return bad(i, fmt.Sprintf("settings.players[%d].commitment", k), "the log commits to player %d's address as %s, which the export does not give", k+1, p.Commitment)
+				}
+			}
+		case r.Kind == KindReplaced:
+			if _, ok := x.Addresses[r.AddressCommitment]; !ok {
+				return bad(i, "address_commitment", "the log commits to the new player's address as %s, which the export does not give", r.AddressCommitment)
+			}
 		}
 	}
 	t.Director = x.Addresses[s.DirectorCommitment]
@@ -121,6 +128,27 @@ func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 		t.Players[i].Address = x.Addresses[t.Players[i].Commitment]
 	}
 	v.Addresses = len(cs)
+	return nil
+}
+
+// checkGivenAddresses checks that each address a full export gives hashes
+// to its commitment and is one the log commits to. It runs after the
+// replay: a record whose commitment is gone (its kind changed, say) is
+// named by the replay, at that record, rather than here, where only the
+// export's table is known.
+func checkGivenAddresses(x *Export) error {
+	if x.Salt == "" && x.Addresses == nil {
+		return nil
+	}
+	cs := logCommitments(x.Records)
+	for c, a := range x.Addresses {
+		if got := adjudicator.AddressCommitment(x.Salt, a); got != c {
+			return bad(-1, "addresses", "the export gives %q as the address committed to as %s, but it hashes to %s", a, c, got)
+		}
+		if !slices.Contains(cs, c) {
+			return bad(-1, "addresses", "the export gives the address %q, which the log does not commit to", a)
+		}
+	}
 	return nil
 }
 
@@ -142,7 +170,7 @@ func (t *Tournament) checkPlayers(p *Pairing, x *Export, g Record) error {
 		for k, i := range []int{p.German, p.Opponent(p.German)} {
 			if k >= len(cs) || cs[k] != t.Entrants[i].Commitment {
 				side := []string{"German", "Allied"}[k]
-				return bad(g.Seq, "game %s's log does not commit to the address of %s, whom the pairing gives its %s side, with the tournament's salt", g.Game, t.Entrants[i].Name, side)
+				return bad(g.Seq, "game", "game %s's log does not commit to the address of %s, whom the pairing gives its %s side, with the tournament's salt", g.Game, t.Entrants[i].Name, side)
 			}
 		}
 	}

@@ -120,19 +120,6 @@ func (t *Tournament) takeBid(r *Round, k, i int, b Bid, now time.Time) ([]Record
 	return t.bidLogged(r, k, i, bidHash(t.ID, r.N, i, b), now)
 }
 
-// sealedBid replays a bid the export holds only the hash of: it was taken
-// while the bids were open, and is not revealed yet. That it came in, from
-// a player who could bid then, is all there is to check.
-func (t *Tournament) sealedBid(i int, hash string, now time.Time) ([]Record, error) {
-	r, k, err := t.biddable(i, now)
-	if err != nil {
-		return nil, err
-	}
-	p := r.Pairings[k]
-	p.Sealed[p.Of(i)] = true
-	return t.bidLogged(r, k, i, hash, now)
-}
-
 // bidLogged logs the bid record of player i, whose bid of pairing k of
 // round r is in, and resolves the sides when both bids are in.
 func (t *Tournament) bidLogged(r *Round, k, i int, hash string, now time.Time) ([]Record, error) {

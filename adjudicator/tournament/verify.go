@@ -1,10 +1,13 @@
 package tournament
 
 import (
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,15 +107,25 @@ type Verified struct {
 // addresses it does not give.
 func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
 
-// Discrepancy is the first difference Verify found.
+// Discrepancy is the first difference Verify found: the record (Seq, -1
+// for the export's own fields), the field by its JSON name where one field
+// differs (`pairs[1][0]`, `bids[0].vp`; the export's: `head`), and what.
 type Discrepancy struct {
-	Seq  int
+	Seq   int
+	Field string
+	// Act, when not 0, is the record of the act that made the record Seq
+	// with it (a bid, and the sides record its bid decides): which of the
+	// two was changed, the log cannot tell.
+	Act  int
 	What string
 }
 
 func (d *Discrepancy) Error() string {
-	if d.Seq < 0 {
+	switch {
+	case d.Seq < 0:
 		return d.What
+	case d.Act != 0 && d.Act != d.Seq:
+		return fmt.Sprintf("record %d (made with record %d): %s", d.Seq, d.Act, d.What)
 	}
 	return fmt.Sprintf("record %d: %s", d.Seq, d.What)
 }
@@ -120,22 +133,41 @@ func (d *Discrepancy) Error() string {
 // Verify checks a tournament's export: every hash of its chain; the seed
 // against the commitment; each game's export (adjudicator.Verify); the
 // whole log replayed from its first record, each act giving again exactly
-// the records logged (so every pairing, every side decision from the
-// revealed bids and every die is checked), with each result derived from
-// its game as the referee derives it (End): the game's result, its German
-// VP less the bids' and the scenario's VP levels; each sealed bid against
-// the hash logged when it came. A bid not revealed yet, in the export of
-// a running tournament, is checked only for having come in when it could.
+// the records logged, compared field by field (so every pairing, every
+// side decision from the revealed bids and every die is checked), with
+// each result derived from its game as the referee derives it (End): the
+// game's result, its German VP less the bids' and the scenario's VP
+// levels; each sealed bid against the hash logged when it came, where the
+// sides record reveals it; the times of the log in order. A bid not
+// revealed yet, in the export of a running tournament, is checked only for
+// having come in when it could. Verify replays on a copy of x and never
+// changes x.
 func Verify(x *Export) (*Verified, error) {
+	// The games are verified by adjudicator.Verify, which copies each and
+	// changes none: only the tournament's own part is copied here.
+	own := *x
+	own.Games = nil
+	c, err := adjudicator.Clone(&own)
+	if err != nil {
+		return nil, err
+	}
+	c.Games = x.Games
+	x = c
 	games := map[string]*adjudicator.Game{}
 	var gv Verified
 	for _, gx := range x.Games {
+		if gx == nil {
+			return nil, bad(-1, "games", "the export has an empty game")
+		}
 		if games[gx.ID] != nil {
-			return nil, bad(-1, "game %s is in the export twice", gx.ID)
+			return nil, bad(-1, "games", "game %s is in the export twice", gx.ID)
+		}
+		if gx.Format != adjudicator.ExportFormat && gx.Format != adjudicator.ExportFormatV1 {
+			return nil, bad(-1, "games", "game %s's export is of format %q, not %q", gx.ID, gx.Format, adjudicator.ExportFormat)
 		}
 		r, err := adjudicator.Verify(gx)
 		if err != nil {
-			return nil, bad(-1, "game %s: %v", gx.ID, err)
+			return nil, &Discrepancy{Seq: -1, Field: "games", What: fmt.Sprintf("game %s: %v", gx.ID, err)}
 		}
 		games[gx.ID] = r.Game
 		gv.Games++
@@ -149,7 +181,7 @@ func Verify(x *Export) (*Verified, error) {
 		return nil, err
 	}
 	if (v.Addresses > 0) != (gv.Addresses > 0) && v.Committed > 0 && gv.Committed > 0 {
-		return nil, bad(-1, "the export gives the addresses of the tournament's log but not of its games', or the reverse: a full export gives all, a public one none")
+		return nil, bad(-1, "addresses", "the export gives the addresses of the tournament's log but not of its games', or the reverse: a full export gives all, a public one none")
 	}
 	v.Games, v.Impulses, v.Dice = gv.Games, gv.Impulses, v.Dice+gv.Dice
 	v.Committed += gv.Committed
@@ -158,43 +190,62 @@ func Verify(x *Export) (*Verified, error) {
 }
 
 // VerifyLog checks the tournament's log alone, as Verify does, without its
-// games: each result is taken as its record tells it.
+// games: each result is taken as its record tells it. It replays on a copy
+// of x and never changes x.
 func VerifyLog(x *Export) (*Verified, error) {
+	x, err := adjudicator.Clone(x)
+	if err != nil {
+		return nil, err
+	}
 	v, _, err := verifyLog(x, nil)
 	return v, err
 }
 
-func bad(seq int, format string, args ...any) error {
-	return &Discrepancy{Seq: seq, What: fmt.Sprintf(format, args...)}
+func bad(seq int, field, format string, args ...any) error {
+	return &Discrepancy{Seq: seq, Field: field, What: fmt.Sprintf(format, args...)}
 }
 
-// verifyLog replays the log. With games (the verified games of the
-// export, by id) each result is derived from its game; with nil, from its
-// record.
+// verifyLog replays the log of x, a copy the replay may change. With games
+// (the verified games of the export, by id) each result is derived from
+// its game; with nil, from its record.
 func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tournament, error) {
 	if len(x.Records) == 0 || x.Records[0].Kind != KindCreated || x.Records[0].Settings == nil {
-		return nil, nil, bad(0, "the log does not begin with the tournament's creation")
+		return nil, nil, bad(0, "kind", "the log does not begin with the tournament's creation")
 	}
 	prev := ""
-	for _, r := range x.Records {
+	for i, r := range x.Records {
 		if r.Prev != prev {
-			return nil, nil, bad(r.Seq, "its prev %s is not the hash of the record before, %s", r.Prev, prev)
+			return nil, nil, bad(i, "prev", "its prev %s is not the hash of the record before, %s", r.Prev, prev)
 		}
-		if RecordHash(r) != r.Hash {
-			return nil, nil, bad(r.Seq, "its hash %s is not the hash of its content", r.Hash)
+		if h := RecordHash(r); h != r.Hash {
+			return nil, nil, bad(i, "hash", "its hash %s is not the hash of its content, %s", r.Hash, h)
+		}
+		if i > 0 && r.Time.Before(x.Records[i-1].Time) {
+			return nil, nil, bad(i, "time", "its time %s is before the time of the record before it, %s",
+				r.Time.Format(time.RFC3339Nano), x.Records[i-1].Time.Format(time.RFC3339Nano))
 		}
 		prev = r.Hash
 	}
 	if prev != x.Head {
-		return nil, nil, bad(-1, "the export's head %s is not the hash of its last record, %s", x.Head, prev)
+		return nil, nil, bad(-1, "head", "the export's head %s is not the hash of its last record, %s", x.Head, prev)
 	}
+	// The tournament is made again from its first record, as New made it;
+	// the settings are a copy, so that nothing the replay does changes the
+	// record it is compared with.
 	c := x.Records[0]
 	if c.Commitment != x.Commitment {
-		return nil, nil, bad(0, "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
+		return nil, nil, bad(0, "commitment", "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
+	}
+	settings, err := adjudicator.Clone(c.Settings)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkSettings(settings); err != nil {
+		return nil, nil, err
 	}
 	v := &Verified{Records: len(x.Records)}
-	t := &Tournament{ID: x.ID, Settings: *c.Settings, Status: Running, Created: c.Time, Commitment: c.Commitment, Salt: x.Salt}
-	t.Players = append([]Entry(nil), c.Settings.Players...)
+	t := &Tournament{ID: x.ID, Settings: *settings, Status: Running, Created: c.Time, Commitment: c.Commitment, Salt: x.Salt}
+	t.Players = append([]Entry(nil), settings.Players...)
 	if err := checkCommitments(x, t, v); err != nil {
 		return nil, nil, err
 	}
@@ -204,14 +255,25 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 	if x.Seed != "" {
 		secret, err := hex.DecodeString(x.Seed)
 		if err != nil {
-			return nil, nil, bad(-1, "the revealed seed is not hex")
+			return nil, nil, bad(-1, "seed", "the revealed seed is not hex")
 		}
 		if err := t.SetSecret(secret); err != nil {
-			return nil, nil, bad(-1, "%v", err)
+			return nil, nil, bad(-1, "seed", "%v", err)
 		}
 		v.DiceChecked = true
 	}
-	t.Log, t.Head = x.Records[:1], c.Hash
+	made := t.record(Record{Kind: KindCreated, Time: c.Time, Settings: settings, Commitment: t.Commitment})
+	if err := compare(c, made); err != nil {
+		return nil, nil, err
+	}
+	// The games' own logs, by id, for what the tournament's log says of
+	// them: when each was made and ended, and why the director ended it.
+	logs := map[string][]adjudicator.Record{}
+	if games != nil {
+		for _, gx := range x.Games {
+			logs[gx.ID] = gx.Records
+		}
+	}
 	// The director's decision names how its game ended, as the referee's
 	// act does (TournamentAdjudicate).
 	adjudicated := map[string]bool{}
@@ -230,23 +292,21 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		case KindPaired:
 			got, err = t.Pair(r.Time)
 		case KindBid:
-			b, ok, berr := revealed(t.ID, x.Records[i:], r)
-			switch {
-			case berr != nil:
-				return nil, nil, bad(r.Seq, "%v", berr)
-			case ok:
-				got, err = t.replayBid(r.Player-1, b, r.Time)
-			default:
-				// The export was taken while the bids were open: the bid
-				// is still sealed, and its hash all the log holds.
-				got, err = t.sealedBid(r.Player-1, r.BidHash, r.Time)
-			}
+			got, err = t.replayBid(i, r, x.Records)
 		case KindSides:
 			got, err = t.CloseBids(r.Time)
 		case KindGame:
 			_, p, _ := t.at(r.Round, r.Pairing)
 			if p == nil {
-				return nil, nil, bad(r.Seq, "no pairing %d in round %d", r.Pairing, r.Round)
+				return nil, nil, bad(i, "pairing", "no pairing %d in round %d", r.Pairing, r.Round)
+			}
+			if p.Game != "" {
+				return nil, nil, bad(i, "game", "pairing %d of round %d has its game, %s, already", r.Pairing, r.Round, p.Game)
+			}
+			if games != nil {
+				if err := t.checkGame(i, x.Records, p, games[r.Game], logs[r.Game]); err != nil {
+					return nil, nil, err
+				}
 			}
 			got = []Record{t.GameMade(r.Round, r.Pairing, r.Game, r.Time)}
 			if err := t.checkPlayers(p, x, r); err != nil {
@@ -255,28 +315,38 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		case KindResult:
 			_, p, _ := t.at(r.Round, r.Pairing)
 			if p == nil || !p.Sided() {
-				return nil, nil, bad(r.Seq, "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
+				return nil, nil, bad(i, "pairing", "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
 			}
 			e := endOf(p, r)
 			if games != nil {
 				g := games[r.Game]
 				if g == nil {
-					return nil, nil, bad(r.Seq, "game %s of the log is missing from the export", r.Game)
+					return nil, nil, bad(i, "game", "game %s of the log is missing from the export", r.Game)
 				}
 				how := ""
 				if adjudicated[r.Game] {
 					how = "adjudicated"
 				}
 				if e, err = endOfGame(g, p, how); err != nil {
-					return nil, nil, bad(r.Seq, "%v", err)
+					return nil, nil, bad(i, "game", "%v", err)
+				}
+				// The referee enters a result as the game ends.
+				if l := logs[r.Game]; !r.Time.Equal(l[len(l)-1].Time) {
+					return nil, nil, bad(i, "time", "the result of game %s is entered at %s, but the game ended at %s", r.Game,
+						r.Time.Format(time.RFC3339Nano), l[len(l)-1].Time.Format(time.RFC3339Nano))
 				}
 			}
 			got, err = t.Result(r.Game, e, r.Time)
 			if err == nil && games != nil && (got[0].Points != r.Points || got[0].Margin != r.Margin) {
-				return nil, nil, bad(r.Seq, "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
+				return nil, nil, bad(i, "points", "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
 					r.Game, t.count(p, r.Points, r.Margin), e.Result, e.VP+p.Give, p.Give, t.count(p, got[0].Points, got[0].Margin))
 			}
 		case KindReplaced:
+			if games != nil {
+				if err := t.checkReplaced(i, x.Records, games); err != nil {
+					return nil, nil, err
+				}
+			}
 			var rec Record
 			addr := r.Address
 			if t.Committed() {
@@ -285,6 +355,11 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			rec, err = t.replace(r.Player-1, r.Name, addr, r.AddressCommitment, "", r.Text, r.Impulse, r.Time)
 			got = []Record{rec}
 		case KindWithdrawn:
+			if games != nil {
+				if err := t.checkWithdrawn(i, r, logs); err != nil {
+					return nil, nil, err
+				}
+			}
 			var rec Record
 			rec, err = t.Withdraw(r.Player-1, r.Text, r.Time)
 			got = []Record{rec}
@@ -297,27 +372,39 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 			rec, err = t.Resume(r.Text, r.Time)
 			got = []Record{rec}
 		case KindAdjudicated:
+			if games != nil {
+				if err := checkAdjudicated(i, r, logs[r.Game]); err != nil {
+					return nil, nil, err
+				}
+			}
 			var rec Record
 			rec, err = t.Adjudicate(r.Game, r.Text, r.Time)
 			got = []Record{rec}
 			adjudicated[r.Game] = true
 		default:
-			return nil, nil, bad(r.Seq, "a record of kind %q cannot come here", r.Kind)
+			return nil, nil, bad(i, "kind", "a record of kind %q cannot come here", r.Kind)
 		}
 		if err != nil {
-			return nil, nil, bad(r.Seq, "replaying it: %v", err)
+			var d *Discrepancy
+			if errors.As(err, &d) {
+				return nil, nil, err
+			}
+			return nil, nil, bad(i, "", "replaying it: %v", err)
 		}
 		if len(got) == 0 {
-			return nil, nil, bad(r.Seq, "replaying it makes no record")
+			return nil, nil, bad(i, "", "replaying it makes no record")
 		}
+		act := i
 		for _, g := range got {
 			if i >= len(x.Records) {
-				return nil, nil, bad(g.Seq, "the replay makes a %s record the log does not have", g.Kind)
+				return nil, nil, &Discrepancy{Seq: g.Seq, Act: act, What: fmt.Sprintf("the replay makes a %s record the log does not have", g.Kind)}
 			}
-			if g.Hash != x.Records[i].Hash {
-				want, _ := json.Marshal(x.Records[i])
-				have, _ := json.Marshal(g)
-				return nil, nil, bad(g.Seq, "the replay differs:\n  logged:   %s\n  replayed: %s", want, have)
+			if g.Kind == KindFinished && x.Seed == "" {
+				return nil, nil, bad(g.Seq, "seed", "the tournament is over, but the export does not reveal its seed")
+			}
+			if err := compare(x.Records[i], g); err != nil {
+				err.(*Discrepancy).Act = act
+				return nil, nil, err
 			}
 			if g.Kind == KindSides {
 				v.Sides++
@@ -327,9 +414,187 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 		}
 	}
 	if t.Status == Over && x.Seed == "" {
-		return nil, nil, bad(-1, "the tournament is over, but the export does not reveal its seed")
+		return nil, nil, bad(-1, "seed", "the tournament is over, but the export does not reveal its seed")
+	}
+	if err := checkGivenAddresses(x); err != nil {
+		return nil, nil, err
 	}
 	return v, t, nil
+}
+
+// compare names the first field, by its JSON name, where a logged record
+// and the record the replay made of it differ: every field of a record is
+// compared (adjudicator.FirstDifference), a field added to Record too.
+func compare(logged, replayed Record) error {
+	d := adjudicator.FirstDifference(logged, replayed)
+	if d == nil {
+		return nil
+	}
+	switch {
+	case d.Field == "hash":
+		return bad(replayed.Seq, d.Field, "its hash %s is not the hash of its content as replayed, %s", d.Logged, d.Replayed)
+	case d.Replayed == "":
+		return bad(replayed.Seq, d.Field, "the replay differs: %s is %s in the log, and the replay has none", d.Field, d.Logged)
+	case d.Logged == "":
+		return bad(replayed.Seq, d.Field, "the replay differs: the log has no %s, and the replay gives %s", d.Field, d.Replayed)
+	}
+	return bad(replayed.Seq, d.Field, "the replay differs: %s is %s in the log, but the replay gives %s", d.Field, d.Logged, d.Replayed)
+}
+
+// checkGame checks, at record seq of log, pairing p's game g, whose log
+// is glog: the export has it, of the round's scenario, with the
+// tournament's deadline, made at the time of the record, for a pairing
+// whose sides are decided, between the pairing's players on their sides
+// (or whoever the log says takes a place later: checkReplaced checks
+// that).
+func (t *Tournament) checkGame(seq int, log []Record, p *Pairing, g *adjudicator.Game, glog []adjudicator.Record) error {
+	r := log[seq]
+	rd, _, _ := t.at(r.Round, r.Pairing)
+	switch {
+	case g == nil || len(glog) == 0:
+		return bad(seq, "game", "game %s of the log is missing from the export", r.Game)
+	case !p.Sided():
+		return bad(seq, "game", "game %s is made for pairing %d of round %d, whose sides are not decided", r.Game, r.Pairing, r.Round)
+	case g.Scenario != rd.Scenario:
+		return bad(seq, "game", "game %s is a game of %q, but round %d plays %q", r.Game, g.Scenario, r.Round, rd.Scenario)
+	case g.Deadline != t.Settings.Deadline:
+		return bad(seq, "game", "game %s gives %s an impulse, but the tournament %s", r.Game, g.Deadline, t.Settings.Deadline)
+	case !glog[0].Time.Equal(r.Time):
+		return bad(seq, "time", "game %s is made at %s, but the log has it at %s", r.Game, glog[0].Time.Format(time.RFC3339Nano), r.Time.Format(time.RFC3339Nano))
+	}
+	for _, side := range []rules.Side{rules.German, rules.Allied} {
+		i := p.German
+		if side == rules.Allied {
+			i = p.Opponent(p.German)
+		}
+		if addr := g.Players[side].Address; !t.plays(i, addr) && !replacedLater(log, seq) {
+			return bad(seq, "game", "game %s's %s player is %s, but the pairing's is %s <%s>", r.Game, side, addr, t.Entrants[i].Name, t.Entrants[i].Address)
+		}
+	}
+	return nil
+}
+
+// replacedLater reports whether a record after record seq of the log
+// brings a new address: a replacement, whose own check (checkReplaced)
+// tells whether the games in play took it.
+func replacedLater(log []Record, seq int) bool {
+	for _, q := range log[seq+1:] {
+		if q.Address != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkReplaced checks, at a replacement (record seq of log), that the
+// new player took over the replaced player's games in play: each game's
+// side is his address, or that of whoever the log says replaces him later.
+func (t *Tournament) checkReplaced(seq int, log []Record, games map[string]*adjudicator.Game) error {
+	r := log[seq]
+	i := r.Player - 1
+	if i < 0 || i >= len(t.Entrants) {
+		return bad(seq, "player", "no player %d", r.Player)
+	}
+	later := []string{r.Address}
+	if t.Committed() {
+		// A game's log commits to the players it was made for, and its
+		// export gives those; a takeover is the tournament's record
+		// alone (its address a commitment, checked against the export's
+		// addresses where it gives them).
+		later = append(later, t.Entrants[i].Address)
+	}
+	for _, q := range log[seq+1:] {
+		if q.Kind == KindReplaced && q.Player == r.Player {
+			later = append(later, q.Address)
+		}
+	}
+	for _, rd := range t.Rounds {
+		for _, p := range rd.Pairings {
+			if p.Of(i) < 0 || p.Game == "" || p.Done || games[p.Game] == nil {
+				continue
+			}
+			side := p.SideOf(i)
+			if addr := games[p.Game].Players[side].Address; !slices.Contains(later, addr) {
+				return bad(seq, "address", "%s takes the place of %s, in play in game %s, but that game's %s player is %s", cmp.Or(r.Address, r.Name), t.Entrants[i].Name, p.Game, side, addr)
+			}
+		}
+	}
+	return nil
+}
+
+// withdrewReason is the reason a game is ended with when its player
+// withdraws from the tournament (the referee's TournamentWithdraw).
+const withdrewReason = "the player withdrew from the tournament: "
+
+// checkWithdrawn checks, at a withdrawal (record seq), that each game the
+// player had in play was ended then as his forfeit, for his reason, and
+// no other game for a withdrawal then.
+func (t *Tournament) checkWithdrawn(seq int, r Record, logs map[string][]adjudicator.Record) error {
+	i := r.Player - 1
+	if i < 0 || i >= len(t.Entrants) {
+		return bad(seq, "player", "no player %d", r.Player)
+	}
+	for _, rd := range t.Rounds {
+		for _, p := range rd.Pairings {
+			if p.Game == "" || p.Done {
+				continue
+			}
+			var end *adjudicator.Record
+			for k, g := range logs[p.Game] {
+				if g.Kind == adjudicator.KindAdjudicated {
+					end = &logs[p.Game][k]
+				}
+			}
+			if p.Of(i) < 0 {
+				// Another player's game, which his withdrawal must not
+				// have ended.
+				if end != nil && strings.HasPrefix(end.Reason, withdrewReason) && end.Time.Equal(r.Time) {
+					return bad(seq, "player", "game %s was ended at this withdrawal as its %s player's forfeit, but %s withdraws, who does not play it", p.Game, end.Side, t.Entrants[i].Name)
+				}
+				continue
+			}
+			switch {
+			case end == nil:
+				return bad(seq, "player", "%s withdraws with game %s in play, which his withdrawal did not end", t.Entrants[i].Name, p.Game)
+			case end.Side != p.SideOf(i) || end.Reason != withdrewReason+r.Text:
+				return bad(seq, "player", "%s withdraws, and game %s is ended as the %s side's forfeit for %q", t.Entrants[i].Name, p.Game, end.Side, end.Reason)
+			case !end.Time.Equal(r.Time):
+				return bad(seq, "time", "%s withdraws at %s, and game %s is ended at %s", t.Entrants[i].Name, r.Time.Format(time.RFC3339Nano), p.Game, end.Time.Format(time.RFC3339Nano))
+			}
+		}
+	}
+	return nil
+}
+
+// checkAdjudicated checks the director's decision on a game (record seq)
+// against the game's log: the side that forfeits (or a draw) and the
+// reason, as the referee writes it ("german: 3 deadlines missed"), and
+// its time.
+func checkAdjudicated(seq int, r Record, glog []adjudicator.Record) error {
+	for _, g := range glog {
+		if g.Kind != adjudicator.KindAdjudicated {
+			continue
+		}
+		decision := string(g.Side)
+		if decision == "" {
+			decision = "draw"
+		}
+		d, reason, _ := strings.Cut(r.Text, ": ")
+		switch {
+		case !strings.EqualFold(d, decision) || reason != g.Reason:
+			return bad(seq, "text", "the decision is %q, but game %s was ended as %s: %s", r.Text, r.Game, decision, g.Reason)
+		case !g.Time.Equal(r.Time):
+			return bad(seq, "time", "the decision is at %s, but game %s was ended at %s", r.Time.Format(time.RFC3339Nano), r.Game, g.Time.Format(time.RFC3339Nano))
+		}
+		return nil
+	}
+	return bad(seq, "game", "the director ended game %s, whose log does not say so", r.Game)
+}
+
+// plays reports whether addr is, or was before a replacement, player i's.
+func (t *Tournament) plays(i int, addr string) bool {
+	e := t.Entrants[i]
+	return addr == e.Address || slices.Contains(e.Before, addr)
 }
 
 // verifyGames checks that the export holds the games of the log's
@@ -338,15 +603,32 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 func verifyGames(x *Export, games map[string]*adjudicator.Game, t *Tournament) error {
 	for _, gx := range x.Games {
 		if _, p, _ := t.Find(gx.ID); p == nil {
-			return bad(-1, "game %s is in the export but in no pairing of the log", gx.ID)
+			return bad(-1, "games", "game %s is in the export but in no pairing of the log", gx.ID)
 		} else if games[gx.ID].Status == adjudicator.Finished && !p.Done {
-			return bad(-1, "game %s ended %q, and no result of the tournament's log says so", gx.ID, gx.Result)
+			return bad(-1, "games", "game %s ended %q, and no result of the tournament's log says so", gx.ID, gx.Result)
 		}
 	}
 	for _, r := range t.Rounds {
 		for _, p := range r.Pairings {
-			if p.Game != "" && games[p.Game] == nil {
-				return bad(-1, "game %s of the log is missing from the export", p.Game)
+			if p.Game == "" {
+				continue
+			}
+			g := games[p.Game]
+			if g == nil {
+				return bad(-1, "games", "game %s of the log is missing from the export", p.Game)
+			}
+			// The game is played by the pairing's players on the sides
+			// the log decided, or by whoever took a place since.
+			a, b := p.German, p.Opponent(p.German)
+			if ga, gb := g.Players[rules.German].Address, g.Players[rules.Allied].Address; !t.plays(a, ga) || !t.plays(b, gb) {
+				seq := -1
+				for i, q := range x.Records {
+					if q.Kind == KindGame && q.Game == g.ID {
+						seq = i
+					}
+				}
+				return bad(seq, "game", "game %s is played by %s (German) and %s (Allied), not by the pairing's %s (German) and %s (Allied)",
+					g.ID, ga, gb, t.Entrants[a].Name, t.Entrants[b].Name)
 			}
 		}
 	}
@@ -371,31 +653,47 @@ func (t *Tournament) count(p *Pairing, points [2]float64, margin [2]int) string 
 	return fmt.Sprintf("%s %g (margin %+d), %s %g (margin %+d)", t.Entrants[p.A].Name, points[0], margin[0], t.Entrants[p.B].Name, points[1], margin[1])
 }
 
-// replayBid replays a bid revealed in the log, with its salt as revealed.
-func (t *Tournament) replayBid(i int, b Bid, now time.Time) ([]Record, error) {
-	r, k, err := t.biddable(i, now)
+// replayBid replays a bid record r, record at of the log. The bid is
+// taken sealed, with the hash logged; where the log has the sides record of
+// its pairing, the bid it reveals there is checked against that hash and
+// taken, so that the sides are decided again from the bids as revealed. A
+// revealed bid that is not the sealed one is the sides record's
+// discrepancy: the seal is only known to be broken where it is opened.
+func (t *Tournament) replayBid(at int, r Record, log []Record) ([]Record, error) {
+	i := r.Player - 1
+	rd, k, err := t.biddable(i, r.Time)
 	if err != nil {
 		return nil, err
 	}
-	return t.takeBid(r, k, i, b, now)
-}
-
-// revealed finds the bid a bid record sealed: revealed in the sides record
-// of its pairing, and matching the hash. It reports false when the log has
-// no sides record for the pairing: the bids were still open when the
-// export was taken.
-func revealed(id string, rest []Record, r Record) (Bid, bool, error) {
-	for _, q := range rest {
-		if q.Kind == KindSides && q.Round == r.Round && q.Pairing == r.Pairing {
-			for _, b := range q.Bids {
-				if b != nil && bidHash(id, r.Round, r.Player-1, *b) == r.BidHash {
-					return *b, true, nil
-				}
-			}
-			return Bid{}, false, fmt.Errorf("the sealed bid does not match any bid revealed for pairing %d of round %d", r.Pairing, r.Round)
+	p := rd.Pairings[k]
+	j := p.Of(i)
+	p.Sealed[j] = true
+	for qi := at + 1; qi < len(log); qi++ {
+		q := log[qi]
+		if q.Kind != KindSides || q.Round != rd.N || q.Pairing != k+1 {
+			continue
 		}
+		b := q.Bids[j]
+		field := fmt.Sprintf("bids[%d]", j)
+		switch {
+		case b == nil:
+			return nil, bad(qi, field, "it reveals no bid of %s, whose bid record %d seals one", t.Entrants[i].Name, at)
+		case t.secret != nil && b.Salt != t.bidSalt(rd.N, i):
+			return nil, bad(qi, field+".salt", "the salt of %s's bid is %q, but the tournament's seed gives %q", t.Entrants[i].Name, b.Salt, t.bidSalt(rd.N, i))
+		case bidHash(t.ID, rd.N, i, *b) != r.BidHash:
+			return nil, bad(qi, field, "the bid it reveals for %s (%s) does not hash to the bid sealed in record %d", t.Entrants[i].Name, BidText(b), at)
+		}
+		c := *b
+		p.Bids[j], p.Sealed[j] = &c, false
+		break
 	}
-	return Bid{}, false, nil
+	if p.in(0) && p.in(1) && (p.Sealed[0] || p.Sealed[1]) {
+		// Both bids are in: the sides record follows this one, and
+		// would have revealed them.
+		return nil, &Discrepancy{Seq: at + 1, Act: at, Field: "kind",
+			What: fmt.Sprintf("the bids of pairing %d of round %d are both in with record %d, and the log never reveals them in the sides record that must follow it", k+1, rd.N, at)}
+	}
+	return t.bidLogged(rd, k, i, r.BidHash, r.Time)
 }
 
 // endOf is the game's end a result record tells, for the replay of the
@@ -413,4 +711,25 @@ func endOf(p *Pairing, r Record) GameEnd {
 		e.BothLose = true
 	}
 	return e
+}
+
+// checkSettings checks what the replay relies on of the settings the log
+// begins with, which a tournament file's Parse checked when they were
+// made: a forged log's settings could otherwise stop the replay.
+func checkSettings(s *Settings) error {
+	switch {
+	case len(s.Players) < 2:
+		return bad(0, "settings.players", "the settings have %d players", len(s.Players))
+	case s.Format != RoundRobin && s.Format != Swiss && s.Format != Elimination:
+		return bad(0, "settings.format", "the format %q is none titm knows", s.Format)
+	case s.Sides != SidesAlternate && s.Sides != SidesRandom && s.Sides != SidesBids:
+		return bad(0, "settings.sides", "the side rule %q is none titm knows", s.Sides)
+	case s.Version < 0 || s.Version > LogVersion:
+		return bad(0, "settings.version", "the log's version is %d, and this titm knows versions up to %d", s.Version, LogVersion)
+	case s.Rounds < 1:
+		return bad(0, "settings.rounds", "the settings have %d rounds", s.Rounds)
+	case len(s.Scenarios) != 1 && len(s.Scenarios) != s.Rounds:
+		return bad(0, "settings.scenarios", "the settings name %d scenarios for %d rounds", len(s.Scenarios), s.Rounds)
+	}
+	return nil
 }

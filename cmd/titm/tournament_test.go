@@ -123,6 +123,7 @@ func TestTournamentCommands(t *testing.T) {
 	if out := mustRun(t, "verify", x); !strings.Contains(out, "verified: tournament "+id+": ") || !strings.Contains(out, "3 side decisions, 3 games") {
 		t.Errorf("verify:\n%s", out)
 	}
+	checkForgedCLI(t, x)
 	// A changed side decision fails.
 	data, _ := os.ReadFile(x)
 	// The first side decision's die: every tournament of random sides has
@@ -338,6 +339,77 @@ func TestTournamentShowBidsGive(t *testing.T) {
 		p := &tournament.Pairing{A: 0, B: 1, German: 0, Give: c.give}
 		if got := pairingLine(tr, 1, p); got != c.want {
 			t.Errorf("give %d: %q, want %q", c.give, got, c.want)
+		}
+	}
+}
+
+// checkForgedCLI forges the export file x as an auditor would, each
+// forgery with the hash chain rebuilt after it (each record's hash, each
+// prev, the head): round 2 pairs a player with himself; round 2 repeats
+// round 1's pairing; a side decision's die is changed, with the side it
+// decides. titm verify refuses each, naming the record forged.
+func checkForgedCLI(t *testing.T, x string) {
+	t.Helper()
+	data, err := os.ReadFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paired := func(y *tournament.Export, n int) int {
+		for i, r := range y.Records {
+			if r.Kind == tournament.KindPaired && r.Round == n {
+				return i
+			}
+		}
+		t.Fatalf("no round %d", n)
+		return -1
+	}
+	for _, f := range []struct {
+		name  string
+		forge func(y *tournament.Export) int
+	}{
+		{"self-pairing", func(y *tournament.Export) int {
+			i := paired(y, 2)
+			y.Records[i].Pairs[0][1] = y.Records[i].Pairs[0][0]
+			return i
+		}},
+		{"rematch", func(y *tournament.Export) int {
+			i := paired(y, 2)
+			y.Records[i].Pairs = y.Records[paired(y, 1)].Pairs
+			return i
+		}},
+		{"changed die", func(y *tournament.Export) int {
+			for i, r := range y.Records {
+				if r.Kind == tournament.KindSides && len(r.Dice) == 1 {
+					pr := y.Records[paired(y, r.Round)].Pairs[r.Pairing-1]
+					y.Records[i].Dice[0].Value = 11 - r.Dice[0].Value
+					y.Records[i].German = pr[0] + pr[1] + 2 - r.German
+					return i
+				}
+			}
+			t.Fatal("no side decision by a die")
+			return -1
+		}},
+	} {
+		y, err := tournament.ReadExport(strings.NewReader(string(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := f.forge(y)
+		prev := ""
+		for i := range y.Records {
+			y.Records[i].Prev = prev
+			y.Records[i].Hash = tournament.RecordHash(y.Records[i])
+			prev = y.Records[i].Hash
+		}
+		y.Head = prev
+		forged := filepath.Join(filepath.Dir(x), f.name+".json")
+		out, _ := json.Marshal(y)
+		if err := os.WriteFile(forged, out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, text, _ := runT(t, "verify", forged)
+		if want := fmt.Sprintf("record %d", at); code != exitProblems || !strings.Contains(text, "NOT verified") || !strings.Contains(text, want) {
+			t.Errorf("%s: exit %d, want %d and %q:\n%s", f.name, code, exitProblems, want, text)
 		}
 	}
 }
