@@ -465,6 +465,8 @@ func describe(d *Difference) string {
 		return fmt.Sprintf("%s is %s in the log, and the replay has none", what, d.Logged)
 	case d.Logged == "":
 		return fmt.Sprintf("the log has no %s, and the replay gives %s", what, d.Replayed)
+	case top == "dice" && strings.HasSuffix(d.Field, ".roll"):
+		return fmt.Sprintf("%s is %s in the log, but the dice stream gives %s", what, d.Logged, d.Replayed)
 	}
 	return fmt.Sprintf("%s is %s in the log, but the replay gives %s", what, d.Logged, d.Replayed)
 }

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"titm/adjudicator"
@@ -104,6 +105,13 @@ func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 	if err := adjudicator.CheckAddressSalt(x.Salt); err != nil {
 		return bad(-1, "address_salt", "%v", err)
 	}
+	// The export's own table first: an address that does not hash to the
+	// commitment it is given for is the table's fault, not a record's.
+	for _, c := range slices.Sorted(maps.Keys(x.Addresses)) {
+		if a, got := x.Addresses[c], adjudicator.AddressCommitment(x.Salt, x.Addresses[c]); got != c {
+			return bad(-1, "addresses", "the export gives %q as the address committed to as %s, but it hashes to %s", a, c, got)
+		}
+	}
 	// A commitment of the log the export does not give is named at its
 	// record: a commitment changed there, the chain rebuilt, shows so.
 	for i, r := range x.Records {
@@ -131,8 +139,8 @@ func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 	return nil
 }
 
-// checkGivenAddresses checks that each address a full export gives hashes
-// to its commitment and is one the log commits to. It runs after the
+// checkGivenAddresses checks that each address a full export gives is one
+// the log commits to. It runs after the
 // replay: a record whose commitment is gone (its kind changed, say) is
 // named by the replay, at that record, rather than here, where only the
 // export's table is known.
@@ -141,11 +149,8 @@ func checkGivenAddresses(x *Export) error {
 		return nil
 	}
 	cs := logCommitments(x.Records)
-	for c, a := range x.Addresses {
-		if got := adjudicator.AddressCommitment(x.Salt, a); got != c {
-			return bad(-1, "addresses", "the export gives %q as the address committed to as %s, but it hashes to %s", a, c, got)
-		}
-		if !slices.Contains(cs, c) {
+	for _, c := range slices.Sorted(maps.Keys(x.Addresses)) {
+		if a := x.Addresses[c]; !slices.Contains(cs, c) {
 			return bad(-1, "addresses", "the export gives the address %q, which the log does not commit to", a)
 		}
 	}

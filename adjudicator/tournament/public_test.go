@@ -103,7 +103,7 @@ func TestAddressCommitments(t *testing.T) {
 		{"an address more", func(x *Export) {
 			x.Addresses[adjudicator.AddressCommitment(x.Salt, "mallory@example.org")] = "mallory@example.org"
 		}, `"mallory@example.org", which the log does not commit to`},
-		{"another salt", func(x *Export) { x.Salt = strings.Repeat("00", adjudicator.AddressSaltSize) }, "address_commitment"},
+		{"another salt", func(x *Export) { x.Salt = strings.Repeat("00", adjudicator.AddressSaltSize) }, "hashes to"},
 		{"addresses without the salt", func(x *Export) { x.Salt = "" }, "is not 16 bytes in hex"},
 		{"an address in the created record", func(x *Export) {
 			x.Records[0].Settings.Players[1].Address = "b@example.org"
