@@ -66,9 +66,11 @@ func where(err error) (seq, act int, field string, ok bool) {
 // that may move moving, so with battles); an introductory
 // game with a standing order, the director's pause, extension and resume,
 // a pass at the deadline, a rollback, a draw offered and a concession;
-// a Fifth Panzer game ended by a tournament's adjudication; and a campaign
-// game conceded after its first impulses. Together they have a record of
-// every kind.
+// an introductory game played to its end from orders that make the Allies
+// try to blow a bridge and a German engineer try to repair one
+// (bridgeImpulses); a Fifth Panzer game ended by a tournament's
+// adjudication; and a campaign game conceded after its first impulses.
+// Together they have a record of every kind.
 func exportGames(t testing.TB) map[string]*Export {
 	t.Helper()
 	out := map[string]*Export{}
@@ -108,6 +110,11 @@ func exportGames(t testing.TB) map[string]*Export {
 	add(g.Concede(rules.Allied, next()))
 	out["intro, with the director, a rollback and a concession"] = MakeExport(g, log)
 
+	g, log = newGame(t, "intro")
+	log = append(log, bridgeImpulses(t, g)...)
+	log = playOut(t, g, log)
+	out["intro, with a bridge demolition and a repair, played out"] = MakeExport(g, log)
+
 	g, log = newGame(t, "fifth-panzer")
 	for i := range 2 {
 		log = append(log, playImpulse(t, g, t0.Add(time.Duration(i+2)*time.Hour))...)
@@ -130,6 +137,56 @@ func exportGames(t testing.TB) map[string]*Export {
 	return out
 }
 
+// bridgeImpulses plays the first impulses of a new introductory game with
+// orders set so that the Allies try to blow a bridge and a German engineer
+// tries to repair one, and returns their records. The Allies, who may not
+// blow bridges on 16 December (10.26), empty Beaufort (20); the Germans
+// cross the blown bridge 19-20 into it on foot (8.34); on 17 December a
+// German unit crosses the bridge 20-21 into Reisdorf (21), where the
+// Allied rangers may try to blow it (10.2, the Allies' standing BLOW ALL,
+// B1), and the engineer in Nusbaum (19), unmoved since the turn began,
+// tries to repair 19-20 with a German unit at its other end (10.12).
+func bridgeImpulses(t testing.TB, g *Game) []Record {
+	t.Helper()
+	now := t0.Add(2 * time.Hour)
+	var log []Record
+	for _, text := range []string{
+		"",                             // G16-1
+		"",                             // A16-1: only the green triangles may move (5.23)
+		"",                             // G16-2
+		"MOVE 9AD/60 20 16\n",          // A16-2
+		"FOOT 276/986 276/987 19 20\n", // G16-3
+		"",                             // A16-3
+		"MOVE 276/986 20 21\nREPAIR 19-20 BY 605E\n", // G17-1
+	} {
+		recs, _ := submit(t, g, text, now)
+		log = append(log, recs...)
+		now = now.Add(time.Hour)
+	}
+	return log
+}
+
+// bridgeTry reports whether a leaf of a record is part of a try to blow or
+// repair a bridge, its die (each of the die's fields) or its event: the
+// tamper suite changes these wherever they stand among an impulse's many
+// dice and events.
+func bridgeTry(rec any, l tamper.Leaf) bool {
+	if len(l.Path) < 2 {
+		return false
+	}
+	switch l.Path[0] {
+	case "events":
+		e, _ := l.Value.(string)
+		return strings.Contains(e, " tries to blow bridge ") || strings.Contains(e, " tries to repair bridge ")
+	case "dice":
+		// "G17-1 demolition 20-21 by 78/2Rgr", "G17-1 repair 19-20 by 605E"
+		p, _ := tamper.Get(rec, []any{"dice", l.Path[1], "purpose"}).(string)
+		f := strings.Fields(p)
+		return len(f) > 1 && (f[1] == "demolition" || f[1] == "repair")
+	}
+	return false
+}
+
 // TestTamper forges real exports of finished games (exportGames) in every
 // way a forger can, rebuilding the hash chain after each change (each
 // record's hash, each prev, the head), and expects verify to refuse each
@@ -139,7 +196,9 @@ func exportGames(t testing.TB) map[string]*Export {
 //     (every leaf, inside the dice and the events too): a field with up to
 //     three values in the record (dice[].roll of up to three dice) has
 //     each changed; one with more, its first, middle and last (so each
-//     record and each distinct field is changed at least once);
+//     record and each distinct field is changed at least once), and
+//     wherever it stands, each die and event of a try to blow or repair
+//     a bridge (bridgeTry);
 //   - a number becomes itself plus one, a bool its negation, a time one
 //     millisecond earlier, a side or kind another side or kind, any other
 //     text its last letter or digit changed (a hex text stays hex);
@@ -166,7 +225,7 @@ func TestTamper(t *testing.T) {
 	}
 	total := tamper.Count{}
 	for name, x := range exportGames(t) {
-		t.Run(strings.Fields(name)[0], func(t *testing.T) {
+		t.Run(name, func(t *testing.T) {
 			data, err := json.Marshal(x)
 			if err != nil {
 				t.Fatal(err)
@@ -186,6 +245,7 @@ func TestTamper(t *testing.T) {
 					_, err = VerifyWith(s, y, nil)
 					return err
 				},
+				Also: bridgeTry,
 				Export: func(l tamper.Leaf) bool {
 					// One scenario file's text stands for them all; the
 					// tests of the export's files change them wholesale.
@@ -214,16 +274,28 @@ func TestTamper(t *testing.T) {
 }
 
 // The games the suite forges have a record of every kind but an agreed
-// draw (an offer declined is there), and battles.
+// draw (an offer declined is there), battles, a try to blow a bridge and
+// one to repair one, each with its die and its event.
 func TestTamperCoverage(t *testing.T) {
 	kinds := map[string]bool{}
-	var battles int
+	dice := map[string]int{} // dice by what they are for
+	var blow, repair int     // events of a try to blow or repair a bridge
 	for _, x := range exportGames(t) {
 		for _, r := range x.Records {
 			kinds[r.Kind] = true
 			for _, d := range r.Dice {
-				if strings.Contains(d.Purpose, "battle") {
-					battles++
+				// The purpose is "G17-1 demolition 20-21 by 78/2Rgr",
+				// "G17-1 repair 19-20 by 605E", "A16-2 battle 11 ...".
+				if f := strings.Fields(d.Purpose); len(f) > 1 {
+					dice[f[1]]++
+				}
+			}
+			for _, e := range r.Events {
+				if strings.Contains(e, " tries to blow bridge ") {
+					blow++
+				}
+				if strings.Contains(e, " tries to repair bridge ") {
+					repair++
 				}
 			}
 		}
@@ -233,7 +305,12 @@ func TestTamperCoverage(t *testing.T) {
 			t.Errorf("no %s record", k)
 		}
 	}
-	if battles == 0 {
-		t.Error("no battle")
+	for _, p := range []string{"battle", "demolition", "repair"} {
+		if dice[p] == 0 {
+			t.Errorf("no %s die", p)
+		}
+	}
+	if blow == 0 || repair == 0 {
+		t.Errorf("%d tries to blow a bridge, %d to repair one", blow, repair)
 	}
 }

@@ -360,6 +360,11 @@ type Suite struct {
 	// Export reports whether a leaf of the export outside its records is
 	// to be changed (nil: every one).
 	Export func(l Leaf) bool
+	// Also reports whether a leaf of record rec is changed besides the
+	// values of its field that pick chooses (nil: none): what a test
+	// wants forged wherever it stands in a long field, as one die among
+	// a long impulse's many.
+	Also func(rec any, l Leaf) bool
 }
 
 // Count is what a suite changed and what came of it.
@@ -388,6 +393,22 @@ func pick(n int) []int {
 		return out
 	}
 	return []int{0, n / 2, n - 1}
+}
+
+// pick returns which of the values ls of one field of record rec are
+// changed: those pick chooses, and those Also asks for.
+func (s Suite) pick(rec any, ls []Leaf) []int {
+	out := pick(len(ls))
+	if s.Also == nil {
+		return out
+	}
+	for i, l := range ls {
+		if !slices.Contains(out, i) && s.Also(rec, l) {
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (s Suite) verify(t testing.TB, d Doc) error {
@@ -421,7 +442,7 @@ func (s Suite) Run(t testing.TB, d Doc) Count {
 		}
 		changed := false
 		for _, f := range order {
-			for _, i := range pick(len(groups[f])) {
+			for _, i := range s.pick(r, groups[f]) {
 				l := groups[f][i]
 				path := append([]any{s.Chain.Records, k}, l.Path...)
 				x, ok := Change(d, path, s.Enums)
