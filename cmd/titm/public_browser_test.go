@@ -93,6 +93,14 @@ func TestJournalTournamentVerifiesInBrowser(t *testing.T) {
 	if x.Head != head || len(x.Games) != len(games) {
 		t.Fatalf("the export's head %s and %d games, want the tournament's head %s and %d games", x.Head, len(x.Games), head, len(games))
 	}
+	// What the verifier checks of it, natively: the browser's must say
+	// the same, the dice checked with the seed revealed.
+	checked, err := tournament.Verify(x)
+	if err != nil || !checked.DiceChecked || checked.Games != len(games) || checked.Dice == 0 {
+		t.Fatalf("tournament.Verify of the journal's export: %+v, %v", checked, err)
+	}
+	summary := fmt.Sprintf("tournament %s: %d records, %d side decisions, %d games with %d impulses, %d dice",
+		id, checked.Records, checked.Sides, checked.Games, checked.Impulses, checked.Dice)
 
 	b := browser.Require(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
@@ -163,8 +171,9 @@ func TestJournalTournamentVerifiesInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if v.OK != "true" || v.Seq != -1 || v.Head != head || !strings.Contains(v.Text, "Verified in your browser (the journal's export): tournament "+id+": ") || !strings.Contains(v.Text, head) {
-		t.Fatalf("the journal's export of tournament %s verified in the browser: %+v, want its head %s", id, v, head)
+	if v.OK != "true" || v.Seq != -1 || v.Head != head || !strings.Contains(v.Text, "Verified in your browser (the journal's export): "+summary+"\n") ||
+		!strings.Contains(v.Text, head) || strings.Contains(v.Text, "taken as logged") {
+		t.Fatalf("the journal's export of tournament %s verified in the browser: %+v, want %q and its head %s", id, v, summary, head)
 	}
 	// What the page verified is what it fetched from the journal: the
 	// export, as many bytes as the journal sends here.
@@ -179,8 +188,8 @@ func TestJournalTournamentVerifiesInBrowser(t *testing.T) {
 		t.Errorf("the page fetched %+v, want %s, %d bytes", fetched, srv.URL+exportURL, len(data))
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	t.Logf("tournament %s's public export (%d records, %d games, %d bytes) verified in Chromium in %.0f ms; the verifier loaded in %.0f ms; load average %s",
-		id, len(x.Records), len(x.Games), len(data), v.MS, v.LoadMS, strings.TrimSpace(string(load)))
+	t.Logf("tournament %s's public export (%s; %d bytes) verified in Chromium in %.0f ms; the verifier loaded in %.0f ms; load average %s",
+		id, summary, len(data), v.MS, v.LoadMS, strings.TrimSpace(string(load)))
 
 	// Forgeries of the export, their chains rebuilt, chosen as files on
 	// the verifier's own page.
@@ -282,7 +291,7 @@ func TestJournalTournamentVerifiesInBrowser(t *testing.T) {
 	if err := os.WriteFile(saved, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if v := wait(chooseFile(saved)); v.OK != "true" || v.Head != head || !strings.Contains(v.Text, "Verified in your browser (the file "+id+".json): tournament "+id+": ") {
+	if v := wait(chooseFile(saved)); v.OK != "true" || v.Head != head || !strings.Contains(v.Text, "Verified in your browser (the file "+id+".json): "+summary+"\n") {
 		t.Errorf("the downloaded export on /verify: %+v", v)
 	} else {
 		t.Logf("verified again, from the downloaded file on /verify, in %.0f ms", v.MS)
