@@ -52,8 +52,8 @@ type Result struct {
 	// of no one record (the export as a whole, or a file that is not
 	// an export).
 	Seq int `json:"seq"`
-	// RecordKind is the kind of the record that fails, when it is
-	// known (a game's records only).
+	// RecordKind is the kind of the record that fails, as the export
+	// logs it, when a record fails.
 	RecordKind string `json:"record_kind,omitempty"`
 	// What is what differs, without the record's number.
 	What string `json:"what,omitempty"`
@@ -138,6 +138,11 @@ func checkTournament(data []byte, head string) Result {
 		var d *tournament.Discrepancy
 		if errors.As(err, &d) {
 			res.Seq, res.What = d.Seq, d.What
+			// The discrepancy names the record by its place; the reader
+			// sees its kind as well, as for a game's.
+			if d.Seq >= 0 && d.Seq < len(x.Records) {
+				res.RecordKind = x.Records[d.Seq].Kind
+			}
 		}
 		return res
 	}

@@ -200,7 +200,7 @@ func TestCheckTournament(t *testing.T) {
 	// A record's hash no longer its content's: the verifier names it.
 	x.Records[2].Time = x.Records[2].Time.Add(time.Second)
 	r = Check(encode(t, x), "")
-	if r.OK || r.Kind != KindTournament || r.Seq != 2 || r.Head != "" || !strings.HasPrefix(r.Summary, "NOT verified: tournament t-1: record 2: ") {
+	if r.OK || r.Kind != KindTournament || r.Seq != 2 || r.RecordKind != x.Records[2].Kind || r.RecordKind == "" || r.Head != "" || !strings.HasPrefix(r.Summary, "NOT verified: tournament t-1: record 2: ") {
 		t.Errorf("record 2 changed: %+v", r)
 	}
 	// Another format of tournament's export.
