@@ -127,7 +127,7 @@ func (r *Referee) nextRound(tx Tx, t *tournament.Tournament, res *Result, now ti
 func (r *Referee) makeGames(tx Tx, t *tournament.Tournament, res *Result, now time.Time) error {
 	round := t.Current()
 	for k, p := range round.Pairings {
-		if p.Bye() || !p.Sided() || p.Game != "" {
+		if p.Bye() || !p.Sided() || p.Game != "" || p.Done {
 			continue
 		}
 		g, a := t.Entrants[p.German], t.Entrants[p.Opponent(p.German)]
@@ -426,6 +426,15 @@ func (r *Referee) enterResult(tx Tx, t *tournament.Tournament, g *adjudicator.Ga
 	}
 	res.TournamentRecords = append(res.TournamentRecords, recs...)
 	res.Tournament = t
+	if err := r.roundOver(tx, t, res, now); err != nil {
+		return err
+	}
+	return tx.SaveTournament(t)
+}
+
+// roundOver, once every pairing of the round in play is over, sends every
+// player the standings and pairs the next round.
+func (r *Referee) roundOver(tx Tx, t *tournament.Tournament, res *Result, now time.Time) error {
 	if round := t.Current(); round.Done() {
 		r.tellAll(t, res, func(p *lang.Printer) (string, string) {
 			text := standingsText(p, t)
@@ -446,7 +455,7 @@ func (r *Referee) enterResult(tx Tx, t *tournament.Tournament, g *adjudicator.Ga
 			return err
 		}
 	}
-	return tx.SaveTournament(t)
+	return nil
 }
 
 // TournamentTick closes the bids that are due and pairs a round a paused
@@ -631,21 +640,43 @@ func takenOver(tx Tx, t *tournament.Tournament, i int) (string, error) {
 }
 
 // TournamentWithdraw takes a player who drops out, with nobody to take his
-// place, out of the rounds to come: his game in play is his forfeit, and
-// his opponents in the rounds to come have byes.
+// place, out of the rounds to come: his game in play is his forfeit, a
+// pairing of his whose game is not made yet (its bids open) gets none and
+// is his forfeit too (tournament.Withdraw), and his opponents in the
+// rounds to come have byes.
 func (r *Referee) TournamentWithdraw(tx Tx, id, who, reason string, now time.Time) (*Result, error) {
 	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		i := findPlayer(t, who)
 		if i < 0 {
 			return nil, fmt.Errorf("no player %s in tournament %s", who, t.ID)
 		}
-		rec, err := t.Withdraw(i, reason, now)
+		recs, err := t.Withdraw(i, reason, now)
 		if err != nil {
 			return nil, err
 		}
-		res.TournamentRecords = append(res.TournamentRecords, rec)
+		res.TournamentRecords = append(res.TournamentRecords, recs...)
 		name := t.Entrants[i].Name
-		notice := func(p *lang.Printer) string { return p.Sprintf("%s has withdrawn from %s: %s.", name, t.Name, reason) }
+		// A pairing of the round in play whose game was not made (its
+		// bids open) ended with the withdrawal as his forfeit: everyone
+		// is told, and the round may be over with it.
+		unmade, round := -1, t.Current()
+		for k := 0; round != nil && k < len(round.Pairings); k++ {
+			if p := round.Pairings[k]; p.Of(i) >= 0 && p.Unmade() {
+				unmade = p.Opponent(i)
+			}
+		}
+		notice := func(p *lang.Printer) string {
+			text := p.Sprintf("%s has withdrawn from %s: %s.", name, t.Name, reason)
+			if unmade >= 0 {
+				text += "\n" + p.Sprintf("%s's round %d pairing with %s has no game: it counts as %s's forfeit, a win for %s.", name, round.N, t.Entrants[unmade].Name, name, t.Entrants[unmade].Name)
+			}
+			return text
+		}
+		if unmade >= 0 {
+			if err := r.roundOver(tx, t, res, now); err != nil {
+				return nil, err
+			}
+		}
 		for _, round := range t.Rounds {
 			for _, p := range round.Pairings {
 				if p.Of(i) < 0 || p.Game == "" || p.Done {

@@ -126,7 +126,11 @@ type Settings struct {
 //	   leaves from and the game and impulse taken over; a game not won
 //	   by its victory conditions (a concession, a forfeit, the director's
 //	   decision) counts no VP margin for its loser
-const LogVersion = 1
+//	2: a player who withdraws with a pairing of the round in play whose
+//	   game is not made (its sealed bids open) gets no game: the pairing
+//	   ends at his withdrawal as his forfeit, its result logged with the
+//	   withdrawal, and he bids no more
+const LogVersion = 2
 
 // Entry is a player as the file names him.
 type Entry struct {

@@ -85,6 +85,10 @@ func (t *Tournament) biddable(i int, now time.Time) (*Round, int, error) {
 		return nil, -1, bidErr(rules.M("tournament %s is over", t.ID))
 	case r == nil:
 		return nil, -1, bidErr(rules.M("no round is paired yet"))
+	case t.Version >= 2 && i >= 0 && i < len(t.Entrants) && t.Entrants[i].Withdrawn:
+		// A log of before replays as it was written, with the bids a
+		// withdrawn player sent.
+		return nil, -1, bidErr(rules.M("you have withdrawn from tournament %s", t.ID))
 	}
 	k := -1
 	for j, p := range r.Pairings {
@@ -97,6 +101,8 @@ func (t *Tournament) biddable(i int, now time.Time) (*Round, int, error) {
 	}
 	p := r.Pairings[k]
 	switch {
+	case p.Unmade():
+		return nil, -1, bidErr(rules.M("your round %d pairing has no game: %s withdrew", r.N, t.Entrants[p.Opponent(i)].Name))
 	case p.Sided():
 		return nil, -1, bidErr(rules.M("the sides of your round %d game are decided already: you play the %s side", r.N, p.SideOf(i)))
 	case !now.Before(r.BidsDue):
@@ -169,7 +175,8 @@ func (t *Tournament) bidSalt(n, i int) string {
 }
 
 // CloseBids resolves, once the bids of the round in play are due, the
-// sides of every pairing still waiting, with the bids that came in.
+// sides of every pairing still waiting, with the bids that came in: not a
+// pairing a withdrawal ended (Withdraw).
 func (t *Tournament) CloseBids(now time.Time) ([]Record, error) {
 	r := t.Current()
 	if r == nil || t.Sides != SidesBids || now.Before(r.BidsDue) {
@@ -177,7 +184,8 @@ func (t *Tournament) CloseBids(now time.Time) ([]Record, error) {
 	}
 	var out []Record
 	for k, p := range r.Pairings {
-		if p.Bye() || p.Sided() {
+		if p.Bye() || p.Sided() || p.Done {
+			// A pairing ended by a withdrawal has no sides to decide.
 			continue
 		}
 		rec, err := t.resolve(r, k, now)
@@ -196,7 +204,7 @@ func (t *Tournament) BidsOpen() bool {
 		return false
 	}
 	for _, p := range r.Pairings {
-		if !p.Bye() && !p.Sided() {
+		if !p.Bye() && !p.Sided() && !p.Done {
 			return true
 		}
 	}

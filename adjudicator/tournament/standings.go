@@ -407,10 +407,17 @@ func (t *Tournament) Result(game string, e GameEnd, now time.Time) ([]Record, er
 		}
 		rec.Advance = p.Advance + 1
 	}
-	out := []Record{t.record(rec)}
+	return append([]Record{t.record(rec)}, t.roundOver(r, now)...), nil
+}
+
+// roundOver ends round r when its last pairing is over: the losers of a
+// single elimination are out and, after the last round, the tournament is
+// over and its seed revealed. It returns the records.
+func (t *Tournament) roundOver(r *Round, now time.Time) []Record {
 	if !r.Done() {
-		return out, nil
+		return nil
 	}
+	var out []Record
 	if t.Format == Elimination {
 		for _, q := range r.Pairings {
 			if !q.Bye() {
@@ -423,7 +430,7 @@ func (t *Tournament) Result(game string, e GameEnd, now time.Time) ([]Record, er
 		t.Seed = fmt.Sprintf("%x", t.secret)
 		out = append(out, t.record(Record{Kind: KindFinished, Time: now, Seed: t.Seed}))
 	}
-	return out, nil
+	return out
 }
 
 // Adjudicate ends a stalled game by the director's decision: a forfeit by

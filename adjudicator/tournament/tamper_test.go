@@ -223,13 +223,19 @@ func swissExport(t testing.TB) *tournament.Export {
 }
 
 // knockoutExport plays a knockout of four with sealed bids: one
-// semi-final's sides by bids, the other's and the final's by the dice;
-// the final drawn, so that a die decides who goes on.
+// semi-final's sides by bids; in the other, P2 bids and P3 withdraws
+// before the bids close, so that it ends with no game as his forfeit, P2's
+// bid revealed in its result; the final's sides by the dice, the final
+// drawn, so that a die decides who goes on.
 func knockoutExport(t testing.TB) *tournament.Export {
 	c := newCup(t, "elimination", "bids", 4, "")
 	tr := c.current()
 	c.bid(tr, 0, "german 3")
 	c.bid(tr, 3, "german 1")
+	c.bid(tr, 1, "allied 2")
+	c.act(func(tx *store.Tx) (*referee.Result, error) {
+		return c.ref.TournamentWithdraw(tx, c.id, "P3", "ill", c.now)
+	})
 	c.tick()
 	c.play(map[int]string{0: "concede", 1: "concede"})
 	c.tick()

@@ -204,7 +204,7 @@ type Record struct {
 	Settings   *Settings          `json:"settings,omitempty"` // created
 	Commitment string             `json:"commitment,omitempty"`
 	Pairs      [][2]int           `json:"pairs,omitempty"`    // paired: A and B of each pairing (B -1: a bye)
-	Bids       [2]*Bid            `json:"bids,omitzero"`      // sides: both bids, revealed
+	Bids       [2]*Bid            `json:"bids,omitzero"`      // sides, and the result of a pairing a withdrawal ended: its bids, revealed
 	BidHash    string             `json:"bid_hash,omitempty"` // bid: SHA-256 of the bid's JSON, sealed
 	Dice       []adjudicator.Roll `json:"dice,omitempty"`
 	German     int                `json:"german,omitempty"`  // sides: the German player, 1-based
@@ -298,9 +298,10 @@ func (t *Tournament) Public() *Tournament {
 			if !p.Bye() {
 				q.Players[1] = c.PlayedBy(p.B, r.N)
 			}
-			if !q.Sided() {
+			if !q.Sided() && !q.Done {
 				// The bids are revealed with the sides, as the log's sides
-				// record reveals them; until then the bid is sealed.
+				// record reveals them (or the result of a pairing a
+				// withdrawal ended); until then the bid is sealed.
 				for j, b := range q.Bids {
 					if b != nil {
 						q.Bids[j], q.Sealed[j] = nil, true
@@ -344,19 +345,49 @@ func (t *Tournament) Authentic(i int, token string) bool {
 
 // Withdraw takes player i out of the rounds to come: a player who drops
 // out with nobody to take his place. His game in play, if any, is the
-// referee's to end as his forfeit.
-func (t *Tournament) Withdraw(i int, reason string, now time.Time) (Record, error) {
+// referee's to end as his forfeit. From version 2 of the log, a pairing of
+// his in the round in play whose game is not made yet (its sealed bids
+// still open) gets none: it ends here as his forfeit, a win for his
+// opponent with no VP margin, as a forfeited game counts, and its bids
+// close, revealed in its result. It returns the records: the withdrawal, then each such result
+// (and the end of the tournament, when it was the last game).
+func (t *Tournament) Withdraw(i int, reason string, now time.Time) ([]Record, error) {
 	switch {
 	case i < 0 || i >= len(t.Entrants):
-		return Record{}, rules.M("no player %d", i+1).Err()
+		return nil, rules.M("no player %d", i+1).Err()
 	case t.Entrants[i].Withdrawn:
-		return Record{}, rules.M("%s has withdrawn already", t.Entrants[i].Name).Err()
+		return nil, rules.M("%s has withdrawn already", t.Entrants[i].Name).Err()
 	case t.Status == Over:
-		return Record{}, rules.M("tournament %s is over", t.ID).Err()
+		return nil, rules.M("tournament %s is over", t.ID).Err()
 	}
 	t.Entrants[i].Withdrawn = true
-	return t.record(Record{Kind: KindWithdrawn, Time: now, Player: i + 1, Text: reason}), nil
+	out := []Record{t.record(Record{Kind: KindWithdrawn, Time: now, Player: i + 1, Text: reason})}
+	r := t.Current()
+	if t.Version < 2 || r == nil {
+		// A log of before replays as it was written: the pairing's bids
+		// went on, and its game was made.
+		return out, nil
+	}
+	for k, p := range r.Pairings {
+		if p.Of(i) < 0 || p.Bye() || p.Done || p.Game != "" {
+			continue
+		}
+		w := 1 - p.Of(i)
+		p.Points, p.Margin = [2]float64{}, [2]int{}
+		p.Points[w] = 1
+		p.How, p.Done = "forfeit", true
+		// The bids close with it: those in are revealed, as a sides
+		// record reveals them, so that their seals are checked.
+		out = append(out, t.record(Record{Kind: KindResult, Time: now, Round: r.N, Pairing: k + 1,
+			Text: fmt.Sprintf("forfeit: %s withdrew before his game was made", t.Entrants[i].Name), Points: p.Points, Bids: p.Bids}))
+		out = append(out, t.roundOver(r, now)...)
+	}
+	return out, nil
 }
+
+// Unmade reports whether the pairing ended without a game: its player
+// withdrew before it was made (Withdraw). A bye is none.
+func (p *Pairing) Unmade() bool { return p.Done && !p.Bye() && p.Game == "" }
 
 // at returns pairing k (1-based) of round n (1-based), or nils.
 func (t *Tournament) at(n, k int) (*Round, *Pairing, int) {

@@ -360,9 +360,7 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 					return nil, nil, err
 				}
 			}
-			var rec Record
-			rec, err = t.Withdraw(r.Player-1, r.Text, r.Time)
-			got = []Record{rec}
+			got, err = t.Withdraw(r.Player-1, r.Text, r.Time)
 		case KindPaused:
 			var rec Record
 			rec, err = t.Pause(r.Text, r.Time)
@@ -655,10 +653,12 @@ func (t *Tournament) count(p *Pairing, points [2]float64, margin [2]int) string 
 
 // replayBid replays a bid record r, record at of the log. The bid is
 // taken sealed, with the hash logged; where the log has the sides record of
-// its pairing, the bid it reveals there is checked against that hash and
-// taken, so that the sides are decided again from the bids as revealed. A
-// revealed bid that is not the sealed one is the sides record's
-// discrepancy: the seal is only known to be broken where it is opened.
+// its pairing (or, for a pairing a withdrawal ended before its sides were
+// decided, its result), the bid it reveals there is checked against that
+// hash and taken, so that the sides are decided again from the bids as
+// revealed. A revealed bid that is not the sealed one is the revealing
+// record's discrepancy: the seal is only known to be broken where it is
+// opened.
 func (t *Tournament) replayBid(at int, r Record, log []Record) ([]Record, error) {
 	i := r.Player - 1
 	rd, k, err := t.biddable(i, r.Time)
@@ -669,8 +669,10 @@ func (t *Tournament) replayBid(at int, r Record, log []Record) ([]Record, error)
 	j := p.Of(i)
 	p.Sealed[j] = true
 	for qi := at + 1; qi < len(log); qi++ {
+		// The sides record reveals the bid; where a withdrawal ended the
+		// pairing before its sides were decided, its result does.
 		q := log[qi]
-		if q.Kind != KindSides || q.Round != rd.N || q.Pairing != k+1 {
+		if q.Kind != KindSides && (q.Kind != KindResult || q.Game != "") || q.Round != rd.N || q.Pairing != k+1 {
 			continue
 		}
 		b := q.Bids[j]

@@ -179,9 +179,14 @@ func pairingLine(t *tournament.Tournament, n int, p *tournament.Pairing) string 
 		return name(p.A) + ": a bye"
 	}
 	var s string
-	if p.Sided() {
+	switch {
+	case p.Unmade():
+		// A withdrawal ended it before its sides were decided: no game,
+		// no sides.
+		return fmt.Sprintf("%s v %s: %s, %g-%g, no game (a withdrawal)", name(p.A), name(p.B), p.How, p.Points[0], p.Points[1])
+	case p.Sided():
 		s = fmt.Sprintf("%s (German) v %s (Allied)", name(p.German), name(p.Opponent(p.German)))
-	} else {
+	default:
 		s = fmt.Sprintf("%s v %s: waiting for the bids", name(p.A), name(p.B))
 		// A bid shows only that it came in (Public seals it) until the
 		// sides are decided.
