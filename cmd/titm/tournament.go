@@ -183,7 +183,7 @@ func pairingLine(t *tournament.Tournament, n int, p *tournament.Pairing) string 
 	case p.Unmade():
 		// A withdrawal ended it before its sides were decided: no game,
 		// no sides.
-		return fmt.Sprintf("%s v %s: %s, %g-%g, no game (a withdrawal)", name(p.A), name(p.B), p.How, p.Points[0], p.Points[1])
+		return fmt.Sprintf("%s v %s: no game, %s withdrew: %s, %g-%g", name(p.A), name(p.B), name(p.Opponent(p.Winner())), p.How, p.Points[0], p.Points[1])
 	case p.Sided():
 		s = fmt.Sprintf("%s (German) v %s (Allied)", name(p.German), name(p.Opponent(p.German)))
 	default:

@@ -222,6 +222,16 @@ func TestTournamentShowSealedBid(t *testing.T) {
 	}
 }
 
+// A pairing a withdrawal ended before its game was made shows no sides
+// and no game: whose forfeit it is, and its points.
+func TestTournamentShowUnmade(t *testing.T) {
+	tr := &tournament.Tournament{Entrants: []*tournament.Entrant{{Name: "Anna"}, {Name: "Bert"}}}
+	p := &tournament.Pairing{A: 0, B: 1, German: -1, Points: [2]float64{0, 1}, How: "forfeit", Done: true}
+	if got, want := pairingLine(tr, 1, p), "Anna v Bert: no game, Anna withdrew: forfeit, 0-1"; got != want {
+		t.Errorf("pairing line %q, want %q", got, want)
+	}
+}
+
 // After a replacement, show, its JSON and the journal name the player
 // replaced in the rounds he played, the new one in his, and tell the
 // replacement under the standings.
