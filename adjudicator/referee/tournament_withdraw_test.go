@@ -1,6 +1,7 @@
 package referee_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -158,5 +159,49 @@ func TestTournamentWithdrawEndsTheRound(t *testing.T) {
 	v := exportAndVerify(t, st, id)
 	if !v.DiceChecked {
 		t.Error("the finished tournament's dice were not checked")
+	}
+}
+
+// The withdrawal's notice and the refused bid read in the player's
+// language: a Japanese opponent reads both in Japanese.
+func TestTournamentWithdrawWhileBiddingJapanese(t *testing.T) {
+	ref := referee.New(&referee.Options{Address: "referee@example.org", Deadline: 24 * time.Hour})
+	file := tournamentFile("swiss", "bids", 4, "rounds = 2\nbid_deadline = \"12h\"")
+	file = strings.Replace(file, "name = \"P3\"\naddress = \"p3@example.org\"\n", "name = \""+jaName+"\"\naddress = \"p3@example.org\"\nlanguage = \"ja\"\n", 1)
+	st, res := newTournament(t, ref, file)
+	id := res.Tournament.ID
+	// The Japanese welcome gives the token in Japanese words.
+	token := ""
+	for _, m := range res.Mails {
+		if k := regexp.MustCompile(`(?m)^    ([a-z0-9]{4}(?:-[a-z0-9]{4}){4})$`).FindStringSubmatch(m.Text); k != nil && m.Kind == referee.KindWelcome && m.To[0] == "p3@example.org" {
+			token = k[1]
+		}
+	}
+	if token == "" {
+		t.Fatal("no token in the Japanese player's welcome")
+	}
+	w := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.TournamentWithdraw(tx, id, "P1", "転居", start.Add(time.Hour))
+	})
+	// The mails are wrapped by display width: compared without spaces.
+	flat := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	want := flat("P1 の第1ラウンドの " + jaName + " との組み合わせはゲームを行いません: P1 の不戦敗、" + jaName + " の勝ちとして数えます。")
+	told := false
+	for _, m := range w.Mails {
+		if m.To[0] == "p3@example.org" {
+			told = strings.Contains(flat(m.Text), want)
+			if !told {
+				t.Errorf("the Japanese player's notice:\n%s\nwant %s", m.Text, want)
+			}
+		}
+	}
+	if !told {
+		t.Errorf("no notice to the Japanese player:\n%s", recipients(w))
+	}
+	r := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+		return ref.Tournament(tx, id, "p3@example.org", token, referee.TournamentRequest{Bid: []string{"german", "1"}}, start.Add(2*time.Hour))
+	})
+	if want := flat("第1ラウンドのあなたの組み合わせにはゲームがありません: P1 が棄権しました"); !r.Refused || !strings.Contains(flat(r.Reply), want) {
+		t.Errorf("the Japanese player's bid after P1 withdrew: %q, want refused with %q", r.Reply, want)
 	}
 }
