@@ -349,8 +349,9 @@ func (t *Tournament) Authentic(i int, token string) bool {
 // his in the round in play whose game is not made yet (its sealed bids
 // still open) gets none: it ends here as his forfeit, a win for his
 // opponent with no VP margin, as a forfeited game counts, and its bids
-// close, revealed in its result. It returns the records: the withdrawal, then each such result
-// (and the end of the tournament, when it was the last game).
+// close, revealed in its result. It returns the records: the withdrawal,
+// then each such result (and the end of the tournament, when it was the
+// last pairing).
 func (t *Tournament) Withdraw(i int, reason string, now time.Time) ([]Record, error) {
 	switch {
 	case i < 0 || i >= len(t.Entrants):
