@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"titm/adjudicator"
 	"titm/rules"
@@ -84,6 +85,9 @@ func (t *Tx) SaveGame(g *adjudicator.Game, recs []adjudicator.Record) error {
 			return fmt.Errorf("store: game %s: appending record %d: %w", g.ID, r.Seq, err)
 		}
 		n, head = n+1, r.Hash
+		if err := t.logged(r.Time); err != nil {
+			return fmt.Errorf("store: game %s: %w", g.ID, err)
+		}
 	}
 	if g.Log != n || g.Head != head {
 		return fmt.Errorf("store: game %s: the game is at record %d, the log at %d: %w", g.ID, g.Log, n, ErrLogOrder)
@@ -296,6 +300,31 @@ func (t *Tx) Summary(id string) (*adjudicator.Game, error) {
 // address that the daemon last ran with.
 func (t *Tx) SetMeta(key, value string) error {
 	return put(t.tx, path(bucketMeta), []byte("setting/"+key), []byte(value))
+}
+
+// keyLatest is the meta key of the latest time a record was logged at.
+var keyLatest = []byte("latest-logged")
+
+// Latest returns the latest time a record of any log of the store was
+// logged at (zero for none yet, or a store written before it was kept).
+// The referee logs no act earlier, whatever the machine's clock says.
+func (t *Tx) Latest() time.Time {
+	var at time.Time
+	if v := t.tx.Bucket(bucketMeta).Get(keyLatest); v != nil {
+		at, _ = time.Parse(time.RFC3339Nano, string(v))
+	}
+	return at
+}
+
+// logged moves the latest time logged on to at, if it is later.
+func (t *Tx) logged(at time.Time) error {
+	if !at.After(t.Latest()) {
+		return nil
+	}
+	if err := put(t.tx, path(bucketMeta), keyLatest, []byte(at.UTC().Format(time.RFC3339Nano))); err != nil {
+		return fmt.Errorf("keeping the latest time logged: %w", err)
+	}
+	return nil
 }
 
 // Meta returns a setting kept with SetMeta, or "".

@@ -30,6 +30,11 @@ func (t *Tx) SaveTournament(tr *tournament.Tournament) error {
 	if err != nil {
 		return fmt.Errorf("store: tournament %s: %w", tr.ID, err)
 	}
+	if n := len(tr.Log); n > 0 {
+		if err := t.logged(tr.Log[n-1].Time); err != nil {
+			return fmt.Errorf("store: tournament %s: %w", tr.ID, err)
+		}
+	}
 	return put(t.tx, path(bucketTournaments), []byte(tr.ID), data)
 }
 

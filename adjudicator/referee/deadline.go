@@ -28,6 +28,7 @@ func (r *Referee) Due(games []*adjudicator.Game, now time.Time) []string {
 // (B8), telling both players and the observers, or else reminds the player
 // to move that the deadline comes.
 func (r *Referee) Deadline(tx Tx, id string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	g, err := tx.Game(id)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 
 // Pause stops a game's clock: no impulse is played until Resume.
 func (r *Referee) Pause(tx Tx, id, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	return r.direct(tx, id, func(g *adjudicator.Game) ([]adjudicator.Record, text, error) {
 		recs, err := g.Pause(reason, now)
 		return recs, func(p *lang.Printer) string {
@@ -23,6 +24,7 @@ func (r *Referee) Pause(tx Tx, id, reason string, now time.Time) (*Result, error
 
 // Resume starts a paused game's clock again, with the time that was left.
 func (r *Referee) Resume(tx Tx, id, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	return r.direct(tx, id, func(g *adjudicator.Game) ([]adjudicator.Record, text, error) {
 		recs, err := g.Resume(reason, now)
 		return recs, func(p *lang.Printer) string {
@@ -33,6 +35,7 @@ func (r *Referee) Resume(tx Tx, id, reason string, now time.Time) (*Result, erro
 
 // Extend moves the deadline of the impulse in play by d.
 func (r *Referee) Extend(tx Tx, id string, d time.Duration, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	return r.direct(tx, id, func(g *adjudicator.Game) ([]adjudicator.Record, text, error) {
 		recs, err := g.Extend("", d, reason, now)
 		if g.Paused {
@@ -51,6 +54,7 @@ func (r *Referee) Extend(tx Tx, id string, d time.Duration, reason string, now t
 // Rollback returns a game to the position before impulse to, for a proven
 // adjudication error. The log keeps everything; no die is rolled twice.
 func (r *Referee) Rollback(tx Tx, id string, to rules.Impulse, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	return r.direct(tx, id, func(g *adjudicator.Game) ([]adjudicator.Record, text, error) {
 		log, err := tx.Log(g.ID)
 		if err != nil {

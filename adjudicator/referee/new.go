@@ -41,6 +41,7 @@ type Created struct {
 // New makes a game and welcomes each player with his token, to answer
 // with JOIN.
 func (r *Referee) New(tx Tx, o NewGame, now time.Time) (*Created, error) {
+	now = clock(tx, now)
 	s, files, main, err := scenarios.LoadFiles(o.Scenario)
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 // checked as a whole and applied, and everyone told. Nothing of it is
 // applied when anything in it is refused.
 func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	t, err := r.turn(tx, id, side, now)
 	if err != nil {
 		return nil, err
@@ -73,6 +74,7 @@ func ignored(o *rules.Orders) text {
 // Join is JOIN by itself: the side's player joins the game with his seed
 // for the dice (B10), one made for him when seed is "".
 func (r *Referee) Join(tx Tx, id string, side rules.Side, seed string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	t, err := r.turn(tx, id, side, now)
 	if err != nil {
 		return nil, err

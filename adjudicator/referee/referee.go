@@ -57,6 +57,9 @@ type Tx interface {
 	Tournament(id string) (*tournament.Tournament, error)
 	Tournaments() ([]*tournament.Tournament, error)
 	TournamentOf(game string) (string, error)
+
+	// Latest returns the latest time a record of any log was logged at.
+	Latest() time.Time
 }
 
 // The kinds of mail, for the outbox and the operator.

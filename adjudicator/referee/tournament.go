@@ -27,6 +27,7 @@ const KindTournament = "tournament"
 // file's name, for the problems), welcomes each player with his token, the
 // format and the schedule, and pairs the first round.
 func (r *Referee) NewTournament(tx Tx, name string, text []byte, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	known := func(sc string) error { _, _, _, err := scenarios.LoadFiles(sc); return err }
 	s, err := tournament.Parse(name, text, known)
 	if err != nil {
@@ -284,6 +285,7 @@ type TournamentRequest struct {
 // with the reason (nothing changed), and STANDINGS answered. The door has
 // checked his address; token is his tournament token.
 func (r *Referee) Tournament(tx Tx, id, address, token string, q TournamentRequest, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	t, err := tx.Tournament(id)
 	if err != nil {
 		return nil, err
@@ -465,6 +467,7 @@ func (r *Referee) roundOver(tx Tx, t *tournament.Tournament, res *Result, now ti
 // players were told when the bids close, and a pause holds back only the
 // pairing of the next round (docs/tournaments.md).
 func (r *Referee) TournamentTick(tx Tx, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	ts, err := tx.Tournaments()
 	if err != nil {
 		return nil, err
@@ -513,6 +516,7 @@ func (r *Referee) TournamentTick(tx Tx, now time.Time) (*Result, error) {
 // TournamentPause pauses a tournament: no round is paired until it
 // resumes. The games in play go on.
 func (r *Referee) TournamentPause(tx Tx, id, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		rec, err := t.Pause(reason, now)
 		res.TournamentRecords = append(res.TournamentRecords, rec)
@@ -525,6 +529,7 @@ func (r *Referee) TournamentPause(tx Tx, id, reason string, now time.Time) (*Res
 // TournamentResume resumes a paused tournament, pairing the next round if
 // the one before is over.
 func (r *Referee) TournamentResume(tx Tx, id, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		rec, err := t.Resume(reason, now)
 		if err != nil {
@@ -546,6 +551,7 @@ func (r *Referee) TournamentResume(tx Tx, id, reason string, now time.Time) (*Re
 // Without a name the new player is called by his address's local part: the
 // standings go to every player, and an address is not shown to them.
 func (r *Referee) TournamentReplace(tx Tx, id, who, name, address, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	address = strings.ToLower(strings.TrimSpace(address))
 	if name == "" {
 		name, _, _ = strings.Cut(address, "@")
@@ -645,6 +651,7 @@ func takenOver(tx Tx, t *tournament.Tournament, i int) (string, error) {
 // is his forfeit too (tournament.Withdraw), and his opponents in the
 // rounds to come have byes.
 func (r *Referee) TournamentWithdraw(tx Tx, id, who, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		i := findPlayer(t, who)
 		if i < 0 {
@@ -723,6 +730,7 @@ func findPlayer(t *tournament.Tournament, who string) int {
 // "draw", or the side that forfeits ("german", "allied"). Both players are
 // told, and the game's log and the tournament's keep it.
 func (r *Referee) TournamentAdjudicate(tx Tx, id, game, decision, reason string, now time.Time) (*Result, error) {
+	now = clock(tx, now)
 	return r.directT(tx, id, func(t *tournament.Tournament, res *Result) (text, error) {
 		var side rules.Side
 		switch strings.ToLower(decision) {
