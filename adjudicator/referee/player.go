@@ -34,11 +34,13 @@ func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now tim
 			aside = nil // an error already names the lines set aside
 		}
 		if !asksCheck(o) {
-			res := t.refuseOrders(all, t.g)
-			if aside != nil {
+			// The requests that read are answered below the errors.
+			t.split(o, text)
+			res, err := t.refuseOrders(all, t.g)
+			if err == nil && aside != nil {
 				res.Reply = aside(r.printer(t.g, side)) + "\n\n" + res.Reply
 			}
-			return res, nil
+			return res, err
 		}
 		// A CHECK is a dry run whatever its errors are: the mail is
 		// answered as one whose orders the position refused, with
@@ -180,7 +182,7 @@ func (t *turn) run() (*Result, error) {
 				return t.refuse(func(p *lang.Printer) string {
 					return p.Sprintf("%s: a mail with CHECK applies nothing, so it cannot %s; send %s in a mail without CHECK.",
 						q.Keyword(), actName(q), q.Keyword())
-				}, q.Keyword()+" with CHECK"), nil
+				}, q.Keyword()+" with CHECK")
 			}
 		}
 	}
@@ -200,7 +202,7 @@ func (t *turn) run() (*Result, error) {
 		}
 		if refused != nil {
 			why := rules.MessageOf(refused)
-			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", q.Keyword(), why) }, q.Keyword()), nil
+			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", q.Keyword(), why) }, q.Keyword())
 		}
 	}
 	if t.checkErrs != nil {
@@ -224,7 +226,7 @@ func (t *turn) run() (*Result, error) {
 			return nil, err
 		} else if refused != nil {
 			why := rules.MessageOf(refused)
-			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", offer.Keyword(), why) }, offer.Keyword()), nil
+			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", offer.Keyword(), why) }, offer.Keyword())
 		}
 	}
 	if err := t.res.save(t.tx, t.g); err != nil {
@@ -251,10 +253,10 @@ func (t *turn) submit() (*Result, error) {
 	var oes rules.OrderErrors
 	switch {
 	case errors.As(err, &oes):
-		return t.refuseOrders(oes, t.was), nil
+		return t.refuseOrders(oes, t.was)
 	case errors.Is(err, adjudicator.ErrNotYourImpulse), errors.Is(err, adjudicator.ErrPaused), errors.Is(err, adjudicator.ErrNotPlaying):
 		why := rules.MessageOf(err)
-		return t.refuse(func(p *lang.Printer) string { return p.Sentence(why) }, "out of turn"), nil
+		return t.refuse(func(p *lang.Printer) string { return p.Sentence(why) }, "out of turn")
 	case err != nil:
 		return nil, err
 	}
@@ -270,21 +272,73 @@ func (t *turn) submit() (*Result, error) {
 
 // refuse answers that nothing was applied, and why, in the language the
 // player had before the mail: nothing of it was applied, LANGUAGE neither.
-func (t *turn) refuse(why text, outcome string) *Result {
+// The mail's requests that only read the game are answered below.
+func (t *turn) refuse(why text, outcome string) (*Result, error) {
 	t.res.Game = t.was
 	p := t.r.printer(t.was, t.side)
-	return t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", wrap(why(p)))+standing(p, t.was, t.side), outcome)
+	answers, err := t.served(p)
+	if err != nil {
+		return nil, err
+	}
+	return t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", wrap(why(p)))+answers+standing(p, t.was, t.side), outcome), nil
 }
 
 // refuseOrders answers with every error in the orders, and the impulse in
-// play with its deadline.
-func (t *turn) refuseOrders(oes rules.OrderErrors, g *adjudicator.Game) *Result {
+// play with its deadline, then the mail's requests that only read the
+// game. g is the game as it was before the mail.
+func (t *turn) refuseOrders(oes rules.OrderErrors, g *adjudicator.Game) (*Result, error) {
 	t.res.Game = g
 	p := t.r.printer(g, t.side)
-	t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", orderErrorsText(p, oes))+wrap(inPlay(p, g))+standing(p, g, t.side),
+	answers, err := t.served(p)
+	if err != nil {
+		return nil, err
+	}
+	t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", orderErrorsText(p, oes))+wrap(inPlay(p, g))+answers+standing(p, g, t.side),
 		fmt.Sprintf("%d error(s) in the orders", len(oes)))
 	t.res.Errors = oes
-	return t.res
+	return t.res, nil
+}
+
+// served answers, for a refused mail, its requests that only read the
+// game (HELP, STATUS, UNITS, BRIEF, DICE, ORDERS), of the game as it was
+// before the mail, with STATUS's or BRIEF's picture: a player who asks
+// for his units beside a bad order needs them most. A setting asked for
+// (PICTURE, LANGUAGE) is not kept, since nothing of a refused mail is,
+// and the answer says so; an act (JOIN, EXTEND, CONCEDE, DRAW) is not
+// done, which the refusal already says. It is "" when the mail asked
+// nothing that is answered.
+func (t *turn) served(p *lang.Printer) (string, error) {
+	t.answers, t.picture, t.pictureOf = nil, "", nil
+	var unkept []string
+	for _, q := range t.requests {
+		read, err := t.inquire(t.was, q)
+		if err != nil {
+			return "", err
+		}
+		if !read {
+			switch q.(type) {
+			case PictureRequest, LanguageRequest:
+				unkept = append(unkept, q.String())
+			}
+		}
+	}
+	if len(unkept) > 0 {
+		list := rules.List(unkept)
+		t.answers = append(t.answers, func(p *lang.Printer) string {
+			return p.Sprintf("%s: not kept, as nothing in your mail was applied; send it again.", list)
+		})
+	}
+	if len(t.answers) == 0 {
+		return "", nil
+	}
+	if err := t.replyPicture(p); err != nil {
+		return "", err
+	}
+	answers := make([]string, len(t.answers))
+	for i, a := range t.answers {
+		answers[i] = a(p)
+	}
+	return "\n" + wrap(p.Sprintf("The answers to your requests:")+"\n\n"+strings.Join(answers, "\n\n")) + "\n", nil
 }
 
 // tell sends the impulse's report to everyone, then the notices, and
@@ -369,51 +423,22 @@ func (r *Referee) report(tx Tx, res *Result, g *adjudicator.Game, rec adjudicato
 // refused, to be told to the player; err is a fault of the referee's own.
 func (t *turn) request(q rules.Order) (refused, err error) {
 	g, side := t.g, t.side
+	if read, err := t.inquire(g, q); read || err != nil {
+		return nil, err
+	}
 	var out []adjudicator.Record
-	// An answer is written when the mail is done, in the language the
-	// player reads after it, of the game as it was at its request: the
-	// orders of the mail are played after its requests.
-	answer := func(a text) { t.answers = append(t.answers, a) }
-	s := t.s
 	switch q := q.(type) {
-	case HelpRequest:
-		st := g.State.Clone()
-		answer(func(p *lang.Printer) string { return HelpIn(p, s, st, side) })
-	case StatusRequest:
-		at := g.Clone()
-		answer(func(p *lang.Printer) string { return statusText(p, at) + "\n" + t.r.pictureNote(p, at, side) })
-		if at.Players[side].Pictures() {
-			t.picture, t.pictureOf = statusPicture, at
-		}
-	case BriefRequest:
-		at := g.Clone()
-		answer(func(p *lang.Printer) string { return briefText(p, at, s, side) })
-		if at.Players[side].Pictures() && t.picture == "" {
-			t.picture, t.pictureOf = startPicture, at
-		}
 	case PictureRequest:
 		g.Players[side].NoPicture = !q.On
 		t.set = true
 		at := g.Clone()
-		answer(func(p *lang.Printer) string {
+		t.answers = append(t.answers, func(p *lang.Printer) string {
 			return p.Sprintf("%s is kept for game %s, until you change it. %s", q.String(), at.ID, t.r.pictureNote(p, at, side))
 		})
 	case LanguageRequest:
 		g.Players[side].Language = q.Code
 		t.set = true
-		answer(func(p *lang.Printer) string { return languageNote(p, g, q.Code) })
-	case UnitsRequest:
-		at := g.Clone()
-		answer(func(p *lang.Printer) string { return unitsText(p, at, s, side) + "\n" + t.r.pictureNote(p, at, side) })
-	case DiceRequest:
-		at := g.Clone()
-		answer(func(p *lang.Printer) string { return diceText(p, at, side) })
-	case OrdersRequest:
-		log, err := t.tx.Log(g.ID)
-		if err != nil {
-			return nil, err
-		}
-		answer(func(p *lang.Printer) string { return ordersOnFile(p, log, side) })
+		t.answers = append(t.answers, func(p *lang.Printer) string { return languageNote(p, g, q.Code) })
 	case JoinRequest:
 		out, refused, err = t.join(q.Seed)
 	case ExtendRequest:
@@ -429,6 +454,49 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 	}
 	t.res.Records = append(t.res.Records, out...)
 	return refused, err
+}
+
+// inquire answers a request that only reads the game g (HELP, STATUS,
+// UNITS, BRIEF, DICE, ORDERS) and reports whether q was one. STATUS and
+// BRIEF bring their picture when the player takes pictures in g.
+func (t *turn) inquire(g *adjudicator.Game, q rules.Order) (bool, error) {
+	// An answer is written when the mail is done, in the language the
+	// player reads after it, of the game as it was at its request: the
+	// orders of the mail are played after its requests.
+	answer := func(a text) { t.answers = append(t.answers, a) }
+	s, side := t.s, t.side
+	switch q.(type) {
+	case HelpRequest:
+		st := g.State.Clone()
+		answer(func(p *lang.Printer) string { return HelpIn(p, s, st, side) })
+	case StatusRequest:
+		at := g.Clone()
+		answer(func(p *lang.Printer) string { return statusText(p, at) + "\n" + t.r.pictureNote(p, at, side) })
+		if at.Players[side].Pictures() {
+			t.picture, t.pictureOf = statusPicture, at
+		}
+	case BriefRequest:
+		at := g.Clone()
+		answer(func(p *lang.Printer) string { return briefText(p, at, s, side) })
+		if at.Players[side].Pictures() && t.picture == "" {
+			t.picture, t.pictureOf = startPicture, at
+		}
+	case UnitsRequest:
+		at := g.Clone()
+		answer(func(p *lang.Printer) string { return unitsText(p, at, s, side) + "\n" + t.r.pictureNote(p, at, side) })
+	case DiceRequest:
+		at := g.Clone()
+		answer(func(p *lang.Printer) string { return diceText(p, at, side) })
+	case OrdersRequest:
+		log, err := t.tx.Log(g.ID)
+		if err != nil {
+			return true, err
+		}
+		answer(func(p *lang.Printer) string { return ordersOnFile(p, log, side) })
+	default:
+		return false, nil
+	}
+	return true, nil
 }
 
 // languageNote answers LANGUAGE, in the language chosen.
