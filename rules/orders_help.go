@@ -30,7 +30,7 @@ func HelpTextIn(p Printer, s *Scenario, st *State, side Side, kws []Keyword) str
 	ex.p, ex.lay = p, lay
 	var b strings.Builder
 	b.WriteString(p.Sprintf("HOW TO WRITE ORDERS (%s, %s player)", s.TitleMessage(), side) + "\n\n")
-	lay.wrap(&b, "", p.Sprintf("Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END, a signature (-- ), a line of underscores (____) or a quoted reply's heading are ignored. If any line is wrong, nothing is applied and the reply lists every error."))
+	lay.wrap(&b, "", p.Sprintf("Write one order per line in the body of a plain mail. Upper or lower case, extra spaces and # comments are all fine. Areas are written by number, zones by letter, bridges by their two areas (as 51-70), units by their id (as in UNITS). Quoted lines (>) and everything after END, a signature (-- ), a line of underscores (____) or a quoted reply's heading are ignored. If any line is wrong, nothing is applied and the reply lists every error, then answers the requests that only tell (HELP, STATUS, UNITS, BRIEF, DICE, ORDERS)."))
 	b.WriteString("\n")
 	lay.wrap(&b, "", p.Sprintf("A greeting before your first order and a sign-off after your last one are ignored, and the reply names their lines, when they cannot be orders: the first word is not a keyword nor close to one, and the line holds no number and no unit's id. Between two orders such a line is an error, and so is any other line that is no order. A mail of chatter alone holds no orders and is refused."))
 	if ex.over {
