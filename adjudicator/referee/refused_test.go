@@ -115,6 +115,24 @@ func TestRequestsAnsweredWhenRefused(t *testing.T) {
 				}
 			}
 		}
+		// A request before the orders is answered below the errors all the
+		// same; so are the requests of a mail refused for one of them.
+		for _, c := range []struct{ name, mail, err string }{
+			{"UNITS first", "UNITS\nIMPULSE 16-1\nATACK 24\n", "ATACK 24"},
+			{"CONCEDE with CHECK", "CHECK\nCONCEDE\nUNITS\n", "CONCEDE: "},
+		} {
+			records, _ := stored(rules.German)
+			res := mail(rules.German, c.mail)
+			units := strings.TrimRight(mail(rules.German, "UNITS\n").Reply, "\n")
+			units = units[:strings.LastIndex(units, strings.TrimRight(tx.standing, "\n"))]
+			if r, _ := stored(rules.German); !res.Refused || r != records || len(res.Records) != 0 {
+				t.Errorf("%s %s: refused %v, records %d -> %d", code, c.name, res.Refused, records, r)
+			}
+			e, h := strings.Index(res.Reply, c.err), strings.Index(res.Reply, tx.heading)
+			if e < 0 || h < e || !strings.Contains(res.Reply[h:], strings.TrimRight(units, "\n")) {
+				t.Errorf("%s %s: not the error, then %q and the units:\n%s", code, c.name, tx.heading, res.Reply)
+			}
+		}
 		// CHECK is a dry run, not a refusal: its answer is the errors, once,
 		// and the mail's other requests are answered beside it.
 		records, _ := stored(rules.German)
