@@ -276,11 +276,11 @@ func (t *turn) submit() (*Result, error) {
 func (t *turn) refuse(why text, outcome string) (*Result, error) {
 	t.res.Game = t.was
 	p := t.r.printer(t.was, t.side)
-	answers, err := t.served(p)
+	answers, answered, err := t.served(p)
 	if err != nil {
 		return nil, err
 	}
-	return t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", wrap(why(p)))+answers+standing(p, t.was, t.side), outcome), nil
+	return t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", wrap(why(p)))+answers+standing(p, t.was, t.side), outcome+answered), nil
 }
 
 // refuseOrders answers with every error in the orders, and the impulse in
@@ -289,12 +289,12 @@ func (t *turn) refuse(why text, outcome string) (*Result, error) {
 func (t *turn) refuseOrders(oes rules.OrderErrors, g *adjudicator.Game) (*Result, error) {
 	t.res.Game = g
 	p := t.r.printer(g, t.side)
-	answers, err := t.served(p)
+	answers, answered, err := t.served(p)
 	if err != nil {
 		return nil, err
 	}
 	t.res.refuse(p.Sprintf("%s\nNothing in your mail was applied.\n", orderErrorsText(p, oes))+wrap(inPlay(p, g))+answers+standing(p, g, t.side),
-		fmt.Sprintf("%d error(s) in the orders", len(oes)))
+		fmt.Sprintf("%d error(s) in the orders%s", len(oes), answered))
 	t.res.Errors = oes
 	return t.res, nil
 }
@@ -306,16 +306,19 @@ func (t *turn) refuseOrders(oes rules.OrderErrors, g *adjudicator.Game) (*Result
 // (PICTURE, LANGUAGE) is not kept, since nothing of a refused mail is,
 // and the answer says so; an act (JOIN, EXTEND, CONCEDE, DRAW) is not
 // done, which the refusal already says. It is "" when the mail asked
-// nothing that is answered.
-func (t *turn) served(p *lang.Printer) (string, error) {
+// nothing that is answered; answered names the requests answered, for the
+// door's log (", answered STATUS, UNITS").
+func (t *turn) served(p *lang.Printer) (text, answered string, err error) {
 	t.answers, t.picture, t.pictureOf = nil, "", nil
-	var unkept []string
+	var unkept, kws []string
 	for _, q := range t.requests {
 		read, err := t.inquire(t.was, q)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
-		if !read {
+		if read {
+			kws = append(kws, q.Keyword())
+		} else {
 			switch q.(type) {
 			case PictureRequest, LanguageRequest:
 				unkept = append(unkept, q.String())
@@ -329,16 +332,19 @@ func (t *turn) served(p *lang.Printer) (string, error) {
 		})
 	}
 	if len(t.answers) == 0 {
-		return "", nil
+		return "", "", nil
 	}
 	if err := t.replyPicture(p); err != nil {
-		return "", err
+		return "", "", err
+	}
+	if len(kws) > 0 {
+		answered = ", answered " + strings.Join(kws, ", ")
 	}
 	answers := make([]string, len(t.answers))
 	for i, a := range t.answers {
 		answers[i] = a(p)
 	}
-	return "\n" + wrap(p.Sprintf("The answers to your requests:")+"\n\n"+strings.Join(answers, "\n\n")) + "\n", nil
+	return "\n" + wrap(p.Sprintf("The answers to your requests:")+"\n\n"+strings.Join(answers, "\n\n")) + "\n", answered, nil
 }
 
 // tell sends the impulse's report to everyone, then the notices, and

@@ -82,8 +82,8 @@ func TestRequestsAnsweredWhenRefused(t *testing.T) {
 					t.Fatalf("%s alone refused:\n%s", q, ok.Reply)
 				}
 				answer := strings.TrimRight(ok.Reply[:strings.LastIndex(ok.Reply, tx.standing)], "\n")
-				if !res.Refused || len(res.Errors) != len(alone.Errors) {
-					t.Errorf("%s: refused %v with %d errors; want %d", name, res.Refused, len(res.Errors), len(alone.Errors))
+				if !res.Refused || len(res.Errors) != len(alone.Errors) || res.Outcome != alone.Outcome+", answered "+q {
+					t.Errorf("%s: refused %v with %d errors, outcome %q; want %d, %q", name, res.Refused, len(res.Errors), res.Outcome, len(alone.Errors), alone.Outcome+", answered "+q)
 				}
 				if !strings.HasPrefix(res.Reply, errs) {
 					t.Errorf("%s: the reply does not begin with the errors\n%s\nit is:\n%s", name, errs, res.Reply)
