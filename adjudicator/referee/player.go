@@ -14,7 +14,8 @@ import (
 // Orders is a player's mail, or order file, once the door knows that it
 // comes from the side's player: its requests are answered, its orders
 // checked as a whole and applied, and everyone told. Nothing of it is
-// applied when anything in it is refused.
+// applied when anything in it is refused; its requests that only read the
+// game are answered all the same, below the refusal.
 func (r *Referee) Orders(tx Tx, id string, side rules.Side, text string, now time.Time) (*Result, error) {
 	now = clock(tx, now)
 	t, err := r.turn(tx, id, side, now)
@@ -305,10 +306,10 @@ func (t *turn) refuseOrders(oes rules.OrderErrors, g *adjudicator.Game) (*Result
 // for his units beside a bad order needs them most. A setting asked for
 // (PICTURE, LANGUAGE) is not kept, since nothing of a refused mail is,
 // and the answer says so; an act (JOIN, EXTEND, CONCEDE, DRAW) is not
-// done, which the refusal already says. It is "" when the mail asked
-// nothing that is answered; answered names the requests answered, for the
+// done, which the refusal already says. The reply is "" when the mail
+// asked nothing that is answered; answered names the requests answered, for the
 // door's log (", answered STATUS, UNITS").
-func (t *turn) served(p *lang.Printer) (text, answered string, err error) {
+func (t *turn) served(p *lang.Printer) (reply, answered string, err error) {
 	t.answers, t.picture, t.pictureOf = nil, "", nil
 	var unkept, kws []string
 	for _, q := range t.requests {
