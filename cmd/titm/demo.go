@@ -41,7 +41,8 @@ var demoCmd = &command{
 		password := fs.String("password", "demo", "the players' mailbox password")
 		referee := fs.String("referee", "referee@demo.test", "the referee's address")
 		scenario := fs.String("scenario", "intro", "the demo game's scenario")
-		db := fs.String("db", "", "the store, with the built-in servers' mailboxes beside it in FILE.mail, both kept for the next demo (default: new files in a temporary directory, removed at the end)")
+		db := fs.String("db", "titm-demo.db", "the store, with the built-in servers' mailboxes beside it in FILE.mail and the log in FILE without its extension plus .log, all kept: a later demo with the same file makes a new game beside the earlier ones")
+		temporary := fs.Bool("temporary", false, "keep the store and the mailboxes in a temporary directory, removed at the end, instead of --db (the log goes to the mail directory)")
 		autoplay := fs.Bool("autoplay", false, "let scripted players join and play some impulses, so that reports arrive")
 		impulses := fs.Int("impulses", 6, "with --autoplay, how many impulses each scripted player plays")
 		quiet := fs.Bool("quiet", false, "log only warnings and errors")
@@ -51,8 +52,16 @@ var demoCmd = &command{
 			if len(args) > 0 {
 				return usageError{"no arguments expected"}
 			}
+			dbSet := false
+			fs.Visit(func(f *flag.Flag) { dbSet = dbSet || f.Name == "db" })
+			if *temporary && dbSet {
+				return usageError{"--temporary and --db: give one"}
+			}
 			path := *db
 			if path == "" {
+				return usageError{"--db: the store's file name is empty"}
+			}
+			if *temporary {
 				dir, err := os.MkdirTemp("", "titm-demo-")
 				if err != nil {
 					return err
@@ -105,6 +114,17 @@ listen = %q
 			} else if err := os.MkdirAll(dir, 0o755); err != nil {
 				return fmt.Errorf("the mail directory: %w", err)
 			}
+			// The daemon's log goes to a file, so that the console lists the
+			// mails alone.
+			logPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".log"
+			if *temporary {
+				logPath = filepath.Join(dir, "titm-demo.log")
+			}
+			logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+			if err != nil {
+				return fmt.Errorf("the demo's log: %w", err)
+			}
+			defer logFile.Close()
 			var id string
 			err = withStore(path, func(tx *store.Tx) error {
 				var err error
@@ -123,6 +143,8 @@ listen = %q
   Allied player  %s  password %s
   The referee    %s
   The journal    http://%s/  the games on the web: reports, dice, map, replay
+  The game       %s  kept, with the mailboxes in %s.mail
+  The log        %s
 
 Game %s (%s) is made: each player's mailbox holds a welcome mail with his
 token. Answer it with JOIN to begin, then send orders (HELP explains them).
@@ -132,10 +154,10 @@ as a .eml file (any mail program opens one; mail 5 is the file 005-...) and
 listed here as it arrives.
 Stop with Ctrl-C.
 
-`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, web, id, *scenario, dir)
+`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, web, kept(path, *temporary), path, logPath, id, *scenario, dir)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			log := logger(cfg, os.Stderr)
+			log := logger(cfg, logFile)
 			scen, err := loadScenario(*scenario)
 			if err != nil {
 				return err
@@ -163,6 +185,15 @@ Stop with Ctrl-C.
 			return serve(ctx, cfg, log, io.Discard)
 		}
 	},
+}
+
+// kept names the demo's store on the console: its file, or that it is
+// temporary.
+func kept(path string, temporary bool) string {
+	if temporary {
+		return path + " (temporary)"
+	}
+	return path
 }
 
 // loopbackPort returns addr when it is free to listen on, or else a free
@@ -295,6 +326,9 @@ type bot struct {
 	sawLast        bool // the report of the last impulse has come
 }
 
+// gameTag finds the game a mail's subject names, as [intro-1].
+var gameTag = regexp.MustCompile(`\[([a-z0-9-]+-[0-9]+)\]`)
+
 // welcomeToken finds the token in a welcome mail.
 var welcomeToken = regexp.MustCompile(`(?m)^\s+TOKEN (\S+)`)
 
@@ -350,6 +384,9 @@ func (b *bot) round() error {
 		in, err := mail.ParseIncoming(raw)
 		if err != nil {
 			continue
+		}
+		if m := gameTag.FindStringSubmatch(in.Subject); m != nil && m[1] != b.game {
+			continue // a game of an earlier demo kept in the same store
 		}
 		if err := b.mails.add(b.addr, in.Subject, raw); err != nil {
 			return err
