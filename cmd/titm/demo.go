@@ -162,7 +162,7 @@ Stop with Ctrl-C.
 			if err != nil {
 				return err
 			}
-			mails := &mailList{dir: dir, out: out}
+			mails := &mailList{dir: dir, out: out, log: log}
 			var wg sync.WaitGroup
 			for _, p := range []struct {
 				side rules.Side
@@ -253,11 +253,14 @@ func lastImpulse(s *rules.Scenario, n int) string {
 
 // mailList writes each mail the players receive to a directory as a .eml
 // file and lists it, so that the demo shows its mails without a mail
-// program.
+// program. The log gets a line for each with its number and Message-ID,
+// which the daemon's "mail sent" line has too: the list's mail 5 is the
+// log's mail of that Message-ID, whatever number the store gave it.
 type mailList struct {
 	mu  sync.Mutex
 	dir string
 	out io.Writer
+	log *slog.Logger
 	n   int
 }
 
@@ -266,7 +269,7 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9]+`)
 
 // add writes one mail to the directory and lists it: its subject,
 // recipient and size.
-func (l *mailList) add(to, subject string, raw []byte) error {
+func (l *mailList) add(to, subject, messageID string, raw []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n++
@@ -279,6 +282,7 @@ func (l *mailList) add(to, subject string, raw []byte) error {
 	if err := os.WriteFile(filepath.Join(l.dir, name), raw, 0o644); err != nil {
 		return err
 	}
+	l.log.Info("demo: mail listed", "n", l.n, "to", to, "message_id", messageID, "file", name)
 	fmt.Fprintf(l.out, "mail %3d  to %s  %8s  %s\n", l.n, to, size(len(raw)), subject)
 	return nil
 }
@@ -388,7 +392,7 @@ func (b *bot) round() error {
 		if m := gameTag.FindStringSubmatch(in.Subject); m != nil && m[1] != b.game {
 			continue // a game of an earlier demo kept in the same store
 		}
-		if err := b.mails.add(b.addr, in.Subject, raw); err != nil {
+		if err := b.mails.add(b.addr, in.Subject, in.MessageID, raw); err != nil {
 			return err
 		}
 		if b.impulses == 0 {

@@ -158,6 +158,17 @@ func TestDemoAutoplay(t *testing.T) {
 	if err != nil || !strings.Contains(string(logData), "msg=\"mail sent\"") {
 		t.Errorf("the log file holds no mail sent (%v):\n%.500s", err, logData)
 	}
+	// Each mail the console lists is in the log by its number, and its
+	// Message-ID is the one the daemon logged sending.
+	listedAs := regexp.MustCompile(`msg="demo: mail listed" n=(\d+) to=\S+ message_id=(\S+)`).FindAllStringSubmatch(string(logData), -1)
+	if n := len(demoListed.FindAllString(first, -1)); n == 0 || len(listedAs) != n {
+		t.Errorf("%d mails listed on the console, %d in the log", n, len(listedAs))
+	}
+	for i, m := range listedAs {
+		if m[1] != strconv.Itoa(i+1) || !strings.Contains(string(logData), "message_id="+m[2]+" attempts=") {
+			t.Errorf("the log's mail %s (%d listed): Message-ID %s not logged as sent", m[1], i+1, m[2])
+		}
+	}
 	if !strings.Contains(first, "The log        "+filepath.Join(filepath.Dir(db), "demo.log")) ||
 		!strings.Contains(first, "The game       "+db+"  kept, with the mailboxes in "+db+".mail") {
 		t.Errorf("the demo does not name its store and log:\n%s", first)
