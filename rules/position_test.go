@@ -359,4 +359,15 @@ func TestPosition_11_3_ReleasedCampaign(t *testing.T) {
 			t.Errorf("%s, released, is not waiting in a zone: %+v", id, *u)
 		}
 	}
+	// Released at the end of A17-3, they arrive in G18-1: a unit may leave
+	// by another of its own zones then (B7), but a shift to a zone that is
+	// not its own waits one impulse (11.14).
+	if st.Unit("10SS/10").Place != rules.ZonePlace("B") {
+		t.Fatalf("10SS/10 waits at %s, want B, its first zone", st.Unit("10SS/10").Place)
+	}
+	next, _ := mustPlay(t, s, st, "MOVE 10SS/10 A 33")
+	if next.Unit("10SS/10").Place != rules.AreaPlace(33) {
+		t.Errorf("10SS/10 did not enter 33 by zone A: %+v", *next.Unit("10SS/10"))
+	}
+	refused(t, s, st, "MOVE FBB/Gr A 33", "FBB/Gr cannot enter by zone A: a reinforcement may enter by a zone next to its own one impulse later, for 2 MP a zone (11.14)")
 }
