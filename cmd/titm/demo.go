@@ -143,7 +143,7 @@ listen = %q
   Allied player  %s  password %s
   The referee    %s
   The journal    http://%s/  the games on the web: reports, dice, map, replay
-  The game       %s  kept, with the mailboxes in %s.mail
+  The game       %s
   The log        %s
 
 Game %s (%s) is made: each player's mailbox holds a welcome mail with his
@@ -154,7 +154,7 @@ as a .eml file (any mail program opens one; mail 5 is the file 005-...) and
 listed here as it arrives.
 Stop with Ctrl-C.
 
-`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, web, kept(path, *temporary), path, logPath, id, *scenario, dir)
+`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, web, kept(path, *temporary), logPath, id, *scenario, dir)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			log := logger(cfg, logFile)
@@ -187,13 +187,12 @@ Stop with Ctrl-C.
 	},
 }
 
-// kept names the demo's store on the console: its file, or that it is
-// temporary.
+// kept says on the console where the demo keeps its game and mailboxes.
 func kept(path string, temporary bool) string {
 	if temporary {
-		return path + " (temporary)"
+		return path + "  and " + path + ".mail, removed at the end (--temporary)"
 	}
-	return path
+	return path + "  kept, with the mailboxes in " + path + ".mail"
 }
 
 // loopbackPort returns addr when it is free to listen on, or else a free

@@ -199,6 +199,19 @@ func TestDemoAutoplay(t *testing.T) {
 			}
 		}
 	}
+	// --temporary: the store in a temporary directory, removed at the end,
+	// the log in the mail directory.
+	temp := runDemo(t, "--temporary")
+	m := regexp.MustCompile(`The game       (\S+)  and \S+, removed at the end \(--temporary\)\n  The log        (\S+)`).FindStringSubmatch(temp)
+	if m == nil || !strings.Contains(temp, "Game intro-1 (intro) is made") {
+		t.Fatalf("the temporary demo's store and log:\n%s", temp)
+	}
+	if _, err := os.Stat(m[1]); !os.IsNotExist(err) {
+		t.Errorf("the temporary store %s is left behind: %v", m[1], err)
+	}
+	if _, err := os.Stat(m[2]); err != nil {
+		t.Errorf("the temporary demo's log: %v", err)
+	}
 	if code, _, errs := runT(t, "demo", "--temporary", "--db", db); code != exitUsage || !strings.Contains(errs, "--temporary and --db") {
 		t.Errorf("demo --temporary --db: %d %s", code, errs)
 	}
