@@ -271,7 +271,7 @@ func (s *Sender) record(m *store.Mail, err error) error {
 		// its map are in the log, from which titm report and titm render
 		// make them again. The store stays the size of the games.
 		m.Status, m.Sent, m.Error = store.MailSent, now, ""
-		s.log.Info("mail sent", "game", m.Game, "kind", m.Kind, "mail", m.ID, "to", m.To, "attempts", m.Attempts)
+		s.log.Info("mail sent", "game", m.Game, "kind", m.Kind, "mail", m.ID, "to", m.To, "message_id", m.MessageID, "attempts", m.Attempts)
 	case errors.As(err, new(unsendable)):
 		m.Status, m.Error = store.MailFailed, err.Error()
 		s.log.Error("mail cannot be made", "game", m.Game, "mail", m.ID, "err", err)

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -112,6 +113,7 @@ func (p *Position) state(s *Scenario, file string, lines *TOMLLines, table strin
 	if p.VP < 0 {
 		c.add(at("vp"), "vp = %d: VP start at 0 and only the Germans score (12.12, 12.13)", p.VP)
 	}
+	c.setGroups(s, st, p.Released, at("released"))
 	listed := c.placeUnits(s, st, p, lines, sub("unit"), at("clear"))
 	for i, pb := range p.Bridges {
 		line := lines.item(sub("bridge"), i)
@@ -128,7 +130,6 @@ func (p *Position) state(s *Scenario, file string, lines *TOMLLines, table strin
 		}
 		b.RepairFailures = pb.RepairFailures
 	}
-	c.setGroups(s, st, p.Released, at("released"))
 	c.setSF(s, st, p, at)
 	st.index()
 	c.setControl(s, st, p.Control, at("control"))
@@ -143,8 +144,9 @@ func (p *Position) state(s *Scenario, file string, lines *TOMLLines, table strin
 }
 
 // placeUnits places the units listed, takes those of a cleared side out of
-// play, and puts reinforcements due earlier in their zone. It returns the
-// index of each unit listed, by id.
+// play, and puts reinforcements due earlier, and the units of the panzer
+// reserve groups released (11.3), in their zone unless given a place. It
+// returns the index of each unit listed, by id.
 func (c *checker) placeUnits(s *Scenario, st *State, p *Position, lines *TOMLLines, table string, clearLine int) map[string]int {
 	listed := map[string]int{}
 	for i, pu := range p.Units {
@@ -159,6 +161,11 @@ func (c *checker) placeUnits(s *Scenario, st *State, p *Position, lines *TOMLLin
 			continue
 		}
 		listed[u.ID] = i
+		if u.Group != "" && !pu.At.IsZero() && !slices.Contains(st.Released, u.Group) {
+			// 11.3: a reserve unit enters play only with its group.
+			c.add(line, "unit %s is at %s, but it belongs to the panzer reserve group %q, which has not been released: add %q to `released` (11.3)", u.ID, pu.At, u.Group, u.Group)
+			continue
+		}
 		c.setUnit(s, st, u, pu, line)
 	}
 	for _, side := range p.Clear {
@@ -168,11 +175,14 @@ func (c *checker) placeUnits(s *Scenario, st *State, p *Position, lines *TOMLLin
 	}
 	for _, us := range st.Units {
 		u := s.OOB.Unit(us.ID)
-		if _, ok := listed[us.ID]; ok {
+		if i, ok := listed[us.ID]; ok && (!p.Units[i].At.IsZero() || p.Units[i].Eliminated) {
 			continue
 		}
+		_, isListed := listed[us.ID]
 		switch {
-		case slices.Contains(p.Clear, u.Side):
+		case isListed && us.Arrived:
+			// Listed without a place: where it set up.
+		case !isListed && slices.Contains(p.Clear, u.Side):
 			if us.Place.Area != 0 && st.Control[us.Place.Area] == u.Side {
 				// Out of play from the start: the control its set-up gave
 				// goes with it, unless a unit of its side still stands
@@ -186,6 +196,14 @@ func (c *checker) placeUnits(s *Scenario, st *State, p *Position, lines *TOMLLin
 			// B7).
 			z := ZonePlace(s.EntryZone(u))
 			us.Arrived, us.Place, us.TurnStart = true, z, z
+		case !us.Arrived && len(u.Zones) > 0 && slices.Contains(st.Released, u.Group):
+			// Released earlier and not given a place: waiting in its zone,
+			// placed there in supply at the release (11.3, 11.11, 11.15).
+			z := ZonePlace(s.EntryZone(u))
+			us.Arrived, us.Place, us.TurnStart, us.InSupply = true, z, z, !isListed || !p.Units[listed[us.ID]].OutOfSupply
+		}
+		if i, ok := listed[us.ID]; ok && us.Arrived && !p.Units[i].TurnStart.IsZero() {
+			us.TurnStart = p.Units[i].TurnStart
 		}
 	}
 	return listed
@@ -223,15 +241,48 @@ func (c *checker) setUnit(s *Scenario, st *State, u *Unit, pu PositionUnit, line
 	us.Exited, us.Bridging, us.InSupply = pu.Exited, pu.Bridging, !pu.OutOfSupply
 }
 
-// setGroups marks the panzer-reserve groups released (11.3).
+// setGroups marks the panzer-reserve groups released (11.3). A group is
+// released at the end of an Allied impulse; a written position does not say
+// which, so it is taken as the last Allied impulse before next, and the
+// group's units as reinforcements from the German impulse after it
+// (State.arrival): they may move onto the map from next on. A group is
+// released once; none can be before the first Allied impulse.
 func (c *checker) setGroups(s *Scenario, st *State, groups []string, line int) {
+	last, ok := lastAlliedBefore(st.Next)
 	for _, g := range groups {
-		if s.OOB.Group(g) == nil {
-			c.add(line, "released: %q is not a group of the order of battle", g)
+		switch {
+		case s.OOB.Group(g) == nil:
+			var ids []string
+			for _, grp := range s.OOB.Groups {
+				ids = append(ids, strconv.Quote(grp.ID))
+			}
+			c.add(line, "released: %q is not a group of the order of battle; its groups are %s (11.31)", g, strings.Join(ids, ", "))
+			continue
+		case slices.Contains(st.Released, g):
+			c.add(line, "released: %q is listed twice", g)
+			continue
+		case !ok:
+			c.add(line, "released: %q: a group is released at the end of an Allied impulse (11.3), and none is played before %s", g, st.Next)
 			continue
 		}
 		st.Released = append(st.Released, g)
+		if st.ReleasedAt == nil {
+			st.ReleasedAt = map[string]Impulse{}
+		}
+		st.ReleasedAt[g] = last
 	}
+}
+
+// lastAlliedBefore returns the last Allied impulse before next, if any.
+func lastAlliedBefore(next Impulse) (Impulse, bool) {
+	var last Impulse
+	found := false
+	for i := (Impulse{Allied, FirstDay, 1}); i.Before(next); i = NextImpulse(i) {
+		if i.Side == Allied {
+			last, found = i, true
+		}
+	}
+	return last, found
 }
 
 // setSF puts the special-forces counter on the map (14.12) and the record of

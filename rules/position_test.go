@@ -262,3 +262,112 @@ func TestPosition_ClearedSide(t *testing.T) {
 		}
 	}
 }
+
+// TestPosition_11_3_Released: a written position that releases a panzer
+// reserve group (11.3) puts its units where it says, on the map or in a
+// zone, and the rest in their entry zone (11.11, 11.15); they play as
+// reinforcements released at the end of the last Allied impulse before next
+// (11.14). What no game reaches is refused: a reserve unit placed while its
+// group is held back, a group unknown or listed twice, a release before any
+// Allied impulse.
+func TestPosition_11_3_Released(t *testing.T) {
+	s, _ := loadGame(t, "../testdata/tiny/scenario.toml")
+	placed := []struct {
+		name, doc string
+		want      rules.Place
+	}{
+		{"not listed", "", rules.ZonePlace("A")},
+		{"listed without a place", "[[unit]]\nid = \"9E\"\nstrength = 1\n", rules.ZonePlace("A")},
+		{"in its zone", "[[unit]]\nid = \"9E\"\nat = \"A\"\n", rules.ZonePlace("A")},
+		{"on the map", "[[unit]]\nid = \"9E\"\nat = 3\nmoved = true\n", rules.AreaPlace(3)},
+	}
+	for _, c := range placed {
+		t.Run(c.name, func(t *testing.T) {
+			doc := "next = \"G17-1\"\nreleased = [\"reserve\"]\n" + c.doc
+			st, err := rules.ReadState(s, "pos.toml", []byte(doc))
+			if err != nil {
+				t.Fatalf("refused:\n%s\n%v", doc, err)
+			}
+			u := st.Unit("9E")
+			if !u.Arrived || u.Eliminated || u.Place != c.want {
+				t.Fatalf("9E: %+v, want arrived at %s", *u, c.want)
+			}
+			if got := st.ReleasedAt["reserve"].String(); got != "A16-3" {
+				t.Errorf("released at %s, want A16-3, the last Allied impulse before G17-1", got)
+			}
+			if c.want.IsZone() {
+				// 11.12: a released unit moves onto the map from its zone.
+				next, _ := mustPlay(t, s, st, "MOVE 9E 4")
+				if next.Unit("9E").Place != rules.AreaPlace(4) {
+					t.Errorf("9E did not enter area 4: %+v", *next.Unit("9E"))
+				}
+			}
+		})
+	}
+	refusedDocs := []struct{ name, doc, want string }{
+		{"placed, group not released", "next = \"G17-1\"\n[[unit]]\nid = \"9E\"\nat = 3\n",
+			`pos.toml:2: unit 9E is at 3, but it belongs to the panzer reserve group "reserve", which has not been released: add "reserve" to ` + "`released`" + ` (11.3)`},
+		{"in its zone, group not released", "next = \"G17-1\"\n[[unit]]\nid = \"9E\"\nat = \"A\"\n",
+			`pos.toml:2: unit 9E is at A, but it belongs to the panzer reserve group "reserve"`},
+		{"unknown group", "next = \"G17-1\"\nreleased = [\"okw\"]\n",
+			`pos.toml:2: released: "okw" is not a group of the order of battle; its groups are "reserve" (11.31)`},
+		{"twice", "next = \"G17-1\"\nreleased = [\"reserve\", \"reserve\"]\n",
+			`pos.toml:2: released: "reserve" is listed twice`},
+		{"before any Allied impulse", "released = [\"reserve\"]\n",
+			`pos.toml:1: released: "reserve": a group is released at the end of an Allied impulse (11.3), and none is played before G16-1`},
+	}
+	for _, c := range refusedDocs {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := rules.ReadState(s, "pos.toml", []byte(c.doc))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got\n%v\nwant it to contain\n%s", err, c.want)
+			}
+		})
+	}
+}
+
+// TestPosition_11_3_ReleasedCampaign: the campaign's OKW reserve written as
+// released stands in its zone and moves onto the map in the next German
+// impulse (11.3, 11.12); one of its units written on the map stays there.
+// The German side is cleared, so its set-up stacks are out of play, and the
+// group's units are listed.
+func TestPosition_11_3_ReleasedCampaign(t *testing.T) {
+	s := scenario(t, "campaign")
+	var ids []string
+	for _, u := range s.Units {
+		if u.Group == "okw" {
+			ids = append(ids, u.ID)
+		}
+	}
+	if len(ids) < 2 {
+		t.Fatalf("the campaign's OKW reserve has %d units", len(ids))
+	}
+	doc := "next = \"G18-1\"\nclear = [\"german\"]\nreleased = [\"okw\"]\n[[unit]]\nid = \"" + ids[0] + "\"\nat = 33\nmoved = true\n"
+	for _, id := range ids[1:] {
+		doc += "[[unit]]\nid = \"" + id + "\"\n"
+	}
+	st, err := rules.ReadState(s, "pos.toml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Unit(ids[0]).Place; got != rules.AreaPlace(33) {
+		t.Errorf("%s at %s, want 33", ids[0], got)
+	}
+	for _, id := range ids[1:] {
+		u := st.Unit(id)
+		if !u.Arrived || !u.Place.IsZone() {
+			t.Errorf("%s, released, is not waiting in a zone: %+v", id, *u)
+		}
+	}
+	// Released at the end of A17-3, they arrive in G18-1: a unit may leave
+	// by another of its own zones then (B7), but a shift to a zone that is
+	// not its own waits one impulse (11.14).
+	if st.Unit("10SS/10").Place != rules.ZonePlace("B") {
+		t.Fatalf("10SS/10 waits at %s, want B, its first zone", st.Unit("10SS/10").Place)
+	}
+	next, _ := mustPlay(t, s, st, "MOVE 10SS/10 A 33")
+	if next.Unit("10SS/10").Place != rules.AreaPlace(33) {
+		t.Errorf("10SS/10 did not enter 33 by zone A: %+v", *next.Unit("10SS/10"))
+	}
+	refused(t, s, st, "MOVE FBB/Gr A 33", "FBB/Gr cannot enter by zone A: a reinforcement may enter by a zone next to its own one impulse later, for 2 MP a zone (11.14)")
+}

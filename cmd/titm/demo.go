@@ -41,7 +41,8 @@ var demoCmd = &command{
 		password := fs.String("password", "demo", "the players' mailbox password")
 		referee := fs.String("referee", "referee@demo.test", "the referee's address")
 		scenario := fs.String("scenario", "intro", "the demo game's scenario")
-		db := fs.String("db", "", "the store, with the built-in servers' mailboxes beside it in FILE.mail, both kept for the next demo (default: new files in a temporary directory, removed at the end)")
+		db := fs.String("db", "titm-demo.db", "the store, with the built-in servers' mailboxes beside it in FILE.mail and the log in FILE without its extension plus .log, all kept: a later demo with the same file makes a new game beside the earlier ones")
+		temporary := fs.Bool("temporary", false, "keep the store and the mailboxes in a temporary directory, removed at the end, instead of --db (the log goes to the mail directory)")
 		autoplay := fs.Bool("autoplay", false, "let scripted players join and play some impulses, so that reports arrive")
 		impulses := fs.Int("impulses", 6, "with --autoplay, how many impulses each scripted player plays")
 		quiet := fs.Bool("quiet", false, "log only warnings and errors")
@@ -51,8 +52,16 @@ var demoCmd = &command{
 			if len(args) > 0 {
 				return usageError{"no arguments expected"}
 			}
+			dbSet := false
+			fs.Visit(func(f *flag.Flag) { dbSet = dbSet || f.Name == "db" })
+			if *temporary && dbSet {
+				return usageError{"--temporary and --db: give one"}
+			}
 			path := *db
 			if path == "" {
+				return usageError{"--db: the store's file name is empty"}
+			}
+			if *temporary {
 				dir, err := os.MkdirTemp("", "titm-demo-")
 				if err != nil {
 					return err
@@ -105,6 +114,17 @@ listen = %q
 			} else if err := os.MkdirAll(dir, 0o755); err != nil {
 				return fmt.Errorf("the mail directory: %w", err)
 			}
+			// The daemon's log goes to a file, so that the console lists the
+			// mails alone.
+			logPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".log"
+			if *temporary {
+				logPath = filepath.Join(dir, "titm-demo.log")
+			}
+			logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+			if err != nil {
+				return fmt.Errorf("the demo's log: %w", err)
+			}
+			defer logFile.Close()
 			var id string
 			err = withStore(path, func(tx *store.Tx) error {
 				var err error
@@ -123,6 +143,8 @@ listen = %q
   Allied player  %s  password %s
   The referee    %s
   The journal    http://%s/  the games on the web: reports, dice, map, replay
+  The game       %s
+  The log        %s
 
 Game %s (%s) is made: each player's mailbox holds a welcome mail with his
 token. Answer it with JOIN to begin, then send orders (HELP explains them).
@@ -132,15 +154,15 @@ as a .eml file (any mail program opens one; mail 5 is the file 005-...) and
 listed here as it arrives.
 Stop with Ctrl-C.
 
-`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, web, id, *scenario, dir)
+`, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, web, kept(path, *temporary), logPath, id, *scenario, dir)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			log := logger(cfg, os.Stderr)
+			log := logger(cfg, logFile)
 			scen, err := loadScenario(*scenario)
 			if err != nil {
 				return err
 			}
-			mails := &mailList{dir: dir, out: out}
+			mails := &mailList{dir: dir, out: out, log: log}
 			var wg sync.WaitGroup
 			for _, p := range []struct {
 				side rules.Side
@@ -163,6 +185,14 @@ Stop with Ctrl-C.
 			return serve(ctx, cfg, log, io.Discard)
 		}
 	},
+}
+
+// kept says on the console where the demo keeps its game and mailboxes.
+func kept(path string, temporary bool) string {
+	if temporary {
+		return path + "  and " + path + ".mail, removed at the end (--temporary)"
+	}
+	return path + "  kept, with the mailboxes in " + path + ".mail"
 }
 
 // loopbackPort returns addr when it is free to listen on, or else a free
@@ -222,11 +252,14 @@ func lastImpulse(s *rules.Scenario, n int) string {
 
 // mailList writes each mail the players receive to a directory as a .eml
 // file and lists it, so that the demo shows its mails without a mail
-// program.
+// program. The log gets a line for each with its number and Message-ID,
+// which the daemon's "mail sent" line has too: the list's mail 5 is the
+// log's mail of that Message-ID, whatever number the store gave it.
 type mailList struct {
 	mu  sync.Mutex
 	dir string
 	out io.Writer
+	log *slog.Logger
 	n   int
 }
 
@@ -235,7 +268,7 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9]+`)
 
 // add writes one mail to the directory and lists it: its subject,
 // recipient and size.
-func (l *mailList) add(to, subject string, raw []byte) error {
+func (l *mailList) add(to, subject, messageID string, raw []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n++
@@ -248,6 +281,7 @@ func (l *mailList) add(to, subject string, raw []byte) error {
 	if err := os.WriteFile(filepath.Join(l.dir, name), raw, 0o644); err != nil {
 		return err
 	}
+	l.log.Info("demo: mail listed", "n", l.n, "to", to, "message_id", messageID, "file", name)
 	fmt.Fprintf(l.out, "mail %3d  to %s  %8s  %s\n", l.n, to, size(len(raw)), subject)
 	return nil
 }
@@ -294,6 +328,9 @@ type bot struct {
 	lastSent       string
 	sawLast        bool // the report of the last impulse has come
 }
+
+// gameTag finds the game a mail's subject names, as [intro-1].
+var gameTag = regexp.MustCompile(`\[([a-z0-9-]+-[0-9]+)\]`)
 
 // welcomeToken finds the token in a welcome mail.
 var welcomeToken = regexp.MustCompile(`(?m)^\s+TOKEN (\S+)`)
@@ -351,7 +388,10 @@ func (b *bot) round() error {
 		if err != nil {
 			continue
 		}
-		if err := b.mails.add(b.addr, in.Subject, raw); err != nil {
+		if m := gameTag.FindStringSubmatch(in.Subject); m != nil && m[1] != b.game {
+			continue // a game of an earlier demo kept in the same store
+		}
+		if err := b.mails.add(b.addr, in.Subject, in.MessageID, raw); err != nil {
 			return err
 		}
 		if b.impulses == 0 {

@@ -146,14 +146,99 @@ func freePort(t *testing.T) string {
 
 // titm demo --autoplay: the scripted players join and play, the reports
 // flow, each mail is written to the mail directory and listed as it comes,
-// the demo says when the players are done and how to go on, and SIGTERM
-// stops it cleanly.
+// numbered as its file, on a console that shows no log line (the log goes to
+// the file it names); the demo says when the players are done and how to go
+// on, and SIGTERM stops it cleanly. Its game is kept in the --db file: a
+// second demo with the same file makes a new game beside the first and
+// lists only that game's mails.
 func TestDemoAutoplay(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	first := runDemo(t, "--db", db)
+	logData, err := os.ReadFile(filepath.Join(filepath.Dir(db), "demo.log"))
+	if err != nil || !strings.Contains(string(logData), "msg=\"mail sent\"") {
+		t.Errorf("the log file holds no mail sent (%v):\n%.500s", err, logData)
+	}
+	// Each mail the console lists is in the log by its number, and its
+	// Message-ID is the one the daemon logged sending.
+	listedAs := regexp.MustCompile(`msg="demo: mail listed" n=(\d+) to=\S+ message_id=(\S+)`).FindAllStringSubmatch(string(logData), -1)
+	if n := len(demoListed.FindAllString(first, -1)); n == 0 || len(listedAs) != n {
+		t.Errorf("%d mails listed on the console, %d in the log", n, len(listedAs))
+	}
+	for i, m := range listedAs {
+		if m[1] != strconv.Itoa(i+1) || !strings.Contains(string(logData), "message_id="+m[2]+" attempts=") {
+			t.Errorf("the log's mail %s (%d listed): Message-ID %s not logged as sent", m[1], i+1, m[2])
+		}
+	}
+	if !strings.Contains(first, "The log        "+filepath.Join(filepath.Dir(db), "demo.log")) ||
+		!strings.Contains(first, "The game       "+db+"  kept, with the mailboxes in "+db+".mail") {
+		t.Errorf("the demo does not name its store and log:\n%s", first)
+	}
+	if _, err := os.Stat(db + ".mail"); err != nil {
+		t.Errorf("the mailboxes are not kept beside the store: %v", err)
+	}
+	for _, who := range []string{"german@demo.test", "allied@demo.test"} {
+		got := strings.Join(demoSubjects(first)[who], "\n")
+		for _, want := range []string{"welcome", "Game intro-1 (intro) begins", "G16-1 played", "A16-1 played"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the mails listed for %s lack %q:\n%s", who, want, got)
+			}
+		}
+	}
+	second := runDemo(t, "--db", db)
+	if !strings.Contains(second, "Game intro-2 (intro) is made") || !strings.Contains(second, "the German player joins game intro-2") {
+		t.Errorf("the second demo did not make and play intro-2:\n%s", second)
+	}
+	subjects := demoSubjects(second)
+	if len(subjects) != 2 {
+		t.Errorf("the second demo listed mails for %d players", len(subjects))
+	}
+	for who, ss := range subjects {
+		for _, sub := range ss {
+			if !strings.Contains(sub, "[intro-2]") {
+				t.Errorf("the second demo listed a mail to %s of another game: %q", who, sub)
+			}
+		}
+	}
+	// --temporary: the store in a temporary directory, removed at the end,
+	// the log in the mail directory.
+	temp := runDemo(t, "--temporary")
+	m := regexp.MustCompile(`The game       (\S+)  and \S+, removed at the end \(--temporary\)\n  The log        (\S+)`).FindStringSubmatch(temp)
+	if m == nil || !strings.Contains(temp, "Game intro-1 (intro) is made") {
+		t.Fatalf("the temporary demo's store and log:\n%s", temp)
+	}
+	if _, err := os.Stat(m[1]); !os.IsNotExist(err) {
+		t.Errorf("the temporary store %s is left behind: %v", m[1], err)
+	}
+	if _, err := os.Stat(m[2]); err != nil {
+		t.Errorf("the temporary demo's log: %v", err)
+	}
+	if code, _, errs := runT(t, "demo", "--temporary", "--db", db); code != exitUsage || !strings.Contains(errs, "--temporary and --db") {
+		t.Errorf("demo --temporary --db: %d %s", code, errs)
+	}
+}
+
+// demoListed matches a line of the demo's list of mails.
+var demoListed = regexp.MustCompile(`(?m)^mail +(\d+)  to (\S+) +(\d+ B|\d+\.\d KB)  (.*)$`)
+
+// demoSubjects returns the subjects the demo listed, by recipient.
+func demoSubjects(text string) map[string][]string {
+	subjects := map[string][]string{}
+	for _, m := range demoListed.FindAllStringSubmatch(text, -1) {
+		subjects[m[2]] = append(subjects[m[2]], m[4])
+	}
+	return subjects
+}
+
+// runDemo runs titm demo --autoplay for one impulse a side with the
+// arguments, checks what it prints until its players are done and that
+// it stops on SIGTERM, and returns its console.
+func runDemo(t *testing.T, args ...string) string {
+	t.Helper()
 	dir := t.TempDir()
 	imapAddr := "127.0.0.1:" + freePort(t)
 	webPort := freePort(t)
-	cmd := exec.Command(os.Args[0], "demo", "--autoplay", "--impulses", "1", "--quiet",
-		"--imap", imapAddr, "--smtp", "127.0.0.1:"+freePort(t), "--mail-dir", dir, "--web", "127.0.0.1:"+webPort)
+	cmd := exec.Command(os.Args[0], append([]string{"demo", "--autoplay", "--impulses", "1",
+		"--imap", imapAddr, "--smtp", "127.0.0.1:" + freePort(t), "--mail-dir", dir, "--web", "127.0.0.1:" + webPort}, args...)...)
 	cmd.Env = append(os.Environ(), "TITM_RUN_MAIN=1")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -179,7 +264,7 @@ func TestDemoAutoplay(t *testing.T) {
 		select {
 		case l, ok := <-lines:
 			if !ok {
-				t.Fatalf("the demo ended early:\n%s", strings.Join(seen, "\n"))
+				t.Fatalf("the demo ended early:\n%s\n%s", strings.Join(seen, "\n"), stderr.String())
 			}
 			seen = append(seen, l)
 			done = strings.Contains(l, "the scripted players are done")
@@ -197,21 +282,31 @@ func TestDemoAutoplay(t *testing.T) {
 		}
 	}
 	text := strings.Join(seen, "\n")
-	for _, want := range []string{"german@demo.test  password demo", "the German player joins game intro-1", "the German player sends orders for G16-1",
+	for _, want := range []string{"german@demo.test  password demo", "the German player joins game intro-", "the German player sends orders for G16-1",
 		"the Allied player sends orders for A16-1", "IMAP  " + imapAddr, "user  german@demo.test or allied@demo.test, password demo", dir,
-		"The journal    http://127.0.0.1:" + webPort + "/", "http://127.0.0.1:" + webPort + "/games/intro-1"} {
+		"The journal    http://127.0.0.1:" + webPort + "/", "http://127.0.0.1:" + webPort + "/games/intro-"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the demo did not print %q:\n%s", want, text)
 		}
 	}
-	// Each player's mails, listed in the order they came and written to
-	// the directory: the welcome, the start with the brief, the JOIN's
-	// answer, the reports of G16-1 and A16-1.
-	listed := regexp.MustCompile(`(?m)^mail +(\d+)  to (\S+) +(\d+ B|\d+\.\d KB)  (.*)$`).FindAllStringSubmatch(text, -1)
-	subjects := map[string][]string{}
-	for _, m := range listed {
-		subjects[m[2]] = append(subjects[m[2]], m[4])
+	// The console holds no log line: the log is in its file.
+	for _, l := range seen {
+		if strings.Contains(l, "level=") || strings.Contains(l, "msg=") {
+			t.Errorf("a log line on the console: %s", l)
+		}
+	}
+	// Each player's mails, listed in the order they came, numbered 1, 2, ...
+	// as their files in the directory: the welcome, the start with the
+	// brief, the JOIN's answer, the reports of G16-1 and A16-1.
+	listed := demoListed.FindAllStringSubmatch(text, -1)
+	if len(listed) == 0 {
+		t.Fatalf("no mail listed:\n%s", text)
+	}
+	for i, m := range listed {
 		n, _ := strconv.Atoi(m[1])
+		if n != i+1 {
+			t.Errorf("mail %d listed as number %d", i+1, n)
+		}
 		files, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("%03d-*.eml", n)))
 		if len(files) != 1 {
 			t.Fatalf("mail %d: files %q", n, files)
@@ -229,16 +324,9 @@ func TestDemoAutoplay(t *testing.T) {
 	if len(files) != len(listed) {
 		t.Errorf("%d mails listed, %d files in the directory", len(listed), len(files))
 	}
-	for _, who := range []string{"german@demo.test", "allied@demo.test"} {
-		got := strings.Join(subjects[who], "\n")
-		for _, want := range []string{"welcome", "Game intro-1 (intro) begins", "G16-1 played", "A16-1 played"} {
-			if !strings.Contains(got, want) {
-				t.Errorf("the mails listed for %s lack %q:\n%s", who, want, got)
-			}
-		}
-	}
 	// The demo's journal shows the game and its reports.
-	resp, err := http.Get("http://127.0.0.1:" + webPort + "/games/intro-1")
+	game := regexp.MustCompile(`/games/(intro-\d+)`).FindStringSubmatch(text)
+	resp, err := http.Get("http://127.0.0.1:" + webPort + "/games/" + game[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,6 +349,10 @@ func TestDemoAutoplay(t *testing.T) {
 		<-exited
 		t.Errorf("the demo did not stop within 20 s of SIGTERM:\n%s", stderr.String())
 	}
+	if stderr.String() != "" {
+		t.Errorf("the demo wrote to stderr:\n%s", stderr.String())
+	}
+	return text
 }
 
 // syncBuffer is a bytes.Buffer for a writer in another goroutine.
