@@ -47,6 +47,10 @@ type Box struct {
 	// Units lists a stack's units, by id, top first: the order of battle's
 	// order, so German units before Allied ones.
 	Units []string
+	// VP is an area label's VP marker, drawn in gold at its end: what the
+	// area is worth in the scenario (see vpMark); empty for an area that
+	// is worth nothing.
+	VP string
 
 	columns [][]string // a stack's units as drawn, column by column
 }
@@ -377,7 +381,7 @@ func (p *Plan) placingOrder(fs *faces, areas []*rules.Area, zones []*rules.Zone,
 	}
 	for _, a := range areas {
 		pl := rules.AreaPlace(a.ID)
-		it := item{place: pl, label: image.Pt(labelWidth(fs, a), labelH)}
+		it := item{place: pl, label: image.Pt(labelWidth(fs, p.s, a), labelH)}
 		if us := units[pl]; len(us) > 0 {
 			it.columns = p.columns(us, rules.StackUnits)
 			it.stack = stackSize(p.counterW, it.columns)
@@ -544,6 +548,7 @@ func (pl *placer) placeLabelsAround() {
 func (p *Plan) collect(areas []*rules.Area, zones []*rules.Zone, labels map[int]Box, stacks map[rules.Place]Box) {
 	for _, a := range areas {
 		b := labels[a.ID]
+		b.VP = vpMark(p.s, a)
 		p.Labels = append(p.Labels, b)
 		p.leader(b.Anchor, b.Rect, dotR+gap+2)
 	}
@@ -581,18 +586,45 @@ func zoneName(z *rules.Zone) string {
 	return z.Name
 }
 
-// labelWidth is the width of an area's label: number, name and VP badge.
-func labelWidth(fs *faces, a *rules.Area) int { return labelWidthOf(fs, a.ID, a.Name, a.VP) }
-
-func labelWidthOf(fs *faces, id int, name string, vp int) int {
-	w := 3 + fs.labelBold.width(strconv.Itoa(id)) + 4 + fs.label.width(name) + 3
+// vpMark is what marks area a as a VP area of scenario s: the VP it is
+// worth there, its map VP (3.26) if the scenario counts them and the
+// scenario's own for a victory area of a scenario won on VP; "VP" for a
+// victory area of a scenario won by control, as the introductory
+// scenario's Luxembourg and Mersch; empty for an area worth nothing. The
+// map VP of a scenario that does not count them are not shown: they win
+// nothing there.
+func vpMark(s *rules.Scenario, a *rules.Area) string {
+	vp := 0
+	if s.Victory.MapVP {
+		vp = a.VP
+	}
+	if slices.Contains(s.Victory.Areas, a.ID) {
+		if s.Victory.Kind == rules.VictoryControl {
+			return "VP"
+		}
+		vp += s.Victory.ControlledVP
+	}
 	if vp > 0 {
+		return strconv.Itoa(vp)
+	}
+	return ""
+}
+
+// labelWidth is the width of an area's label in scenario s: number, name
+// and VP marker.
+func labelWidth(fs *faces, s *rules.Scenario, a *rules.Area) int {
+	return labelWidthOf(fs, a.ID, a.Name, vpMark(s, a))
+}
+
+func labelWidthOf(fs *faces, id int, name string, vp string) int {
+	w := 3 + fs.labelBold.width(strconv.Itoa(id)) + 4 + fs.label.width(name) + 3
+	if vp != "" {
 		w += vpBadgeW(fs, vp) + 2
 	}
 	return w
 }
 
-func vpBadgeW(fs *faces, vp int) int { return max(15, fs.smallBold.width(strconv.Itoa(vp))+8) }
+func vpBadgeW(fs *faces, vp string) int { return max(15, fs.smallBold.width(vp)+8) }
 
 // columns arranges the units of a place in columns of at most rows
 // counters: each side's units in columns of their own, German first, so

@@ -93,8 +93,8 @@ func (p *Plan) legendRows() []legendRow {
 		legendRow{sample: unit(counter{style: heer, id: "116/60", lost: true}), text: pr.Sprintf("crossed out: eliminated in the impulse just played (9.21)")},
 		legendRow{heading: pr.Sprintf("Areas and zones (3.2)")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
-			l := image.Rect(r.Min.X, r.Min.Y, r.Min.X+labelWidthOf(fs, 88, "Bastogne", 3), r.Min.Y+labelH)
-			drawLabelText(c, fs, l, 88, "Bastogne", 3)
+			l := image.Rect(r.Min.X, r.Min.Y, r.Min.X+labelWidthOf(fs, 88, "Bastogne", "3"), r.Min.Y+labelH)
+			drawLabelText(c, fs, l, 88, "Bastogne", "3")
 		}, text: pr.Sprintf("area number and name (3.22); in gold its VP (3.26)")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			for i, side := range []rules.Side{rules.German, rules.Allied, ""} {

@@ -509,13 +509,46 @@ func checkControlShown(t *testing.T, img image.Image, p *Plan, s *rules.Scenario
 	}
 }
 
-// checkVPShown checks 3.26: a VP area's label ends in its VP, in gold.
+// checkVPShown checks 3.26: the label of every VP area of the scenario,
+// and of no other, ends in a gold marker: the map's VP areas if the
+// scenario counts them (12.21), and the scenario's own victory areas.
 func checkVPShown(t *testing.T, img image.Image, p *Plan, s *rules.Scenario) {
 	t.Helper()
+	n := 0
 	for _, l := range p.Labels {
 		a := s.Map.Area(l.Place.Area)
-		if got := at(img, image.Pt(l.Rect.Max.X-3, l.Rect.Min.Y+3)) == vpGold; got != (a.VP > 0) {
-			t.Errorf("3.26: %s (VP %d): gold badge %v", a.Label(), a.VP, got)
+		want := s.Victory.MapVP && a.VP > 0 || slices.Contains(s.Victory.Areas, a.ID)
+		if want {
+			n++
+		}
+		if got := at(img, image.Pt(l.Rect.Max.X-3, l.Rect.Min.Y+3)) == vpGold; got != want {
+			t.Errorf("3.26: %s: %s (map VP %d): gold marker %v, want %v", s.Name, a.Label(), a.VP, got, want)
+		}
+		if (l.VP != "") != want {
+			t.Errorf("3.26: %s: %s (map VP %d): marker %q in the plan, want one %v", s.Name, a.Label(), a.VP, l.VP, want)
+		}
+	}
+	if n == 0 {
+		t.Errorf("%s: no VP area among %d labels", s.Name, len(p.Labels))
+	}
+}
+
+// TestVPMarkers checks that every VP area of every scenario has its gold
+// marker: the introductory scenario's Mersch, worth no map VP, as well.
+func TestVPMarkers(t *testing.T) {
+	for _, n := range scenarios.Names {
+		s := load(t, n)
+		st := rules.NewState(s)
+		p := Layout(s, st)
+		checkVPShown(t, decode(t, render(t, s, st, nil)), p, s)
+		for _, id := range s.Victory.Areas {
+			found := false
+			for _, l := range p.Labels {
+				found = found || l.Place == rules.AreaPlace(id) && l.VP != ""
+			}
+			if !found {
+				t.Errorf("%s: victory area %d has no VP marker", n, id)
+			}
 		}
 	}
 }
