@@ -221,15 +221,64 @@ func (p *Plan) frame(fs *faces, areas []*rules.Area, zones []*rules.Zone) {
 	extW, extH := math.Max((e.maxLon-e.minLon)*cos, 1e-3), math.Max(e.maxLat-e.minLat, 1e-3)
 	k := math.Min(math.Min((maxMapW-2*mapMargin)/extW, (maxMapH-2*mapMargin)/extH), maxScale)
 	mapW, mapH := int(math.Ceil(extW*k))+2*mapMargin, int(math.Ceil(extH*k))+2*mapMargin
+	p.proj = projection{lat0: e.maxLat, lon0: e.minLon, cos: cos, k: k, off: vec{float64(mapMargin), float64(titleH + mapMargin)}}
+	// The frame widens on each side to take in the scenario's boundary.
+	west, north, east, south := p.boundaryRoom(areas, mapW, mapH)
+	mapW, mapH = mapW+west+east, mapH+north+south
+	p.proj.off = p.proj.off.add(vec{float64(west), float64(north)})
 	p.counterW = counterWidth(fs, p.s.Units)
 	p.Title = image.Rect(0, 0, mapW+legendW, titleH)
 	p.Map = image.Rect(0, titleH, mapW, titleH+mapH)
 	p.Legend = image.Rect(mapW, titleH, mapW+legendW, titleH+max(mapH, p.legend(nil, fs, image.Point{})))
 	p.Width, p.Height = p.Legend.Max.X, p.Legend.Max.Y
-	p.proj = projection{lat0: e.maxLat, lon0: e.minLon, cos: cos, k: k, off: vec{float64(mapMargin), float64(titleH + mapMargin)}}
 	for _, a := range areas {
 		p.anchor[rules.AreaPlace(a.ID)] = p.proj.at(a.Lat, a.Lon)
 	}
+}
+
+// The room the frame keeps beyond a scenario's boundary, and the most it
+// widens on a side to take the boundary in.
+const (
+	boundaryMargin  = 14
+	maxBoundaryRoom = 3 * mapMargin
+)
+
+// boundaryRoom returns how many pixels the frame, mapW by mapH with the
+// projection so far, must widen on each side to show the boundary of a
+// scenario on part of the map (3.2). The boundary runs halfway between the
+// towns of an area drawn and of its neighbour left out (see cellMap), no
+// farther from the first than its region reaches.
+func (p *Plan) boundaryRoom(areas []*rules.Area, mapW, mapH int) (west, north, east, south int) {
+	if p.s.WholeMap {
+		return 0, 0, 0, 0
+	}
+	drawn := map[int]bool{}
+	for _, a := range areas {
+		drawn[a.ID] = true
+	}
+	km := p.proj.k / 111.2
+	for _, r := range p.s.Map.Roads {
+		a, b := p.s.Map.Area(r.A), p.s.Map.Area(r.B)
+		if a == nil || b == nil || drawn[a.ID] == drawn[b.ID] {
+			continue
+		}
+		if !drawn[a.ID] {
+			a, b = b, a
+		}
+		from, to := p.proj.at(a.Lat, a.Lon), p.proj.at(b.Lat, b.Lon)
+		d := to.sub(from)
+		l := d.len()
+		if l == 0 {
+			continue
+		}
+		at := from.add(d.mul(math.Min(0.5, maxReach*km/l)))
+		top := float64(titleH)
+		west = max(west, int(math.Ceil(boundaryMargin-at.X)))
+		east = max(east, int(math.Ceil(at.X+boundaryMargin-float64(mapW))))
+		north = max(north, int(math.Ceil(boundaryMargin-(at.Y-top))))
+		south = max(south, int(math.Ceil(at.Y-top+boundaryMargin-float64(mapH))))
+	}
+	return min(west, maxBoundaryRoom), min(north, maxBoundaryRoom), min(east, maxBoundaryRoom), min(south, maxBoundaryRoom)
 }
 
 // counterWidth is the width of a counter: as wide as the longest id of the

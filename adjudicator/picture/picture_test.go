@@ -664,12 +664,17 @@ func TestFrameHugsTheAreas(t *testing.T) {
 				towns = towns.Union(r)
 			}
 		}
+		// A scenario on part of the map widens it to show its boundary.
+		most := mapMargin + 2
+		if !s.WholeMap {
+			most += maxBoundaryRoom
+		}
 		for side, d := range map[string]int{
 			"west": towns.Min.X - p.Map.Min.X, "east": p.Map.Max.X - towns.Max.X,
 			"north": towns.Min.Y - p.Map.Min.Y, "south": p.Map.Max.Y - towns.Max.Y,
 		} {
-			if d > mapMargin+2 {
-				t.Errorf("%s: the map reaches %d pixels %s of the outermost town; want at most %d", n, d, side, mapMargin+2)
+			if d > most {
+				t.Errorf("%s: the map reaches %d pixels %s of the outermost town; want at most %d", n, d, side, most)
 			}
 		}
 		for _, z := range p.Zones {
@@ -940,5 +945,91 @@ func TestLegendNames412(t *testing.T) {
 	}
 	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
 		t.Errorf("the legend's services:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestBoundary checks that a scenario on part of the map (3.2) shows its
+// boundary where its map ends, in the rulebook's colour: on the way from
+// each area drawn to a neighbour the scenario leaves out, within the
+// frame, the ground meets the boundary before it leaves the scenario's
+// map; and the picture has the boundary's pixels. The whole map has none.
+func TestBoundary(t *testing.T) {
+	for _, n := range scenarios.Names {
+		s := load(t, n)
+		st := rules.NewState(s)
+		p := Layout(s, st)
+		_, r, own := p.tintCells()
+		cell := func(v vec) (int16, bool) {
+			q := v.pt()
+			if !q.In(r.Inset(2)) {
+				return 0, false
+			}
+			return own[(q.Y-r.Min.Y)*r.Dx()+q.X-r.Min.X], true
+		}
+		km := p.proj.k / 111.2
+		crossed, cells := 0, 0
+		for _, o := range own {
+			if o == boundaryCell {
+				cells++
+			}
+		}
+		for _, rd := range s.Map.Roads {
+			a, b := s.Map.Area(rd.A), s.Map.Area(rd.B)
+			_, inA := p.anchor[rules.AreaPlace(rd.A)]
+			_, inB := p.anchor[rules.AreaPlace(rd.B)]
+			if a == nil || b == nil || inA == inB {
+				continue
+			}
+			if inB {
+				a, b = b, a
+			}
+			from, to := p.anchor[rules.AreaPlace(a.ID)], p.proj.at(b.Lat, b.Lon)
+			l := to.sub(from).len()
+			if l > 2*maxReach*km {
+				continue // the regions do not meet: the ground between is off the map
+			}
+			seen, left := false, false
+			for i := 0; i <= int(l); i++ {
+				c, ok := cell(from.add(to.sub(from).mul(float64(i) / l)))
+				if !ok {
+					break
+				}
+				seen = seen || c == boundaryCell
+				if c == offCell {
+					left = true
+					break
+				}
+			}
+			if left {
+				crossed++
+				if !seen {
+					t.Errorf("%s: from %s towards %s, left out, the scenario's map ends with no boundary", n, a.Label(), b.Label())
+				}
+			}
+		}
+		img := decode(t, render(t, s, st, nil))
+		px := 0
+		want := boundaryColour(s)
+		for y := p.Map.Min.Y; y < p.Map.Max.Y; y++ {
+			for x := p.Map.Min.X; x < p.Map.Max.X; x++ {
+				if at(img, image.Pt(x, y)) == want {
+					px++
+				}
+			}
+		}
+		t.Logf("%s: %d ways out crossed the boundary; %d boundary cells, %d pixels", n, crossed, cells, px)
+		if s.WholeMap {
+			if cells != 0 {
+				t.Errorf("%s is the whole map: %d pixels of boundary, want none", n, cells)
+			}
+			continue
+		}
+		if crossed == 0 {
+			t.Errorf("%s: no way out of the scenario's map crosses its boundary in the frame", n)
+		}
+		// The boundary is 4 pixels wide; roads and labels cross it.
+		if px < cells/2 || px == 0 {
+			t.Errorf("%s: %d pixels of the boundary's colour %v for %d boundary cells", n, px, want, cells)
+		}
 	}
 }
