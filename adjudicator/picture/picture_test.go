@@ -1033,3 +1033,41 @@ func TestBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestHyphen checks that a hyphen is drawn as a hyphen, not an en dash:
+// in every face, the ink of "-" is at most two thirds as long as that of
+// "–", in the title as in the ids ("intro-1", "G17-2", "4/3-12").
+func TestHyphen(t *testing.T) {
+	fs, err := getFaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer faceSets.Put(fs)
+	inked := func(f *face, s string) int {
+		c := newCanvas(60, 40)
+		c.fillRect(c.img.Rect, white)
+		c.text(f, 10, 30, s, ink)
+		n := 0
+		for x := range 60 {
+			for y := range 40 {
+				if at(c.img, image.Pt(x, y)) != white {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	for name, f := range map[string]*face{
+		"title": fs.title, "subtitle": fs.subtitle, "label": fs.label, "labelBold": fs.labelBold,
+		"unit": fs.unit, "small": fs.small, "smallBold": fs.smallBold,
+	} {
+		h, d := inked(f, "-"), inked(f, "–")
+		if h == 0 || 3*h > 2*d {
+			t.Errorf("%s: the hyphen's ink is %d pixels long, the en dash's %d: want at most two thirds", name, h, d)
+		}
+		if w := f.width("-"); w >= f.width("–") {
+			t.Errorf("%s: the hyphen is %d pixels wide, as wide as the en dash's %d", name, w, f.width("–"))
+		}
+	}
+}
