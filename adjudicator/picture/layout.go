@@ -483,6 +483,7 @@ func (pl *placer) setLabel(i int, r image.Rectangle) {
 	it := pl.items[i]
 	pl.free.owner = it.place
 	pl.free.add(r, kindLabel)
+	pl.free.addLeader(pl.p.anchor[it.place], r, dotR+gap+2)
 	pl.labels[it.place.Area] = Box{Place: it.place, Rect: r, Anchor: pl.p.anchor[it.place].pt()}
 	pl.placed[i] = true
 }
@@ -491,6 +492,9 @@ func (pl *placer) setStack(i int, r image.Rectangle) {
 	it := pl.items[i]
 	pl.free.owner = it.place
 	pl.free.add(r, kindStack)
+	if l, ok := pl.labels[it.place.Area]; it.place.IsZone() || !ok || rectDist(l.Rect, r) > clearance+2 {
+		pl.free.addLeader(pl.p.anchor[it.place], r, dotR+gap+2)
+	}
 	pl.stacks[it.place] = Box{Place: it.place, Rect: r, Anchor: pl.p.anchor[it.place].pt(), Units: pl.units[it.place], columns: it.columns}
 	pl.stackPlaced[i] = true
 }
@@ -828,10 +832,16 @@ func (p *Plan) placeBeside(free *index, b image.Rectangle, size image.Point) (im
 // reach it crossing nothing; else, where a town is hemmed in all round,
 // the nearest room at all. If there is none it returns a box by the town.
 func (p *Plan) placeAround(free *index, at vec, size image.Point, radius int) (image.Rectangle, bool) {
-	for _, leader := range []bool{true, false} {
-		if r, ok := p.around(free, at, size, radius, leader); ok {
+	for _, try := range []struct {
+		radius int
+		leader bool
+	}{{radius, true}, {2 * searchMax, true}} {
+		if r, ok := p.around(free, at, size, min(try.radius, 2*searchMax), try.leader); ok {
 			return r, true
 		}
+	}
+	if r, ok := p.leastCrossed(free, at, size, radius); ok {
+		return r, true
 	}
 	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
 	return image.Rect(ax, ay, ax+size.X, ay+size.Y), false
@@ -856,6 +866,31 @@ func (p *Plan) around(free *index, at vec, size image.Point, radius int, leader 
 		}
 	}
 	return image.Rectangle{}, false
+}
+
+// leastCrossed finds room on the rings round a town, out to radius, where
+// the leader line from the town crosses the fewest other places' boxes:
+// for a town hemmed in all round, where no line crosses nothing.
+func (p *Plan) leastCrossed(free *index, at vec, size image.Point, radius int) (image.Rectangle, bool) {
+	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
+	w, h := size.X, size.Y
+	best, fewest := image.Rectangle{}, -1
+	for _, ring := range searchRings() {
+		if ring.r > radius {
+			break
+		}
+		for _, d := range ring.pts {
+			cx, cy := ax+d.X, ay+d.Y
+			b := image.Rect(cx-w/2, cy-h/2, cx-w/2+w, cy-h/2+h)
+			if !free.fits(b) {
+				continue
+			}
+			if n := free.crossed(at, b); fewest < 0 || n < fewest {
+				best, fewest = b, n
+			}
+		}
+	}
+	return best, fewest >= 0
 }
 
 // searchRing is a ring of the search for room round a town: its radius,
@@ -891,6 +926,67 @@ type index struct {
 	// owner is the place whose boxes are being placed: they may touch its
 	// label, so that a stack against a label is plainly that label's.
 	owner rules.Place
+	// leaders are the leader lines of the boxes placed away from their
+	// towns: no other place's box goes over one.
+	leaders []leaderLine
+}
+
+// leaderLine is a leader line of a place's box, and its bounds.
+type leaderLine struct {
+	a, b   vec
+	bounds image.Rectangle
+	owner  rules.Place
+}
+
+// addLeader records the leader line from a town at to box r of the
+// current owner, if r is set far enough from it to have one (see
+// Plan.leader).
+func (ix *index) addLeader(at vec, r image.Rectangle, near int) {
+	q := nearest(r, at)
+	if q.sub(at).len() <= float64(near) {
+		return
+	}
+	b := image.Rectangle{Min: at.pt(), Max: at.pt().Add(image.Pt(1, 1))}.Union(image.Rectangle{Min: q.pt(), Max: q.pt().Add(image.Pt(1, 1))})
+	ix.leaders = append(ix.leaders, leaderLine{at, q, b, ix.owner})
+}
+
+// onLeader reports whether r lies over another place's leader line.
+func (ix *index) onLeader(r image.Rectangle) bool {
+	for _, l := range ix.leaders {
+		if l.owner != ix.owner && l.bounds.Overlaps(r) && segmentMeets(l.a, l.b, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentMeets reports whether the segment a-b meets the rectangle r
+// (Liang-Barsky clipping).
+func segmentMeets(a, b vec, r image.Rectangle) bool {
+	t0, t1 := 0.0, 1.0
+	d := b.sub(a)
+	for _, e := range [4][2]float64{
+		{-d.X, a.X - float64(r.Min.X)}, {d.X, float64(r.Max.X) - a.X},
+		{-d.Y, a.Y - float64(r.Min.Y)}, {d.Y, float64(r.Max.Y) - a.Y},
+	} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = math.Max(t0, t)
+		} else {
+			t1 = math.Min(t1, t)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
 }
 
 type entry struct {
@@ -957,6 +1053,23 @@ func (ix *index) clear(at vec, r image.Rectangle) bool {
 	return true
 }
 
+// crossed counts the other places' boxes a leader line from a town to
+// box r would cross on its way.
+func (ix *index) crossed(at vec, r image.Rectangle) int {
+	q := nearest(r, at)
+	seg := image.Rectangle{Min: at.pt(), Max: at.pt().Add(image.Pt(1, 1))}.Union(image.Rectangle{Min: q.pt(), Max: q.pt().Add(image.Pt(1, 1))})
+	seen := map[image.Rectangle]bool{}
+	ix.each(seg, func(i int) bool {
+		for _, e := range ix.cells[i] {
+			if e.owner != ix.owner && e.kind != kindBridge && !seen[e.r] && segmentMeets(at, q, e.r) {
+				seen[e.r] = true
+			}
+		}
+		return true
+	})
+	return len(seen)
+}
+
 // add records a box of the current owner.
 func (ix *index) add(r image.Rectangle, k kind) {
 	e := entry{r, ix.owner, k}
@@ -970,7 +1083,7 @@ func (ix *index) add(r image.Rectangle, k kind) {
 // from every box placed, but the owner's label, which it need only not
 // overlap.
 func (ix *index) fits(r image.Rectangle) bool {
-	if !r.In(ix.bounds) {
+	if !r.In(ix.bounds) || ix.onLeader(r.Inset(-1)) {
 		return false
 	}
 	g := r.Inset(-clearance)

@@ -223,8 +223,19 @@ func TestSize(t *testing.T) {
 
 // checkPlan checks a plan's boxes: every area of the scenario or with units
 // labelled (3.22), every zone marked (3.21), all inside the map; no two labels
-// overlapping; no stack over another place's label or stack, or a zone.
+// overlapping; no stack over another place's label or stack, or a zone; no
+// leader line across another place's label or stack.
 func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *Plan {
+	t.Helper()
+	p := checkBoxes(t, name, s, st)
+	if n := leaderCrossings(p, t.Errorf); n > 0 {
+		t.Errorf("%s: %d leader lines cross another place's box", name, n)
+	}
+	return p
+}
+
+// checkBoxes is checkPlan but for the leader lines.
+func checkBoxes(t *testing.T, name string, s *rules.Scenario, st *rules.State) *Plan {
 	t.Helper()
 	p := Layout(s, st)
 	if p.Overlaps != 0 {
@@ -252,6 +263,52 @@ func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *P
 	checkStacks(t, name, p, labels)
 	checkUnitsDrawn(t, name, p, st)
 	return p
+}
+
+// leaderCrossings counts the leader lines, from a town or zone to its
+// label or stack set away from it, that cross another place's stack or
+// label on their way, telling each to report: a line must lead the reader
+// to what it points at and nowhere else.
+func leaderCrossings(p *Plan, report func(format string, args ...any)) int {
+	n := 0
+	var boxes []Box
+	boxes = append(boxes, p.Stacks...)
+	boxes = append(boxes, p.Labels...)
+	boxes = append(boxes, p.Zones...)
+	for _, l := range p.leaders {
+		from, to := l[0].pt(), l[1].pt()
+		for _, b := range boxes {
+			// The line's own place: its town, and the box it ends on.
+			if b.Anchor == from || to.In(b.Rect.Inset(-1)) {
+				continue
+			}
+			if segmentCrosses(l[0], l[1], b.Rect) {
+				n++
+				report("the leader line %v-%v crosses the %s box of %s at %v", from, to, kindOf(p, b), b.Place, b.Rect)
+			}
+		}
+	}
+	return n
+}
+
+func kindOf(p *Plan, b Box) string {
+	if len(b.Units) > 0 {
+		return "stack"
+	}
+	return "label"
+}
+
+// segmentCrosses reports whether the segment a-b passes through r, by
+// steps of a pixel.
+func segmentCrosses(a, b vec, r image.Rectangle) bool {
+	d := b.sub(a)
+	n := int(d.len())
+	for i := 0; i <= n; i++ {
+		if a.add(d.mul(float64(i) / float64(max(n, 1)))).pt().In(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkLabels checks that the labels, the areas' and the zones', lie inside
@@ -339,7 +396,11 @@ func TestFourUnitStacks(t *testing.T) {
 		{"the front, 10-55", front},
 	} {
 		st := packed(s, c.areas)
-		p := checkPlan(t, c.name, s, st)
+		// Every area of the front holding a full stack leaves some towns
+		// no room for a line that crosses nothing: the lines are counted,
+		// not checked.
+		p := checkBoxes(t, c.name, s, st)
+		t.Logf("%s: %d leader lines cross another place's box", c.name, leaderCrossings(p, t.Logf))
 		for _, sb := range p.Stacks {
 			if len(sb.Units) != rules.StackUnits {
 				t.Errorf("%s: %d units in %s", c.name, len(sb.Units), sb.Place)
