@@ -30,6 +30,7 @@ func TestBrokenFiles(t *testing.T) {
 		{"unit-strength-5.toml", "oob", 16, "unit 1/10: strength = 5; a unit has 1 to 4 SP at full strength (4.16)"},
 		{"scenario-unknown-unit.toml", "scenario", 22, `unit "9X" is not in the order of battle ../testdata/bad/oob.toml; did you mean "9E"?`},
 		{"scenario-unknown-unit.toml", "scenario", 16, `formation "1 SS" is not in the order of battle ../testdata/bad/oob.toml; did you mean "1 Pz"?`},
+		{"scenario-boundary.toml", "scenario", 9, `boundary = "blue": the colour of the scenario's boundary is "green" or "red"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -18,6 +18,12 @@ func checkScenario(s *Scenario, loc *locator) Problems {
 	}
 	c.checkImpulses(s, loc)
 	c.checkScenarioAreas(s, loc)
+	switch {
+	case s.Boundary != "" && s.Boundary != "green" && s.Boundary != "red":
+		c.add(loc.key("", 0, "boundary"), "boundary = %q: the colour of the scenario's boundary is \"green\" or \"red\"", s.Boundary)
+	case s.Boundary != "" && s.WholeMap:
+		c.add(loc.key("", 0, "boundary"), "boundary = %q: a whole-map scenario has no boundary; remove it or set whole_map = false", s.Boundary)
+	}
 	c.checkScenarioBlown(s, loc)
 	c.checkSupplySources(s, loc)
 	c.selectUnits(s, loc)

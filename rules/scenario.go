@@ -23,6 +23,11 @@ type Scenario struct {
 	// set-up: a test position, or a game taken up where it stands.
 	Position *Position `toml:"position"`
 
+	// Boundary is the colour of the line the rulebook's map draws round a
+	// scenario that is not the whole map, where its map ends: "green" or
+	// "red". The picture draws it there.
+	Boundary string `toml:"boundary"`
+
 	// Resolved by LoadScenario.
 	Map          *Map    `toml:"-"`
 	OOB          *OOB    `toml:"-"`

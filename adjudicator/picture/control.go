@@ -22,8 +22,10 @@ const (
 
 // Values of a pixel in the cells tintCells returns, besides an area's index.
 const (
-	offCell  = -1 // in no area: off the scenario's map
-	edgeCell = -2 // on the line between two areas, or at the map's edge
+	offCell      = -1 // in no area: off the map
+	edgeCell     = -2 // on the line between two areas, or at the map's edge
+	outCell      = -3 // in an area of the map the scenario leaves out
+	boundaryCell = -4 // on the scenario's boundary: between an area it uses and one it leaves out
 )
 
 // tintCells returns which area's ground each pixel of the map is: the
@@ -40,7 +42,11 @@ func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
 // cellMap is what the cells are worked out from: the areas drawn and their
 // towns, and how far each reaches.
 type cellMap struct {
-	ids   []int // the areas drawn, by id
+	ids []int // the areas drawn, by id
+	// out counts the areas the scenario leaves out, whose towns follow
+	// those of ids among the towns: their ground is outCell. The areas
+	// drawn end where they meet, at the scenario's boundary.
+	out   int
 	towns *towns
 	R     float64   // the greatest reach, in pixels
 	R2    []float64 // the square of each town's reach
@@ -59,17 +65,40 @@ func (p *Plan) cellMap() *cellMap {
 		cm.ids = append(cm.ids, a.ID)
 		sites = append(sites, at)
 	}
+	// A scenario on part of the map (3.2) ends halfway to the towns of the
+	// areas it leaves out: where the rulebook's map draws its boundary.
+	if !p.s.WholeMap {
+		for _, a := range p.s.Map.Areas {
+			if _, used := p.anchor[rules.AreaPlace(a.ID)]; !used {
+				index[a.ID] = len(sites)
+				sites = append(sites, p.proj.at(a.Lat, a.Lon))
+				cm.out++
+			}
+		}
+	}
 	if len(sites) > math.MaxInt16 {
 		panic("picture: more areas than a tint cell can tell apart")
 	}
 	km := p.proj.k / 111.2 // pixels a km
 	reach := make([]float64, len(sites))
+	for i := len(cm.ids); i < len(sites); i++ {
+		reach[i] = maxReach * km
+	}
 	for _, rd := range p.s.Map.Roads {
 		i, okA := index[rd.A]
 		j, okB := index[rd.B]
-		if okA && okB {
+		n := len(cm.ids)
+		switch {
+		case !okA || !okB || i >= n && j >= n:
+		case i < n && j < n:
 			d := sites[i].sub(sites[j]).len() * reachOfRoad
 			reach[i], reach[j] = math.Max(reach[i], d), math.Max(reach[j], d)
+		default:
+			// An area next to one left out reaches the boundary between.
+			if i >= n {
+				i, j = j, i
+			}
+			reach[i] = math.Max(reach[i], sites[i].sub(sites[j]).len()/2+2)
 		}
 	}
 	cm.R2 = make([]float64, len(reach))
@@ -83,12 +112,12 @@ func (p *Plan) cellMap() *cellMap {
 }
 
 // cells returns the cells of the pixels of r, row by row, in own if it has
-// room, the lines between areas marked; a pixel of the last row is marked
-// against the row below r.
+// room, the lines between areas marked; the pixels of the first and last
+// rows are marked against the rows above and below r.
 func (cm *cellMap) cells(r image.Rectangle, own []int16) []int16 {
+	const more = 2 // rows worked out above and below r: as wide as the boundary reaches
 	n := r.Dx() * r.Dy()
-	ext := r
-	ext.Max.Y++ // the row below, to mark the last row's lines against
+	ext := image.Rect(r.Min.X, r.Min.Y-more, r.Max.X, r.Max.Y+more)
 	m := ext.Dx() * ext.Dy()
 	if cap(own) < m {
 		own = make([]int16, m)
@@ -101,15 +130,64 @@ func (cm *cellMap) cells(r image.Rectangle, own []int16) []int16 {
 		tc := &tinter{towns: cm.towns, r: ext, own: own, R: cm.R, R2: cm.R2}
 		tc.fillBlocks()
 	}
+	for i, o := range own {
+		if int(o) >= len(cm.ids) {
+			own[i] = outCell
+		}
+	}
 	markEdges(ext, own)
+	copy(own, own[more*r.Dx():][:n])
 	return own[:n]
 }
 
 // markEdges marks as edgeCell every pixel of an area whose right or lower
 // neighbour is of another area or of none, and every pixel of none whose
 // right or lower neighbour is of an area: a line a pixel or two wide
-// between areas and round the map.
+// between areas and round the map. Where an area meets one the scenario
+// leaves out, it marks both pixels and the next on each side as
+// boundaryCell: a line four pixels wide.
 func markEdges(r image.Rectangle, own []int16) {
+	w, h := r.Dx(), r.Dy()
+	// The boundary first, on the cells as they are.
+	var bound []int
+	for y := range h {
+		for x := range w {
+			o := own[y*w+x]
+			if x+1 < w && crosses(o, own[y*w+x+1]) {
+				for dx := -1; dx <= 2; dx++ {
+					if x+dx >= 0 && x+dx < w {
+						bound = append(bound, y*w+x+dx)
+					}
+				}
+			}
+			if y+1 < h && crosses(o, own[(y+1)*w+x]) {
+				for dy := -1; dy <= 2; dy++ {
+					if y+dy >= 0 && y+dy < h {
+						bound = append(bound, (y+dy)*w+x)
+					}
+				}
+			}
+		}
+	}
+	for _, i := range bound {
+		own[i] = boundaryCell
+	}
+	// What the scenario leaves out is drawn as the ground off the map.
+	for i, o := range own {
+		if o == outCell {
+			own[i] = offCell
+		}
+	}
+	markAreaEdges(r, own)
+}
+
+// crosses reports whether two neighbouring pixels lie either side of the
+// scenario's boundary.
+func crosses(a, b int16) bool {
+	return a >= 0 && b == outCell || a == outCell && b >= 0
+}
+
+func markAreaEdges(r image.Rectangle, own []int16) {
 	w, h := r.Dx(), r.Dy()
 	for y := range h {
 		row := own[y*w : (y+1)*w]
@@ -118,7 +196,7 @@ func markEdges(r image.Rectangle, own []int16) {
 			below = own[(y+1)*w : (y+2)*w]
 		}
 		for x, o := range row {
-			if o == edgeCell {
+			if o == edgeCell || o == boundaryCell {
 				continue
 			}
 			right := o
@@ -129,7 +207,7 @@ func markEdges(r image.Rectangle, own []int16) {
 			if below != nil {
 				down = below[x]
 			}
-			if (right != o && right != edgeCell) || (down != o && down != edgeCell) {
+			if (right != o && right != edgeCell && right != boundaryCell) || (down != o && down != edgeCell && down != boundaryCell) {
 				row[x] = edgeCell
 			}
 		}
@@ -154,10 +232,15 @@ func newTowns(at []vec, R float64, w, h int) *towns {
 	t.bcols, t.brows = w/t.bw+1, h/t.bw+1
 	t.buckets = make([][]int, t.bcols*t.brows)
 	for i, s := range at {
-		bx, by := int(s.X)/t.bw, int(s.Y)/t.bw
-		if bx >= 0 && by >= 0 && bx < t.bcols && by < t.brows {
-			t.buckets[by*t.bcols+bx] = append(t.buckets[by*t.bcols+bx], i)
+		// A town off the picture, as one the scenario leaves out, may
+		// still own pixels within R of it: it goes in the bucket on the
+		// edge nearest it.
+		if s.X < -R || s.Y < -R || s.X >= float64(w)+R || s.Y >= float64(h)+R {
+			continue
 		}
+		bx := min(max(int(s.X)/t.bw, 0), t.bcols-1)
+		by := min(max(int(s.Y)/t.bw, 0), t.brows-1)
+		t.buckets[by*t.bcols+bx] = append(t.buckets[by*t.bcols+bx], i)
 	}
 	return t
 }

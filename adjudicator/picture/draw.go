@@ -281,24 +281,23 @@ func drawZoneDisc(c *canvas, fs *faces, at vec, id string, side rules.Side) {
 }
 
 // drawLabel draws an area's label: its number and name (3.22) and, for a
-// VP area, its VP in gold (3.26).
+// VP area of the scenario, its VP marker in gold (3.26, see vpMark).
 func (p *Plan) drawLabel(c *canvas, fs *faces, b Box) {
 	a := p.s.Map.Area(b.Place.Area)
-	drawLabelText(c, fs, b.Rect, a.ID, a.Name, a.VP)
+	drawLabelText(c, fs, b.Rect, a.ID, a.Name, b.VP)
 }
 
-func drawLabelText(c *canvas, fs *faces, r image.Rectangle, id int, name string, vp int) {
+func drawLabelText(c *canvas, fs *faces, r image.Rectangle, id int, name string, vp string) {
 	c.fillRect(r, white)
 	c.frame(r, 1, frameInk)
 	base := r.Min.Y + 13
 	x := c.text(fs.labelBold, r.Min.X+3, base, strconv.Itoa(id), ink)
 	c.text(fs.label, x+4, base, name, ink)
-	if vp > 0 {
-		s := strconv.Itoa(vp)
+	if vp != "" {
 		w := vpBadgeW(fs, vp)
 		badge := image.Rect(r.Max.X-w-1, r.Min.Y+1, r.Max.X-1, r.Max.Y-1)
 		c.fillRect(badge, vpGold)
-		c.text(fs.smallBold, badge.Min.X+(w-fs.smallBold.width(s))/2, base, s, ink)
+		c.text(fs.smallBold, badge.Min.X+(w-fs.smallBold.width(vp))/2, base, vp, ink)
 	}
 }
 

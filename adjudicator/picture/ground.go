@@ -47,6 +47,7 @@ const (
 	groundGerman
 	groundAllied
 	groundEdge
+	groundBoundary
 	nGrounds
 )
 
@@ -54,7 +55,7 @@ const (
 // out in.
 const cellRows = 64
 
-var groundColours = [nGrounds]color.RGBA{offMap, paper, germanTint, alliedTint, areaEdge}
+var groundColours = [nGrounds]color.RGBA{offMap, paper, germanTint, alliedTint, areaEdge, ink}
 
 // tintSpan is a run of a row's pixels in one area's cell, or on the lines
 // between cells.
@@ -154,6 +155,9 @@ func (p *Plan) newGround(c *canvas, places []rules.Place) *ground {
 	g.spans = slices.Clip(g.spans)
 
 	for i, col := range groundColours {
+		if i == groundBoundary {
+			col = boundaryColour(p.s)
+		}
 		g.rows[i] = make([]byte, 4*p.Width)
 		for x := range p.Width {
 			copy(g.rows[i][4*x:], []byte{col.R, col.G, col.B, col.A})
@@ -218,8 +222,11 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 			j := y - g.tintR.Min.Y
 			for _, s := range g.spans[g.rowStart[j]:g.rowStart[j+1]] {
 				k := groundEdge
-				if s.site >= 0 {
+				switch {
+				case s.site >= 0:
 					k = int(kind[s.site])
+				case s.site == boundaryCell:
+					k = groundBoundary
 				}
 				copy(row[4*s.x0:4*s.x1], g.rows[k][4*s.x0:])
 			}

@@ -47,6 +47,10 @@ type Box struct {
 	// Units lists a stack's units, by id, top first: the order of battle's
 	// order, so German units before Allied ones.
 	Units []string
+	// VP is an area label's VP marker, drawn in gold at its end: what the
+	// area is worth in the scenario (see vpMark); empty for an area that
+	// is worth nothing.
+	VP string
 
 	columns [][]string // a stack's units as drawn, column by column
 }
@@ -217,15 +221,64 @@ func (p *Plan) frame(fs *faces, areas []*rules.Area, zones []*rules.Zone) {
 	extW, extH := math.Max((e.maxLon-e.minLon)*cos, 1e-3), math.Max(e.maxLat-e.minLat, 1e-3)
 	k := math.Min(math.Min((maxMapW-2*mapMargin)/extW, (maxMapH-2*mapMargin)/extH), maxScale)
 	mapW, mapH := int(math.Ceil(extW*k))+2*mapMargin, int(math.Ceil(extH*k))+2*mapMargin
+	p.proj = projection{lat0: e.maxLat, lon0: e.minLon, cos: cos, k: k, off: vec{float64(mapMargin), float64(titleH + mapMargin)}}
+	// The frame widens on each side to take in the scenario's boundary.
+	west, north, east, south := p.boundaryRoom(areas, mapW, mapH)
+	mapW, mapH = mapW+west+east, mapH+north+south
+	p.proj.off = p.proj.off.add(vec{float64(west), float64(north)})
 	p.counterW = counterWidth(fs, p.s.Units)
 	p.Title = image.Rect(0, 0, mapW+legendW, titleH)
 	p.Map = image.Rect(0, titleH, mapW, titleH+mapH)
 	p.Legend = image.Rect(mapW, titleH, mapW+legendW, titleH+max(mapH, p.legend(nil, fs, image.Point{})))
 	p.Width, p.Height = p.Legend.Max.X, p.Legend.Max.Y
-	p.proj = projection{lat0: e.maxLat, lon0: e.minLon, cos: cos, k: k, off: vec{float64(mapMargin), float64(titleH + mapMargin)}}
 	for _, a := range areas {
 		p.anchor[rules.AreaPlace(a.ID)] = p.proj.at(a.Lat, a.Lon)
 	}
+}
+
+// The room the frame keeps beyond a scenario's boundary, and the most it
+// widens on a side to take the boundary in.
+const (
+	boundaryMargin  = 14
+	maxBoundaryRoom = 3 * mapMargin
+)
+
+// boundaryRoom returns how many pixels the frame, mapW by mapH with the
+// projection so far, must widen on each side to show the boundary of a
+// scenario on part of the map (3.2). The boundary runs halfway between the
+// towns of an area drawn and of its neighbour left out (see cellMap), no
+// farther from the first than its region reaches.
+func (p *Plan) boundaryRoom(areas []*rules.Area, mapW, mapH int) (west, north, east, south int) {
+	if p.s.WholeMap {
+		return 0, 0, 0, 0
+	}
+	drawn := map[int]bool{}
+	for _, a := range areas {
+		drawn[a.ID] = true
+	}
+	km := p.proj.k / 111.2
+	for _, r := range p.s.Map.Roads {
+		a, b := p.s.Map.Area(r.A), p.s.Map.Area(r.B)
+		if a == nil || b == nil || drawn[a.ID] == drawn[b.ID] {
+			continue
+		}
+		if !drawn[a.ID] {
+			a, b = b, a
+		}
+		from, to := p.proj.at(a.Lat, a.Lon), p.proj.at(b.Lat, b.Lon)
+		d := to.sub(from)
+		l := d.len()
+		if l == 0 {
+			continue
+		}
+		at := from.add(d.mul(math.Min(0.5, maxReach*km/l)))
+		top := float64(titleH)
+		west = max(west, int(math.Ceil(boundaryMargin-at.X)))
+		east = max(east, int(math.Ceil(at.X+boundaryMargin-float64(mapW))))
+		north = max(north, int(math.Ceil(boundaryMargin-(at.Y-top))))
+		south = max(south, int(math.Ceil(at.Y-top+boundaryMargin-float64(mapH))))
+	}
+	return min(west, maxBoundaryRoom), min(north, maxBoundaryRoom), min(east, maxBoundaryRoom), min(south, maxBoundaryRoom)
 }
 
 // counterWidth is the width of a counter: as wide as the longest id of the
@@ -377,7 +430,7 @@ func (p *Plan) placingOrder(fs *faces, areas []*rules.Area, zones []*rules.Zone,
 	}
 	for _, a := range areas {
 		pl := rules.AreaPlace(a.ID)
-		it := item{place: pl, label: image.Pt(labelWidth(fs, a), labelH)}
+		it := item{place: pl, label: image.Pt(labelWidth(fs, p.s, a), labelH)}
 		if us := units[pl]; len(us) > 0 {
 			it.columns = p.columns(us, rules.StackUnits)
 			it.stack = stackSize(p.counterW, it.columns)
@@ -430,6 +483,7 @@ func (pl *placer) setLabel(i int, r image.Rectangle) {
 	it := pl.items[i]
 	pl.free.owner = it.place
 	pl.free.add(r, kindLabel)
+	pl.free.addLeader(pl.p.anchor[it.place], r, dotR+gap+2)
 	pl.labels[it.place.Area] = Box{Place: it.place, Rect: r, Anchor: pl.p.anchor[it.place].pt()}
 	pl.placed[i] = true
 }
@@ -438,6 +492,9 @@ func (pl *placer) setStack(i int, r image.Rectangle) {
 	it := pl.items[i]
 	pl.free.owner = it.place
 	pl.free.add(r, kindStack)
+	if l, ok := pl.labels[it.place.Area]; it.place.IsZone() || !ok || rectDist(l.Rect, r) > clearance+2 {
+		pl.free.addLeader(pl.p.anchor[it.place], r, dotR+gap+2)
+	}
 	pl.stacks[it.place] = Box{Place: it.place, Rect: r, Anchor: pl.p.anchor[it.place].pt(), Units: pl.units[it.place], columns: it.columns}
 	pl.stackPlaced[i] = true
 }
@@ -544,6 +601,7 @@ func (pl *placer) placeLabelsAround() {
 func (p *Plan) collect(areas []*rules.Area, zones []*rules.Zone, labels map[int]Box, stacks map[rules.Place]Box) {
 	for _, a := range areas {
 		b := labels[a.ID]
+		b.VP = vpMark(p.s, a)
 		p.Labels = append(p.Labels, b)
 		p.leader(b.Anchor, b.Rect, dotR+gap+2)
 	}
@@ -581,18 +639,45 @@ func zoneName(z *rules.Zone) string {
 	return z.Name
 }
 
-// labelWidth is the width of an area's label: number, name and VP badge.
-func labelWidth(fs *faces, a *rules.Area) int { return labelWidthOf(fs, a.ID, a.Name, a.VP) }
-
-func labelWidthOf(fs *faces, id int, name string, vp int) int {
-	w := 3 + fs.labelBold.width(strconv.Itoa(id)) + 4 + fs.label.width(name) + 3
+// vpMark is what marks area a as a VP area of scenario s: the VP it is
+// worth there, its map VP (3.26) if the scenario counts them and the
+// scenario's own for a victory area of a scenario won on VP; "VP" for a
+// victory area of a scenario won by control, as the introductory
+// scenario's Luxembourg and Mersch; empty for an area worth nothing. The
+// map VP of a scenario that does not count them are not shown: they win
+// nothing there.
+func vpMark(s *rules.Scenario, a *rules.Area) string {
+	vp := 0
+	if s.Victory.MapVP {
+		vp = a.VP
+	}
+	if slices.Contains(s.Victory.Areas, a.ID) {
+		if s.Victory.Kind == rules.VictoryControl {
+			return "VP"
+		}
+		vp += s.Victory.ControlledVP
+	}
 	if vp > 0 {
+		return strconv.Itoa(vp)
+	}
+	return ""
+}
+
+// labelWidth is the width of an area's label in scenario s: number, name
+// and VP marker.
+func labelWidth(fs *faces, s *rules.Scenario, a *rules.Area) int {
+	return labelWidthOf(fs, a.ID, a.Name, vpMark(s, a))
+}
+
+func labelWidthOf(fs *faces, id int, name string, vp string) int {
+	w := 3 + fs.labelBold.width(strconv.Itoa(id)) + 4 + fs.label.width(name) + 3
+	if vp != "" {
 		w += vpBadgeW(fs, vp) + 2
 	}
 	return w
 }
 
-func vpBadgeW(fs *faces, vp int) int { return max(15, fs.smallBold.width(strconv.Itoa(vp))+8) }
+func vpBadgeW(fs *faces, vp string) int { return max(15, fs.smallBold.width(vp)+8) }
 
 // columns arranges the units of a place in columns of at most rows
 // counters: each side's units in columns of their own, German first, so
@@ -747,10 +832,16 @@ func (p *Plan) placeBeside(free *index, b image.Rectangle, size image.Point) (im
 // reach it crossing nothing; else, where a town is hemmed in all round,
 // the nearest room at all. If there is none it returns a box by the town.
 func (p *Plan) placeAround(free *index, at vec, size image.Point, radius int) (image.Rectangle, bool) {
-	for _, leader := range []bool{true, false} {
-		if r, ok := p.around(free, at, size, radius, leader); ok {
+	for _, try := range []struct {
+		radius int
+		leader bool
+	}{{radius, true}, {2 * searchMax, true}} {
+		if r, ok := p.around(free, at, size, min(try.radius, 2*searchMax), try.leader); ok {
 			return r, true
 		}
+	}
+	if r, ok := p.leastCrossed(free, at, size, radius); ok {
+		return r, true
 	}
 	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
 	return image.Rect(ax, ay, ax+size.X, ay+size.Y), false
@@ -775,6 +866,31 @@ func (p *Plan) around(free *index, at vec, size image.Point, radius int, leader 
 		}
 	}
 	return image.Rectangle{}, false
+}
+
+// leastCrossed finds room on the rings round a town, out to radius, where
+// the leader line from the town crosses the fewest other places' boxes:
+// for a town hemmed in all round, where no line crosses nothing.
+func (p *Plan) leastCrossed(free *index, at vec, size image.Point, radius int) (image.Rectangle, bool) {
+	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
+	w, h := size.X, size.Y
+	best, fewest := image.Rectangle{}, -1
+	for _, ring := range searchRings() {
+		if ring.r > radius {
+			break
+		}
+		for _, d := range ring.pts {
+			cx, cy := ax+d.X, ay+d.Y
+			b := image.Rect(cx-w/2, cy-h/2, cx-w/2+w, cy-h/2+h)
+			if !free.fits(b) {
+				continue
+			}
+			if n := free.crossed(at, b); fewest < 0 || n < fewest {
+				best, fewest = b, n
+			}
+		}
+	}
+	return best, fewest >= 0
 }
 
 // searchRing is a ring of the search for room round a town: its radius,
@@ -810,6 +926,67 @@ type index struct {
 	// owner is the place whose boxes are being placed: they may touch its
 	// label, so that a stack against a label is plainly that label's.
 	owner rules.Place
+	// leaders are the leader lines of the boxes placed away from their
+	// towns: no other place's box goes over one.
+	leaders []leaderLine
+}
+
+// leaderLine is a leader line of a place's box, and its bounds.
+type leaderLine struct {
+	a, b   vec
+	bounds image.Rectangle
+	owner  rules.Place
+}
+
+// addLeader records the leader line from a town at to box r of the
+// current owner, if r is set far enough from it to have one (see
+// Plan.leader).
+func (ix *index) addLeader(at vec, r image.Rectangle, near int) {
+	q := nearest(r, at)
+	if q.sub(at).len() <= float64(near) {
+		return
+	}
+	b := image.Rectangle{Min: at.pt(), Max: at.pt().Add(image.Pt(1, 1))}.Union(image.Rectangle{Min: q.pt(), Max: q.pt().Add(image.Pt(1, 1))})
+	ix.leaders = append(ix.leaders, leaderLine{at, q, b, ix.owner})
+}
+
+// onLeader reports whether r lies over another place's leader line.
+func (ix *index) onLeader(r image.Rectangle) bool {
+	for _, l := range ix.leaders {
+		if l.owner != ix.owner && l.bounds.Overlaps(r) && segmentMeets(l.a, l.b, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentMeets reports whether the segment a-b meets the rectangle r
+// (Liang-Barsky clipping).
+func segmentMeets(a, b vec, r image.Rectangle) bool {
+	t0, t1 := 0.0, 1.0
+	d := b.sub(a)
+	for _, e := range [4][2]float64{
+		{-d.X, a.X - float64(r.Min.X)}, {d.X, float64(r.Max.X) - a.X},
+		{-d.Y, a.Y - float64(r.Min.Y)}, {d.Y, float64(r.Max.Y) - a.Y},
+	} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = math.Max(t0, t)
+		} else {
+			t1 = math.Min(t1, t)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
 }
 
 type entry struct {
@@ -876,6 +1053,23 @@ func (ix *index) clear(at vec, r image.Rectangle) bool {
 	return true
 }
 
+// crossed counts the other places' boxes a leader line from a town to
+// box r would cross on its way.
+func (ix *index) crossed(at vec, r image.Rectangle) int {
+	q := nearest(r, at)
+	seg := image.Rectangle{Min: at.pt(), Max: at.pt().Add(image.Pt(1, 1))}.Union(image.Rectangle{Min: q.pt(), Max: q.pt().Add(image.Pt(1, 1))})
+	seen := map[image.Rectangle]bool{}
+	ix.each(seg, func(i int) bool {
+		for _, e := range ix.cells[i] {
+			if e.owner != ix.owner && e.kind != kindBridge && !seen[e.r] && segmentMeets(at, q, e.r) {
+				seen[e.r] = true
+			}
+		}
+		return true
+	})
+	return len(seen)
+}
+
 // add records a box of the current owner.
 func (ix *index) add(r image.Rectangle, k kind) {
 	e := entry{r, ix.owner, k}
@@ -889,7 +1083,7 @@ func (ix *index) add(r image.Rectangle, k kind) {
 // from every box placed, but the owner's label, which it need only not
 // overlap.
 func (ix *index) fits(r image.Rectangle) bool {
-	if !r.In(ix.bounds) {
+	if !r.In(ix.bounds) || ix.onLeader(r.Inset(-1)) {
 		return false
 	}
 	g := r.Inset(-clearance)

@@ -93,8 +93,8 @@ func (p *Plan) legendRows() []legendRow {
 		legendRow{sample: unit(counter{style: heer, id: "116/60", lost: true}), text: pr.Sprintf("crossed out: eliminated in the impulse just played (9.21)")},
 		legendRow{heading: pr.Sprintf("Areas and zones (3.2)")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
-			l := image.Rect(r.Min.X, r.Min.Y, r.Min.X+labelWidthOf(fs, 88, "Bastogne", 3), r.Min.Y+labelH)
-			drawLabelText(c, fs, l, 88, "Bastogne", 3)
+			l := image.Rect(r.Min.X, r.Min.Y, r.Min.X+labelWidthOf(fs, 88, "Bastogne", "3"), r.Min.Y+labelH)
+			drawLabelText(c, fs, l, 88, "Bastogne", "3")
 		}, text: pr.Sprintf("area number and name (3.22); in gold its VP (3.26)")},
 		legendRow{sample: func(c *canvas, fs *faces, r image.Rectangle) {
 			for i, side := range []rules.Side{rules.German, rules.Allied, ""} {
@@ -119,6 +119,11 @@ func (p *Plan) legendRows() []legendRow {
 			c.fill(controlDot(rules.Allied), circle(at, dotR))
 			drawCounter(c, fs, image.Rect(int(to.X), r.Min.Y, int(to.X)+min(p.counterW, legendSampleW-40), r.Min.Y+counterH), counter{style: services[3].style, id: "28/110", strength: 3})
 		}, text: pr.Sprintf("where the map is crowded, a line joins a town to its label or stack set aside")},
+	)
+	if !p.s.WholeMap {
+		rows = append(rows, legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(boundaryColour(p.s), 4, a, b) }), text: pr.Sprintf("scenario boundary: the scenario's map ends there")})
+	}
+	rows = append(rows,
 		legendRow{heading: pr.Sprintf("Roads and rivers")},
 		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(primary, 4, a, b) }), text: pr.Sprintf("primary road: 1 MP (8.33)")},
 		legendRow{sample: lineSample(func(c *canvas, a, b vec) { c.line(secondary, 2.2, a, b) }), text: pr.Sprintf("secondary road: 2 MP (8.33)")},

@@ -223,8 +223,19 @@ func TestSize(t *testing.T) {
 
 // checkPlan checks a plan's boxes: every area of the scenario or with units
 // labelled (3.22), every zone marked (3.21), all inside the map; no two labels
-// overlapping; no stack over another place's label or stack, or a zone.
+// overlapping; no stack over another place's label or stack, or a zone; no
+// leader line across another place's label or stack.
 func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *Plan {
+	t.Helper()
+	p := checkBoxes(t, name, s, st)
+	if n := leaderCrossings(p, t.Errorf); n > 0 {
+		t.Errorf("%s: %d leader lines cross another place's box", name, n)
+	}
+	return p
+}
+
+// checkBoxes is checkPlan but for the leader lines.
+func checkBoxes(t *testing.T, name string, s *rules.Scenario, st *rules.State) *Plan {
 	t.Helper()
 	p := Layout(s, st)
 	if p.Overlaps != 0 {
@@ -252,6 +263,52 @@ func checkPlan(t *testing.T, name string, s *rules.Scenario, st *rules.State) *P
 	checkStacks(t, name, p, labels)
 	checkUnitsDrawn(t, name, p, st)
 	return p
+}
+
+// leaderCrossings counts the leader lines, from a town or zone to its
+// label or stack set away from it, that cross another place's stack or
+// label on their way, telling each to report: a line must lead the reader
+// to what it points at and nowhere else.
+func leaderCrossings(p *Plan, report func(format string, args ...any)) int {
+	n := 0
+	var boxes []Box
+	boxes = append(boxes, p.Stacks...)
+	boxes = append(boxes, p.Labels...)
+	boxes = append(boxes, p.Zones...)
+	for _, l := range p.leaders {
+		from, to := l[0].pt(), l[1].pt()
+		for _, b := range boxes {
+			// The line's own place: its town, and the box it ends on.
+			if b.Anchor == from || to.In(b.Rect.Inset(-1)) {
+				continue
+			}
+			if segmentCrosses(l[0], l[1], b.Rect) {
+				n++
+				report("the leader line %v-%v crosses the %s box of %s at %v", from, to, kindOf(p, b), b.Place, b.Rect)
+			}
+		}
+	}
+	return n
+}
+
+func kindOf(p *Plan, b Box) string {
+	if len(b.Units) > 0 {
+		return "stack"
+	}
+	return "label"
+}
+
+// segmentCrosses reports whether the segment a-b passes through r, by
+// steps of a pixel.
+func segmentCrosses(a, b vec, r image.Rectangle) bool {
+	d := b.sub(a)
+	n := int(d.len())
+	for i := 0; i <= n; i++ {
+		if a.add(d.mul(float64(i) / float64(max(n, 1)))).pt().In(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkLabels checks that the labels, the areas' and the zones', lie inside
@@ -339,7 +396,11 @@ func TestFourUnitStacks(t *testing.T) {
 		{"the front, 10-55", front},
 	} {
 		st := packed(s, c.areas)
-		p := checkPlan(t, c.name, s, st)
+		// Every area of the front holding a full stack leaves some towns
+		// no room for a line that crosses nothing: the lines are counted,
+		// not checked.
+		p := checkBoxes(t, c.name, s, st)
+		t.Logf("%s: %d leader lines cross another place's box", c.name, leaderCrossings(p, t.Logf))
 		for _, sb := range p.Stacks {
 			if len(sb.Units) != rules.StackUnits {
 				t.Errorf("%s: %d units in %s", c.name, len(sb.Units), sb.Place)
@@ -509,13 +570,46 @@ func checkControlShown(t *testing.T, img image.Image, p *Plan, s *rules.Scenario
 	}
 }
 
-// checkVPShown checks 3.26: a VP area's label ends in its VP, in gold.
+// checkVPShown checks 3.26: the label of every VP area of the scenario,
+// and of no other, ends in a gold marker: the map's VP areas if the
+// scenario counts them (12.21), and the scenario's own victory areas.
 func checkVPShown(t *testing.T, img image.Image, p *Plan, s *rules.Scenario) {
 	t.Helper()
+	n := 0
 	for _, l := range p.Labels {
 		a := s.Map.Area(l.Place.Area)
-		if got := at(img, image.Pt(l.Rect.Max.X-3, l.Rect.Min.Y+3)) == vpGold; got != (a.VP > 0) {
-			t.Errorf("3.26: %s (VP %d): gold badge %v", a.Label(), a.VP, got)
+		want := s.Victory.MapVP && a.VP > 0 || slices.Contains(s.Victory.Areas, a.ID)
+		if want {
+			n++
+		}
+		if got := at(img, image.Pt(l.Rect.Max.X-3, l.Rect.Min.Y+3)) == vpGold; got != want {
+			t.Errorf("3.26: %s: %s (map VP %d): gold marker %v, want %v", s.Name, a.Label(), a.VP, got, want)
+		}
+		if (l.VP != "") != want {
+			t.Errorf("3.26: %s: %s (map VP %d): marker %q in the plan, want one %v", s.Name, a.Label(), a.VP, l.VP, want)
+		}
+	}
+	if n == 0 {
+		t.Errorf("%s: no VP area among %d labels", s.Name, len(p.Labels))
+	}
+}
+
+// TestVPMarkers checks that every VP area of every scenario has its gold
+// marker: the introductory scenario's Mersch, worth no map VP, as well.
+func TestVPMarkers(t *testing.T) {
+	for _, n := range scenarios.Names {
+		s := load(t, n)
+		st := rules.NewState(s)
+		p := Layout(s, st)
+		checkVPShown(t, decode(t, render(t, s, st, nil)), p, s)
+		for _, id := range s.Victory.Areas {
+			found := false
+			for _, l := range p.Labels {
+				found = found || l.Place == rules.AreaPlace(id) && l.VP != ""
+			}
+			if !found {
+				t.Errorf("%s: victory area %d has no VP marker", n, id)
+			}
 		}
 	}
 }
@@ -631,12 +725,17 @@ func TestFrameHugsTheAreas(t *testing.T) {
 				towns = towns.Union(r)
 			}
 		}
+		// A scenario on part of the map widens it to show its boundary.
+		most := mapMargin + 2
+		if !s.WholeMap {
+			most += maxBoundaryRoom
+		}
 		for side, d := range map[string]int{
 			"west": towns.Min.X - p.Map.Min.X, "east": p.Map.Max.X - towns.Max.X,
 			"north": towns.Min.Y - p.Map.Min.Y, "south": p.Map.Max.Y - towns.Max.Y,
 		} {
-			if d > mapMargin+2 {
-				t.Errorf("%s: the map reaches %d pixels %s of the outermost town; want at most %d", n, d, side, mapMargin+2)
+			if d > most {
+				t.Errorf("%s: the map reaches %d pixels %s of the outermost town; want at most %d", n, d, side, most)
 			}
 		}
 		for _, z := range p.Zones {
@@ -907,5 +1006,129 @@ func TestLegendNames412(t *testing.T) {
 	}
 	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
 		t.Errorf("the legend's services:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestBoundary checks that a scenario on part of the map (3.2) shows its
+// boundary where its map ends, in the rulebook's colour: on the way from
+// each area drawn to a neighbour the scenario leaves out, within the
+// frame, the ground meets the boundary before it leaves the scenario's
+// map; and the picture has the boundary's pixels. The whole map has none.
+func TestBoundary(t *testing.T) {
+	for _, n := range scenarios.Names {
+		s := load(t, n)
+		st := rules.NewState(s)
+		p := Layout(s, st)
+		_, r, own := p.tintCells()
+		cell := func(v vec) (int16, bool) {
+			q := v.pt()
+			if !q.In(r.Inset(2)) {
+				return 0, false
+			}
+			return own[(q.Y-r.Min.Y)*r.Dx()+q.X-r.Min.X], true
+		}
+		km := p.proj.k / 111.2
+		crossed, cells := 0, 0
+		for _, o := range own {
+			if o == boundaryCell {
+				cells++
+			}
+		}
+		for _, rd := range s.Map.Roads {
+			a, b := s.Map.Area(rd.A), s.Map.Area(rd.B)
+			_, inA := p.anchor[rules.AreaPlace(rd.A)]
+			_, inB := p.anchor[rules.AreaPlace(rd.B)]
+			if a == nil || b == nil || inA == inB {
+				continue
+			}
+			if inB {
+				a, b = b, a
+			}
+			from, to := p.anchor[rules.AreaPlace(a.ID)], p.proj.at(b.Lat, b.Lon)
+			l := to.sub(from).len()
+			if l > 2*maxReach*km {
+				continue // the regions do not meet: the ground between is off the map
+			}
+			seen, left := false, false
+			for i := 0; i <= int(l); i++ {
+				c, ok := cell(from.add(to.sub(from).mul(float64(i) / l)))
+				if !ok {
+					break
+				}
+				seen = seen || c == boundaryCell
+				if c == offCell {
+					left = true
+					break
+				}
+			}
+			if left {
+				crossed++
+				if !seen {
+					t.Errorf("%s: from %s towards %s, left out, the scenario's map ends with no boundary", n, a.Label(), b.Label())
+				}
+			}
+		}
+		img := decode(t, render(t, s, st, nil))
+		px := 0
+		want := boundaryColour(s)
+		for y := p.Map.Min.Y; y < p.Map.Max.Y; y++ {
+			for x := p.Map.Min.X; x < p.Map.Max.X; x++ {
+				if at(img, image.Pt(x, y)) == want {
+					px++
+				}
+			}
+		}
+		t.Logf("%s: %d ways out crossed the boundary; %d boundary cells, %d pixels", n, crossed, cells, px)
+		if s.WholeMap {
+			if cells != 0 {
+				t.Errorf("%s is the whole map: %d pixels of boundary, want none", n, cells)
+			}
+			continue
+		}
+		if crossed == 0 {
+			t.Errorf("%s: no way out of the scenario's map crosses its boundary in the frame", n)
+		}
+		// The boundary is 4 pixels wide; roads and labels cross it.
+		if px < cells/2 || px == 0 {
+			t.Errorf("%s: %d pixels of the boundary's colour %v for %d boundary cells", n, px, want, cells)
+		}
+	}
+}
+
+// TestHyphen checks that a hyphen is drawn as a hyphen, not an en dash:
+// in every face, the ink of "-" is at most two thirds as long as that of
+// "–", in the title as in the ids ("intro-1", "G17-2", "4/3-12").
+func TestHyphen(t *testing.T) {
+	fs, err := getFaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer faceSets.Put(fs)
+	inked := func(f *face, s string) int {
+		c := newCanvas(60, 40)
+		c.fillRect(c.img.Rect, white)
+		c.text(f, 10, 30, s, ink)
+		n := 0
+		for x := range 60 {
+			for y := range 40 {
+				if at(c.img, image.Pt(x, y)) != white {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	for name, f := range map[string]*face{
+		"title": fs.title, "subtitle": fs.subtitle, "label": fs.label, "labelBold": fs.labelBold,
+		"unit": fs.unit, "small": fs.small, "smallBold": fs.smallBold,
+	} {
+		h, d := inked(f, "-"), inked(f, "–")
+		if h == 0 || 3*h > 2*d {
+			t.Errorf("%s: the hyphen's ink is %d pixels long, the en dash's %d: want at most two thirds", name, h, d)
+		}
+		if w := f.width("-"); w >= f.width("–") {
+			t.Errorf("%s: the hyphen is %d pixels wide, as wide as the en dash's %d", name, w, f.width("–"))
+		}
 	}
 }

@@ -51,8 +51,13 @@ var (
 	offMap     = rgb(0xdc, 0xd8, 0xcd)
 	areaEdge   = rgb(0xa3, 0x9b, 0x8a)
 	germanDot  = rgb(0x3d, 0x4e, 0x66)
-	alliedDot  = rgb(0x3f, 0x7d, 0x23)
-	neutralDot = rgb(0xff, 0xff, 0xff)
+
+	// The boundary of a scenario on part of the map (3.2), in the colour
+	// the rulebook's map draws it (rules.Scenario.Boundary).
+	boundaryGreen = rgb(0x1f, 0x9d, 0x3a)
+	boundaryRed   = rgb(0xd0, 0x21, 0x2b)
+	alliedDot     = rgb(0x3f, 0x7d, 0x23)
+	neutralDot    = rgb(0xff, 0xff, 0xff)
 )
 
 // styleColours lists every colour drawn flat, which the palette of the PNG
@@ -61,7 +66,7 @@ func styleColours() []color.RGBA {
 	cs := []color.RGBA{
 		paper, panelBG, ink, leaderInk, white, frameInk, riverBlue, riverText, primary, secondary,
 		blownRed, battleRed, moveInk, vpGold, movedMark, trench, oosRed,
-		germanTint, alliedTint, offMap, areaEdge, germanDot, alliedDot, neutralDot, titleBG, titleSub, lostInk,
+		germanTint, alliedTint, offMap, areaEdge, boundaryGreen, boundaryRed, germanDot, alliedDot, neutralDot, titleBG, titleSub, lostInk,
 	}
 	for _, s := range services {
 		cs = append(cs, s.style.bg, s.style.fg)
@@ -215,4 +220,15 @@ func newFaces() (*faces, error) {
 		}
 	}
 	return &fs, nil
+}
+
+// boundaryColour is the colour of scenario s's boundary.
+func boundaryColour(s *rules.Scenario) color.RGBA {
+	switch s.Boundary {
+	case "green":
+		return boundaryGreen
+	case "red":
+		return boundaryRed
+	}
+	return ink
 }
