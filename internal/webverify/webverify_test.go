@@ -7,47 +7,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"titm/internal/playout"
 
 	"titm/adjudicator"
 	"titm/adjudicator/tournament"
-	"titm/internal/playtest"
 	"titm/rules"
-	"titm/rules/scenarios"
 )
 
 // finished plays a game of a scenario to its end, every unit attacking
 // where it can, and returns its export.
 func finished(t testing.TB, scenario, id string) *adjudicator.Export {
 	t.Helper()
-	s, files, main, err := scenarios.LoadFiles(scenario)
+	g, log, err := playout.Game(scenario, id, 5)
 	if err != nil {
 		t.Fatal(err)
-	}
-	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
-	g, log, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
-		German: "g@example.test", Allied: "a@example.test", Deadline: 72 * time.Hour,
-		Tokens: map[rules.Side]string{rules.German: "gggg-gggg-gggg", rules.Allied: "aaaa-aaaa-aaaa"},
-		Secret: bytes.Repeat([]byte{5}, adjudicator.SeedSize), Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	add := func(recs []adjudicator.Record, err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, recs...)
-	}
-	add(g.Join(rules.German, "g", now))
-	add(g.Join(rules.Allied, "a", now))
-	for g.Status == adjudicator.Playing {
-		now = now.Add(time.Hour)
-		text, err := playtest.EveryAttack(s, g.State)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs, _, err := g.Submit(g.ToMove(), fmt.Sprintf("IMPULSE %d-%d\n%s", g.Next.Day, g.Next.N, text), now)
-		add(recs, err)
 	}
 	return adjudicator.MakeExport(g, log)
 }
