@@ -18,6 +18,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"titm/adjudicator"
+	"titm/internal/daemon"
 	"titm/mail"
 	"titm/store"
 )
@@ -31,7 +32,7 @@ func TestDaemonChild(t *testing.T) {
 	if path == "" {
 		t.Skip("run by TestKilledBetweenCommitAndMove as its child process")
 	}
-	cfg, err := mail.LoadConfig(path, os.Getenv)
+	cfg, err := daemon.LoadConfig(path, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestDaemonChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	debug.SetMemoryLimit(36 << 20) // as titm serve sets it
-	d := mail.NewDaemon(cfg, st, quiet(), time.Now)
+	d := mail.NewDaemon(&cfg.Config, st, quiet(), time.Now)
 	if v := os.Getenv("TITM_DAEMON_KILL"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -86,7 +87,7 @@ func TestKilledBetweenCommitAndMove(t *testing.T) {
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("the child was not killed after its commit:\n%s", out)
 	}
-	st, err := store.Open(w.cfg.Store.Path, nil)
+	st, err := store.Open(w.db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"titm/adjudicator"
+	"titm/internal/daemon"
 	"titm/mail"
 	"titm/mail/embedded"
 	"titm/rules"
@@ -110,7 +111,7 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 		w.security = "security = \"starttls\"\ninsecure_skip_verify = true"
 	}
 	w.cfg = w.config(o.extra)
-	w.st, err = store.Open(w.cfg.Store.Path, nil)
+	w.st, err = store.Open(w.db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,12 +132,14 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	return w
 }
 
+// config is the mail door's part of the daemon's configuration, with the
+// world's servers and extra among the [referee] settings.
 func (w *world) config(extra string) *mail.Config {
-	cfg, err := mail.ParseConfig("test", []byte(w.configText(extra)), func(string) string { return "" })
+	cfg, err := daemon.ParseConfig("test", []byte(w.configText(extra)), func(string) string { return "" })
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	return cfg
+	return &cfg.Config
 }
 
 func (w *world) configText(extra string) string {

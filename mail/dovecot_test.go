@@ -14,6 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	gomail "github.com/emersion/go-message/mail"
 
+	"titm/internal/daemon"
 	"titm/mail"
 	"titm/mail/embedded"
 	"titm/mail/internal/dovecot"
@@ -33,7 +34,7 @@ func TestDovecot(t *testing.T) {
 	}
 	defer srv.Close()
 	w := &world{t: t, srv: srv, tokens: map[string]string{}, db: filepath.Join(t.TempDir(), "titm.db")}
-	cfg, err := mail.ParseConfig("test", []byte(fmt.Sprintf(`[store]
+	cfg, err := daemon.ParseConfig("test", []byte(fmt.Sprintf(`[store]
 path = %q
 [referee]
 address = %q
@@ -51,7 +52,7 @@ retry_min = "1s"
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.cfg = cfg
+	w.cfg = &cfg.Config
 	if w.st, err = store.Open(w.db, nil); err != nil {
 		t.Fatal(err)
 	}

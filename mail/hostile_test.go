@@ -370,7 +370,7 @@ func killedMidBurst(t *testing.T, w *world) string {
 		t.Fatalf("the child was not killed after its commit %d:\n%s", killAfter, out)
 	}
 	// In the middle: the mails up to the kill are applied, the others not.
-	st, err := store.Open(w.cfg.Store.Path, nil)
+	st, err := store.Open(w.db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ func killedMidBurst(t *testing.T, w *world) string {
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	wait(cmd, out)
-	if w.st, err = store.Open(w.cfg.Store.Path, nil); err != nil {
+	if w.st, err = store.Open(w.db, nil); err != nil {
 		t.Fatal(err)
 	}
 	st = w.st

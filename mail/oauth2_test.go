@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
@@ -92,29 +93,18 @@ func oauthConfig(t *testing.T, p *provider, mech string) *Config {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	text := lines(
-		`[referee]`,
-		`address = "referee@example.org"`,
-		`[imap]`,
-		`address = "`+s.IMAPAddr()+`"`,
-		`security = "none"`,
-		`username = "referee@example.org"`,
-		`auth = "oauth2"`,
-		`[smtp]`,
-		`address = "`+s.SMTPAddr()+`"`,
-		`security = "none"`,
-		`username = "referee@example.org"`,
-		`auth = "oauth2"`,
-		`[oauth2]`,
-		`token_url = "`+p.srv.URL+`/token"`,
-		`client_id = "titm-test"`,
-		`refresh_token_env = "TEST_REFRESH"`,
-		`scopes = ["mail"]`,
-		`mechanism = "`+mech+`"`,
-	)
-	cfg, err := ParseConfig("config.toml", []byte(text), func(string) string { return refreshSecret })
-	if err != nil {
-		t.Fatal(err)
+	// The configuration as the daemon's file with these tables would give
+	// it: [imap] and [smtp] logging in with auth = "oauth2", and the
+	// [oauth2] table; internal/daemon's tests check that reading.
+	o := &OAuth2Config{TokenURL: p.srv.URL + "/token", ClientID: "titm-test", RefreshToken: refreshSecret,
+		Scopes: []string{"mail"}, Mechanism: mech}
+	cfg := &Config{
+		Referee: RefereeConfig{Address: "referee@example.org"},
+		IMAP: IMAPConfig{Address: s.IMAPAddr(), Security: "none", Username: "referee@example.org", Auth: "oauth2", OAuth2: o,
+			Folder: "INBOX", ProcessedFolder: "processed", PollInterval: time.Minute, IDLE: true},
+		SMTP: SMTPConfig{Address: s.SMTPAddr(), Security: "none", Username: "referee@example.org", Auth: "oauth2", OAuth2: o,
+			RetryMin: time.Minute, RetryMax: time.Hour, GiveUp: 72 * time.Hour},
+		OAuth2: o,
 	}
 	return cfg
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"titm/internal/daemon"
 	"titm/mail"
 	"titm/mail/internal/postfix"
 )
@@ -63,7 +64,7 @@ func TestProvidersDoc(t *testing.T) {
 			}
 			return []byte(`"` + filepath.ToSlash(name) + `"`)
 		})
-		cfg, err := mail.ParseConfig("providers.md", text, func(k string) string { return env[k] })
+		cfg, err := daemon.ParseConfig("providers.md", text, func(k string) string { return env[k] })
 		if err != nil {
 			t.Errorf("block %d:\n%s\n%v", i+1, b, err)
 			continue
@@ -96,7 +97,7 @@ func TestProvidersSelfHosted(t *testing.T) {
 		t.Fatal("the block has no ca_file, which the harness's private CA needs")
 	}
 	block = caLine.ReplaceAll(block, []byte(fmt.Sprintf("ca_file = %q", ca)))
-	doc, err := mail.ParseConfig("providers.md", block, env)
+	doc, err := daemon.ParseConfig("providers.md", block, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +121,14 @@ func TestProvidersSelfHosted(t *testing.T) {
 		}
 		return []byte(fmt.Sprintf("address = %q", a))
 	})
-	cfg, err := mail.ParseConfig("providers.md", text, env)
+	cfg, err := daemon.ParseConfig("providers.md", text, env)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
 	t.Logf("the block as run:\n%s", text)
 
 	var steps []string
-	mail.CheckConnections(context.Background(), cfg, func(s mail.CheckStep) {
+	mail.CheckConnections(context.Background(), &cfg.Config, func(s mail.CheckStep) {
 		steps = append(steps, s.String())
 		if s.Err != nil {
 			t.Errorf("%s", s)

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"titm/internal/daemon"
 	"titm/mail"
 	"titm/mail/internal/postfix"
 )
@@ -81,7 +82,7 @@ func TestImplicitTLS(t *testing.T) {
 		CertFile: cert, KeyFile: key})
 	config := func(imapAddr, smtpAddr, caLine string) *mail.Config {
 		t.Helper()
-		cfg, err := mail.ParseConfig("test", []byte(fmt.Sprintf(`[referee]
+		cfg, err := daemon.ParseConfig("test", []byte(fmt.Sprintf(`[referee]
 address = %q
 [imap]
 address = %q
@@ -97,7 +98,7 @@ security = "tls"
 		if err != nil {
 			t.Fatal(err)
 		}
-		return cfg
+		return &cfg.Config
 	}
 	withCA := fmt.Sprintf("ca_file = %q", ca)
 	localhost := func(addr string) string {

@@ -17,6 +17,7 @@ import (
 
 	acts "titm/adjudicator/referee"
 	"titm/adjudicator/tournament"
+	"titm/internal/daemon"
 	"titm/internal/golden"
 	"titm/mail"
 	"titm/mail/embedded"
@@ -55,7 +56,7 @@ func newCup(t *testing.T) *cup {
 	}
 	t.Cleanup(func() { srv.Close() })
 	c := &cup{t: t, srv: srv, tokens: map[string]string{}, seen: map[string]map[int]bool{}}
-	cfg, err := mail.ParseConfig("test", []byte(fmt.Sprintf(`[store]
+	cfg, err := daemon.ParseConfig("test", []byte(fmt.Sprintf(`[store]
 path = %q
 [referee]
 address = %q
@@ -81,7 +82,7 @@ retry_max = "2s"
 	}
 	t.Cleanup(func() { c.st.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
-	c.d = mail.NewDaemon(cfg, c.st, quiet(), c.now)
+	c.d = mail.NewDaemon(&cfg.Config, c.st, quiet(), c.now)
 	done := make(chan struct{})
 	go func() { defer close(done); c.d.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"titm/internal/daemon"
 	"titm/store"
 )
 
@@ -104,6 +105,10 @@ func forward(socket string, req request) (*response, error) {
 	return &resp, nil
 }
 
+// damage is where the daemon remembers the damage its doors met
+// (internal/daemon), which the host's requests on the socket note.
+type damage = daemon.Damage
+
 // control is the daemon's side of the socket.
 type control struct {
 	ln  net.Listener
@@ -172,12 +177,12 @@ func (c *control) handle(conn net.Conn) {
 	var resp *response
 	if err := c.read(conn, &req); err != nil {
 		resp = &response{Version: protocol, Error: err.Error()}
-	} else if err := contain(c.log, "control: "+req.Act, func() error { resp = c.h.serve(req); return nil }); err != nil {
+	} else if err := daemon.Contain(c.log, "control: "+req.Act, func() error { resp = c.h.serve(req); return nil }); err != nil {
 		// The socket must never end the daemon: a request that panics,
 		// as bbolt does on a damaged page, is answered with the
 		// problem, and the next is served.
 		resp = &response{Version: protocol, Error: err.Error()}
-		c.h.damage.note(err)
+		c.h.damage.Note(err)
 	}
 	c.log.Info("control: request served", "act", req.Act, "game", req.Game, "error", resp.Error)
 	json.NewEncoder(conn).Encode(resp)

@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -209,52 +207,5 @@ func TestDamageAtTheDoors(t *testing.T) {
 				t.Errorf("/health on the mended store, started again: %d\n%s", code, body)
 			}
 		})
-	}
-}
-
-// A web request whose handler panics for a reason of its own, not the
-// store's, is answered 500 with a short text that names no store damage,
-// at /health 503; one that panics after its answer began is cut, as
-// nothing else can be done then; the listener serves on.
-func TestWebPanicAnswered(t *testing.T) {
-	var logs syncBuffer
-	mux := http.NewServeMux()
-	mux.HandleFunc("/bug", func(http.ResponseWriter, *http.Request) { panic("a bug") })
-	mux.HandleFunc("/late", func(w http.ResponseWriter, _ *http.Request) {
-		w.Write([]byte("half a page"))
-		panic("a bug after the answer began")
-	})
-	mux.HandleFunc("/health", func(http.ResponseWriter, *http.Request) { panic("a bug in the health") })
-	mux.HandleFunc("/ok", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
-	srv := httptest.NewServer(contained(mux, slog.New(slog.NewTextHandler(&logs, nil))))
-	defer srv.Close()
-	for _, c := range []struct {
-		path string
-		code int
-		body string
-	}{
-		{"/bug", http.StatusInternalServerError, "the page could not be read; the referee's operator has the error in the log\n"},
-		{"/health", http.StatusServiceUnavailable, "an internal error of titm: a bug in the health (the daemon's log has its stack)\n"},
-		{"/ok", http.StatusOK, "ok"},
-	} {
-		resp, err := http.Get(srv.URL + c.path)
-		if err != nil {
-			t.Fatalf("GET %s: %v", c.path, err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != c.code || string(body) != c.body {
-			t.Errorf("GET %s: %d %q, want %d %q", c.path, resp.StatusCode, body, c.code, c.body)
-		}
-	}
-	if resp, err := http.Get(srv.URL + "/late"); err == nil {
-		_, err = io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err == nil {
-			t.Error("GET /late: the answer begun before the panic was not cut")
-		}
-	}
-	if !strings.Contains(logs.String(), "web: /bug: an internal error of titm: a bug") || !strings.Contains(logs.String(), "stack=") {
-		t.Errorf("the log does not tell of the panic and its stack:\n%s", logs.String())
 	}
 }

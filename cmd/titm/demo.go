@@ -23,6 +23,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	ref "titm/adjudicator/referee"
+	"titm/internal/daemon"
 	"titm/internal/playtest"
 	"titm/mail"
 	"titm/rules"
@@ -102,7 +103,7 @@ level = %q
 [web]
 listen = %q
 `, path, *referee, *imapAddr, *referee, *smtpAddr, *imapAddr, *smtpAddr, *referee, *german, *password, *allied, *password, map[bool]string{true: "warn", false: "info"}[*quiet], web)
-			cfg, err := mail.ParseConfig("demo", []byte(toml), os.Getenv)
+			cfg, err := daemon.ParseConfig("demo", []byte(toml), os.Getenv)
 			if err != nil {
 				return fmt.Errorf("the demo's settings: %w", err)
 			}
@@ -157,7 +158,7 @@ Stop with Ctrl-C.
 `, *imapAddr, *smtpAddr, *german, *password, *allied, *password, *referee, web, kept(path, *temporary), logPath, id, *scenario, dir)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			log := logger(cfg, logFile)
+			log := daemon.Logger(cfg, logFile)
 			scen, err := loadScenario(*scenario)
 			if err != nil {
 				return err

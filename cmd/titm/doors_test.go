@@ -17,6 +17,7 @@ import (
 
 	"titm/adjudicator"
 	"titm/adjudicator/referee"
+	"titm/internal/daemon"
 	"titm/internal/playtest"
 	"titm/mail"
 	"titm/rules"
@@ -32,7 +33,8 @@ const (
 	dAllied   = "allied@doors.test"
 )
 
-// doorsConfig is the daemon's configuration of the doors tests, on a store.
+// doorsConfig is the mail door's part of the daemon's configuration of the
+// doors tests, on a store.
 func doorsConfig(t *testing.T, db, extra string) *mail.Config {
 	t.Helper()
 	text := fmt.Sprintf(`[store]
@@ -54,11 +56,11 @@ password = "x"
 address = "127.0.0.1:1"
 security = "none"
 `, db, dRef, dDirector, dDirToken, extra, dRef)
-	cfg, err := mail.ParseConfig("doors", []byte(text), func(string) string { return "" })
+	cfg, err := daemon.ParseConfig("doors", []byte(text), func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg
+	return &cfg.Config
 }
 
 // A door is one way in to the referee's acts: a mail, a command that opens

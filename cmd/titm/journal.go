@@ -7,6 +7,7 @@ import (
 
 	"titm/adjudicator"
 	"titm/adjudicator/journal"
+	"titm/internal/daemon"
 	"titm/store"
 )
 
@@ -22,8 +23,8 @@ type storeJournal struct {
 
 // view reads the store in one read transaction, contained.
 func (s storeJournal) view(fn func(tx *store.Tx) error) error {
-	err := contain(s.log, "journal", func() error { return s.st.View(fn) })
-	s.damage.note(err)
+	err := daemon.Contain(s.log, "journal", func() error { return s.st.View(fn) })
+	s.damage.Note(err)
 	return err
 }
 

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"titm/internal/daemon"
 	"titm/mail"
 )
 
@@ -28,9 +29,9 @@ var oauth2LoginCmd = &command{
 			if len(args) > 0 {
 				return usageError{"no arguments expected"}
 			}
-			cfg, err := mail.LoadLoginConfig(*configFile, os.Getenv)
+			cfg, err := daemon.LoadLoginConfig(*configFile, os.Getenv)
 			if err != nil {
-				var ces mail.ConfigErrors
+				var ces daemon.ConfigErrors
 				if errors.As(err, &ces) {
 					for _, e := range ces {
 						fmt.Fprintln(c.errOut, e)

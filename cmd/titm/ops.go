@@ -6,12 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
+	"titm/internal/daemon"
 	"titm/mail"
 	"titm/store"
 )
@@ -120,25 +120,6 @@ func storeStatus(st *store.Store, now time.Time) (*mail.Status, error) {
 	return s, nil
 }
 
-// verifyStore is the daemon's check of its store at its start: the pages,
-// the sums and the records (store.Verify; the logs' replay is left to
-// titm check-store). A damaged store is refused, every problem logged.
-func verifyStore(st *store.Store, backups string, log *slog.Logger) error {
-	start := time.Now()
-	r, err := st.Verify()
-	if err != nil {
-		return err
-	}
-	if !r.OK() {
-		for _, p := range r.Problems {
-			log.Error("store: damaged", "where", p.Where, "problem", p.What)
-		}
-		return &store.DamageError{Path: st.Path(), Problems: r.Problems, Backups: backups}
-	}
-	log.Info("store: checked", "path", st.Path(), "pages", r.Pages, "games", r.Games, "mails", r.Mails, "took", time.Since(start).Round(time.Millisecond))
-	return nil
-}
-
 var migrateStoreCmd = &command{
 	name:    "migrate-store",
 	summary: "migrate the store to this titm's schema, as serve does at its start (keep a backup of it first)",
@@ -182,7 +163,7 @@ var backupCmd = &command{
 			if err != nil {
 				return err
 			}
-			r, err := checkFile(path)
+			r, err := daemon.CheckFile(path)
 			if err != nil {
 				return fmt.Errorf("the backup %s was written but does not open: %w", path, err)
 			}
@@ -195,16 +176,6 @@ var backupCmd = &command{
 			return nil
 		}
 	},
-}
-
-// checkFile opens a store file read-only, a backup, and checks it.
-func checkFile(path string) (*store.CheckReport, error) {
-	st, err := store.Open(path, &store.Options{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	return st.Check()
 }
 
 var checkStoreCmd = &command{

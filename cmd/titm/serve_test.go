@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"titm/internal/daemon"
 	"titm/mail"
 	"titm/mail/embedded"
 
@@ -439,7 +440,7 @@ func TestCommandsReachPlayers(t *testing.T) {
 	}
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "titm.db")
-	cfg, err := mail.ParseConfig("live", []byte(fmt.Sprintf(`[store]
+	cfg, err := daemon.ParseConfig("live", []byte(fmt.Sprintf(`[store]
 path = %q
 [referee]
 address = "referee@live.test"

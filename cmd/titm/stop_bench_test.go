@@ -14,14 +14,14 @@ import (
 	"testing"
 	"time"
 
-	"titm/mail"
+	"titm/internal/daemon"
 	"titm/store"
 )
 
 // idleConfig is the configuration of a daemon on the embedded servers, as
 // config.example.toml has it, on free loopback ports, with its store in
 // dir and the web listener on.
-func idleConfig(tb testing.TB, dir string) *mail.Config {
+func idleConfig(tb testing.TB, dir string) *daemon.Config {
 	tb.Helper()
 	port := func() string {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -32,7 +32,7 @@ func idleConfig(tb testing.TB, dir string) *mail.Config {
 		return ln.Addr().String()
 	}
 	imapAddr, smtpAddr, webAddr := port(), port(), port()
-	cfg, err := mail.ParseConfig("idle", []byte(fmt.Sprintf(`[store]
+	cfg, err := daemon.ParseConfig("idle", []byte(fmt.Sprintf(`[store]
 path = %q
 [referee]
 address = "referee@idle.test"
@@ -64,7 +64,7 @@ smtp_address = %q
 // startIdle starts serve on cfg and returns once its inbox reads the
 // folder and has had time to settle in IDLE, the sender to find the outbox
 // empty: the daemon is idle. The returned channel gives serve's result.
-func startIdle(tb testing.TB, ctx context.Context, cfg *mail.Config) <-chan error {
+func startIdle(tb testing.TB, ctx context.Context, cfg *daemon.Config) <-chan error {
 	tb.Helper()
 	logs := &syncBuffer{}
 	done := make(chan error, 1)
@@ -137,7 +137,7 @@ func BenchmarkStopIdle(b *testing.B) {
 // web listener that has sent nothing (as a browser opens ahead of need),
 // one idle after a request (a monitor's keep-alive), and a control client
 // that connected and sends nothing. It returns them, to close after.
-func holdClients(tb testing.TB, cfg *mail.Config) []net.Conn {
+func holdClients(tb testing.TB, cfg *daemon.Config) []net.Conn {
 	tb.Helper()
 	fresh, err := net.Dial("tcp", cfg.Web.Listen)
 	if err != nil {
@@ -160,36 +160,12 @@ func holdClients(tb testing.TB, cfg *mail.Config) []net.Conn {
 	return []net.Conn{fresh, kept, ctl}
 }
 
-// A stop does not wait for clients that have no request in hand: the
-// web listener closes a connection that has sent nothing, which Shutdown
-// would wait 5 s for (Close then returns its deadline's error), and the
+// A stop does not wait for a client that has no request in hand: the
 // control socket cuts a client that connected and sends nothing, telling
-// it why, where it used to wait as long as the client held on.
+// it why, where it used to wait as long as the client held on. The web
+// listener's part is internal/daemon's TestWebStopWithSilentClient.
 func TestStopWithSilentClients(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
-	status := func() (*mail.Status, error) { return &mail.Status{Healthy: true}, nil }
-	wb, err := startWeb("127.0.0.1:0", status, nil, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := net.Dial("tcp", wb.addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	for {
-		wb.mu.Lock()
-		n := len(wb.fresh)
-		wb.mu.Unlock()
-		if n > 0 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if err := wb.Close(); err != nil {
-		t.Errorf("the web listener's Close with a silent client: %v", err)
-	}
-
 	db := filepath.Join(t.TempDir(), "titm.db")
 	st, err := store.Open(db, nil)
 	if err != nil {

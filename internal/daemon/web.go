@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 	"titm/mail"
 )
 
-// web is the daemon's HTTP listener ([web] listen). It serves the health
+// Web is the daemon's HTTP listener ([web] listen). It serves the health
 // at /health: the status as JSON, 200 while healthy and 503 when not, for
 // a monitor to alert on; and every other path to the public journal of the
 // games (adjudicator/journal), which reads the store and writes nothing.
-type web struct {
+type Web struct {
 	srv  *http.Server
 	ln   net.Listener
 	done chan struct{}
@@ -28,17 +28,17 @@ type web struct {
 	fresh   map[net.Conn]bool // connections accepted that have not begun a request
 }
 
-// addr is the address listened on.
-func (wb *web) addr() string { return wb.ln.Addr().String() }
+// Addr is the address listened on.
+func (wb *Web) Addr() string { return wb.ln.Addr().String() }
 
-// startWeb listens on addr and serves until Close: the health, and the
+// StartWeb listens on addr and serves until Close: the health, and the
 // journal at every other path when it is not nil.
 //
-// Every request is served under contain: a panic (bbolt's on a damaged
+// Every request is served under Contain: a panic (bbolt's on a damaged
 // page, or a fault of titm's own) is logged and answered, 503 with the
 // problem at /health and 500 elsewhere, rather than leaving the client
 // with a dropped connection.
-func startWeb(addr string, status func() (*mail.Status, error), journal http.Handler, log *slog.Logger) (*web, error) {
+func StartWeb(addr string, status func() (*mail.Status, error), journal http.Handler, log *slog.Logger) (*Web, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("web.listen: %w", err)
@@ -46,7 +46,7 @@ func startWeb(addr string, status func() (*mail.Status, error), journal http.Han
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		var s *mail.Status
-		err := contain(log, "health", func() error {
+		err := Contain(log, "health", func() error {
 			var err error
 			s, err = status()
 			return err
@@ -69,7 +69,7 @@ func startWeb(addr string, status func() (*mail.Status, error), journal http.Han
 	if journal != nil {
 		mux.Handle("/", journal)
 	}
-	wb := &web{ln: ln, done: make(chan struct{}), fresh: map[net.Conn]bool{}}
+	wb := &Web{ln: ln, done: make(chan struct{}), fresh: map[net.Conn]bool{}}
 	// The timeouts keep a slow or idle client from holding a connection
 	// for ever; a health answer is small and quick.
 	wb.srv = &http.Server{Handler: contained(mux, log), ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
@@ -85,13 +85,13 @@ func startWeb(addr string, status func() (*mail.Status, error), journal http.Han
 	return wb, nil
 }
 
-// contained serves h's requests under contain. A panic before the answer
+// contained serves h's requests under Contain. A panic before the answer
 // began is answered: 503 at /health (the daemon is not healthy), 500
 // elsewhere, with a short text. After, the connection can only be cut.
 func contained(h http.Handler, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rw := &startedWriter{ResponseWriter: w}
-		err := contain(log, "web: "+r.URL.Path, func() error { h.ServeHTTP(rw, r); return nil })
+		err := Contain(log, "web: "+r.URL.Path, func() error { h.ServeHTTP(rw, r); return nil })
 		if err == nil {
 			return
 		}
@@ -132,7 +132,7 @@ func (w *startedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // track keeps the connections that have not begun a request. Once Close
 // began, such a connection is closed as it comes.
-func (wb *web) track(c net.Conn, s http.ConnState) {
+func (wb *Web) track(c net.Conn, s http.ConnState) {
 	wb.mu.Lock()
 	defer wb.mu.Unlock()
 	switch {
@@ -150,7 +150,7 @@ func (wb *web) track(c net.Conn, s http.ConnState) {
 // closes those idle between requests, but waits for one accepted that has
 // not begun its first (as a browser opens ahead of need) until it is 5 s
 // old, which would hold the daemon's stop as long.
-func (wb *web) Close() error {
+func (wb *Web) Close() error {
 	wb.mu.Lock()
 	wb.closing = true
 	for c := range wb.fresh {

@@ -1,4 +1,4 @@
-package mail
+package daemon
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"titm/adjudicator"
+	"titm/mail"
 )
 
 // check checks what no setting can check on its own: the keys that are
@@ -144,7 +145,7 @@ func (l *loader) checkCAFile(table, path, security string) {
 		l.add(key, "set, but %s.security is \"none\", so no certificate is checked; use \"tls\" or \"starttls\", or remove ca_file", table)
 		return
 	}
-	if _, err := loadCAFile(path); err != nil {
+	if err := mail.CheckCAFile(path); err != nil {
 		l.add(key, "%v", err)
 	}
 }
@@ -204,7 +205,7 @@ func (l *loader) checkSMTP() {
 
 // oauth2Table returns the [oauth2] table for the server table, whose auth
 // is "oauth2", or reports that it is missing.
-func (l *loader) oauth2Table(table string) *OAuth2Config {
+func (l *loader) oauth2Table(table string) *mail.OAuth2Config {
 	if l.cfg.OAuth2 == nil {
 		l.add(toml.Key{table, "auth"}, "\"oauth2\" needs an [oauth2] table with the provider's token_url, client_id, scopes and the refresh token")
 	}

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -21,7 +21,7 @@ const healthEvery = time.Hour
 // upkeep runs the daemon's chores beside the mail until ctx ends: a line
 // of health in the log every hour, and the backups [backup] asks for. The
 // returned function waits for them to end.
-func upkeep(ctx context.Context, cfg *mail.Config, st *store.Store, status func() (*mail.Status, error), log *slog.Logger) (wait func()) {
+func upkeep(ctx context.Context, cfg *Config, st *store.Store, status func() (*mail.Status, error), log *slog.Logger) (wait func()) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		every(ctx, healthEvery, func() { logHealth(status, log) })
@@ -132,7 +132,7 @@ func backupInto(st *store.Store, dir string, keep int, now time.Time, log *slog.
 		return "", err
 	}
 	took := time.Since(start)
-	r, err := checkFile(path)
+	r, err := CheckFile(path)
 	if err != nil {
 		return "", fmt.Errorf("the backup %s does not open: %w", path, err)
 	}
@@ -148,4 +148,15 @@ func backupInto(st *store.Store, dir string, keep int, now time.Time, log *slog.
 		log.Info("old backup deleted", "path", filepath.Join(dir, name))
 	}
 	return path, nil
+}
+
+// CheckFile opens a store file read-only, a backup, and checks it
+// (store.Check).
+func CheckFile(path string) (*store.CheckReport, error) {
+	st, err := store.Open(path, &store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return st.Check()
 }

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"bytes"
@@ -19,21 +19,21 @@ import (
 // the file past its end (a store cut short while the daemon holds it) is
 // a fault of the mapped memory, which kills the process unless the
 // goroutine asked for a panic instead. The daemon's doors, the control
-// socket and the web listener, serve each request with contain, so that
+// socket and the web listener, serve each request with Contain, so that
 // damage met by one request is that request's error, named, and the
 // daemon goes on.
 
 // errDamaged is the error of a request that met a damaged store: the
 // store's own, which its reads return when they meet damage they can name
-// (*store.DamageError), and which contain wraps when bbolt panicked
+// (*store.DamageError), and which Contain wraps when bbolt panicked
 // outside them.
 var errDamaged = store.ErrDamaged
 
-// contain runs f, turning a panic or a memory fault in it into an error:
+// Contain runs f, turning a panic or a memory fault in it into an error:
 // errDamaged, wrapped with what bbolt said, when it came from reading the
 // store; else an internal error. Either is logged with its stack, under
 // what, for the operator.
-func contain(log *slog.Logger, what string, f func() error) (err error) {
+func Contain(log *slog.Logger, what string, f func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
@@ -60,20 +60,20 @@ func recovered(r any, stack []byte) error {
 	return fmt.Errorf("an internal error of titm: %v (the daemon's log has its stack)", r)
 }
 
-// damage remembers the first damage the daemon's doors met, which its
+// Damage remembers the first damage the daemon's doors met, which its
 // status tells from then until the daemon stops: the damaged page may be
 // one the status's own reading never reaches, as a game's log that only
 // the journal or a check reads, and a monitor must learn of it all the
-// same. It is safe for concurrent use; a nil *damage remembers nothing.
-type damage struct {
+// same. It is safe for concurrent use; a nil *Damage remembers nothing.
+type Damage struct {
 	log *slog.Logger
 	mu  sync.Mutex
 	err error
 	at  time.Time
 }
 
-// note remembers err when it is the first damage met.
-func (d *damage) note(err error) {
+// Note remembers err when it is the first damage met.
+func (d *Damage) Note(err error) {
 	if d == nil || !errors.Is(err, errDamaged) {
 		return
 	}
@@ -84,18 +84,18 @@ func (d *damage) note(err error) {
 	}
 }
 
-// status returns f, read under contain, with the damage met among its
+// Status returns f, read under Contain, with the damage met among its
 // problems.
-func (d *damage) status(f func() (*mail.Status, error)) func() (*mail.Status, error) {
+func (d *Damage) Status(f func() (*mail.Status, error)) func() (*mail.Status, error) {
 	return func() (*mail.Status, error) {
 		var s *mail.Status
-		err := contain(d.log, "status", func() error {
+		err := Contain(d.log, "status", func() error {
 			var err error
 			s, err = f()
 			return err
 		})
 		if err != nil {
-			d.note(err)
+			d.Note(err)
 			return nil, err
 		}
 		d.mu.Lock()

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"bytes"
@@ -68,7 +68,7 @@ func TestHealthEveryProblem(t *testing.T) {
 				}
 			}
 			defer st.Close()
-			cfg, err := mail.ParseConfig("health", []byte(`[store]
+			cfg, err := ParseConfig("health", []byte(`[store]
 path = "unused.db"
 [referee]
 address = "referee@health.test"
@@ -83,14 +83,14 @@ address = "127.0.0.1:1"
 				t.Fatal(err)
 			}
 			now := t0
-			d := mail.NewDaemon(cfg, st, slog.New(slog.DiscardHandler), func() time.Time { return now })
+			d := mail.NewDaemon(&cfg.Config, st, slog.New(slog.DiscardHandler), func() time.Time { return now })
 			now = t0.Add(c.after)
-			wb, err := startWeb("127.0.0.1:0", d.Status, nil, slog.New(slog.DiscardHandler))
+			wb, err := StartWeb("127.0.0.1:0", d.Status, nil, slog.New(slog.DiscardHandler))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer wb.Close()
-			resp, err := http.Get("http://" + wb.addr() + "/health")
+			resp, err := http.Get("http://" + wb.Addr() + "/health")
 			if err != nil {
 				t.Fatal(err)
 			}

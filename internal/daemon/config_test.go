@@ -1,4 +1,4 @@
-package mail
+package daemon
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"titm/adjudicator"
+	"titm/mail"
 )
 
 // The secrets of the test files. No error text may hold any of them.
@@ -22,6 +23,8 @@ const (
 	tokenSecret = "zqTokenValue-0453"
 	shortToken  = "zqShortTok1"
 	userSecret  = "zqUserPass-0454"
+	// refreshSecret is the refresh token of [oauth2], as mail's tests have it.
+	refreshSecret = "zqRefresh-0455"
 )
 
 // testEnv is the environment of the tests.
@@ -78,40 +81,42 @@ var goodFiles = []struct {
 }{
 	{
 		name: "config.example.toml",
-		file: "../config.example.toml",
+		file: "../../config.example.toml",
 		want: &Config{
 			Store: StoreConfig{Path: "titm.db", ControlSocket: "titm.db.sock"},
-			Referee: RefereeConfig{
-				Address:         "referee@demo.test",
-				Name:            "titm referee",
-				MaxMessageBytes: 262144,
-				Deadline:        72 * time.Hour,
-				Reminder:        12 * time.Hour,
-				MaxExtensions:   2,
-				MaxExtension:    72 * time.Hour,
-				Scenario:        "campaign",
-				MapPicture:      true,
-				Language:        "en",
-				Languages:       map[string]string{},
-			},
-			IMAP: IMAPConfig{
-				Address:         "127.0.0.1:1143",
-				Security:        "none",
-				Username:        "referee@demo.test",
-				Auth:            "password",
-				Password:        "referee",
-				Folder:          "INBOX",
-				ProcessedFolder: "processed",
-				PollInterval:    time.Minute,
-				IDLE:            true,
-			},
-			SMTP: SMTPConfig{
-				Address:  "127.0.0.1:1025",
-				Security: "none",
-				Auth:     "password",
-				RetryMin: time.Minute,
-				RetryMax: time.Hour,
-				GiveUp:   72 * time.Hour,
+			Config: mail.Config{
+				Referee: mail.RefereeConfig{
+					Address:         "referee@demo.test",
+					Name:            "titm referee",
+					MaxMessageBytes: 262144,
+					Deadline:        72 * time.Hour,
+					Reminder:        12 * time.Hour,
+					MaxExtensions:   2,
+					MaxExtension:    72 * time.Hour,
+					Scenario:        "campaign",
+					MapPicture:      true,
+					Language:        "en",
+					Languages:       map[string]string{},
+				},
+				IMAP: mail.IMAPConfig{
+					Address:         "127.0.0.1:1143",
+					Security:        "none",
+					Username:        "referee@demo.test",
+					Auth:            "password",
+					Password:        "referee",
+					Folder:          "INBOX",
+					ProcessedFolder: "processed",
+					PollInterval:    time.Minute,
+					IDLE:            true,
+				},
+				SMTP: mail.SMTPConfig{
+					Address:  "127.0.0.1:1025",
+					Security: "none",
+					Auth:     "password",
+					RetryMin: time.Minute,
+					RetryMax: time.Hour,
+					GiveUp:   72 * time.Hour,
+				},
 			},
 			Embedded: EmbeddedConfig{
 				Enabled:     true,
@@ -133,36 +138,38 @@ var goodFiles = []struct {
 		env:  testEnv,
 		want: &Config{
 			Store: StoreConfig{Path: "titm.db", ControlSocket: "titm.db.sock"},
-			Referee: RefereeConfig{
-				Address:         "referee@example.org",
-				Name:            "titm referee",
-				MaxMessageBytes: 262144,
-				Deadline:        72 * time.Hour,
-				Reminder:        12 * time.Hour,
-				MaxExtensions:   2,
-				MaxExtension:    72 * time.Hour,
-				Scenario:        "campaign",
-				MapPicture:      true,
-				Language:        "en",
-			},
-			IMAP: IMAPConfig{
-				Address:         "mail.example.org:143",
-				Security:        "starttls",
-				Username:        "referee",
-				Auth:            "password",
-				Password:        imapSecret,
-				Folder:          "INBOX",
-				ProcessedFolder: "processed",
-				PollInterval:    time.Minute,
-				IDLE:            true,
-			},
-			SMTP: SMTPConfig{
-				Address:  "mail.example.org:25",
-				Security: "starttls",
-				Auth:     "password",
-				RetryMin: time.Minute,
-				RetryMax: time.Hour,
-				GiveUp:   72 * time.Hour,
+			Config: mail.Config{
+				Referee: mail.RefereeConfig{
+					Address:         "referee@example.org",
+					Name:            "titm referee",
+					MaxMessageBytes: 262144,
+					Deadline:        72 * time.Hour,
+					Reminder:        12 * time.Hour,
+					MaxExtensions:   2,
+					MaxExtension:    72 * time.Hour,
+					Scenario:        "campaign",
+					MapPicture:      true,
+					Language:        "en",
+				},
+				IMAP: mail.IMAPConfig{
+					Address:         "mail.example.org:143",
+					Security:        "starttls",
+					Username:        "referee",
+					Auth:            "password",
+					Password:        imapSecret,
+					Folder:          "INBOX",
+					ProcessedFolder: "processed",
+					PollInterval:    time.Minute,
+					IDLE:            true,
+				},
+				SMTP: mail.SMTPConfig{
+					Address:  "mail.example.org:25",
+					Security: "starttls",
+					Auth:     "password",
+					RetryMin: time.Minute,
+					RetryMax: time.Hour,
+					GiveUp:   72 * time.Hour,
+				},
 			},
 			Embedded: EmbeddedConfig{
 				IMAPAddress: "127.0.0.1:1143",
@@ -223,39 +230,41 @@ var goodFiles = []struct {
 		env: testEnv,
 		want: &Config{
 			Store: StoreConfig{Path: "/var/lib/titm/games.db", ControlSocket: "/var/lib/titm/games.db.sock"},
-			Referee: RefereeConfig{
-				Address:         "referee@example.org",
-				Name:            "Bulge referee",
-				Director:        "td@example.org",
-				DirectorToken:   tokenSecret,
-				MaxMessageBytes: 1024,
-				Deadline:        90 * time.Minute,
-				MaxExtension:    336 * time.Hour,
-				Scenario:        "intro",
-				RequireDKIM:     true,
-				Language:        "ja",
-				Languages:       map[string]string{"hanako@example.jp": "ja", "tom@example.org": "en"},
-			},
-			IMAP: IMAPConfig{
-				Address:            "[::1]:993",
-				Security:           "none",
-				Username:           "referee",
-				Auth:               "password",
-				Password:           imapSecret,
-				Folder:             "Orders",
-				ProcessedFolder:    "INBOX",
-				PollInterval:       5 * time.Second,
-				InsecureSkipVerify: true,
-			},
-			SMTP: SMTPConfig{
-				Address:  "localhost:465",
-				Security: "tls",
-				Username: "referee",
-				Auth:     "password",
-				Password: smtpSecret,
-				RetryMin: time.Second,
-				RetryMax: time.Second,
-				GiveUp:   time.Second,
+			Config: mail.Config{
+				Referee: mail.RefereeConfig{
+					Address:         "referee@example.org",
+					Name:            "Bulge referee",
+					Director:        "td@example.org",
+					DirectorToken:   tokenSecret,
+					MaxMessageBytes: 1024,
+					Deadline:        90 * time.Minute,
+					MaxExtension:    336 * time.Hour,
+					Scenario:        "intro",
+					RequireDKIM:     true,
+					Language:        "ja",
+					Languages:       map[string]string{"hanako@example.jp": "ja", "tom@example.org": "en"},
+				},
+				IMAP: mail.IMAPConfig{
+					Address:            "[::1]:993",
+					Security:           "none",
+					Username:           "referee",
+					Auth:               "password",
+					Password:           imapSecret,
+					Folder:             "Orders",
+					ProcessedFolder:    "INBOX",
+					PollInterval:       5 * time.Second,
+					InsecureSkipVerify: true,
+				},
+				SMTP: mail.SMTPConfig{
+					Address:  "localhost:465",
+					Security: "tls",
+					Username: "referee",
+					Auth:     "password",
+					Password: smtpSecret,
+					RetryMin: time.Second,
+					RetryMax: time.Second,
+					GiveUp:   time.Second,
+				},
 			},
 			Embedded: EmbeddedConfig{
 				IMAPAddress: "127.0.0.1:1143",
@@ -295,7 +304,7 @@ func TestConfigGood(t *testing.T) {
 // TestConfigExampleDocumentsEveryKey checks that config.example.toml shows
 // every key titm knows, set or commented out.
 func TestConfigExampleDocumentsEveryKey(t *testing.T) {
-	data, err := os.ReadFile("../config.example.toml")
+	data, err := os.ReadFile("../../config.example.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,13 +673,13 @@ var mistakes = []struct {
 	},
 	{
 		name: "ca_file without a certificate",
-		text: with(8, `ca_file = "../go.mod"`),
-		want: []string{`config.toml:9: smtp.ca_file: ../go.mod holds no PEM certificate (a block beginning "-----BEGIN CERTIFICATE-----")`},
+		text: with(8, `ca_file = "../../go.mod"`),
+		want: []string{`config.toml:9: smtp.ca_file: ../../go.mod holds no PEM certificate (a block beginning "-----BEGIN CERTIFICATE-----")`},
 	},
 	{
 		name: "ca_file with a key",
-		text: with(8, `ca_file = "../testdata/config/ca-with-key.pem"`),
-		want: []string{`config.toml:9: smtp.ca_file: ../testdata/config/ca-with-key.pem holds a PEM block of type "PRIVATE KEY"; it must hold CA certificates only`},
+		text: with(8, `ca_file = "../../testdata/config/ca-with-key.pem"`),
+		want: []string{`config.toml:9: smtp.ca_file: ../../testdata/config/ca-with-key.pem holds a PEM block of type "PRIVATE KEY"; it must hold CA certificates only`},
 	},
 	{
 		name: "ca_file without TLS",
@@ -785,7 +794,7 @@ func TestConfigMistakes(t *testing.T) {
 // TestConfigFixtures checks the files of testdata/config against the
 // errors they list in their first comment lines, each "# want: ERROR".
 func TestConfigFixtures(t *testing.T) {
-	files, err := filepath.Glob("../testdata/config/*.toml")
+	files, err := filepath.Glob("../../testdata/config/*.toml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no fixtures: %v", err)
 	}
