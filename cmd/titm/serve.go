@@ -72,11 +72,11 @@ var serveCmd = &command{
 func serve(ctx context.Context, cfg *daemon.Config, log *slog.Logger, out io.Writer) error {
 	return daemon.Serve(ctx, cfg, log, out, daemon.Doors{
 		Control: func(s *daemon.Serving) (io.Closer, error) {
-			return listenControl(cfg.Store.ControlSocket, &host{st: s.Store, ref: s.Referee, from: cfg.From(),
-				now: time.Now, wake: s.Wake, status: s.Status, damage: s.Damage}, log)
+			return listenControl(s.Config.Store.ControlSocket, &host{st: s.Store, ref: s.Referee, from: s.Config.From(),
+				now: time.Now, wake: s.Wake, status: s.Status, damage: s.Damage}, s.Log)
 		},
 		Journal: func(s *daemon.Serving) journal.Source {
-			return storeJournal{st: s.Store, log: log, damage: s.Damage}
+			return storeJournal{st: s.Store, log: s.Log, damage: s.Damage}
 		},
 	})
 }
