@@ -2,16 +2,17 @@
 // start. LoadConfig reads and checks the file (config.example.toml
 // documents every key), reporting every problem with its key and line;
 // Serve opens what the file asks for, in order (the embedded mail servers,
-// the store, checked, the mail door of package mail, the control socket,
-// the web listener with /health and the journal, and the upkeep: the
-// hourly health line and the backups), runs them until its context ends,
-// and closes them in the reverse order. Each request at a door is served
+// the store, checked, the control socket, the web listener with /health
+// and the journal, the upkeep: the hourly health line and the backups,
+// and last the mail door of package mail), runs them until its context
+// ends, and closes them in the reverse order. Each request at a door is served
 // under Contain, so that damage met in the store is that request's error
 // and the daemon goes on.
 //
 // The configuration lives here with the start rather than in a package of
-// its own: the file describes this daemon and nothing else, only Serve
-// and the serve command read it whole, and the two change together (a new
+// its own: the file describes this daemon and nothing else, only the
+// daemon's commands read it (serve, demo, and oauth2 login for its
+// [oauth2] table), and the file and the start change together (a new
 // table is a new part to start). Package mail gets its part of it,
 // mail.Config, embedded in Config, so that mail knows no file.
 //

@@ -61,9 +61,9 @@ func Logger(cfg *Config, w io.Writer) *slog.Logger {
 }
 
 // Serve runs the daemon until ctx ends: the embedded servers when
-// configured, the store, checked, with its control socket, the mail loops,
-// the web listener and the upkeep, started in that order and stopped in
-// the reverse. It says on out that it runs. A store found damaged at the
+// configured, the store, checked, with its control socket, the web
+// listener, the upkeep and last the mail loops, started in that order and
+// stopped in the reverse. It says on out that it runs. A store found damaged at the
 // start is a *store.DamageError, which the command's exit status tells.
 func Serve(ctx context.Context, cfg *Config, log *slog.Logger, out io.Writer, doors Doors) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
