@@ -51,6 +51,7 @@ var adjudicateCmd = &command{
 		asJSON := fs.Bool("json", false, "print JSON: impulses[] and state")
 		outFile := fs.String("out", "", "write the final position here, for a later --state")
 		asReport := fs.Bool("report", false, "print each impulse's text report, as players receive it")
+		language := addLanguageFlag(fs, "en")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usageError{"no arguments expected; order files go with --orders"}
@@ -66,6 +67,13 @@ var adjudicateCmd = &command{
 			}
 			if *asJSON && *asReport {
 				return usageError{"--json and --report print different things: give one"}
+			}
+			p, err := languagePrinter(*language)
+			if err != nil {
+				return err
+			}
+			if *language != "" && !*asReport {
+				return usageError{"--language is the language of the reports: give it with --report"}
 			}
 			s, err := loadScenario(*name)
 			if err != nil {
@@ -122,7 +130,7 @@ var adjudicateCmd = &command{
 					if !next.Over {
 						d.Next = next.Next
 					}
-					io.WriteString(out, adjudicator.WriteReport(d)+"\n")
+					io.WriteString(out, adjudicator.WriteReportIn(p, d)+"\n")
 				}
 				st = next
 				if st.Over {
