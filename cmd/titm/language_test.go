@@ -15,7 +15,8 @@ var japaneseText = regexp.MustCompile(`[\p{Hiragana}\p{Katakana}\p{Han}]`)
 // --language names: HELP, the orders' errors, a stored game's report and
 // adjudicate's reports. A stored game's report is by default in the
 // language of the player who played its impulse, the others in English.
-// A language that is none is refused, naming the flag and the choices.
+// A language that is none is refused, naming the flag and the choices,
+// by these and by titm demo.
 func TestLanguageFlag(t *testing.T) {
 	fixClock(t)
 	dir := t.TempDir()
@@ -58,6 +59,7 @@ func TestLanguageFlag(t *testing.T) {
 		{[]string{"orders", "check", "--scenario", "intro", "--language", "de", bad}, exitUsage, false, `--language "de"`, ""},
 		{[]string{"report", id, "--db", db, "--language", "japan"}, exitUsage, false, `--language "japan": the languages are en (English) and ja (Japanese)`, ""},
 		{append(adjudicate, "--report", "--language", ""), exitOK, false, "Impulse G16-1", ""},
+		{[]string{"demo", "--language", "fr", "--db", filepath.Join(dir, "demo.db")}, exitUsage, false, `--language "fr": the languages are en (English) and ja (Japanese)`, ""},
 	} {
 		code, out, errs := runT(t, c.args...)
 		got := out
