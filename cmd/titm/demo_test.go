@@ -37,7 +37,7 @@ func TestNameOf(t *testing.T) {
 		{"Ärger über Köln", 120, "Ärger-über-Köln"},
 		{"Смоленск ロシア", 120, "Смоленск-ロシア"},
 		{"あいうえお", 7, "あい"}, // 3 bytes each: 6 of 7 bytes
-		{"ab-あい", 5, "ab"},    // the cut falls inside あ; the hyphen then goes
+		{"ab-あい", 5, "ab"}, // the cut falls inside あ; the hyphen then goes
 		{"abc\xffdef", 120, "abc-def"},
 		{"", 120, ""},
 	} {
