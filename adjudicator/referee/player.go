@@ -403,11 +403,21 @@ func (t *turn) written(p *lang.Printer) []string {
 // without it when an answer before it in the reply has said the same.
 func (t *turn) withPictureNote(p *lang.Printer, at *adjudicator.Game, text string) string {
 	n := t.r.pictureNote(p, at, t.side)
-	if t.noted[n] {
+	if t.said(n) {
 		return strings.TrimSuffix(text, "\n")
 	}
-	t.noted[n] = true
 	return text + "\n" + n
+}
+
+// said reports whether the note n was said before in the reply being
+// written, and keeps that it now is.
+func (t *turn) said(n string) bool {
+	if t.noted == nil {
+		t.noted = map[string]bool{}
+	}
+	before := t.noted[n]
+	t.noted[n] = true
+	return before
 }
 
 // replyPicture keeps the picture the answer carries, drawn in the
@@ -460,7 +470,7 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 		at := g.Clone()
 		t.answers = append(t.answers, func(p *lang.Printer) string {
 			n := t.r.pictureNote(p, at, side)
-			t.noted[n] = true
+			t.said(n)
 			return p.Sprintf("%s is kept for game %s, until you change it. %s", q.String(), at.ID, n)
 		})
 	case LanguageRequest:
