@@ -193,7 +193,7 @@ func TestPictureSetting(t *testing.T) {
 		t.Errorf("STATUS with PICTURE OFF: picture %v\n%s", res.ReplyMap, res.Reply)
 	}
 	res = mail(rules.Allied, "picture on\nUNITS")
-	if !stored() || !strings.Contains(res.Reply, "Your mails carry the map picture (PICTURE ON)") {
+	if !stored() || strings.Count(strings.Join(strings.Fields(res.Reply), " "), "Your mails carry the map picture (PICTURE ON)") != 1 {
 		t.Errorf("PICTURE ON: kept %v\n%s", stored(), res.Reply)
 	}
 	res = mail(rules.German, "STATUS")
@@ -203,6 +203,37 @@ func TestPictureSetting(t *testing.T) {
 	for in, want := range map[string]string{"PICTURE": "ON or OFF is missing", "PICTURE maybe": `PICTURE takes ON or OFF, not "maybe"`} {
 		if res := mail(rules.German, in); !res.Refused || !strings.Contains(res.Reply, want) {
 			t.Errorf("%q: refused %v\n%s", in, res.Refused, res.Reply)
+		}
+	}
+}
+
+// The note on the map picture is said once a reply, whichever requests
+// of the mail answer with it (STATUS, UNITS, PICTURE); a setting changed
+// between two of them is said as it was at each.
+func TestPictureNoteOnce(t *testing.T) {
+	const (
+		on  = "Your mails carry the map picture (PICTURE ON); PICTURE OFF leaves it out."
+		off = "Your mails come without the map picture, the text alone (PICTURE OFF); PICTURE ON brings it back."
+	)
+	for _, c := range []struct {
+		mail    string
+		on, off int // how many times each note is said
+	}{
+		{"STATUS", 1, 0},
+		{"UNITS", 1, 0},
+		{"STATUS\nUNITS", 1, 0},
+		{"UNITS\nSTATUS\nUNITS", 1, 0},
+		{"PICTURE ON\nSTATUS\nUNITS", 1, 0},
+		{"STATUS\nPICTURE OFF\nUNITS", 1, 1},
+	} {
+		ref := referee.New(&referee.Options{Address: "referee@example.org", MapPicture: true})
+		st, id, tokens := newGame(t, ref, "intro")
+		res := act(t, st, func(tx *store.Tx) (*referee.Result, error) {
+			return ref.Orders(tx, id, rules.German, "GAME "+id+"\nTOKEN "+tokens[rules.German]+"\n"+c.mail, start.Add(time.Hour))
+		})
+		reply := strings.Join(strings.Fields(res.Reply), " ")
+		if n, m := strings.Count(reply, on), strings.Count(reply, off); n != c.on || m != c.off || res.Refused {
+			t.Errorf("%q: PICTURE ON said %d times, OFF %d, want %d and %d:\n%s", c.mail, n, m, c.on, c.off, res.Reply)
 		}
 	}
 }

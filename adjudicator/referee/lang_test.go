@@ -362,8 +362,10 @@ func TestJapaneseGameWithoutEnglish(t *testing.T) {
 			continue
 		}
 		checked++
+		// The welcome's line in English, which says how to have the
+		// mails in English, is English on purpose.
 		if ws := golden.EnglishWords(x.body, s, "intro-1", "(intro)", `"ein Samenkorn"`, `"two"`, "nosuch",
-			"a question of the rules", "the question is answered", "the answer took long"); len(ws) > 0 {
+			"a question of the rules", "the question is answered", "the answer took long", referee.LanguageLine(lang.English, false)); len(ws) > 0 {
 			t.Errorf("%s: English words %q in\n%s", x.step, ws, x.body)
 		}
 	}
@@ -449,7 +451,7 @@ func TestTournamentLanguages(t *testing.T) {
 	st, res := newTournament(t, ref, file)
 	for _, m := range res.Mails {
 		ja := m.To[0] == "p1@example.org"
-		if japanese.MatchString(m.Subject) != ja || (!ja && japanese.MatchString(m.Text)) {
+		if japanese.MatchString(m.Subject) != ja || (!ja && japanese.MatchString(ownLanguage(m.Text))) {
 			t.Errorf("the mail to %s: %q\n%s", m.To[0], m.Subject, m.Text)
 		}
 		if ja && !japanese.MatchString(m.Text) {
@@ -514,7 +516,7 @@ func TestTournamentReplaceLanguage(t *testing.T) {
 		{"P2", "kenji@example.org", true}, // the referee's settings, for his address
 	} {
 		welcome := mailTo(t, replace(c.who, c.addr), c.addr)
-		if japanese.MatchString(welcome.Subject+welcome.Text) != c.ja {
+		if japanese.MatchString(welcome.Subject+ownLanguage(welcome.Text)) != c.ja {
 			t.Errorf("%s taking %s's place is welcomed in the wrong language: %q\n%s", c.addr, c.who, welcome.Subject, welcome.Text)
 		}
 	}
@@ -526,10 +528,10 @@ func TestTournamentReplaceLanguage(t *testing.T) {
 			}
 			joinGame(t, st, ref, p.Game, start)
 			for _, m := range finish(t, st, ref, p.Game, "draw", start.Add(time.Hour)).Mails {
-				if m.To[0] == "nina@example.org" && japanese.MatchString(m.Subject+m.Text) {
+				if m.To[0] == "nina@example.org" && japanese.MatchString(m.Subject+ownLanguage(m.Text)) {
 					t.Errorf("the replacing player reads his predecessor's language: %q\n%s", m.Subject, m.Text)
 				}
-				if m.To[0] == "kenji@example.org" && !japanese.MatchString(m.Subject+m.Text) {
+				if m.To[0] == "kenji@example.org" && !japanese.MatchString(m.Subject+ownLanguage(m.Text)) {
 					t.Errorf("the player whose address reads Japanese: %q\n%s", m.Subject, m.Text)
 				}
 			}
@@ -566,5 +568,59 @@ func TestRefusalsByLanguage(t *testing.T) {
 			t.Errorf("%s %q: the reply lacks %q:\n%s", c.side, c.body, c.want, got)
 		}
 		at = at.Add(time.Minute)
+	}
+}
+
+// ownLanguage is a text without its whitespace and without the lines of a
+// welcome that are in another language on purpose (referee.LanguageLine),
+// to tell the language it is written in.
+func ownLanguage(text string) string {
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	text = squeeze(text)
+	for _, code := range lang.Codes {
+		for _, tournament := range []bool{false, true} {
+			text = strings.ReplaceAll(text, squeeze(referee.LanguageLine(code, tournament)), "")
+		}
+	}
+	return text
+}
+
+// Every welcome, a game's or a tournament's, ends with how to have the
+// mails in the other language, in that language: a player who cannot read
+// the welcome reads how to change it. The rest of it is in its own
+// language.
+func TestWelcomeOtherLanguage(t *testing.T) {
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for _, c := range []struct {
+		code, other string
+		tournament  bool
+	}{
+		{lang.English, lang.Japanese, false},
+		{lang.Japanese, lang.English, false},
+		{lang.English, lang.Japanese, true},
+		{lang.Japanese, lang.English, true},
+	} {
+		ref := referee.New(&referee.Options{Address: "referee@example.org", Deadline: 24 * time.Hour, Language: c.code})
+		var welcome referee.Mail
+		if c.tournament {
+			_, res := newTournament(t, ref, tournamentFile("round-robin", "alternate", 2, ""))
+			welcome = mailTo(t, res, "p1@example.org")
+		} else {
+			_, _, _, created := scriptedStart(t, ref)
+			welcome = created.Mails[0]
+		}
+		line := referee.LanguageLine(c.other, c.tournament)
+		if n := strings.Count(squeeze(welcome.Text), squeeze(line)); n != 1 {
+			t.Errorf("%s welcome (tournament %v): the line %q is there %d times:\n%s", c.code, c.tournament, line, n, welcome.Text)
+		}
+		if !strings.Contains(line, "LANGUAGE "+c.other) {
+			t.Errorf("the line in %s does not name LANGUAGE %s: %q", c.other, c.other, line)
+		}
+		if ja := japanese.MatchString(ownLanguage(welcome.Text)); ja != (c.code == lang.Japanese) {
+			t.Errorf("%s welcome (tournament %v) is in Japanese: %v, beside its line in %s:\n%s", c.code, c.tournament, ja, c.other, welcome.Text)
+		}
+		if japanese.MatchString(line) != (c.other == lang.Japanese) {
+			t.Errorf("the line for %s is not in it: %q", c.other, line)
+		}
 	}
 }

@@ -116,6 +116,9 @@ type turn struct {
 	// as it was at the request; "" none.
 	picture   string
 	pictureOf *adjudicator.Game
+	// noted are the notes on the map picture said in the reply being
+	// written: each is said once (written).
+	noted map[string]bool
 }
 
 func (r *Referee) turn(tx Tx, id string, side rules.Side, now time.Time) (*turn, error) {
@@ -341,10 +344,7 @@ func (t *turn) served(p *lang.Printer) (reply, answered string, err error) {
 	if len(kws) > 0 {
 		answered = ", answered " + strings.Join(kws, ", ")
 	}
-	answers := make([]string, len(t.answers))
-	for i, a := range t.answers {
-		answers[i] = a(p)
-	}
+	answers := t.written(p)
 	return "\n" + wrap(p.Sprintf("The answers to your requests:")+"\n\n"+strings.Join(answers, "\n\n")) + "\n", answered, nil
 }
 
@@ -382,13 +382,42 @@ func (t *turn) tell() error {
 		if err := t.replyPicture(p); err != nil {
 			return err
 		}
-		answers := make([]string, len(t.answers))
-		for i, a := range t.answers {
-			answers[i] = a(p)
-		}
+		answers := t.written(p)
 		res.Reply = wrap(strings.Join(answers, "\n\n")) + "\n" + standing(p, g, t.side)
 	}
 	return nil
+}
+
+// written writes the answers in the language of p, for one reply.
+func (t *turn) written(p *lang.Printer) []string {
+	t.noted = map[string]bool{}
+	answers := make([]string, len(t.answers))
+	for i, a := range t.answers {
+		answers[i] = a(p)
+	}
+	return answers
+}
+
+// withPictureNote is the answer to STATUS or UNITS, text, with the note
+// on whether the player's mails carry the map picture in the game at;
+// without it when an answer before it in the reply has said the same.
+func (t *turn) withPictureNote(p *lang.Printer, at *adjudicator.Game, text string) string {
+	n := t.r.pictureNote(p, at, t.side)
+	if t.said(n) {
+		return strings.TrimSuffix(text, "\n")
+	}
+	return text + "\n" + n
+}
+
+// said reports whether the note n was said before in the reply being
+// written, and keeps that it now is.
+func (t *turn) said(n string) bool {
+	if t.noted == nil {
+		t.noted = map[string]bool{}
+	}
+	before := t.noted[n]
+	t.noted[n] = true
+	return before
 }
 
 // replyPicture keeps the picture the answer carries, drawn in the
@@ -440,7 +469,9 @@ func (t *turn) request(q rules.Order) (refused, err error) {
 		t.set = true
 		at := g.Clone()
 		t.answers = append(t.answers, func(p *lang.Printer) string {
-			return p.Sprintf("%s is kept for game %s, until you change it. %s", q.String(), at.ID, t.r.pictureNote(p, at, side))
+			n := t.r.pictureNote(p, at, side)
+			t.said(n)
+			return p.Sprintf("%s is kept for game %s, until you change it. %s", q.String(), at.ID, n)
 		})
 	case LanguageRequest:
 		g.Players[side].Language = q.Code
@@ -478,7 +509,7 @@ func (t *turn) inquire(g *adjudicator.Game, q rules.Order) (bool, error) {
 		answer(func(p *lang.Printer) string { return HelpIn(p, s, st, side) })
 	case StatusRequest:
 		at := g.Clone()
-		answer(func(p *lang.Printer) string { return statusText(p, at) + "\n" + t.r.pictureNote(p, at, side) })
+		answer(func(p *lang.Printer) string { return t.withPictureNote(p, at, statusText(p, at)) })
 		if at.Players[side].Pictures() {
 			t.picture, t.pictureOf = statusPicture, at
 		}
@@ -490,7 +521,7 @@ func (t *turn) inquire(g *adjudicator.Game, q rules.Order) (bool, error) {
 		}
 	case UnitsRequest:
 		at := g.Clone()
-		answer(func(p *lang.Printer) string { return unitsText(p, at, s, side) + "\n" + t.r.pictureNote(p, at, side) })
+		answer(func(p *lang.Printer) string { return t.withPictureNote(p, at, unitsText(p, at, s, side)) })
 	case DiceRequest:
 		at := g.Clone()
 		answer(func(p *lang.Printer) string { return diceText(p, at, side) })

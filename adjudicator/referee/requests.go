@@ -128,7 +128,7 @@ var Keywords = append(append([]rules.Keyword(nil), adjudicator.Headings...), req
 // in the reader's language.
 var requests = []rules.Keyword{
 	{Class: rules.Request, Name: "HELP", Syntax: "HELP", Summary: rules.M("this text").Key, Parse: simple(HelpRequest{})},
-	{Class: rules.Request, Name: "STATUS", Syntax: "STATUS", Summary: rules.M("the current report and map again").Key, Parse: simple(StatusRequest{})},
+	{Class: rules.Request, Name: "STATUS", Syntax: "STATUS", Summary: rules.M("the game's state: whose impulse is next and by when, the VP, where every unit stands, and the map of it").Key, Parse: simple(StatusRequest{})},
 	{Class: rules.Request, Name: "BRIEF", Syntax: "BRIEF", Summary: rules.M("the scenario brief: impulses, map, supply, victory, special rules and the reinforcements").Key, Parse: simple(BriefRequest{})},
 	{Class: rules.Request, Name: "UNITS", Syntax: "UNITS", Summary: rules.M("your units: where they are and what each may still do this turn").Key, Parse: simple(UnitsRequest{})},
 	{Class: rules.Request, Name: "CHECK", Syntax: "CHECK", Summary: rules.M("the orders below are checked and the reply says what would happen up to the first die; nothing is applied").Key, Parse: simple(CheckRequest{})},

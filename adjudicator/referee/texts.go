@@ -350,7 +350,35 @@ brings the scenario brief (the map, supply, victory conditions, special rules
 and reinforcements; BRIEF sends it again). Send HELP for the order language,
 with examples from your own units. A player on a phone may send PICTURE OFF
 to have his mails without the map picture.
-`, g.ID, g.Scenario, side, g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment))
+`, g.ID, g.Scenario, side, g.Players[side.Enemy()].Address, human(g.Deadline), token, referee, g.ID, token, g.Commitment)) +
+		otherLanguages(p, false)
+}
+
+// otherLanguages are the lines that end a welcome, each in another
+// language than the welcome's, saying how to have the mails in it: a
+// player who cannot read the welcome reads how to change its language.
+// tournament says whether the welcome is a tournament's, whose mails
+// choose no language: each of its games does.
+func otherLanguages(p *lang.Printer, tournament bool) string {
+	var b strings.Builder
+	for _, code := range lang.Codes {
+		if code != p.Code() {
+			b.WriteString("\n" + wrap(LanguageLine(code, tournament)) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// LanguageLine is the line of a welcome, in the language code, that tells
+// how to have the mails in that language: of the game, or of each game of
+// a tournament. It is deliberately in another language than the rest of
+// the welcome.
+func LanguageLine(code string, tournament bool) string {
+	p := lang.For(code)
+	if tournament {
+		return p.Sprintf("To have the mails of your games in %s, send LANGUAGE %s in a mail of each game, with its GAME and TOKEN lines.", lang.Name(code), code)
+	}
+	return p.Sprintf("To have the mails of this game in %s, send LANGUAGE %s with your GAME and TOKEN lines.", lang.Name(code), code)
 }
 
 // reportSubject is the subject of an impulse's report: the game, the

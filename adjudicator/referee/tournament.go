@@ -271,7 +271,7 @@ func (r *Referee) tournamentWelcome(p *lang.Printer, t *tournament.Tournament, i
 		fmt.Fprintf(&b, "  %2d  %s <%s>\n", j+1, e.Name, e.Address)
 	}
 	b.WriteString(p.Sprintf("\nThe side decisions are kept in the tournament's log with every die; the commitment to\nthe seed of its dice is %s.\n", t.Commitment))
-	return layout(p, b.String())
+	return layout(p, b.String()) + otherLanguages(p, true)
 }
 
 // TournamentRequest is what a tournament's player asks by mail: a bid

@@ -37,9 +37,12 @@ type request struct {
 	To     string        `json:"to,omitempty"`     // rollback: the impulse
 	// Impulse names an impulse of a stored game (report, render), "" for
 	// the last played.
-	Impulse string           `json:"impulse,omitempty"`
-	New     *referee.NewGame `json:"new,omitempty"`
-	Tour    *tourRequest     `json:"tour,omitempty"` // the tournament commands
+	Impulse string `json:"impulse,omitempty"`
+	// Language is the code of the language of a report, "" for the
+	// language of the player who played its impulse.
+	Language string           `json:"language,omitempty"`
+	New      *referee.NewGame `json:"new,omitempty"`
+	Tour     *tourRequest     `json:"tour,omitempty"` // the tournament commands
 }
 
 // response is what serving a request gave: the fields of its act.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -51,92 +52,43 @@ var adjudicateCmd = &command{
 		asJSON := fs.Bool("json", false, "print JSON: impulses[] and state")
 		outFile := fs.String("out", "", "write the final position here, for a later --state")
 		asReport := fs.Bool("report", false, "print each impulse's text report, as players receive it")
+		language := addLanguageFlag(fs, "en")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usageError{"no arguments expected; order files go with --orders"}
 			}
-			n := 0
-			for _, v := range []string{*diceList, *diceFile, *seed} {
-				if v != "" {
-					n++
-				}
-			}
-			if n != 1 {
-				return usageError{"give the dice with exactly one of --dice, --dice-file or --seed"}
-			}
 			if *asJSON && *asReport {
 				return usageError{"--json and --report print different things: give one"}
 			}
-			s, err := loadScenario(*name)
+			p, err := languagePrinter(*language)
 			if err != nil {
 				return err
+			}
+			if *language != "" && !*asReport {
+				return usageError{"--language is the language of the reports: give it with --report"}
 			}
 			dice, err := makeDice(*diceList, *diceFile, *seed)
 			if err != nil {
 				return err
 			}
-			st := rules.NewState(s)
-			if *stateFile != "" {
-				data, err := os.ReadFile(*stateFile)
-				if err != nil {
-					return fmt.Errorf("reading the state: %w", err)
-				}
-				if st, err = rules.ReadState(s, *stateFile, data); err != nil {
-					return err
-				}
+			s, err := loadScenario(*name)
+			if err != nil {
+				return err
 			}
-			type jsonImpulse struct {
-				Impulse string                    `json:"impulse"`
-				Side    string                    `json:"side"`
-				Events  []adjudicator.EventRecord `json:"events"`
-				Dice    []adjudicator.Roll        `json:"dice"`
+			st, err := startState(s, *stateFile)
+			if err != nil {
+				return err
 			}
-			var played []jsonImpulse
-			for _, f := range orders {
-				data, err := os.ReadFile(f)
-				if err != nil {
-					return fmt.Errorf("reading the orders: %w", err)
-				}
-				imp := st.Next
-				before := len(dice.rolls())
-				next, ev, err := adjudicator.PlayFile(s, st, string(data), dice)
-				if err != nil {
-					var es rules.OrderErrors
-					if errors.As(err, &es) {
-						for _, e := range es {
-							fmt.Fprintf(out, "%s:%d: %q: %s\n", f, e.Line, e.Text, e.Msg)
-						}
-						fmt.Fprintf(out, "%s: %d error(s) in the orders for %s: nothing applied\n", f, len(es), imp)
-						return errProblems
-					}
-					return fmt.Errorf("%s: %w", f, err)
-				}
-				ji := jsonImpulse{Impulse: fmt.Sprintf("%d-%d", imp.Day, imp.N), Side: string(imp.Side), Events: []adjudicator.EventRecord{}, Dice: []adjudicator.Roll{}}
-				for _, e := range ev {
-					ji.Events = append(ji.Events, adjudicator.EventOf(e))
-				}
-				ji.Dice = append(ji.Dice, dice.rolls()[before:]...)
-				played = append(played, ji)
-				if *asReport {
-					d := &adjudicator.ReportData{Scenario: s, Impulse: imp, Events: ev, Dice: ji.Dice, After: next, Result: next.Result}
-					if !next.Over {
-						d.Next = next.Next
-					}
-					io.WriteString(out, adjudicator.WriteReport(d)+"\n")
-				}
-				st = next
-				if st.Over {
-					break
-				}
+			var report *lang.Printer
+			if *asReport {
+				report = p
 			}
-			if *outFile != "" {
-				data, err := json.MarshalIndent(st, "", "  ")
-				if err != nil {
-					return err
-				}
-				if err := os.WriteFile(*outFile, append(data, '\n'), 0o644); err != nil {
-					return fmt.Errorf("writing the state: %w", err)
-				}
+			played, st, err := playOrders(out, s, st, dice, orders, report)
+			if err != nil {
+				return err
+			}
+			if err := writeState(*outFile, st); err != nil {
+				return err
 			}
 			if *asJSON {
 				return writeJSON(out, map[string]any{"impulses": played, "state": stateJSON(s, st)})
@@ -144,26 +96,127 @@ var adjudicateCmd = &command{
 			if *asReport {
 				return nil
 			}
-			for _, ji := range played {
-				fmt.Fprintf(out, "%s %s\n", strings.ToUpper(ji.Side[:1])+ji.Side[1:], ji.Impulse)
-				for _, e := range ji.Events {
-					fmt.Fprintf(out, "  %s\n", e.Text)
-				}
-				for _, d := range ji.Dice {
-					fmt.Fprintf(out, "  die %d: %s\n", d.Value, d.Purpose)
-				}
-			}
-			if st.Over {
-				fmt.Fprintf(out, "The game is over. German VP %d.\n", st.VP)
-			} else {
-				fmt.Fprintf(out, "Next: %s impulse %d-%d. German VP %d.\n", st.Next.Side.Title(), st.Next.Day, st.Next.N, st.VP)
-			}
+			printImpulses(out, played, st)
 			return nil
 		}
 	},
 }
 
+// startState is the position adjudicate starts from: the one saved in
+// file, or the scenario's start when file is "".
+func startState(s *rules.Scenario, file string) (*rules.State, error) {
+	if file == "" {
+		return rules.NewState(s), nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading the state: %w", err)
+	}
+	return rules.ReadState(s, file, data)
+}
+
+// playedImpulse is an impulse adjudicate played, as --json prints it.
+type playedImpulse struct {
+	Impulse string                    `json:"impulse"`
+	Side    string                    `json:"side"`
+	Events  []adjudicator.EventRecord `json:"events"`
+	Dice    []adjudicator.Roll        `json:"dice"`
+}
+
+// playOrders plays each order file as the next impulse from st, until the
+// game ends, printing each impulse's report in the language of report
+// unless it is nil; it returns the impulses played and the position
+// after them. Orders with errors print every one of them and return
+// errProblems.
+func playOrders(out io.Writer, s *rules.Scenario, st *rules.State, dice recorder, orders []string, report *lang.Printer) ([]playedImpulse, *rules.State, error) {
+	var played []playedImpulse
+	for _, f := range orders {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading the orders: %w", err)
+		}
+		imp := st.Next
+		before := len(dice.rolls())
+		next, ev, err := adjudicator.PlayFile(s, st, string(data), dice)
+		if err != nil {
+			var es rules.OrderErrors
+			if errors.As(err, &es) {
+				for _, e := range es {
+					fmt.Fprintf(out, "%s:%d: %q: %s\n", f, e.Line, e.Text, e.Msg)
+				}
+				fmt.Fprintf(out, "%s: %d error(s) in the orders for %s: nothing applied\n", f, len(es), imp)
+				return nil, nil, errProblems
+			}
+			return nil, nil, fmt.Errorf("%s: %w", f, err)
+		}
+		ji := playedImpulse{Impulse: fmt.Sprintf("%d-%d", imp.Day, imp.N), Side: string(imp.Side), Events: []adjudicator.EventRecord{}, Dice: []adjudicator.Roll{}}
+		for _, e := range ev {
+			ji.Events = append(ji.Events, adjudicator.EventOf(e))
+		}
+		ji.Dice = append(ji.Dice, dice.rolls()[before:]...)
+		played = append(played, ji)
+		if report != nil {
+			d := &adjudicator.ReportData{Scenario: s, Impulse: imp, Events: ev, Dice: ji.Dice, After: next, Result: next.Result}
+			if !next.Over {
+				d.Next = next.Next
+			}
+			io.WriteString(out, adjudicator.WriteReportIn(report, d)+"\n")
+		}
+		st = next
+		if st.Over {
+			break
+		}
+	}
+	return played, st, nil
+}
+
+// printImpulses prints the impulses played, event by event and die by die,
+// and the position they leave.
+func printImpulses(out io.Writer, played []playedImpulse, st *rules.State) {
+	for _, ji := range played {
+		fmt.Fprintf(out, "%s %s\n", strings.ToUpper(ji.Side[:1])+ji.Side[1:], ji.Impulse)
+		for _, e := range ji.Events {
+			fmt.Fprintf(out, "  %s\n", e.Text)
+		}
+		for _, d := range ji.Dice {
+			fmt.Fprintf(out, "  die %d: %s\n", d.Value, d.Purpose)
+		}
+	}
+	if st.Over {
+		fmt.Fprintf(out, "The game is over. German VP %d.\n", st.VP)
+	} else {
+		fmt.Fprintf(out, "Next: %s impulse %d-%d. German VP %d.\n", st.Next.Side.Title(), st.Next.Day, st.Next.N, st.VP)
+	}
+}
+
+// writeState writes the position to file, for a later --state; nothing
+// when file is "".
+func writeState(file string, st *rules.State) error {
+	if file == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing the state: %w", err)
+	}
+	return nil
+}
+
+// makeDice is the dice of exactly one of --dice (list), --dice-file
+// (file) and --seed.
 func makeDice(list, file, seed string) (recorder, error) {
+	n := 0
+	for _, v := range []string{list, file, seed} {
+		if v != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, usageError{"give the dice with exactly one of --dice, --dice-file or --seed"}
+	}
 	switch {
 	case seed != "":
 		key, err := hex.DecodeString(seed)

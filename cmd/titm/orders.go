@@ -26,9 +26,14 @@ var ordersCheckCmd = &command{
 		out := c.out
 		name := fs.String("scenario", "", "scenario name or file (required)")
 		side := fs.String("side", "", "the writer's side, german or allied: then units and targets are checked to be his and the enemy's")
+		language := addLanguageFlag(fs, "en")
 		return func(args []string) error {
 			if len(args) != 1 {
 				return usageError{"give one FILE with the mail body, or - for standard input"}
+			}
+			p, err := languagePrinter(*language)
+			if err != nil {
+				return err
 			}
 			if *side != "" && *side != "german" && *side != "allied" {
 				return usageError{"--side must be german or allied"}
@@ -47,13 +52,15 @@ var ordersCheckCmd = &command{
 			o, err := referee.ParseOrders(body, s, rules.Side(*side))
 			// A greeting or a sign-off is named as a comment, as the
 			// referee's reply names it.
-			aside := o.IgnoredText()
+			aside := p.Text(o.IgnoredMessage())
 			var es rules.OrderErrors
 			if errors.As(err, &es) {
-				for _, e := range es {
-					fmt.Fprintln(out, e)
+				written := make([]string, len(es))
+				for i, e := range es {
+					written[i] = p.Error(e)
+					fmt.Fprintln(out, written[i])
 				}
-				if aside != "" && !strings.Contains(es.Error(), aside) {
+				if aside != "" && !strings.Contains(strings.Join(written, "\n"), aside) {
 					fmt.Fprintln(out, "# "+aside)
 				}
 				fmt.Fprintf(out, "%d error(s): nothing would be applied\n", len(es))
@@ -91,9 +98,14 @@ var ordersHelpCmd = &command{
 		out := c.out
 		name := fs.String("scenario", "campaign", "scenario name or file")
 		side := fs.String("side", "german", "the player's side, german or allied")
+		language := addLanguageFlag(fs, "en")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usageError{"no arguments expected"}
+			}
+			p, err := languagePrinter(*language)
+			if err != nil {
+				return err
 			}
 			if *side != "german" && *side != "allied" {
 				return usageError{"--side must be german or allied"}
@@ -102,7 +114,7 @@ var ordersHelpCmd = &command{
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(out, referee.Help(s, nil, rules.Side(*side)))
+			fmt.Fprint(out, referee.HelpIn(p, s, nil, rules.Side(*side)))
 			return nil
 		}
 	},

@@ -13,12 +13,17 @@ var reportCmd = &command{
 		out := c.out
 		sf := addStoreFlags(fs)
 		which := fs.String("impulse", "", "the impulse, as G17-2 (default: the last played); after a rollback, its last playing")
+		language := addLanguageFlag(fs, "the language of the player who played the impulse")
 		return func(args []string) error {
 			id, err := oneGame(args)
 			if err != nil {
 				return err
 			}
-			resp, err := c.do(sf, request{Act: "report", Game: id, Impulse: *which}, false)
+			code, err := languageCode(*language)
+			if err != nil {
+				return err
+			}
+			resp, err := c.do(sf, request{Act: "report", Game: id, Impulse: *which, Language: code}, false)
 			if err != nil {
 				return err
 			}

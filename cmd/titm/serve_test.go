@@ -327,7 +327,7 @@ func runDemo(t *testing.T, args ...string) string {
 	}
 	// The demo's journal shows the game and its reports.
 	game := regexp.MustCompile(`/games/(intro-\d+)`).FindStringSubmatch(text)
-	resp, err := http.Get("http://127.0.0.1:" + webPort + "/games/" + game[1])
+	resp, err := http.Get("http://127.0.0.1:" + webPort + "/games/" + game[1] + "?lang=en") // the demo's referee may write in Japanese
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 	"titm/store"
 )
@@ -95,8 +96,36 @@ func viewReport(h *host, req request) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := adjudicator.Report(rp.Game, recs, events)
+	code := req.Language
+	if code == "" {
+		if code, err = h.playerLanguage(req.Game, recs[0].Impulse); err != nil {
+			return nil, err
+		}
+	}
+	text, err := adjudicator.ReportIn(lang.For(code), rp.Game, recs, events)
 	return &response{Text: text}, err
+}
+
+// playerLanguage is the language of the player of a game who played an
+// impulse (as G17-2): his own choice, else his address's, else the
+// referee's, as his mails are written.
+func (h *host) playerLanguage(id, impulse string) (string, error) {
+	imp, err := rules.ParseImpulse(impulse)
+	if err != nil {
+		return "", fmt.Errorf("the impulse %q of game %s: %w", impulse, id, err)
+	}
+	var code string
+	err = h.st.View(func(tx *store.Tx) error {
+		g, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		if pl := g.Players[imp.Side]; pl != nil {
+			code = h.ref.Language(g, pl.Address)
+		}
+		return nil
+	})
+	return code, err
 }
 
 func viewRender(h *host, req request) (*response, error) {
