@@ -91,10 +91,6 @@ type Verified struct {
 	Committed, Addresses int
 }
 
-// Public reports whether the export was a public one: its log commits to
-// addresses the export does not give.
-func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
-
 // Verify checks an export: the revealed seed against the commitment, every
 // die against the stream, every impulse replayed through the rules to the
 // same events and positions, every record compared field by field with the

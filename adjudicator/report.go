@@ -810,18 +810,13 @@ func PictureIn(p *lang.Printer, g *Game, impulse string, events []rules.Event) (
 	})
 }
 
-// WriteRehearsal writes the answer to CHECK for orders the position accepts,
-// in English: what they would do, carried out to just before the first die
-// (the moves step by step, the bridges where the enemy may try a
-// demolition, the stacks, who the stacking limit would remove, the units
-// spent, the battles) and what the first die would be rolled for. The
+// WriteRehearsalIn writes the answer to CHECK for orders the position
+// accepts, in the language of p: what they would do, carried out to just
+// before the first die (the moves step by step, the bridges where the enemy
+// may try a demolition, the stacks, who the stacking limit would remove,
+// the units spent, the battles) and what the first die would be rolled
+// for, written as the dice are asked for it, as the log would keep it. The
 // enemy's standing orders are not in it: rules.Rehearse never reads them.
-func WriteRehearsal(s *rules.Scenario, rh *rules.Rehearsal) string {
-	return WriteRehearsalIn(lang.EN(), s, rh)
-}
-
-// WriteRehearsalIn is WriteRehearsal in the language of p. The first die's
-// purpose is written as the dice are asked for it, as the log would keep it.
 func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) string {
 	r := newReporter(p, s)
 	side := rh.Impulse.Side

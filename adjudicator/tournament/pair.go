@@ -2,7 +2,6 @@ package tournament
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"titm/adjudicator"
@@ -370,11 +369,4 @@ func (p *Pairing) Winner() int {
 		return p.A
 	}
 	return p.Advance
-}
-
-// Sorted returns the pairs sorted, for stable output.
-func Sorted(pairs [][2]int) [][2]int {
-	out := append([][2]int(nil), pairs...)
-	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
-	return out
 }

@@ -452,15 +452,6 @@ func (t *Tournament) roundOver(r *Round, now time.Time) []Record {
 	return out
 }
 
-// Adjudicate ends a stalled game by the director's decision: a forfeit by
-// side, or a draw when side is "". The game's own log records it too.
-func Adjudicated(side rules.Side) GameEnd {
-	if side == "" {
-		return GameEnd{How: "adjudicated", Result: "drawn by the director"}
-	}
-	return GameEnd{Winner: side.Enemy(), How: "adjudicated", Result: fmt.Sprintf("the %s player forfeits by the director's decision", side.Title())}
-}
-
 // EndOf reads a game's result as its log gives it: the winning side from
 // "German ... victory", "Allied ... victory", a concession or a forfeit
 // ("...: Allied victory"); "Draw" or an agreed draw is a draw; a result naming no

@@ -103,10 +103,6 @@ type Verified struct {
 	Committed, Addresses int
 }
 
-// Public reports whether the export was a public one: its logs commit to
-// addresses it does not give.
-func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
-
 // Discrepancy is the first difference Verify found: the record (Seq, -1
 // for the export's own fields), the field by its JSON name where one field
 // differs (`pairs[1][0]`, `bids[0].vp`; the export's: `head`), and what.
