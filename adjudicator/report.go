@@ -550,31 +550,7 @@ func (r *reporter) movement(e rules.Event) bool {
 		}
 		r.item(p.Sprintf("Panzer reserve released: %s, with %d German SP against %d Allied in %s (11.3).", name, e.GermanSP, e.AlliedSP, r.area(e.Area)))
 	case rules.Moved:
-		r.section(p.Sprintf("Movement"))
-		path := make([]string, len(e.Path))
-		for i, pl := range e.Path {
-			path[i] = r.place(pl)
-		}
-		units := strings.Join(e.Units, ", ") // unit ids, as orders list them
-		if len(e.Path) == 1 {
-			// A stack that spent MP without leaving: a bridge blown
-			// before it (8.42, B2).
-			r.item(p.Sprintf("%s stays in %s, having spent %d MP.", units, path[0], e.MP))
-			r.steps(e.Steps)
-			return true
-		}
-		way := strings.Join(path, " - ")
-		switch {
-		case len(e.Units) == 1 && e.Foot:
-			r.item(p.Sprintf("%s moves on foot %s: %d MP.", units, way, e.MP))
-		case len(e.Units) == 1:
-			r.item(p.Sprintf("%s moves %s: %d MP.", units, way, e.MP))
-		case e.Foot:
-			r.item(p.Sprintf("%s move on foot %s: %d MP.", units, way, e.MP))
-		default:
-			r.item(p.Sprintf("%s move %s: %d MP.", units, way, e.MP))
-		}
-		r.steps(e.Steps)
+		r.moved(e)
 	case rules.Entrenched:
 		r.section(p.Sprintf("Movement"))
 		r.item(p.Sprintf("%s entrenches (8.5).", e.Unit))
@@ -586,17 +562,7 @@ func (r *reporter) movement(e rules.Event) bool {
 		}
 		r.item(p.Sprintf("%s stops short: %s.", e.Order, why))
 	case rules.SFPlaced:
-		r.section(p.Sprintf("Special forces (14.0)"))
-		switch e.Effect {
-		case rules.SFDelay:
-			r.item(p.Sprintf("German special forces in %d, DELAY: Allied units pay 1 MP more to enter or leave it (14.22).", e.Area))
-		case rules.SFDemolition:
-			r.item(p.Sprintf("German special forces in %d, DEMOLITION: Allied demolitions from it succeed only on a 1 (14.23).", e.Area))
-		case rules.SFConfusion:
-			r.item(p.Sprintf("German special forces in %d, CONFUSION: all Allied fire in the battle at %d this impulse has +1 (14.24).", e.Area, e.Battle))
-		default:
-			r.item(p.Sprintf("German special forces in %d, %s.", e.Area, e.Effect))
-		}
+		r.sfPlaced(e)
 	case rules.SFRemoved:
 		r.section(p.Sprintf("Special forces (14.0)"))
 		r.item(p.Sprintf("The special forces leave %d (14.3).", e.Area))
@@ -614,6 +580,53 @@ func (r *reporter) movement(e rules.Event) bool {
 		return false
 	}
 	return true
+}
+
+// moved writes a stack's move.
+func (r *reporter) moved(e rules.Moved) {
+	p := r.p
+	r.section(p.Sprintf("Movement"))
+	path := make([]string, len(e.Path))
+	for i, pl := range e.Path {
+		path[i] = r.place(pl)
+	}
+	units := strings.Join(e.Units, ", ") // unit ids, as orders list them
+	if len(e.Path) == 1 {
+		// A stack that spent MP without leaving: a bridge blown
+		// before it (8.42, B2).
+		r.item(p.Sprintf("%s stays in %s, having spent %d MP.", units, path[0], e.MP))
+		r.steps(e.Steps)
+		return
+	}
+	way := strings.Join(path, " - ")
+	switch {
+	case len(e.Units) == 1 && e.Foot:
+		r.item(p.Sprintf("%s moves on foot %s: %d MP.", units, way, e.MP))
+	case len(e.Units) == 1:
+		r.item(p.Sprintf("%s moves %s: %d MP.", units, way, e.MP))
+	case e.Foot:
+		r.item(p.Sprintf("%s move on foot %s: %d MP.", units, way, e.MP))
+	default:
+		r.item(p.Sprintf("%s move %s: %d MP.", units, way, e.MP))
+	}
+	r.steps(e.Steps)
+}
+
+// sfPlaced writes where the German special forces go and what they do
+// there (14.2).
+func (r *reporter) sfPlaced(e rules.SFPlaced) {
+	p := r.p
+	r.section(p.Sprintf("Special forces (14.0)"))
+	switch e.Effect {
+	case rules.SFDelay:
+		r.item(p.Sprintf("German special forces in %d, DELAY: Allied units pay 1 MP more to enter or leave it (14.22).", e.Area))
+	case rules.SFDemolition:
+		r.item(p.Sprintf("German special forces in %d, DEMOLITION: Allied demolitions from it succeed only on a 1 (14.23).", e.Area))
+	case rules.SFConfusion:
+		r.item(p.Sprintf("German special forces in %d, CONFUSION: all Allied fire in the battle at %d this impulse has +1 (14.24).", e.Area, e.Battle))
+	default:
+		r.item(p.Sprintf("German special forces in %d, %s.", e.Area, e.Effect))
+	}
 }
 
 // battle writes the events of a battle, step by step (9.3), and reports
