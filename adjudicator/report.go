@@ -115,33 +115,7 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 	// Room for the report at once: a few hundred bytes an event, in
 	// either language, rather than the builder growing step by step.
 	r.b.Grow(2048 + 256*len(d.Events))
-	title := s.Name
-	if s.Title != "" {
-		title = p.Text(s.TitleMessage())
-	}
-	if d.Game != "" {
-		r.line(p.Sprintf("Tigers in the Mist, game %s: %s", d.Game, title))
-	} else {
-		r.line(p.Sprintf("Tigers in the Mist: %s", title))
-	}
-	r.line(p.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse.String(), d.Impulse.Side, d.Impulse.N, d.Impulse.Day))
-	switch {
-	case d.Reason == ReasonDeadline:
-		r.line(p.Sprintf("Played without orders: the deadline passed without valid orders (B8)"))
-	case d.Reason != "":
-		r.line(p.Sprintf("Played without orders: %s", d.Reason))
-	case !d.Played.IsZero():
-		r.line(p.Sprintf("Played %s with the %s player's orders", FormatTime(d.Played), d.Impulse.Side))
-	}
-	switch {
-	case d.Next.Day == 0:
-	case d.Paused:
-		r.line(p.Sprintf("Next: the %s impulse %s; the game is paused by the director", d.Next.Side, d.Next.String()))
-	case !d.Due.IsZero():
-		r.line(p.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side, d.Next.String(), FormatTime(d.Due)))
-	default:
-		r.line(p.Sprintf("Next: the %s impulse %s", d.Next.Side, d.Next.String()))
-	}
+	r.heading(d)
 	r.rule()
 	if d.Orders != "" {
 		r.section(p.Sprintf("Orders as accepted"))
@@ -171,6 +145,46 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 			r.wrap(p.Sprintf("%s  (draw %s)", PurposeText(p, x.Purpose), strconv.FormatUint(x.Draw, 10)), fmt.Sprintf("  %2d  ", x.Value), itemRest)
 		}
 	}
+	r.ending(d)
+	return r.b.String()
+}
+
+// heading writes the report's first lines: the game, the impulse, how it
+// was played and what comes next.
+func (r *reporter) heading(d *ReportData) {
+	p, s := r.p, d.Scenario
+	title := s.Name
+	if s.Title != "" {
+		title = p.Text(s.TitleMessage())
+	}
+	if d.Game != "" {
+		r.line(p.Sprintf("Tigers in the Mist, game %s: %s", d.Game, title))
+	} else {
+		r.line(p.Sprintf("Tigers in the Mist: %s", title))
+	}
+	r.line(p.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse.String(), d.Impulse.Side, d.Impulse.N, d.Impulse.Day))
+	switch {
+	case d.Reason == ReasonDeadline:
+		r.line(p.Sprintf("Played without orders: the deadline passed without valid orders (B8)"))
+	case d.Reason != "":
+		r.line(p.Sprintf("Played without orders: %s", d.Reason))
+	case !d.Played.IsZero():
+		r.line(p.Sprintf("Played %s with the %s player's orders", FormatTime(d.Played), d.Impulse.Side))
+	}
+	switch {
+	case d.Next.Day == 0:
+	case d.Paused:
+		r.line(p.Sprintf("Next: the %s impulse %s; the game is paused by the director", d.Next.Side, d.Next.String()))
+	case !d.Due.IsZero():
+		r.line(p.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side, d.Next.String(), FormatTime(d.Due)))
+	default:
+		r.line(p.Sprintf("Next: the %s impulse %s", d.Next.Side, d.Next.String()))
+	}
+}
+
+// ending writes the end of the game, if it is over, and the log's head.
+func (r *reporter) ending(d *ReportData) {
+	p := r.p
 	if d.Result != "" {
 		r.rule()
 		r.line(p.Sprintf("THE GAME IS OVER: %s.", p.Text(rules.ResultMessage(d.Result))))
@@ -183,7 +197,6 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 		r.blank()
 		r.line(p.Sprintf("Log head: %s", d.Head))
 	}
-	return r.b.String()
 }
 
 // standing says where the scenario's victory conditions stand (12.0 and the
