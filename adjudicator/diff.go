@@ -68,6 +68,7 @@ func diff(path string, a, b reflect.Value) *Difference {
 	if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) && t.Kind() == reflect.Struct {
 		return leafDiff(path, a, b)
 	}
+	var d *Difference
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if a.IsNil() || b.IsNil() {
@@ -75,86 +76,104 @@ func diff(path string, a, b reflect.Value) *Difference {
 		}
 		return diff(path, a.Elem(), b.Elem())
 	case reflect.Struct:
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() && !f.Anonymous {
-				continue
-			}
-			tag := f.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			if omitted(opts, a.Field(i)) && omitted(opts, b.Field(i)) {
-				// Neither JSON writes the field.
-				continue
-			}
-			if f.Anonymous && name == "" {
-				// An embedded struct's fields are the outer JSON's.
-				if d := diff(path, a.Field(i), b.Field(i)); d != nil {
-					return d
-				}
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			if d := diff(join(path, name), a.Field(i), b.Field(i)); d != nil {
-				return d
-			}
-		}
-		// Whatever the fields do not tell (a field the JSON omits in one
-		// and writes in the other) the JSON does.
-		return leafDiff(path, a, b)
+		d = diffStruct(path, a, b)
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			return leafDiff(path, a, b)
 		}
-		for i := 0; i < a.Len() || i < b.Len(); i++ {
-			p := fmt.Sprintf("%s[%d]", path, i)
-			switch {
-			case i >= b.Len():
-				return &Difference{Field: p, Logged: jsonOf(a.Index(i))}
-			case i >= a.Len():
-				return &Difference{Field: p, Replayed: jsonOf(b.Index(i))}
-			}
-			if d := diff(p, a.Index(i), b.Index(i)); d != nil {
-				return d
-			}
-		}
-		return leafDiff(path, a, b) // null against []
+		d = diffList(path, a, b)
 	case reflect.Map:
-		var keys []string
-		byKey := map[string][2]reflect.Value{}
-		for j, m := range []reflect.Value{a, b} {
-			it := m.MapRange()
-			for it.Next() {
-				k := fmt.Sprint(it.Key().Interface())
-				v, seen := byKey[k]
-				if !seen {
-					keys = append(keys, k)
-				}
-				v[j] = it.Value()
-				byKey[k] = v
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			v := byKey[k]
-			p := join(path, k)
-			switch {
-			case !v[1].IsValid():
-				return &Difference{Field: p, Logged: jsonOf(v[0])}
-			case !v[0].IsValid():
-				return &Difference{Field: p, Replayed: jsonOf(v[1])}
-			}
-			if d := diff(p, v[0], v[1]); d != nil {
-				return d
-			}
-		}
-		return leafDiff(path, a, b)
+		d = diffMap(path, a, b)
 	}
+	if d != nil {
+		return d
+	}
+	// Whatever the parts do not tell (a field the JSON omits in one and
+	// writes in the other, null against []) the JSON does.
 	return leafDiff(path, a, b)
+}
+
+// diffStruct compares two structs field by field, by their JSON names.
+func diffStruct(path string, a, b reflect.Value) *Difference {
+	t := a.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if omitted(opts, a.Field(i)) && omitted(opts, b.Field(i)) {
+			// Neither JSON writes the field.
+			continue
+		}
+		switch {
+		case f.Anonymous && name == "":
+			// An embedded struct's fields are the outer JSON's.
+			name = path
+		case name == "":
+			name = join(path, f.Name)
+		default:
+			name = join(path, name)
+		}
+		if d := diff(name, a.Field(i), b.Field(i)); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// diffList compares two slices or arrays element by element.
+func diffList(path string, a, b reflect.Value) *Difference {
+	for i := 0; i < a.Len() || i < b.Len(); i++ {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		switch {
+		case i >= b.Len():
+			return &Difference{Field: p, Logged: jsonOf(a.Index(i))}
+		case i >= a.Len():
+			return &Difference{Field: p, Replayed: jsonOf(b.Index(i))}
+		}
+		if d := diff(p, a.Index(i), b.Index(i)); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// diffMap compares two maps key by key, in the order of the keys.
+func diffMap(path string, a, b reflect.Value) *Difference {
+	var keys []string
+	byKey := map[string][2]reflect.Value{}
+	for j, m := range []reflect.Value{a, b} {
+		it := m.MapRange()
+		for it.Next() {
+			k := fmt.Sprint(it.Key().Interface())
+			v, seen := byKey[k]
+			if !seen {
+				keys = append(keys, k)
+			}
+			v[j] = it.Value()
+			byKey[k] = v
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := byKey[k]
+		p := join(path, k)
+		switch {
+		case !v[1].IsValid():
+			return &Difference{Field: p, Logged: jsonOf(v[0])}
+		case !v[0].IsValid():
+			return &Difference{Field: p, Replayed: jsonOf(v[1])}
+		}
+		if d := diff(p, v[0], v[1]); d != nil {
+			return d
+		}
+	}
+	return nil
 }
 
 // Clone returns a deep copy of v made through its JSON, so that nothing of

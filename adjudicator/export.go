@@ -91,10 +91,6 @@ type Verified struct {
 	Committed, Addresses int
 }
 
-// Public reports whether the export was a public one: its log commits to
-// addresses the export does not give.
-func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
-
 // Verify checks an export: the revealed seed against the commitment, every
 // die against the stream, every impulse replayed through the rules to the
 // same events and positions, every record compared field by field with the
@@ -116,28 +112,9 @@ func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, 
 	if err != nil {
 		return nil, err
 	}
-	var secret []byte
-	if x.Seed != "" {
-		var err error
-		if secret, err = hex.DecodeString(x.Seed); err != nil || len(secret) != SeedSize {
-			return nil, &Discrepancy{Kind: "export", Field: "seed", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
-		}
-	}
-	if x.Format != ExportFormat && x.Format != ExportFormatV1 {
-		return nil, &Discrepancy{Kind: "export", Field: "format", What: fmt.Sprintf("the export's format is %q, not %q (or %q, as written before)", x.Format, ExportFormat, ExportFormatV1)}
-	}
-	if err := checkTimes(x.Records); err != nil {
+	secret, s, err := x.prepare(s)
+	if err != nil {
 		return nil, err
-	}
-	if _, ok := x.Files[x.Main]; s == nil && ok && len(x.Records) > 0 && FilesHash(x.Files) == x.Records[0].Data {
-		// Files the log vouches for: loaded once for every game that has
-		// them.
-		if s, err = loadScenario(x.Files, x.Main); err != nil {
-			return nil, fmt.Errorf("loading the game's scenario: %w", err)
-		}
-	}
-	if len(x.Records) > 0 && x.Scenario != x.Records[0].Scenario {
-		return nil, &Discrepancy{Kind: KindCreated, Field: "scenario", What: fmt.Sprintf("the export's scenario is %q, but the log's first record has %q", x.Scenario, x.Records[0].Scenario)}
 	}
 	// Each player's seed is checked against the export's where the log
 	// records it, as the replay reaches it.
@@ -158,25 +135,66 @@ func VerifyWith(s *rules.Scenario, x *Export, step func(g *Game, recs []Record, 
 		return nil, err
 	}
 	g := rp.Game
-	switch {
-	case x.Seed == "" && g.Status == Finished:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: KindFinished, Field: "seed", What: "the game is finished, but the export does not reveal its seed"}
-	case x.Head != g.Head:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "head", What: fmt.Sprintf("the export's head is %s, but its last record hashes to %s", x.Head, g.Head)}
-	case x.Status != g.Status:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "status", What: fmt.Sprintf("the export says the game is %s, but its log leaves it %s", x.Status, g.Status)}
-	case x.Result != g.Result:
-		return nil, &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "result", What: fmt.Sprintf("the export's result is %q, but its log gives %q", x.Result, g.Result)}
-	}
-	for side := range x.Seeds {
-		if side != rules.German && side != rules.Allied || x.Seeds[side] != g.Players[side].Seed {
-			return nil, &Discrepancy{Kind: "export", Field: "player_seeds." + string(side), What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
-		}
+	if err := x.checkEnd(g); err != nil {
+		return nil, err
 	}
 	// The replay checked the addresses against the created record.
 	n, _ := checkAddresses(x.Header, x.Records[0])
 	return &Verified{Impulses: rp.Impulses, Dice: rp.Dice, DiceChecked: secret != nil, Game: g,
 		Committed: len(x.Records[0].AddressCommitments), Addresses: n}, nil
+}
+
+// prepare checks what of the export comes before its replay (the seed, the
+// format, the times, the scenario) and returns the game's secret, nil if
+// not revealed, and its scenario: s, or loaded from the files the log
+// vouches for, or nil for the replay to load.
+func (x *Export) prepare(s *rules.Scenario) ([]byte, *rules.Scenario, error) {
+	var secret []byte
+	if x.Seed != "" {
+		var err error
+		if secret, err = hex.DecodeString(x.Seed); err != nil || len(secret) != SeedSize {
+			return nil, nil, &Discrepancy{Kind: "export", Field: "seed", What: fmt.Sprintf("the revealed seed %q is not %d bytes in hex", x.Seed, SeedSize)}
+		}
+	}
+	if x.Format != ExportFormat && x.Format != ExportFormatV1 {
+		return nil, nil, &Discrepancy{Kind: "export", Field: "format", What: fmt.Sprintf("the export's format is %q, not %q (or %q, as written before)", x.Format, ExportFormat, ExportFormatV1)}
+	}
+	if err := checkTimes(x.Records); err != nil {
+		return nil, nil, err
+	}
+	if _, ok := x.Files[x.Main]; s == nil && ok && len(x.Records) > 0 && FilesHash(x.Files) == x.Records[0].Data {
+		// Files the log vouches for: loaded once for every game that has
+		// them.
+		var err error
+		if s, err = loadScenario(x.Files, x.Main); err != nil {
+			return nil, nil, fmt.Errorf("loading the game's scenario: %w", err)
+		}
+	}
+	if len(x.Records) > 0 && x.Scenario != x.Records[0].Scenario {
+		return nil, nil, &Discrepancy{Kind: KindCreated, Field: "scenario", What: fmt.Sprintf("the export's scenario is %q, but the log's first record has %q", x.Scenario, x.Records[0].Scenario)}
+	}
+	return secret, s, nil
+}
+
+// checkEnd checks the export's own fields against the game its log
+// replayed to, g.
+func (x *Export) checkEnd(g *Game) error {
+	switch {
+	case x.Seed == "" && g.Status == Finished:
+		return &Discrepancy{Seq: g.Log - 1, Kind: KindFinished, Field: "seed", What: "the game is finished, but the export does not reveal its seed"}
+	case x.Head != g.Head:
+		return &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "head", What: fmt.Sprintf("the export's head is %s, but its last record hashes to %s", x.Head, g.Head)}
+	case x.Status != g.Status:
+		return &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "status", What: fmt.Sprintf("the export says the game is %s, but its log leaves it %s", x.Status, g.Status)}
+	case x.Result != g.Result:
+		return &Discrepancy{Seq: g.Log - 1, Kind: "export", Field: "result", What: fmt.Sprintf("the export's result is %q, but its log gives %q", x.Result, g.Result)}
+	}
+	for side := range x.Seeds {
+		if side != rules.German && side != rules.Allied || x.Seeds[side] != g.Players[side].Seed {
+			return &Discrepancy{Kind: "export", Field: "player_seeds." + string(side), What: fmt.Sprintf("the export gives the %s seed as %q, but the log has %q", side, x.Seeds[side], g.Players[side].Seed)}
+		}
+	}
+	return nil
 }
 
 // checkTimes checks that the times of a log never go back: each record is

@@ -115,33 +115,7 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 	// Room for the report at once: a few hundred bytes an event, in
 	// either language, rather than the builder growing step by step.
 	r.b.Grow(2048 + 256*len(d.Events))
-	title := s.Name
-	if s.Title != "" {
-		title = p.Text(s.TitleMessage())
-	}
-	if d.Game != "" {
-		r.line(p.Sprintf("Tigers in the Mist, game %s: %s", d.Game, title))
-	} else {
-		r.line(p.Sprintf("Tigers in the Mist: %s", title))
-	}
-	r.line(p.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse.String(), d.Impulse.Side, d.Impulse.N, d.Impulse.Day))
-	switch {
-	case d.Reason == ReasonDeadline:
-		r.line(p.Sprintf("Played without orders: the deadline passed without valid orders (B8)"))
-	case d.Reason != "":
-		r.line(p.Sprintf("Played without orders: %s", d.Reason))
-	case !d.Played.IsZero():
-		r.line(p.Sprintf("Played %s with the %s player's orders", FormatTime(d.Played), d.Impulse.Side))
-	}
-	switch {
-	case d.Next.Day == 0:
-	case d.Paused:
-		r.line(p.Sprintf("Next: the %s impulse %s; the game is paused by the director", d.Next.Side, d.Next.String()))
-	case !d.Due.IsZero():
-		r.line(p.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side, d.Next.String(), FormatTime(d.Due)))
-	default:
-		r.line(p.Sprintf("Next: the %s impulse %s", d.Next.Side, d.Next.String()))
-	}
+	r.heading(d)
 	r.rule()
 	if d.Orders != "" {
 		r.section(p.Sprintf("Orders as accepted"))
@@ -171,6 +145,46 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 			r.wrap(p.Sprintf("%s  (draw %s)", PurposeText(p, x.Purpose), strconv.FormatUint(x.Draw, 10)), fmt.Sprintf("  %2d  ", x.Value), itemRest)
 		}
 	}
+	r.ending(d)
+	return r.b.String()
+}
+
+// heading writes the report's first lines: the game, the impulse, how it
+// was played and what comes next.
+func (r *reporter) heading(d *ReportData) {
+	p, s := r.p, d.Scenario
+	title := s.Name
+	if s.Title != "" {
+		title = p.Text(s.TitleMessage())
+	}
+	if d.Game != "" {
+		r.line(p.Sprintf("Tigers in the Mist, game %s: %s", d.Game, title))
+	} else {
+		r.line(p.Sprintf("Tigers in the Mist: %s", title))
+	}
+	r.line(p.Sprintf("Impulse %s, the %s impulse %d of %d December", d.Impulse.String(), d.Impulse.Side, d.Impulse.N, d.Impulse.Day))
+	switch {
+	case d.Reason == ReasonDeadline:
+		r.line(p.Sprintf("Played without orders: the deadline passed without valid orders (B8)"))
+	case d.Reason != "":
+		r.line(p.Sprintf("Played without orders: %s", d.Reason))
+	case !d.Played.IsZero():
+		r.line(p.Sprintf("Played %s with the %s player's orders", FormatTime(d.Played), d.Impulse.Side))
+	}
+	switch {
+	case d.Next.Day == 0:
+	case d.Paused:
+		r.line(p.Sprintf("Next: the %s impulse %s; the game is paused by the director", d.Next.Side, d.Next.String()))
+	case !d.Due.IsZero():
+		r.line(p.Sprintf("Next: the %s impulse %s, due by %s", d.Next.Side, d.Next.String(), FormatTime(d.Due)))
+	default:
+		r.line(p.Sprintf("Next: the %s impulse %s", d.Next.Side, d.Next.String()))
+	}
+}
+
+// ending writes the end of the game, if it is over, and the log's head.
+func (r *reporter) ending(d *ReportData) {
+	p := r.p
 	if d.Result != "" {
 		r.rule()
 		r.line(p.Sprintf("THE GAME IS OVER: %s.", p.Text(rules.ResultMessage(d.Result))))
@@ -183,7 +197,6 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 		r.blank()
 		r.line(p.Sprintf("Log head: %s", d.Head))
 	}
-	return r.b.String()
 }
 
 // standing says where the scenario's victory conditions stand (12.0 and the
@@ -550,31 +563,7 @@ func (r *reporter) movement(e rules.Event) bool {
 		}
 		r.item(p.Sprintf("Panzer reserve released: %s, with %d German SP against %d Allied in %s (11.3).", name, e.GermanSP, e.AlliedSP, r.area(e.Area)))
 	case rules.Moved:
-		r.section(p.Sprintf("Movement"))
-		path := make([]string, len(e.Path))
-		for i, pl := range e.Path {
-			path[i] = r.place(pl)
-		}
-		units := strings.Join(e.Units, ", ") // unit ids, as orders list them
-		if len(e.Path) == 1 {
-			// A stack that spent MP without leaving: a bridge blown
-			// before it (8.42, B2).
-			r.item(p.Sprintf("%s stays in %s, having spent %d MP.", units, path[0], e.MP))
-			r.steps(e.Steps)
-			return true
-		}
-		way := strings.Join(path, " - ")
-		switch {
-		case len(e.Units) == 1 && e.Foot:
-			r.item(p.Sprintf("%s moves on foot %s: %d MP.", units, way, e.MP))
-		case len(e.Units) == 1:
-			r.item(p.Sprintf("%s moves %s: %d MP.", units, way, e.MP))
-		case e.Foot:
-			r.item(p.Sprintf("%s move on foot %s: %d MP.", units, way, e.MP))
-		default:
-			r.item(p.Sprintf("%s move %s: %d MP.", units, way, e.MP))
-		}
-		r.steps(e.Steps)
+		r.moved(e)
 	case rules.Entrenched:
 		r.section(p.Sprintf("Movement"))
 		r.item(p.Sprintf("%s entrenches (8.5).", e.Unit))
@@ -586,17 +575,7 @@ func (r *reporter) movement(e rules.Event) bool {
 		}
 		r.item(p.Sprintf("%s stops short: %s.", e.Order, why))
 	case rules.SFPlaced:
-		r.section(p.Sprintf("Special forces (14.0)"))
-		switch e.Effect {
-		case rules.SFDelay:
-			r.item(p.Sprintf("German special forces in %d, DELAY: Allied units pay 1 MP more to enter or leave it (14.22).", e.Area))
-		case rules.SFDemolition:
-			r.item(p.Sprintf("German special forces in %d, DEMOLITION: Allied demolitions from it succeed only on a 1 (14.23).", e.Area))
-		case rules.SFConfusion:
-			r.item(p.Sprintf("German special forces in %d, CONFUSION: all Allied fire in the battle at %d this impulse has +1 (14.24).", e.Area, e.Battle))
-		default:
-			r.item(p.Sprintf("German special forces in %d, %s.", e.Area, e.Effect))
-		}
+		r.sfPlaced(e)
 	case rules.SFRemoved:
 		r.section(p.Sprintf("Special forces (14.0)"))
 		r.item(p.Sprintf("The special forces leave %d (14.3).", e.Area))
@@ -614,6 +593,53 @@ func (r *reporter) movement(e rules.Event) bool {
 		return false
 	}
 	return true
+}
+
+// moved writes a stack's move.
+func (r *reporter) moved(e rules.Moved) {
+	p := r.p
+	r.section(p.Sprintf("Movement"))
+	path := make([]string, len(e.Path))
+	for i, pl := range e.Path {
+		path[i] = r.place(pl)
+	}
+	units := strings.Join(e.Units, ", ") // unit ids, as orders list them
+	if len(e.Path) == 1 {
+		// A stack that spent MP without leaving: a bridge blown
+		// before it (8.42, B2).
+		r.item(p.Sprintf("%s stays in %s, having spent %d MP.", units, path[0], e.MP))
+		r.steps(e.Steps)
+		return
+	}
+	way := strings.Join(path, " - ")
+	switch {
+	case len(e.Units) == 1 && e.Foot:
+		r.item(p.Sprintf("%s moves on foot %s: %d MP.", units, way, e.MP))
+	case len(e.Units) == 1:
+		r.item(p.Sprintf("%s moves %s: %d MP.", units, way, e.MP))
+	case e.Foot:
+		r.item(p.Sprintf("%s move on foot %s: %d MP.", units, way, e.MP))
+	default:
+		r.item(p.Sprintf("%s move %s: %d MP.", units, way, e.MP))
+	}
+	r.steps(e.Steps)
+}
+
+// sfPlaced writes where the German special forces go and what they do
+// there (14.2).
+func (r *reporter) sfPlaced(e rules.SFPlaced) {
+	p := r.p
+	r.section(p.Sprintf("Special forces (14.0)"))
+	switch e.Effect {
+	case rules.SFDelay:
+		r.item(p.Sprintf("German special forces in %d, DELAY: Allied units pay 1 MP more to enter or leave it (14.22).", e.Area))
+	case rules.SFDemolition:
+		r.item(p.Sprintf("German special forces in %d, DEMOLITION: Allied demolitions from it succeed only on a 1 (14.23).", e.Area))
+	case rules.SFConfusion:
+		r.item(p.Sprintf("German special forces in %d, CONFUSION: all Allied fire in the battle at %d this impulse has +1 (14.24).", e.Area, e.Battle))
+	default:
+		r.item(p.Sprintf("German special forces in %d, %s.", e.Area, e.Effect))
+	}
 }
 
 // battle writes the events of a battle, step by step (9.3), and reports
@@ -810,18 +836,13 @@ func PictureIn(p *lang.Printer, g *Game, impulse string, events []rules.Event) (
 	})
 }
 
-// WriteRehearsal writes the answer to CHECK for orders the position accepts,
-// in English: what they would do, carried out to just before the first die
-// (the moves step by step, the bridges where the enemy may try a
-// demolition, the stacks, who the stacking limit would remove, the units
-// spent, the battles) and what the first die would be rolled for. The
+// WriteRehearsalIn writes the answer to CHECK for orders the position
+// accepts, in the language of p: what they would do, carried out to just
+// before the first die (the moves step by step, the bridges where the enemy
+// may try a demolition, the stacks, who the stacking limit would remove,
+// the units spent, the battles) and what the first die would be rolled
+// for, written as the dice are asked for it, as the log would keep it. The
 // enemy's standing orders are not in it: rules.Rehearse never reads them.
-func WriteRehearsal(s *rules.Scenario, rh *rules.Rehearsal) string {
-	return WriteRehearsalIn(lang.EN(), s, rh)
-}
-
-// WriteRehearsalIn is WriteRehearsal in the language of p. The first die's
-// purpose is written as the dice are asked for it, as the log would keep it.
 func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) string {
 	r := newReporter(p, s)
 	side := rh.Impulse.Side

@@ -163,7 +163,7 @@ func TestCheckReply(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		replies = append(replies, WriteRehearsal(s, rh))
+		replies = append(replies, WriteRehearsalIn(lang.EN(), s, rh))
 	}
 	if replies[0] != replies[1] {
 		t.Errorf("the answer depends on the Allied standing orders:\n%s\n----\n%s", replies[0], replies[1])

@@ -13,92 +13,114 @@ import (
 // the mail layer and by titm orders check alike.
 func HTMLToText(body string) string {
 	z := html.NewTokenizer(strings.NewReader(body))
-	var b strings.Builder
-	quote, pre, skip := 0, 0, 0
-	atLineStart := true
-	newline := func() {
-		b.WriteByte('\n')
-		atLineStart = true
-	}
-	write := func(s string) {
-		for i, part := range strings.Split(s, "\n") {
-			if i > 0 {
-				newline()
-			}
-			if part == "" {
-				continue
-			}
-			if atLineStart {
-				b.WriteString(strings.Repeat("> ", quote))
-				atLineStart = false
-			}
-			b.WriteString(part)
-		}
-	}
+	w := &htmlText{atLineStart: true}
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
-			return strings.TrimSpace(b.String()) + "\n"
+			return strings.TrimSpace(w.b.String()) + "\n"
 		case html.TextToken:
-			if skip > 0 {
-				continue
-			}
-			t := string(z.Text())
-			if pre == 0 {
-				t = strings.Join(strings.FieldsFunc(t, func(r rune) bool { return r == '\n' || r == '\r' || r == '\t' }), " ")
-				if atLineStart {
-					t = strings.TrimLeft(t, " ")
-				}
-			}
-			write(t)
+			w.text(string(z.Text()))
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
-			switch tag := string(name); tag {
-			case "br":
-				newline()
-			case "script", "style", "head", "title":
-				skip++
-			case "blockquote":
-				if !atLineStart {
-					newline()
-				}
-				quote++
-			case "pre":
-				pre++
-				if !atLineStart {
-					newline()
-				}
-			default:
-				if blockTag(tag) && !atLineStart {
-					newline()
-				}
-			}
+			w.start(string(name))
 		case html.EndTagToken:
 			name, _ := z.TagName()
-			switch tag := string(name); tag {
-			case "script", "style", "head", "title":
-				if skip > 0 {
-					skip--
-				}
-			case "blockquote":
-				if !atLineStart {
-					newline()
-				}
-				if quote > 0 {
-					quote--
-				}
-			case "pre":
-				if pre > 0 {
-					pre--
-				}
-				if !atLineStart {
-					newline()
-				}
-			default:
-				if blockTag(tag) && !atLineStart {
-					newline()
-				}
-			}
+			w.end(string(name))
+		}
+	}
+}
+
+// htmlText is the text of an HTML body as it is read, with where the
+// reading is: inside how many quotes, preformatted blocks and skipped
+// elements.
+type htmlText struct {
+	b                strings.Builder
+	quote, pre, skip int
+	atLineStart      bool
+}
+
+func (w *htmlText) newline() {
+	w.b.WriteByte('\n')
+	w.atLineStart = true
+}
+
+// endLine ends the line, unless none is begun.
+func (w *htmlText) endLine() {
+	if !w.atLineStart {
+		w.newline()
+	}
+}
+
+// write writes s, each line quoted as deep as the reading is.
+func (w *htmlText) write(s string) {
+	for i, part := range strings.Split(s, "\n") {
+		if i > 0 {
+			w.newline()
+		}
+		if part == "" {
+			continue
+		}
+		if w.atLineStart {
+			w.b.WriteString(strings.Repeat("> ", w.quote))
+			w.atLineStart = false
+		}
+		w.b.WriteString(part)
+	}
+}
+
+// text writes a text token: outside <pre>, its line ends and tabs are
+// spaces, as a browser shows them.
+func (w *htmlText) text(t string) {
+	if w.skip > 0 {
+		return
+	}
+	if w.pre == 0 {
+		t = strings.Join(strings.FieldsFunc(t, func(r rune) bool { return r == '\n' || r == '\r' || r == '\t' }), " ")
+		if w.atLineStart {
+			t = strings.TrimLeft(t, " ")
+		}
+	}
+	w.write(t)
+}
+
+func (w *htmlText) start(tag string) {
+	switch tag {
+	case "br":
+		w.newline()
+	case "script", "style", "head", "title":
+		w.skip++
+	case "blockquote":
+		w.endLine()
+		w.quote++
+	case "pre":
+		w.pre++
+		w.endLine()
+	default:
+		if blockTag(tag) {
+			w.endLine()
+		}
+	}
+}
+
+func (w *htmlText) end(tag string) {
+	switch tag {
+	case "script", "style", "head", "title":
+		if w.skip > 0 {
+			w.skip--
+		}
+	case "blockquote":
+		w.endLine()
+		if w.quote > 0 {
+			w.quote--
+		}
+	case "pre":
+		if w.pre > 0 {
+			w.pre--
+		}
+		w.endLine()
+	default:
+		if blockTag(tag) {
+			w.endLine()
 		}
 	}
 }

@@ -227,6 +227,54 @@ func (ib *Inbox) pass(ctx context.Context, c *imapclient.Client, validity uint32
 	return nil
 }
 
+// handle fetches the message key, of size bytes, handles it and commits
+// the outcome. It reports whether the message was gone meanwhile.
+func (ib *Inbox) handle(c *imapclient.Client, key MessageKey, size int64, messageID string) (gone bool, err error) {
+	uid := imap.UID(key.UID)
+	set := imap.UIDSetNum(uid)
+	section := &imap.FetchItemBodySection{Peek: true}
+	if size > ib.h.cfg.Referee.MaxMessageBytes {
+		section.Specifier = imap.PartSpecifierHeader
+		section.Partial = &imap.SectionPartial{Size: maxHeaderBytes}
+	}
+	full, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return false, fmt.Errorf("imap: fetching message %d: %w", uid, err)
+	}
+	if len(full) == 0 {
+		return true, nil // expunged meanwhile
+	}
+	raw := full[0].FindBodySection(section)
+	fetched := time.Now()
+	var outcome string
+	err = ib.st.Update(func(tx *store.Tx) error {
+		var err error
+		outcome, err = ib.h.Handle(tx, key, raw, size, ib.now())
+		return err
+	})
+	var ie *InternalError
+	if errors.As(err, &ie) {
+		outcome = "failed: " + ie.Error()
+		err = ib.st.Update(func(tx *store.Tx) error { return ib.h.Failed(tx, key, raw, size, ie, ib.now()) })
+	}
+	if err != nil {
+		return false, fmt.Errorf("handling message %d: %w", uid, err)
+	}
+	// took is the referee's own time for the mail, from the mail in
+	// hand to its outcome committed, the mails it queued with it.
+	ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome, "took", time.Since(fetched))
+	if !strings.HasPrefix(outcome, alreadyProcessed) { // else nothing was committed
+		ib.health.handled(ib.now())
+		if ib.AfterCommit != nil {
+			ib.AfterCommit(uint32(uid))
+		}
+		if ib.handled != nil {
+			ib.handled()
+		}
+	}
+	return false, nil
+}
+
 // one handles one message: processed before, it is only moved; else it is
 // fetched, handled and committed, then moved. Of a message over the size
 // limit only the header is fetched.
@@ -261,47 +309,8 @@ func (ib *Inbox) one(c *imapclient.Client, validity uint32, uid imap.UID) error 
 	}
 	if done && p.Digest == "" {
 		ib.log.Info("mail processed before; moving it", "uid", uid, "message_id", messageID)
-	} else {
-		section := &imap.FetchItemBodySection{Peek: true}
-		if size > ib.h.cfg.Referee.MaxMessageBytes {
-			section.Specifier = imap.PartSpecifierHeader
-			section.Partial = &imap.SectionPartial{Size: maxHeaderBytes}
-		}
-		full, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		if err != nil {
-			return fmt.Errorf("imap: fetching message %d: %w", uid, err)
-		}
-		if len(full) == 0 {
-			return nil
-		}
-		raw := full[0].FindBodySection(section)
-		fetched := time.Now()
-		var outcome string
-		err = ib.st.Update(func(tx *store.Tx) error {
-			var err error
-			outcome, err = ib.h.Handle(tx, key, raw, size, ib.now())
-			return err
-		})
-		var ie *InternalError
-		if errors.As(err, &ie) {
-			outcome = "failed: " + ie.Error()
-			err = ib.st.Update(func(tx *store.Tx) error { return ib.h.Failed(tx, key, raw, size, ie, ib.now()) })
-		}
-		if err != nil {
-			return fmt.Errorf("handling message %d: %w", uid, err)
-		}
-		// took is the referee's own time for the mail, from the mail in
-		// hand to its outcome committed, the mails it queued with it.
-		ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome, "took", time.Since(fetched))
-		if !strings.HasPrefix(outcome, alreadyProcessed) { // else nothing was committed
-			ib.health.handled(ib.now())
-			if ib.AfterCommit != nil {
-				ib.AfterCommit(uint32(uid))
-			}
-			if ib.handled != nil {
-				ib.handled()
-			}
-		}
+	} else if gone, err := ib.handle(c, key, size, messageID); err != nil || gone {
+		return err
 	}
 	if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}, Silent: true}, nil).Close(); err != nil {
 		return fmt.Errorf("imap: flagging message %d: %w", uid, err)

@@ -1,8 +1,12 @@
 package rules
 
 import (
+	"errors"
+	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -123,6 +127,33 @@ func (t *TOMLLines) line(key []string) int {
 	}
 	return inside
 }
+
+// Header returns the line of the i-th (0-based) [[name]] or [name] header,
+// or 0.
+func (t *TOMLLines) Header(name string, i int) int { return t.item(name, i) }
+
+// TOMLError returns the line (0 if it names none) and the message of an
+// error of toml.Decode, as a problem of the file says them: "not valid
+// TOML: ..." for text that does not parse, "wrong kind of value: ..." for a
+// value the type it is decoded into cannot take.
+func TOMLError(err error) (line int, msg string) {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Message
+		if pe.LastKey != "" {
+			msg = fmt.Sprintf("%s (at key %q)", msg, pe.LastKey)
+		}
+		return pe.Position.Line, "not valid TOML: " + msg
+	}
+	// The decoder's type errors give their line only in their text.
+	if m := errLineRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+	}
+	msg = strings.TrimPrefix(errLineRE.ReplaceAllString(err.Error(), ""), "toml: ")
+	return line, "wrong kind of value: " + strings.TrimSpace(msg)
+}
+
+var errLineRE = regexp.MustCompile(`line (\d+)`)
 
 // headerLines returns the line of each header named name, in order.
 func (t *TOMLLines) headerLines(name string) []int {

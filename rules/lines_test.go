@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
+
 	"titm/rules"
 )
 
@@ -74,5 +76,31 @@ func TestTOMLLines(t *testing.T) {
 func TestTOMLLinesNotTOML(t *testing.T) {
 	for _, doc := range []string{"", "[", "[[", "= =", `a = "`, `a = """`, "a = {", "a = [", "a.", "\"\\", "[a\nb = 1", "a = { b = [ { c"} {
 		rules.NewTOMLLines([]byte(doc)).Line("a", "b")
+	}
+}
+
+func TestTOMLError(t *testing.T) {
+	type doc struct {
+		Name   string `toml:"name"`
+		Rounds int    `toml:"rounds"`
+	}
+	for _, tc := range []struct {
+		text string
+		line int
+		msg  string
+	}{
+		{"name = \"a\"\nrounds = \"three\"\n", 2, "wrong kind of value: "},
+		{"name = \"a\"\n\nrounds = 3 3\n", 3, "not valid TOML: "},
+		{"name = \"a\nrounds = 3\n", 1, "not valid TOML: "},
+	} {
+		var d doc
+		_, err := toml.Decode(tc.text, &d)
+		if err == nil {
+			t.Fatalf("%q decoded", tc.text)
+		}
+		line, msg := rules.TOMLError(err)
+		if line != tc.line || !strings.HasPrefix(msg, tc.msg) || strings.Contains(msg, "line ") {
+			t.Errorf("%q: line %d, %q; want line %d, %q...", tc.text, line, msg, tc.line, tc.msg)
+		}
 	}
 }

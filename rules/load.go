@@ -1,11 +1,8 @@
 package rules
 
 import (
-	"errors"
 	"fmt"
 	"path"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -121,8 +118,6 @@ func setLines(loc *locator, m *Map) {
 	}
 }
 
-var lineRE = regexp.MustCompile(`line (\d+)`)
-
 // decode reads and decodes one file. It returns a nil locator if the file
 // cannot be read or does not parse; unknown keys are problems but decoding
 // goes on.
@@ -133,20 +128,8 @@ func decode(read ReadFunc, name string, v any) (*locator, Problems) {
 	}
 	md, err := toml.Decode(string(data), v)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			msg := pe.Message
-			if pe.LastKey != "" {
-				msg = fmt.Sprintf("%s (at key %q)", msg, pe.LastKey)
-			}
-			return nil, Problems{{name, pe.Position.Line, "not valid TOML: " + msg}}
-		}
-		line := 0
-		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-		}
-		msg := strings.TrimPrefix(lineRE.ReplaceAllString(err.Error(), ""), "toml: ")
-		return nil, Problems{{name, line, "wrong kind of value: " + strings.TrimSpace(msg)}}
+		line, msg := TOMLError(err)
+		return nil, Problems{{name, line, msg}}
 	}
 	loc := NewTOMLLines(data)
 	var ps Problems

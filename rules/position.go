@@ -174,39 +174,47 @@ func (c *checker) placeUnits(s *Scenario, st *State, p *Position, lines *TOMLLin
 		}
 	}
 	for _, us := range st.Units {
-		u := s.OOB.Unit(us.ID)
-		if i, ok := listed[us.ID]; ok && (!p.Units[i].At.IsZero() || p.Units[i].Eliminated) {
-			continue
-		}
-		_, isListed := listed[us.ID]
-		switch {
-		case isListed && us.Arrived:
-			// Listed without a place: where it set up.
-		case !isListed && slices.Contains(p.Clear, u.Side):
-			if us.Place.Area != 0 && st.Control[us.Place.Area] == u.Side {
-				// Out of play from the start: the control its set-up gave
-				// goes with it, unless a unit of its side still stands
-				// there (setControl gives that back).
-				delete(st.Control, us.Place.Area)
-			}
-			us.Arrived, us.Eliminated, us.Place, us.TurnStart = false, true, Place{}, Place{}
-		case !us.Arrived && len(u.Zones) > 0 && u.Arrival.Day != 0 && u.Arrival.Before(st.Next):
-			// Due earlier and not listed: waiting in its zone, as if the
-			// impulses before had been played without moving it (11.15,
-			// B7).
-			z := ZonePlace(s.EntryZone(u))
-			us.Arrived, us.Place, us.TurnStart = true, z, z
-		case !us.Arrived && len(u.Zones) > 0 && slices.Contains(st.Released, u.Group):
-			// Released earlier and not given a place: waiting in its zone,
-			// placed there in supply at the release (11.3, 11.11, 11.15).
-			z := ZonePlace(s.EntryZone(u))
-			us.Arrived, us.Place, us.TurnStart, us.InSupply = true, z, z, !isListed || !p.Units[listed[us.ID]].OutOfSupply
-		}
+		placeUnlisted(s, st, p, us, listed)
+		// A unit placed by setUnit has its turn-start place already.
 		if i, ok := listed[us.ID]; ok && us.Arrived && !p.Units[i].TurnStart.IsZero() {
 			us.TurnStart = p.Units[i].TurnStart
 		}
 	}
 	return listed
+}
+
+// placeUnlisted places a unit the position does not give a place: where it
+// set up, out of play if its side is cleared, or waiting in its zone if due
+// or released earlier.
+func placeUnlisted(s *Scenario, st *State, p *Position, us *UnitState, listed map[string]int) {
+	u := s.OOB.Unit(us.ID)
+	i, isListed := listed[us.ID]
+	if isListed && (!p.Units[i].At.IsZero() || p.Units[i].Eliminated) {
+		return
+	}
+	switch {
+	case isListed && us.Arrived:
+		// Listed without a place: where it set up.
+	case !isListed && slices.Contains(p.Clear, u.Side):
+		if us.Place.Area != 0 && st.Control[us.Place.Area] == u.Side {
+			// Out of play from the start: the control its set-up gave
+			// goes with it, unless a unit of its side still stands
+			// there (setControl gives that back).
+			delete(st.Control, us.Place.Area)
+		}
+		us.Arrived, us.Eliminated, us.Place, us.TurnStart = false, true, Place{}, Place{}
+	case !us.Arrived && len(u.Zones) > 0 && u.Arrival.Day != 0 && u.Arrival.Before(st.Next):
+		// Due earlier and not listed: waiting in its zone, as if the
+		// impulses before had been played without moving it (11.15,
+		// B7).
+		z := ZonePlace(s.EntryZone(u))
+		us.Arrived, us.Place, us.TurnStart = true, z, z
+	case !us.Arrived && len(u.Zones) > 0 && slices.Contains(st.Released, u.Group):
+		// Released earlier and not given a place: waiting in its zone,
+		// placed there in supply at the release (11.3, 11.11, 11.15).
+		z := ZonePlace(s.EntryZone(u))
+		us.Arrived, us.Place, us.TurnStart, us.InSupply = true, z, z, !isListed || !p.Units[i].OutOfSupply
+	}
 }
 
 // setUnit places one listed unit.
@@ -359,25 +367,8 @@ func checkState(s *Scenario, st *State) []stateProblem {
 		ps = append(ps, stateProblem{unit, fmt.Sprintf(format, args...)})
 	}
 	for _, us := range st.Units {
-		u := s.OOB.Unit(us.ID)
-		if us.Eliminated || !us.Arrived {
-			continue
-		}
-		if us.Strength < 1 || us.Strength > u.Strength {
-			add(u.ID, "%s has %d SP: its full strength is %d, and a unit with none left is eliminated (4.16, 9.21)", u.ID, us.Strength, u.Strength)
-		}
-		if us.Place.IsZero() || !s.Map.Has(us.Place) {
-			add(u.ID, "%s is at %s, which is not on the map", u.ID, us.Place)
-			continue
-		}
-		if !s.Uses(us.Place) && !s.RemoveUnsuppliedOutsiders {
-			add(u.ID, "%s is at %s, outside the map of %s", u.ID, s.Map.PlaceName(us.Place), s.Title)
-		}
-		if z := s.Map.Zone(us.Place.Zone); z != nil && z.ClosedTo == u.Side {
-			add(u.ID, "%s is in zone %s, which %s units may never enter (11.22, 11.23)", u.ID, z.ID, u.Side)
-		}
-		if us.Entrenched && u.Type == Armor {
-			add(u.ID, "%s is armour and cannot be entrenched (8.54)", u.ID)
+		if !us.Eliminated && us.Arrived {
+			checkUnitState(s, us, add)
 		}
 	}
 	for _, a := range s.Map.Areas {
@@ -398,4 +389,26 @@ func checkState(s *Scenario, st *State) []stateProblem {
 		}
 	}
 	return ps
+}
+
+// checkUnitState checks a unit in play: its strength, and a place it may
+// be in.
+func checkUnitState(s *Scenario, us *UnitState, add func(unit, format string, args ...any)) {
+	u := s.OOB.Unit(us.ID)
+	if us.Strength < 1 || us.Strength > u.Strength {
+		add(u.ID, "%s has %d SP: its full strength is %d, and a unit with none left is eliminated (4.16, 9.21)", u.ID, us.Strength, u.Strength)
+	}
+	if us.Place.IsZero() || !s.Map.Has(us.Place) {
+		add(u.ID, "%s is at %s, which is not on the map", u.ID, us.Place)
+		return
+	}
+	if !s.Uses(us.Place) && !s.RemoveUnsuppliedOutsiders {
+		add(u.ID, "%s is at %s, outside the map of %s", u.ID, s.Map.PlaceName(us.Place), s.Title)
+	}
+	if z := s.Map.Zone(us.Place.Zone); z != nil && z.ClosedTo == u.Side {
+		add(u.ID, "%s is in zone %s, which %s units may never enter (11.22, 11.23)", u.ID, z.ID, u.Side)
+	}
+	if us.Entrenched && u.Type == Armor {
+		add(u.ID, "%s is armour and cannot be entrenched (8.54)", u.ID)
+	}
 }

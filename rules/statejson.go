@@ -37,39 +37,9 @@ func (st *State) AppendJSON(b []byte) []byte {
 	b = append(b, `,"vp":`...)
 	b = strconv.AppendInt(b, int64(st.VP), 10)
 	b = append(b, `,"units":`...)
-	if st.Units == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, u := range st.Units {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = u.appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONUnits(b, st.Units)
 	b = append(b, `,"bridges":`...)
-	if st.Bridges == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, br := range st.Bridges {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"a":`...)
-			b = strconv.AppendInt(b, int64(br.A), 10)
-			b = append(b, `,"b":`...)
-			b = strconv.AppendInt(b, int64(br.B), 10)
-			b = append(b, `,"blown":`...)
-			b = strconv.AppendBool(b, br.Blown)
-			b = append(b, `,"repair_failures":`...)
-			b = strconv.AppendInt(b, int64(br.RepairFailures), 10)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONBridges(b, st.Bridges)
 	b = append(b, `,"control":`...)
 	b = appendJSONControl(b, st.Control)
 	if len(st.Released) > 0 {
@@ -78,36 +48,13 @@ func (st *State) AppendJSON(b []byte) []byte {
 	}
 	if len(st.ReleasedAt) > 0 {
 		b = append(b, `,"released_at":`...)
-		keys := make([]string, 0, len(st.ReleasedAt))
-		for k := range st.ReleasedAt {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // encoding/json sorts a map's keys
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			b = appendJSONImpulse(b, st.ReleasedAt[k])
-		}
-		b = append(b, '}')
+		b = appendJSONImpulses(b, st.ReleasedAt)
 	}
 	b = append(b, `,"standing":`...)
 	b = appendJSONMarshal(b, st.Standing)
-	if sf := st.SF; sf != nil {
-		b = append(b, `,"special_forces":{"area":`...)
-		b = strconv.AppendInt(b, int64(sf.Area), 10)
-		b = append(b, `,"effect":`...)
-		b = appendJSONString(b, sf.Effect)
-		if sf.Battle != 0 {
-			b = append(b, `,"battle":`...)
-			b = strconv.AppendInt(b, int64(sf.Battle), 10)
-		}
-		b = append(b, `,"placed":`...)
-		b = appendJSONImpulse(b, sf.Placed)
-		b = append(b, '}')
+	if st.SF != nil {
+		b = append(b, `,"special_forces":`...)
+		b = st.SF.appendJSON(b)
 	}
 	if len(st.SFUsed) > 0 {
 		b = append(b, `,"sf_used":`...)
@@ -123,6 +70,76 @@ func (st *State) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	return append(b, '}')
+}
+
+func appendJSONUnits(b []byte, units []*UnitState) []byte {
+	if units == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, u := range units {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = u.appendJSON(b)
+	}
+	return append(b, ']')
+}
+
+func appendJSONBridges(b []byte, bridges []BridgeState) []byte {
+	if bridges == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, br := range bridges {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"a":`...)
+		b = strconv.AppendInt(b, int64(br.A), 10)
+		b = append(b, `,"b":`...)
+		b = strconv.AppendInt(b, int64(br.B), 10)
+		b = append(b, `,"blown":`...)
+		b = strconv.AppendBool(b, br.Blown)
+		b = append(b, `,"repair_failures":`...)
+		b = strconv.AppendInt(b, int64(br.RepairFailures), 10)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendJSONImpulses appends a map of impulses, its keys sorted as
+// encoding/json sorts them.
+func appendJSONImpulses(b []byte, m map[string]Impulse) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = appendJSONImpulse(b, m[k])
+	}
+	return append(b, '}')
+}
+
+func (sf *SFCounter) appendJSON(b []byte) []byte {
+	b = append(b, `{"area":`...)
+	b = strconv.AppendInt(b, int64(sf.Area), 10)
+	b = append(b, `,"effect":`...)
+	b = appendJSONString(b, sf.Effect)
+	if sf.Battle != 0 {
+		b = append(b, `,"battle":`...)
+		b = strconv.AppendInt(b, int64(sf.Battle), 10)
+	}
+	b = append(b, `,"placed":`...)
+	b = appendJSONImpulse(b, sf.Placed)
 	return append(b, '}')
 }
 

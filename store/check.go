@@ -164,48 +164,8 @@ func (t *Tx) checkGame(r *CheckReport, id string) (replay func()) {
 		r.add(where, "its record cannot be read: %v", err)
 		return nil
 	}
-	// The chain, record by record.
-	lb := t.tx.Bucket(bucketLog).Bucket([]byte(id))
-	if lb == nil {
-		r.add(where, "its log is missing")
-		return nil
-	}
-	var log []adjudicator.Record
-	prev, broken := "", false
-	lb.ForEach(func(k, v []byte) error {
-		n := len(log)
-		var rec adjudicator.Record
-		if err := json.Unmarshal(v, &rec); err != nil {
-			r.add(where, "record %d cannot be read: %v", n, err)
-			broken = true
-			return errStop
-		}
-		switch {
-		case len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(n) || rec.Seq != n:
-			r.add(where, "record %d is out of place (key %x, numbered %d)", n, k, rec.Seq)
-		case rec.Prev != prev:
-			r.add(where, "record %d does not follow record %d: it names %.12s as the one before, which hashes to %.12s", n, n-1, rec.Prev, prev)
-		case adjudicator.RecordHash(rec) != rec.Hash:
-			r.add(where, "record %d was changed: it hashes to %.12s, not to its hash %.12s", n, adjudicator.RecordHash(rec), rec.Hash)
-		default:
-			log = append(log, rec)
-			prev = rec.Hash
-			return nil
-		}
-		broken = true
-		return errStop
-	})
-	r.Records += len(log)
-	if broken {
-		return nil
-	}
-	head := t.tx.Bucket(bucketHeads).Get([]byte(id))
-	switch {
-	case len(head) <= 8 || binary.BigEndian.Uint64(head) != uint64(len(log)) || string(head[8:]) != prev:
-		r.add(where, "the head the store keeps does not match its log of %d records", len(log))
-		return nil
-	case g.Log != len(log) || g.Head != prev:
-		r.add(where, "the game is at record %d (%.12s), its log at %d (%.12s)", g.Log, g.Head, len(log), prev)
+	log, ok := t.checkChain(r, id, g)
+	if !ok {
 		return nil
 	}
 	// Its players find it.
@@ -241,6 +201,57 @@ func (t *Tx) checkGame(r *CheckReport, id string) (replay func()) {
 			r.Replayed++
 		}
 	}
+}
+
+// checkChain reads game id's log, checking the chain record by record and
+// its head against the store's and the game's, g. It returns the log, and
+// false if the chain is broken, as it reports to r.
+func (t *Tx) checkChain(r *CheckReport, id string, g *adjudicator.Game) ([]adjudicator.Record, bool) {
+	where := "game " + id
+	lb := t.tx.Bucket(bucketLog).Bucket([]byte(id))
+	if lb == nil {
+		r.add(where, "its log is missing")
+		return nil, false
+	}
+	var log []adjudicator.Record
+	prev, broken := "", false
+	lb.ForEach(func(k, v []byte) error {
+		n := len(log)
+		var rec adjudicator.Record
+		if err := json.Unmarshal(v, &rec); err != nil {
+			r.add(where, "record %d cannot be read: %v", n, err)
+			broken = true
+			return errStop
+		}
+		switch {
+		case len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(n) || rec.Seq != n:
+			r.add(where, "record %d is out of place (key %x, numbered %d)", n, k, rec.Seq)
+		case rec.Prev != prev:
+			r.add(where, "record %d does not follow record %d: it names %.12s as the one before, which hashes to %.12s", n, n-1, rec.Prev, prev)
+		case adjudicator.RecordHash(rec) != rec.Hash:
+			r.add(where, "record %d was changed: it hashes to %.12s, not to its hash %.12s", n, adjudicator.RecordHash(rec), rec.Hash)
+		default:
+			log = append(log, rec)
+			prev = rec.Hash
+			return nil
+		}
+		broken = true
+		return errStop
+	})
+	r.Records += len(log)
+	if broken {
+		return nil, false
+	}
+	head := t.tx.Bucket(bucketHeads).Get([]byte(id))
+	switch {
+	case len(head) <= 8 || binary.BigEndian.Uint64(head) != uint64(len(log)) || string(head[8:]) != prev:
+		r.add(where, "the head the store keeps does not match its log of %d records", len(log))
+		return nil, false
+	case g.Log != len(log) || g.Head != prev:
+		r.add(where, "the game is at record %d (%.12s), its log at %d (%.12s)", g.Log, g.Head, len(log), prev)
+		return nil, false
+	}
+	return log, true
 }
 
 func contains(ids []string, id string) bool {

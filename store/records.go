@@ -160,7 +160,35 @@ func sane(t time.Time) bool {
 // have found any change on the disk of the rest, the mails sent and the
 // messages processed, which Check reads whole.
 func (t *Tx) checkRecords(r *CheckReport, quick bool) {
-	var games, mails, queued int
+	games := t.checkGameRecords(r)
+	t.checkTournaments(r)
+	box := t.tx.Bucket(bucketOutbox)
+	mails, queued := 0, 0
+	mail := func(k, v []byte) error {
+		mails++
+		if m := checkMail(r, k, v); m != nil && m.Status == MailQueued {
+			queued++
+		}
+		return nil
+	}
+	if quick {
+		t.tx.Bucket(bucketQueue).ForEach(func(k, _ []byte) error {
+			if v := box.Get(k); v != nil {
+				return mail(k, v)
+			}
+			return nil
+		})
+		r.Games, r.Queued = games, queued
+		r.Mails, r.Processed = box.Stats().KeyN, t.tx.Bucket(bucketProcessed).Stats().KeyN
+		return
+	}
+	box.ForEach(mail)
+	t.checkProcessedRecords(r)
+}
+
+// checkGameRecords checks every game's record and returns how many there are.
+func (t *Tx) checkGameRecords(r *CheckReport) int {
+	games := 0
 	t.tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
 		games++
 		where := "game " + string(k)
@@ -174,6 +202,11 @@ func (t *Tx) checkRecords(r *CheckReport, quick bool) {
 		}
 		return nil
 	})
+	return games
+}
+
+// checkTournaments checks every tournament's record.
+func (t *Tx) checkTournaments(r *CheckReport) {
 	t.tx.Bucket(bucketTournaments).ForEach(func(k, v []byte) error {
 		where := "tournament " + string(k)
 		var tr tournament.Tournament
@@ -196,47 +229,37 @@ func (t *Tx) checkRecords(r *CheckReport, quick bool) {
 		}
 		return nil
 	})
-	box := t.tx.Bucket(bucketOutbox)
-	mail := func(k, v []byte) error {
-		mails++
-		where := fmt.Sprintf("mail %x", k)
-		if len(k) == 8 {
-			where = fmt.Sprintf("mail %d", le64(k))
-		}
-		var m Mail
-		if p := strict(v, &m); p != "" {
-			r.add(where, "%s", p)
-			return nil
-		}
-		switch {
-		case !bytes.Equal(u64(m.ID), k):
-			r.add(where, "its record says mail %d", m.ID)
-		case m.Status != MailQueued && m.Status != MailSent && m.Status != MailFailed:
-			r.add(where, "its status %q is not known (queued, sent, failed)", m.Status)
-		case !sane(m.Created):
-			r.add(where, "it was queued at %s, which is no time titm writes", m.Created)
-		case m.Status == MailSent && !sane(m.Sent):
-			r.add(where, "it is sent, at %s, which is no time titm writes", m.Sent)
-		case m.Attempts < 0:
-			r.add(where, "it counts %d attempts", m.Attempts)
-		}
-		if m.Status == MailQueued {
-			queued++
-		}
+}
+
+// checkMail checks the outbox's mail k and returns it, nil if it does not
+// decode.
+func checkMail(r *CheckReport, k, v []byte) *Mail {
+	where := fmt.Sprintf("mail %x", k)
+	if len(k) == 8 {
+		where = fmt.Sprintf("mail %d", le64(k))
+	}
+	var m Mail
+	if p := strict(v, &m); p != "" {
+		r.add(where, "%s", p)
 		return nil
 	}
-	if quick {
-		t.tx.Bucket(bucketQueue).ForEach(func(k, _ []byte) error {
-			if v := box.Get(k); v != nil {
-				return mail(k, v)
-			}
-			return nil
-		})
-		r.Games, r.Queued = games, queued
-		r.Mails, r.Processed = box.Stats().KeyN, t.tx.Bucket(bucketProcessed).Stats().KeyN
-		return
+	switch {
+	case !bytes.Equal(u64(m.ID), k):
+		r.add(where, "its record says mail %d", m.ID)
+	case m.Status != MailQueued && m.Status != MailSent && m.Status != MailFailed:
+		r.add(where, "its status %q is not known (queued, sent, failed)", m.Status)
+	case !sane(m.Created):
+		r.add(where, "it was queued at %s, which is no time titm writes", m.Created)
+	case m.Status == MailSent && !sane(m.Sent):
+		r.add(where, "it is sent, at %s, which is no time titm writes", m.Sent)
+	case m.Attempts < 0:
+		r.add(where, "it counts %d attempts", m.Attempts)
 	}
-	box.ForEach(mail)
+	return &m
+}
+
+// checkProcessedRecords checks the records of the messages processed.
+func (t *Tx) checkProcessedRecords(r *CheckReport) {
 	t.tx.Bucket(bucketProcessed).ForEach(func(k, v []byte) error {
 		where := "processed " + string(k)
 		var p Processed
@@ -262,18 +285,10 @@ func le64(k []byte) uint64 {
 	return n
 }
 
-// gameProblems checks a game's record, decoded, against what a game is.
-func gameProblems(id string, g *adjudicator.Game) []string {
+// playerProblems checks a game's two players.
+func playerProblems(g *adjudicator.Game) []string {
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-	if g.ID != id {
-		add("its record says game %q", g.ID)
-	}
-	switch g.Status {
-	case adjudicator.Forming, adjudicator.Playing, adjudicator.Finished:
-	default:
-		add("its status %q is not known (forming, playing, finished)", g.Status)
-	}
 	if len(g.Players) != 2 || g.Players[rules.German] == nil || g.Players[rules.Allied] == nil {
 		add("it has not the two sides, german and allied, as players")
 	}
@@ -289,15 +304,34 @@ func gameProblems(id string, g *adjudicator.Game) []string {
 			add("the %s player joined at %s, which is no time titm writes", side, p.Joined)
 		}
 	}
+	return out
+}
+
+// gameProblems checks a game's record, decoded, against what a game is.
+func gameProblems(id string, g *adjudicator.Game) []string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if g.ID != id {
+		add("its record says game %q", g.ID)
+	}
+	switch g.Status {
+	case adjudicator.Forming, adjudicator.Playing, adjudicator.Finished:
+	default:
+		add("its status %q is not known (forming, playing, finished)", g.Status)
+	}
+	out = append(out, playerProblems(g)...)
 	if g.DrawOffer != "" && g.DrawOffer != rules.German && g.DrawOffer != rules.Allied {
 		add("a draw offered by %q, which is no side", g.DrawOffer)
 	}
 	if !sane(g.Created) {
 		add("it was made at %s, which is no time titm writes", g.Created)
 	}
-	for name, tm := range map[string]time.Time{"began": g.Began, "due": g.Due, "reminded": g.Reminded} {
-		if !tm.IsZero() && !sane(tm) {
-			add("its time %s is %s, which is no time titm writes", name, tm)
+	for _, tm := range []struct {
+		name string
+		t    time.Time
+	}{{"began", g.Began}, {"due", g.Due}, {"reminded", g.Reminded}} {
+		if !tm.t.IsZero() && !sane(tm.t) {
+			add("its time %s is %s, which is no time titm writes", tm.name, tm.t)
 		}
 	}
 	if g.Deadline <= 0 {

@@ -181,33 +181,10 @@ func (t *Tx) checkSums(r *CheckReport) {
 		// Nothing numbers the sums: a sequence there was written on the disk.
 		r.add("bucket sums", "its sequence is %d, where nothing writes one: it was changed on the disk", n)
 	}
-	var values int
-	var walk func(b *bolt.Bucket, path [][]byte)
-	walk = func(b *bolt.Bucket, path [][]byte) {
-		want := sums.Get(sumKey('s', path, nil))
-		if n := b.Sequence(); (want == nil && n != 0) || (want != nil && (len(want) != 8 || binary.BigEndian.Uint64(want) != n)) {
-			r.add(where(path, nil), "the sequence of %s, %d, does not match its sum: it was changed on the disk", describePath(path), n)
-		}
-		b.ForEach(func(k, v []byte) error {
-			if v == nil {
-				if sub := b.Bucket(k); sub != nil {
-					walk(sub, append(path[:len(path):len(path)], k))
-					return nil
-				}
-			}
-			values++
-			switch s := sums.Get(sumKey('v', path, k)); {
-			case s == nil:
-				r.add(where(path, k), "the key %q of %s has no sum: the key was changed on the disk, or written without the store", k, describePath(path))
-			case !bytes.Equal(s, sumOf(v)):
-				r.add(where(path, k), "the value of %q in %s does not match its sum: it was changed on the disk", k, describePath(path))
-			}
-			return nil
-		})
-	}
+	values := 0
 	t.tx.ForEach(func(name []byte, b *bolt.Bucket) error {
 		if !bytes.Equal(name, bucketSums) {
-			walk(b, [][]byte{name})
+			values += checkBucketSums(r, sums, b, [][]byte{name})
 		}
 		return nil
 	})
@@ -230,6 +207,42 @@ func (t *Tx) checkSums(r *CheckReport) {
 	if named == values {
 		return
 	}
+	t.findLost(r, sums)
+	if r.OK() {
+		r.add("sums", "%d sums for %d values", named, values)
+	}
+}
+
+// checkBucketSums checks the sequence and every value of bucket b, at
+// path, and of the buckets inside it, against their sums, and returns how
+// many values it read.
+func checkBucketSums(r *CheckReport, sums, b *bolt.Bucket, path [][]byte) int {
+	want := sums.Get(sumKey('s', path, nil))
+	if n := b.Sequence(); (want == nil && n != 0) || (want != nil && (len(want) != 8 || binary.BigEndian.Uint64(want) != n)) {
+		r.add(where(path, nil), "the sequence of %s, %d, does not match its sum: it was changed on the disk", describePath(path), n)
+	}
+	values := 0
+	b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			if sub := b.Bucket(k); sub != nil {
+				values += checkBucketSums(r, sums, sub, append(path[:len(path):len(path)], k))
+				return nil
+			}
+		}
+		values++
+		switch s := sums.Get(sumKey('v', path, k)); {
+		case s == nil:
+			r.add(where(path, k), "the key %q of %s has no sum: the key was changed on the disk, or written without the store", k, describePath(path))
+		case !bytes.Equal(s, sumOf(v)):
+			r.add(where(path, k), "the value of %q in %s does not match its sum: it was changed on the disk", k, describePath(path))
+		}
+		return nil
+	})
+	return values
+}
+
+// findLost names each value a sum names that is not in the store.
+func (t *Tx) findLost(r *CheckReport, sums *bolt.Bucket) {
 	sums.ForEach(func(sk, s []byte) error {
 		kind, path, k, err := parseSumKey(sk)
 		if err != nil {
@@ -244,9 +257,6 @@ func (t *Tx) checkSums(r *CheckReport) {
 		}
 		return nil
 	})
-	if r.OK() {
-		r.add("sums", "%d sums for %d values", named, values)
-	}
 }
 
 // describePath names a bucket for a person.

@@ -69,35 +69,12 @@ func (x *Export) Public() (*Export, error) {
 func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 	s := t.Settings
 	if !s.Committed() {
-		for i, p := range s.Players {
-			if p.Commitment != "" {
-				return bad(0, "settings", "player %d has a commitment to his address, but the director none: a log commits to all the addresses or to none", i+1)
-			}
-		}
-		for i, r := range x.Records {
-			if r.AddressCommitment != "" {
-				return bad(i, "address_commitment", "a commitment to an address in a log that holds the addresses")
-			}
-		}
-		if x.Salt != "" || x.Addresses != nil {
-			return bad(-1, "address_salt", "the export gives a salt and addresses by their commitments, but the log commits to no address")
-		}
-		return nil
+		return checkUncommitted(x, s)
 	}
-	if s.Director != "" {
-		return bad(0, "settings", "the created record holds the director's address beside its commitment")
-	}
-	for i, p := range s.Players {
-		if p.Address != "" || p.Commitment == "" {
-			return bad(0, "settings", "player %d has an address in the created record, or no commitment to it: a log commits to all the addresses or to none", i+1)
-		}
+	if err := checkCommittedLog(x, s); err != nil {
+		return err
 	}
 	cs := logCommitments(x.Records)
-	for i, r := range x.Records {
-		if r.Kind == KindReplaced && (r.Address != "" || r.AddressCommitment == "") {
-			return bad(i, "address_commitment", "the replaced record holds the new player's address, or no commitment to it")
-		}
-	}
 	v.Committed = len(cs)
 	if x.Salt == "" && x.Addresses == nil {
 		return nil // the public export
@@ -112,8 +89,59 @@ func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 			return bad(-1, "addresses", "the export gives %q as the address committed to as %s, but it hashes to %s", a, c, got)
 		}
 	}
-	// A commitment of the log the export does not give is named at its
-	// record: a commitment changed there, the chain rebuilt, shows so.
+	if err := checkGivenCommitments(x); err != nil {
+		return err
+	}
+	t.Director = x.Addresses[s.DirectorCommitment]
+	for i := range t.Players {
+		t.Players[i].Address = x.Addresses[t.Players[i].Commitment]
+	}
+	v.Addresses = len(cs)
+	return nil
+}
+
+// checkUncommitted checks that a log from before commitments, which holds
+// the addresses, has none, and that its export gives none either.
+func checkUncommitted(x *Export, s Settings) error {
+	for i, p := range s.Players {
+		if p.Commitment != "" {
+			return bad(0, "settings", "player %d has a commitment to his address, but the director none: a log commits to all the addresses or to none", i+1)
+		}
+	}
+	for i, r := range x.Records {
+		if r.AddressCommitment != "" {
+			return bad(i, "address_commitment", "a commitment to an address in a log that holds the addresses")
+		}
+	}
+	if x.Salt != "" || x.Addresses != nil {
+		return bad(-1, "address_salt", "the export gives a salt and addresses by their commitments, but the log commits to no address")
+	}
+	return nil
+}
+
+// checkCommittedLog checks that a log which commits to the addresses holds
+// none of them, and a commitment for each.
+func checkCommittedLog(x *Export, s Settings) error {
+	if s.Director != "" {
+		return bad(0, "settings", "the created record holds the director's address beside its commitment")
+	}
+	for i, p := range s.Players {
+		if p.Address != "" || p.Commitment == "" {
+			return bad(0, "settings", "player %d has an address in the created record, or no commitment to it: a log commits to all the addresses or to none", i+1)
+		}
+	}
+	for i, r := range x.Records {
+		if r.Kind == KindReplaced && (r.Address != "" || r.AddressCommitment == "") {
+			return bad(i, "address_commitment", "the replaced record holds the new player's address, or no commitment to it")
+		}
+	}
+	return nil
+}
+
+// checkGivenCommitments checks that the full export gives the address of
+// every commitment of the log. One it does not give is named at its
+// record: a commitment changed there, the chain rebuilt, shows so.
+func checkGivenCommitments(x *Export) error {
 	for i, r := range x.Records {
 		switch {
 		case r.Kind == KindCreated && r.Settings != nil:
@@ -131,11 +159,6 @@ func checkCommitments(x *Export, t *Tournament, v *Verified) error {
 			}
 		}
 	}
-	t.Director = x.Addresses[s.DirectorCommitment]
-	for i := range t.Players {
-		t.Players[i].Address = x.Addresses[t.Players[i].Commitment]
-	}
-	v.Addresses = len(cs)
 	return nil
 }
 

@@ -1,11 +1,8 @@
 package tournament
 
 import (
-	"errors"
 	"fmt"
 	netmail "net/mail"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -165,8 +162,6 @@ func (s *Settings) Scenario(n int) string {
 	return s.Scenarios[n-1]
 }
 
-var lineRE = regexp.MustCompile(`line (\d+)`)
-
 // Parse reads and checks a tournament file. known reports whether a
 // scenario name or file can be loaded (nil: any). Every problem is
 // returned, each on its line, as *Problems.
@@ -175,96 +170,135 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 	var f File
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			ps.List = append(ps.List, Problem{pe.Position.Line, "not valid TOML: " + pe.Message})
-			return nil, ps
-		}
-		line := 0
-		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-		}
-		ps.List = append(ps.List, Problem{line, "wrong kind of value: " + strings.TrimPrefix(err.Error(), "toml: ")})
+		line, msg := rules.TOMLError(err)
+		ps.List = append(ps.List, Problem{line, msg})
 		return nil, ps
 	}
-	ln := newLines(data)
-	add := func(line int, format string, args ...any) {
-		ps.List = append(ps.List, Problem{line, fmt.Sprintf(format, args...)})
-	}
+	p := &fileParser{f: &f, ln: rules.NewTOMLLines(data), ps: ps}
 	for _, k := range md.Undecoded() {
-		line := ln.key(k[len(k)-1], 0)
-		if len(k) == 1 {
-			line = ln.top(k[0], 0)
-		}
-		add(line, "unknown key %q (the keys are listed in docs/tournaments.md)", k.String())
+		p.add(p.ln.Line(k...), "unknown key %q (the keys are listed in docs/tournaments.md)", k.String())
 	}
 	s := &Settings{Name: strings.TrimSpace(f.Name), Format: f.Format, Rounds: f.Rounds, MaxExtensions: -1,
 		ForfeitAfter: f.ForfeitAfter, Sides: f.Sides, TieBreaks: f.TieBreaks, RateUnplayed: f.RateUnplayed, Version: LogVersion}
-	if s.Name == "" {
+	p.s = s
+	p.heading()
+	p.scenarios(known)
+	p.players()
+	p.rounds()
+	p.timing()
+	p.sides()
+	p.tieBreaks()
+	if len(ps.List) > 0 {
+		return nil, ps
+	}
+	return s, nil
+}
+
+// A fileParser checks a decoded tournament file into its settings, part by
+// part, each problem on its line.
+type fileParser struct {
+	f  *File
+	s  *Settings
+	ln *rules.TOMLLines
+	ps *Problems
+}
+
+func (p *fileParser) add(line int, format string, args ...any) {
+	p.ps.List = append(p.ps.List, Problem{line, fmt.Sprintf(format, args...)})
+}
+
+// top returns the line of the tournament's own key, else def.
+func (p *fileParser) top(key string, def int) int {
+	if l := p.ln.Line(key); l > 0 {
+		return l
+	}
+	return def
+}
+
+// heading checks the tournament's name and director.
+func (p *fileParser) heading() {
+	if p.s.Name == "" {
 		// A missing key is the whole file's problem, as a missing director
 		// or scenario is; a player's name is not the tournament's.
-		add(ln.top("name", 0), "the tournament has no name: add name = \"...\"")
+		p.add(p.top("name", 0), "the tournament has no name: add name = \"...\"")
 	}
-	if a, err := netmail.ParseAddress(f.Director); err != nil {
-		add(ln.top("director", 0), "director = %q is not a mail address", f.Director)
+	if a, err := netmail.ParseAddress(p.f.Director); err != nil {
+		p.add(p.top("director", 0), "director = %q is not a mail address", p.f.Director)
 	} else {
-		s.Director = strings.ToLower(a.Address)
+		p.s.Director = strings.ToLower(a.Address)
 	}
+}
+
+// scenarios checks scenario or scenarios, and that each is known.
+func (p *fileParser) scenarios(known func(string) error) {
+	f, s := p.f, p.s
 	switch {
 	case f.Scenario != "" && len(f.Scenarios) > 0:
-		add(ln.top("scenarios", 0), "give scenario or scenarios, not both")
+		p.add(p.top("scenarios", 0), "give scenario or scenarios, not both")
 	case f.Scenario != "":
 		s.Scenarios = []string{f.Scenario}
 	case len(f.Scenarios) > 0:
 		s.Scenarios = f.Scenarios
 	default:
-		add(0, "no scenario: add scenario = \"intro\", or scenarios = [...] with one per round")
+		p.add(0, "no scenario: add scenario = \"intro\", or scenarios = [...] with one per round")
 	}
-	if known != nil {
-		key := "scenario"
-		if len(f.Scenarios) > 0 {
-			key = "scenarios"
-		}
-		for _, sc := range s.Scenarios {
-			if err := known(sc); err != nil {
-				add(ln.top(key, 0), "unknown scenario %q: %v", sc, firstLine(err.Error()))
-			}
+	if known == nil {
+		return
+	}
+	key := "scenario"
+	if len(f.Scenarios) > 0 {
+		key = "scenarios"
+	}
+	for _, sc := range s.Scenarios {
+		if err := known(sc); err != nil {
+			msg, _, _ := strings.Cut(err.Error(), "\n")
+			p.add(p.top(key, 0), "unknown scenario %q: %v", sc, msg)
 		}
 	}
+}
+
+// players checks each [[player]]: a name, an address, neither repeated
+// nor the director's, and his language.
+func (p *fileParser) players() {
 	seen := map[string]int{}
-	for i, p := range f.Players {
-		line := ln.table("player", i)
-		e := Entry{Name: strings.TrimSpace(p.Name)}
+	for i, fp := range p.f.Players {
+		line := p.ln.Header("player", i)
+		e := Entry{Name: strings.TrimSpace(fp.Name)}
 		if e.Name == "" {
-			add(line, "player %d has no name", i+1)
+			p.add(line, "player %d has no name", i+1)
 		}
-		a, err := netmail.ParseAddress(p.Address)
+		a, err := netmail.ParseAddress(fp.Address)
 		if err != nil {
-			add(line, "player %q: address %q is not a mail address", e.Name, p.Address)
+			p.add(line, "player %q: address %q is not a mail address", e.Name, fp.Address)
 		} else {
 			e.Address = strings.ToLower(a.Address)
 		}
 		for _, k := range []string{"name:" + strings.ToLower(e.Name), "address:" + e.Address} {
 			if j, ok := seen[k]; ok && !strings.HasSuffix(k, ":") {
-				add(line, "player %q repeats the %s of the player at line %d", e.Name, strings.SplitN(k, ":", 2)[0], ln.table("player", j))
+				p.add(line, "player %q repeats the %s of the player at line %d", e.Name, strings.SplitN(k, ":", 2)[0], p.ln.Header("player", j))
 			}
 			seen[k] = i
 		}
-		if p.Language != "" {
-			if e.Language, err = lang.Parse(p.Language); err != nil {
-				add(line, "player %q: %v", e.Name, err)
+		if fp.Language != "" {
+			if e.Language, err = lang.Parse(fp.Language); err != nil {
+				p.add(line, "player %q: %v", e.Name, err)
 			}
 		}
-		if e.Address != "" && e.Address == s.Director {
-			add(line, "player %q has the director's address: the director does not play", e.Name)
+		if e.Address != "" && e.Address == p.s.Director {
+			p.add(line, "player %q has the director's address: the director does not play", e.Name)
 		}
-		s.Players = append(s.Players, e)
+		p.s.Players = append(p.s.Players, e)
 	}
+}
+
+// rounds checks the format and works out its number of rounds.
+func (p *fileParser) rounds() {
+	f, s := p.f, p.s
 	n := len(f.Players)
 	if n < 2 {
-		add(0, "a tournament needs at least 2 players, not %d", n)
+		p.add(0, "a tournament needs at least 2 players, not %d", n)
 	}
-	fl := ln.top("format", 0)
+	fl := p.top("format", 0)
 	switch f.Format {
 	case RoundRobin:
 		s.Rounds = n - 1
@@ -272,7 +306,7 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 			s.Rounds = n
 		}
 		if f.Rounds != 0 && f.Rounds != s.Rounds {
-			add(ln.top("rounds", 0), "rounds = %d: a round robin of %d players has %s; leave rounds out", f.Rounds, n, RoundsText(s.Rounds))
+			p.add(p.top("rounds", 0), "rounds = %d: a round robin of %d players has %s; leave rounds out", f.Rounds, n, RoundsText(s.Rounds))
 		}
 	case Elimination:
 		s.Rounds = 0
@@ -280,39 +314,53 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 			s.Rounds++
 		}
 		if f.Rounds != 0 && f.Rounds != s.Rounds {
-			add(ln.top("rounds", 0), "rounds = %d: a single elimination of %d players has %s; leave rounds out", f.Rounds, n, RoundsText(s.Rounds))
+			p.add(p.top("rounds", 0), "rounds = %d: a single elimination of %d players has %s; leave rounds out", f.Rounds, n, RoundsText(s.Rounds))
 		}
 	case Swiss:
 		switch {
 		case f.Rounds < 1:
-			add(ln.top("rounds", fl), "a Swiss tournament needs rounds = N, at least 1")
+			p.add(p.top("rounds", fl), "a Swiss tournament needs rounds = N, at least 1")
 		case n >= 2 && f.Rounds > maxSwissRounds(n):
-			add(ln.top("rounds", fl), "rounds = %d is impossible: %d players can play at most %s without a rematch", f.Rounds, n, RoundsText(maxSwissRounds(n)))
+			p.add(p.top("rounds", fl), "rounds = %d is impossible: %d players can play at most %s without a rematch", f.Rounds, n, RoundsText(maxSwissRounds(n)))
 		}
 	default:
-		add(fl, "format = %q: it is %q, %q or %q", f.Format, RoundRobin, Swiss, Elimination)
+		p.add(fl, "format = %q: it is %q, %q or %q", f.Format, RoundRobin, Swiss, Elimination)
 	}
 	if len(s.Scenarios) > 1 && s.Rounds > 0 && len(s.Scenarios) != s.Rounds {
-		add(ln.top("scenarios", 0), "scenarios names %d scenarios for %d rounds: give one per round, or one for all", len(s.Scenarios), s.Rounds)
+		p.add(p.top("scenarios", 0), "scenarios names %d scenarios for %d rounds: give one per round, or one for all", len(s.Scenarios), s.Rounds)
 	}
-	s.Deadline = duration(f.Deadline, 72*time.Hour, ln.top("deadline", 0), "deadline", add)
+}
+
+// timing checks the deadlines, the extensions and forfeit_after.
+func (p *fileParser) timing() {
+	f, s := p.f, p.s
+	s.Deadline = p.duration(f.Deadline, 72*time.Hour, "deadline")
 	if f.MaxExtensions != nil {
 		s.MaxExtensions = *f.MaxExtensions
 		if s.MaxExtensions < 0 {
-			add(ln.top("max_extensions", 0), "max_extensions = %d: it cannot be negative", s.MaxExtensions)
+			p.add(p.top("max_extensions", 0), "max_extensions = %d: it cannot be negative", s.MaxExtensions)
 		}
 	}
 	if s.ForfeitAfter < 0 {
-		add(ln.top("forfeit_after", 0), "forfeit_after = %d: it cannot be negative (0: never)", s.ForfeitAfter)
+		p.add(p.top("forfeit_after", 0), "forfeit_after = %d: it cannot be negative (0: never)", s.ForfeitAfter)
 	}
-	switch s.Sides {
+	s.BidDeadline = p.duration(f.BidDeadline, 48*time.Hour, "bid_deadline")
+}
+
+// sides checks the side rule.
+func (p *fileParser) sides() {
+	switch p.s.Sides {
 	case "":
-		s.Sides = SidesAlternate
+		p.s.Sides = SidesAlternate
 	case SidesAlternate, SidesRandom, SidesBids:
 	default:
-		add(ln.top("sides", 0), "sides = %q: it is %q, %q or %q", s.Sides, SidesAlternate, SidesRandom, SidesBids)
+		p.add(p.top("sides", 0), "sides = %q: it is %q, %q or %q", p.s.Sides, SidesAlternate, SidesRandom, SidesBids)
 	}
-	s.BidDeadline = duration(f.BidDeadline, 48*time.Hour, ln.top("bid_deadline", 0), "bid_deadline", add)
+}
+
+// tieBreaks checks the tie-breaks, or gives the format's.
+func (p *fileParser) tieBreaks() {
+	s := p.s
 	if len(s.TieBreaks) == 0 {
 		s.TieBreaks = []string{TieMargin, TieHeadToHead}
 		if s.Format == Swiss {
@@ -322,17 +370,26 @@ func Parse(name string, data []byte, known func(string) error) (*Settings, error
 	dup := map[string]bool{}
 	for _, t := range s.TieBreaks {
 		if t != TieMargin && t != TieHeadToHead && t != TieBuchholz {
-			add(ln.top("tiebreaks", 0), "tie-break %q: it is %q, %q or %q", t, TieMargin, TieHeadToHead, TieBuchholz)
+			p.add(p.top("tiebreaks", 0), "tie-break %q: it is %q, %q or %q", t, TieMargin, TieHeadToHead, TieBuchholz)
 		}
 		if dup[t] {
-			add(ln.top("tiebreaks", 0), "tie-break %q is listed twice", t)
+			p.add(p.top("tiebreaks", 0), "tie-break %q is listed twice", t)
 		}
 		dup[t] = true
 	}
-	if len(ps.List) > 0 {
-		return nil, ps
+}
+
+// duration reads the time written for key, def if none.
+func (p *fileParser) duration(text string, def time.Duration, key string) time.Duration {
+	if text == "" {
+		return def
 	}
-	return s, nil
+	d, err := time.ParseDuration(text)
+	if err != nil || d <= 0 {
+		p.add(p.top(key, 0), "%s = %q: write a time as \"72h\" or \"90m\"", key, text)
+		return def
+	}
+	return d
 }
 
 // RoundsText is a number of rounds in English, as the director reads it:
@@ -352,76 +409,6 @@ func maxSwissRounds(n int) int {
 		return n
 	}
 	return n - 1
-}
-
-func duration(text string, def time.Duration, line int, key string, add func(int, string, ...any)) time.Duration {
-	if text == "" {
-		return def
-	}
-	d, err := time.ParseDuration(text)
-	if err != nil || d <= 0 {
-		add(line, "%s = %q: write a time as \"72h\" or \"90m\"", key, text)
-		return def
-	}
-	return d
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// lines finds the lines of a TOML file's keys and tables, for the
-// problems: the decoder gives the values, not where they were.
-type lines struct{ text []string }
-
-func newLines(data []byte) *lines {
-	return &lines{text: strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")}
-}
-
-// key returns the first line that sets key, or def.
-func (l *lines) key(key string, def int) int {
-	for i, t := range l.text {
-		t = strings.TrimSpace(t)
-		if rest, ok := strings.CutPrefix(t, key); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
-			return i + 1
-		}
-	}
-	return def
-}
-
-// top returns the first line that sets key before the first table (the
-// tournament's own keys, not a player's), or def.
-func (l *lines) top(key string, def int) int {
-	for i, t := range l.text {
-		t = strings.TrimSpace(t)
-		if header.MatchString(t) {
-			break
-		}
-		if rest, ok := strings.CutPrefix(t, key); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
-			return i + 1
-		}
-	}
-	return def
-}
-
-// header matches a table's header line, [name] or [[name]], with a comment
-// after it or none.
-var header = regexp.MustCompile(`^\[\[?[^\[\]=]+\]\]?\s*(#.*)?$`)
-
-// table returns the line of the n-th (0-based) [[name]] header, or 0.
-func (l *lines) table(name string, n int) int {
-	for i, t := range l.text {
-		if strings.TrimSpace(t) == "[["+name+"]]" {
-			if n == 0 {
-				return i + 1
-			}
-			n--
-		}
-	}
-	return 0
 }
 
 // sideOf reads a side as a player writes it.

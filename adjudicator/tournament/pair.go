@@ -2,7 +2,6 @@ package tournament
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"titm/adjudicator"
@@ -182,28 +181,9 @@ func (t *Tournament) Pair(now time.Time) ([]Record, error) {
 	if n > t.Settings.Rounds {
 		return nil, rules.M("tournament %s has played its %d rounds", t.ID, t.Settings.Rounds).Err()
 	}
-	var pairs [][2]int
-	switch t.Format {
-	case RoundRobin:
-		pairs = RoundRobinPairs(len(t.Entrants), n)
-	case Elimination:
-		if n == 1 {
-			pairs = EliminationFirst(len(t.Entrants))
-		} else {
-			// The winners of the round before, in bracket order.
-			var in []int
-			for _, p := range t.Current().Pairings {
-				in = append(in, p.Winner())
-			}
-			for i := 0; i+1 < len(in); i += 2 {
-				pairs = append(pairs, [2]int{in[i], in[i+1]})
-			}
-		}
-	case Swiss:
-		var err error
-		if pairs, err = SwissPairs(t.swissPlayers()); err != nil {
-			return nil, &causeError{rules.M("round %d of tournament %s: %s", n, t.ID, rules.MessageOf(err)), err}
-		}
+	pairs, err := t.pairs(n)
+	if err != nil {
+		return nil, err
 	}
 	r := &Round{N: n, Scenario: t.Settings.Scenario(n)}
 	for _, pr := range pairs {
@@ -226,31 +206,77 @@ func (t *Tournament) Pair(now time.Time) ([]Record, error) {
 		logged[i] = [2]int{p.A, p.B}
 	}
 	out := []Record{t.record(Record{Kind: KindPaired, Time: now, Round: n, Text: r.Scenario, Pairs: logged})}
-	for k, p := range r.Pairings {
-		if p.Bye() {
-			p.Points, p.How, p.Done = [2]float64{1, 0}, "bye", true
-			out = append(out, t.record(Record{Kind: KindResult, Time: now, Round: n, Pairing: k + 1, Text: "bye", Points: p.Points}))
-			continue
+	for k := range r.Pairings {
+		rec, err := t.startPairing(r, k, now)
+		if err != nil {
+			return nil, err
 		}
-		switch t.Sides {
-		case SidesAlternate:
-			g := p.A
-			if t.germans(p.B) < t.germans(p.A) || (t.germans(p.B) == t.germans(p.A) && t.lastSide(p.A) == rules.German) {
-				g = p.B
-			}
-			p.German = g
-			out = append(out, t.record(Record{Kind: KindSides, Time: now, Round: n, Pairing: k + 1, German: g + 1, Text: "alternate"}))
-		case SidesRandom:
-			rec, err := t.drawSides(r, k, "random sides", now)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, rec)
-		case SidesBids:
-			r.BidsDue = now.Add(t.BidDeadline).UTC().Truncate(time.Millisecond)
+		if rec != nil {
+			out = append(out, *rec)
 		}
 	}
 	return out, nil
+}
+
+// pairs returns round n's pairs of players by the format; a player against
+// -1 has a bye.
+func (t *Tournament) pairs(n int) ([][2]int, error) {
+	switch t.Format {
+	case RoundRobin:
+		return RoundRobinPairs(len(t.Entrants), n), nil
+	case Elimination:
+		if n == 1 {
+			return EliminationFirst(len(t.Entrants)), nil
+		}
+		// The winners of the round before, in bracket order.
+		var in []int
+		for _, p := range t.Current().Pairings {
+			in = append(in, p.Winner())
+		}
+		var pairs [][2]int
+		for i := 0; i+1 < len(in); i += 2 {
+			pairs = append(pairs, [2]int{in[i], in[i+1]})
+		}
+		return pairs, nil
+	case Swiss:
+		pairs, err := SwissPairs(t.swissPlayers())
+		if err != nil {
+			return nil, &causeError{rules.M("round %d of tournament %s: %s", n, t.ID, rules.MessageOf(err)), err}
+		}
+		return pairs, nil
+	}
+	return nil, nil
+}
+
+// startPairing ends pairing k of round r at once if it is a bye, or gives
+// its sides where the side rule decides them at once; with sealed bids it
+// sets when the bids are due. It returns the record made, if any.
+func (t *Tournament) startPairing(r *Round, k int, now time.Time) (*Record, error) {
+	p := r.Pairings[k]
+	if p.Bye() {
+		p.Points, p.How, p.Done = [2]float64{1, 0}, "bye", true
+		rec := t.record(Record{Kind: KindResult, Time: now, Round: r.N, Pairing: k + 1, Text: "bye", Points: p.Points})
+		return &rec, nil
+	}
+	switch t.Sides {
+	case SidesAlternate:
+		g := p.A
+		if t.germans(p.B) < t.germans(p.A) || (t.germans(p.B) == t.germans(p.A) && t.lastSide(p.A) == rules.German) {
+			g = p.B
+		}
+		p.German = g
+		rec := t.record(Record{Kind: KindSides, Time: now, Round: r.N, Pairing: k + 1, German: g + 1, Text: "alternate"})
+		return &rec, nil
+	case SidesRandom:
+		rec, err := t.drawSides(r, k, "random sides", now)
+		if err != nil {
+			return nil, err
+		}
+		return &rec, nil
+	case SidesBids:
+		r.BidsDue = now.Add(t.BidDeadline).UTC().Truncate(time.Millisecond)
+	}
+	return nil, nil
 }
 
 // drawSides decides pairing k's sides by a die: 1-5 A is German, 6-10 B.
@@ -343,11 +369,4 @@ func (p *Pairing) Winner() int {
 		return p.A
 	}
 	return p.Advance
-}
-
-// Sorted returns the pairs sorted, for stable output.
-func Sorted(pairs [][2]int) [][2]int {
-	out := append([][2]int(nil), pairs...)
-	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
-	return out
 }

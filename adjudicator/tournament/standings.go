@@ -60,10 +60,30 @@ func (t *Tournament) Standings() []Standing {
 	if c := t.Current(); c != nil && !c.Done() {
 		rounds = rounds[:len(rounds)-1]
 	}
+	count(st, rounds, t.Format == Elimination)
+	order, keys := t.rank(st, rounds)
+	out := make([]Standing, n)
+	for k, i := range order {
+		out[k] = st[i]
+		out[k].Rank = k + 1
+		if k > 0 && equal(keys[i], keys[order[k-1]]) {
+			out[k].Rank = out[k-1].Rank
+		}
+	}
+	return out
+}
+
+// count adds up the games of rounds, finished, into each player's
+// standing: points, results, margin, byes, the rounds gone through in a
+// single elimination (elim), and then the Buchholz of the points.
+func count(st []Standing, rounds []*Round, elim bool) {
 	for _, r := range rounds {
 		for _, p := range r.Pairings {
 			if !p.Done {
 				continue
+			}
+			if elim {
+				st[p.Winner()].Through++
 			}
 			if p.Bye() {
 				st[p.A].Points += p.Points[0]
@@ -71,27 +91,7 @@ func (t *Tournament) Standings() []Standing {
 				continue
 			}
 			for j, i := range [2]int{p.A, p.B} {
-				s := &st[i]
-				s.Played++
-				s.Points += p.Points[j]
-				s.Margin += p.Margin[j]
-				switch o := p.Points[1-j]; {
-				case p.Points[j] > o:
-					s.Won++
-				case p.Points[j] == o && p.Points[j] > 0:
-					s.Drawn++
-				default:
-					s.Lost++
-				}
-			}
-		}
-	}
-	if t.Format == Elimination {
-		for _, r := range rounds {
-			for _, p := range r.Pairings {
-				if p.Done {
-					st[p.Winner()].Through++
-				}
+				st[i].add(p.Points[j], p.Points[1-j], p.Margin[j])
 			}
 		}
 	}
@@ -103,7 +103,30 @@ func (t *Tournament) Standings() []Standing {
 			}
 		}
 	}
-	order := make([]int, n)
+}
+
+// add counts a game in which he scored points against the opponent's
+// other, with his VP margin.
+func (s *Standing) add(points, other float64, margin int) {
+	s.Played++
+	s.Points += points
+	s.Margin += margin
+	switch {
+	case points > other:
+		s.Won++
+	case points == other && points > 0:
+		s.Drawn++
+	default:
+		s.Lost++
+	}
+}
+
+// rank orders the players by the rounds gone through, the points and then
+// each tie-break, and returns the order with each player's values as
+// sorted by, to find who are equal.
+func (t *Tournament) rank(st []Standing, rounds []*Round) (order []int, keys [][]float64) {
+	n := len(st)
+	order = make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
@@ -114,7 +137,7 @@ func (t *Tournament) Standings() []Standing {
 		}
 		return x.Points > y.Points
 	})
-	keys := make([][]float64, n) // each player's values so far, to find the ties
+	keys = make([][]float64, n)
 	for i := range keys {
 		keys[i] = []float64{float64(st[i].Through), st[i].Points}
 	}
@@ -126,28 +149,24 @@ func (t *Tournament) Standings() []Standing {
 			for hi < n && equal(keys[order[lo]], keys[order[hi]]) {
 				hi++
 			}
-			group := order[lo:hi]
-			if tb == TieHeadToHead && len(group) > 1 {
-				headToHead(rounds, st, group)
-			}
-			for _, i := range group {
-				keys[i] = append(keys[i], tieValue(&st[i], tb))
-			}
-			sort.SliceStable(group, func(a, b int) bool {
-				return tieValue(&st[group[a]], tb) > tieValue(&st[group[b]], tb)
-			})
+			breakTie(tb, rounds, st, keys, order[lo:hi])
 			lo = hi
 		}
 	}
-	out := make([]Standing, n)
-	for k, i := range order {
-		out[k] = st[i]
-		out[k].Rank = k + 1
-		if k > 0 && equal(keys[i], keys[order[k-1]]) {
-			out[k].Rank = out[k-1].Rank
-		}
+	return order, keys
+}
+
+// breakTie sorts a group of players equal so far by the tie-break tb.
+func breakTie(tb string, rounds []*Round, st []Standing, keys [][]float64, group []int) {
+	if tb == TieHeadToHead && len(group) > 1 {
+		headToHead(rounds, st, group)
 	}
-	return out
+	for _, i := range group {
+		keys[i] = append(keys[i], tieValue(&st[i], tb))
+	}
+	sort.SliceStable(group, func(a, b int) bool {
+		return tieValue(&st[group[a]], tb) > tieValue(&st[group[b]], tb)
+	})
 }
 
 func equal(a, b []float64) bool {
@@ -431,15 +450,6 @@ func (t *Tournament) roundOver(r *Round, now time.Time) []Record {
 		out = append(out, t.record(Record{Kind: KindFinished, Time: now, Seed: t.Seed}))
 	}
 	return out
-}
-
-// Adjudicate ends a stalled game by the director's decision: a forfeit by
-// side, or a draw when side is "". The game's own log records it too.
-func Adjudicated(side rules.Side) GameEnd {
-	if side == "" {
-		return GameEnd{How: "adjudicated", Result: "drawn by the director"}
-	}
-	return GameEnd{Winner: side.Enemy(), How: "adjudicated", Result: fmt.Sprintf("the %s player forfeits by the director's decision", side.Title())}
 }
 
 // EndOf reads a game's result as its log gives it: the winning side from

@@ -649,20 +649,9 @@ func (t *Tournament) replace(i int, name, addr, commitment, token, reason, impul
 	if i < 0 || i >= len(t.Entrants) {
 		return Record{}, rules.M("no player %d", i+1).Err()
 	}
-	if addr != "" || !t.Committed() {
-		if a, err := netmail.ParseAddress(addr); err != nil || a.Name != "" || a.Address != addr {
-			return Record{}, rules.M("%q is not a mail address", addr).Err()
-		}
-		if t.Committed() {
-			commitment = adjudicator.AddressCommitment(t.Salt, addr)
-		}
-	}
-	shown := cmp.Or(addr, "the address committed to as "+commitment)
-	switch {
-	case strings.EqualFold(addr, t.Director) && !t.Committed(), t.Committed() && commitment == t.DirectorCommitment:
-		return Record{}, rules.M("%s is the director's address: the director does not play", shown).Err()
-	case t.Player(addr) >= 0 && !t.Committed(), t.Committed() && t.committedPlayer(commitment) >= 0:
-		return Record{}, rules.M("%s plays in tournament %s already", shown, t.ID).Err()
+	commitment, err := t.newPlayer(addr, commitment)
+	if err != nil {
+		return Record{}, err
 	}
 	e := t.Entrants[i]
 	rp := Replacement{Player: i, Old: e.Name, OldAddress: e.Address, Address: addr, Round: len(t.Rounds) + 1, Reason: reason, Time: now.UTC().Truncate(time.Millisecond)}
@@ -697,6 +686,29 @@ func (t *Tournament) replace(i int, name, addr, commitment, token, reason, impul
 		rec.Address, rec.AddressCommitment = "", commitment
 	}
 	return t.record(rec), nil
+}
+
+// newPlayer checks the address of a new player, or with none (the replay
+// of a public export) its commitment: a mail address, not the director's,
+// nor one that plays already. It returns the commitment to it, if the log
+// commits to addresses.
+func (t *Tournament) newPlayer(addr, commitment string) (string, error) {
+	if addr != "" || !t.Committed() {
+		if a, err := netmail.ParseAddress(addr); err != nil || a.Name != "" || a.Address != addr {
+			return "", rules.M("%q is not a mail address", addr).Err()
+		}
+		if t.Committed() {
+			commitment = adjudicator.AddressCommitment(t.Salt, addr)
+		}
+	}
+	shown := cmp.Or(addr, "the address committed to as "+commitment)
+	switch {
+	case strings.EqualFold(addr, t.Director) && !t.Committed(), t.Committed() && commitment == t.DirectorCommitment:
+		return "", rules.M("%s is the director's address: the director does not play", shown).Err()
+	case t.Player(addr) >= 0 && !t.Committed(), t.Committed() && t.committedPlayer(commitment) >= 0:
+		return "", rules.M("%s plays in tournament %s already", shown, t.ID).Err()
+	}
+	return commitment, nil
 }
 
 // committedPlayer returns the index of the entrant whose address has the

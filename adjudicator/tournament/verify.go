@@ -103,10 +103,6 @@ type Verified struct {
 	Committed, Addresses int
 }
 
-// Public reports whether the export was a public one: its logs commit to
-// addresses it does not give.
-func (v *Verified) Public() bool { return v.Committed > 0 && v.Addresses == 0 }
-
 // Discrepancy is the first difference Verify found: the record (Seq, -1
 // for the export's own fields), the field by its JSON name where one field
 // differs (`pairs[1][0]`, `bids[0].vp`; the export's: `head`), and what.
@@ -209,45 +205,88 @@ func bad(seq int, field, format string, args ...any) error {
 // (the verified games of the export, by id) each result is derived from
 // its game; with nil, from its record.
 func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tournament, error) {
+	if err := checkChain(x); err != nil {
+		return nil, nil, err
+	}
+	rp, err := startReplay(x, games)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := 1; i < len(x.Records); {
+		if i, err = rp.step(i); err != nil {
+			return nil, nil, err
+		}
+	}
+	if rp.t.Status == Over && x.Seed == "" {
+		return nil, nil, bad(-1, "seed", "the tournament is over, but the export does not reveal its seed")
+	}
+	if err := checkGivenAddresses(x); err != nil {
+		return nil, nil, err
+	}
+	return rp.v, rp.t, nil
+}
+
+// checkChain checks that the records of x are chained by their hashes, in
+// time order, up to the export's head.
+func checkChain(x *Export) error {
 	if len(x.Records) == 0 || x.Records[0].Kind != KindCreated || x.Records[0].Settings == nil {
-		return nil, nil, bad(0, "kind", "the log does not begin with the tournament's creation")
+		return bad(0, "kind", "the log does not begin with the tournament's creation")
 	}
 	prev := ""
 	for i, r := range x.Records {
 		if r.Prev != prev {
-			return nil, nil, bad(i, "prev", "its prev %s is not the hash of the record before, %s", r.Prev, prev)
+			return bad(i, "prev", "its prev %s is not the hash of the record before, %s", r.Prev, prev)
 		}
 		if h := RecordHash(r); h != r.Hash {
-			return nil, nil, bad(i, "hash", "its hash %s is not the hash of its content, %s", r.Hash, h)
+			return bad(i, "hash", "its hash %s is not the hash of its content, %s", r.Hash, h)
 		}
 		if i > 0 && r.Time.Before(x.Records[i-1].Time) {
-			return nil, nil, bad(i, "time", "its time %s is before the time of the record before it, %s",
+			return bad(i, "time", "its time %s is before the time of the record before it, %s",
 				r.Time.Format(time.RFC3339Nano), x.Records[i-1].Time.Format(time.RFC3339Nano))
 		}
 		prev = r.Hash
 	}
 	if prev != x.Head {
-		return nil, nil, bad(-1, "head", "the export's head %s is not the hash of its last record, %s", x.Head, prev)
+		return bad(-1, "head", "the export's head %s is not the hash of its last record, %s", x.Head, prev)
 	}
-	// The tournament is made again from its first record, as New made it;
-	// the settings are a copy, so that nothing the replay does changes the
-	// record it is compared with.
+	return nil
+}
+
+// A replay is the tournament made again from its log, record by record.
+type replay struct {
+	x     *Export
+	games map[string]*adjudicator.Game // nil: results are taken from their records
+	// logs are the games' own logs, by id, for what the tournament's log
+	// says of them: when each was made and ended, and why the director
+	// ended it.
+	logs map[string][]adjudicator.Record
+	// adjudicated names the games the director's decision ended: it names
+	// how its game ended, as the referee's act does (TournamentAdjudicate).
+	adjudicated map[string]bool
+	t           *Tournament
+	v           *Verified
+}
+
+// startReplay makes the tournament again from its first record, as New
+// made it; the settings are a copy, so that nothing the replay does
+// changes the record it is compared with.
+func startReplay(x *Export, games map[string]*adjudicator.Game) (*replay, error) {
 	c := x.Records[0]
 	if c.Commitment != x.Commitment {
-		return nil, nil, bad(0, "commitment", "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
+		return nil, bad(0, "commitment", "the commitment %s is not the export's, %s", c.Commitment, x.Commitment)
 	}
 	settings, err := adjudicator.Clone(c.Settings)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := checkSettings(settings); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	v := &Verified{Records: len(x.Records)}
 	t := &Tournament{ID: x.ID, Settings: *settings, Status: Running, Created: c.Time, Commitment: c.Commitment, Salt: x.Salt}
 	t.Players = append([]Entry(nil), settings.Players...)
 	if err := checkCommitments(x, t, v); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, p := range t.Players {
 		t.Entrants = append(t.Entrants, &Entrant{Name: p.Name, Address: p.Address, Commitment: p.Commitment, Language: p.Language})
@@ -255,169 +294,208 @@ func verifyLog(x *Export, games map[string]*adjudicator.Game) (*Verified, *Tourn
 	if x.Seed != "" {
 		secret, err := hex.DecodeString(x.Seed)
 		if err != nil {
-			return nil, nil, bad(-1, "seed", "the revealed seed is not hex")
+			return nil, bad(-1, "seed", "the revealed seed is not hex")
 		}
 		if err := t.SetSecret(secret); err != nil {
-			return nil, nil, bad(-1, "seed", "%v", err)
+			return nil, bad(-1, "seed", "%v", err)
 		}
 		v.DiceChecked = true
 	}
 	made := t.record(Record{Kind: KindCreated, Time: c.Time, Settings: settings, Commitment: t.Commitment})
 	if err := compare(c, made); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	// The games' own logs, by id, for what the tournament's log says of
-	// them: when each was made and ended, and why the director ended it.
-	logs := map[string][]adjudicator.Record{}
+	rp := &replay{x: x, games: games, logs: map[string][]adjudicator.Record{}, adjudicated: map[string]bool{}, t: t, v: v}
 	if games != nil {
 		for _, gx := range x.Games {
-			logs[gx.ID] = gx.Records
+			rp.logs[gx.ID] = gx.Records
 		}
 	}
-	// The director's decision names how its game ended, as the referee's
-	// act does (TournamentAdjudicate).
-	adjudicated := map[string]bool{}
-	for i := 1; i < len(x.Records); {
-		r := x.Records[i]
-		if !v.DiceChecked {
-			// The dice are taken as logged, from this record on.
-			t.logged = nil
-			for _, q := range x.Records[i:] {
-				t.logged = append(t.logged, q.Dice...)
+	return rp, nil
+}
+
+// step replays the act of record i and compares the records it makes
+// with the log's; it returns the index of the next act's record.
+func (rp *replay) step(i int) (int, error) {
+	x := rp.x
+	if !rp.v.DiceChecked {
+		// The dice are taken as logged, from this record on.
+		rp.t.logged = nil
+		for _, q := range x.Records[i:] {
+			rp.t.logged = append(rp.t.logged, q.Dice...)
+		}
+	}
+	got, err := rp.act(i, x.Records[i])
+	if err != nil {
+		return 0, err
+	}
+	if len(got) == 0 {
+		return 0, bad(i, "", "replaying it makes no record")
+	}
+	act := i
+	for _, g := range got {
+		if i >= len(x.Records) {
+			return 0, &Discrepancy{Seq: g.Seq, Act: act, What: fmt.Sprintf("the replay makes a %s record the log does not have", g.Kind)}
+		}
+		if g.Kind == KindFinished && x.Seed == "" {
+			return 0, bad(g.Seq, "seed", "the tournament is over, but the export does not reveal its seed")
+		}
+		if err := compare(x.Records[i], g); err != nil {
+			err.(*Discrepancy).Act = act
+			return 0, err
+		}
+		if g.Kind == KindSides {
+			rp.v.Sides++
+		}
+		rp.v.Dice += len(g.Dice)
+		i++
+	}
+	return i, nil
+}
+
+// act replays the act record r, at index i, logs.
+func (rp *replay) act(i int, r Record) ([]Record, error) {
+	t := rp.t
+	switch r.Kind {
+	case KindPaired:
+		return replayed(i)(t.Pair(r.Time))
+	case KindBid:
+		return replayed(i)(t.replayBid(i, r, rp.x.Records))
+	case KindSides:
+		return replayed(i)(t.CloseBids(r.Time))
+	case KindGame:
+		return rp.game(i, r)
+	case KindResult:
+		return rp.result(i, r)
+	case KindReplaced:
+		return rp.replaced(i, r)
+	case KindWithdrawn:
+		if rp.games != nil {
+			if err := t.checkWithdrawn(i, r, rp.logs); err != nil {
+				return nil, err
 			}
 		}
-		var got []Record
+		return replayed(i)(t.Withdraw(r.Player-1, r.Text, r.Time))
+	case KindPaused:
+		return replayed(i)(one(t.Pause(r.Text, r.Time)))
+	case KindResumed:
+		return replayed(i)(one(t.Resume(r.Text, r.Time)))
+	case KindAdjudicated:
+		if rp.games != nil {
+			if err := checkAdjudicated(i, r, rp.logs[r.Game]); err != nil {
+				return nil, err
+			}
+		}
+		rp.adjudicated[r.Game] = true
+		return replayed(i)(one(t.Adjudicate(r.Game, r.Text, r.Time)))
+	}
+	return nil, bad(i, "kind", "a record of kind %q cannot come here", r.Kind)
+}
+
+// one makes a list of the one record an act makes.
+func one(r Record, err error) ([]Record, error) {
+	if err != nil {
+		return nil, err
+	}
+	return []Record{r}, nil
+}
+
+// replayed names record i in an error of the act that replays it, unless
+// the error names its record already.
+func replayed(i int) func([]Record, error) ([]Record, error) {
+	return func(got []Record, err error) ([]Record, error) {
+		if err == nil {
+			return got, nil
+		}
+		if d := (*Discrepancy)(nil); errors.As(err, &d) {
+			return nil, err
+		}
+		return nil, bad(i, "", "replaying it: %v", err)
+	}
+}
+
+// game replays the making of a pairing's game, checked against the game
+// itself when the export has it.
+func (rp *replay) game(i int, r Record) ([]Record, error) {
+	t := rp.t
+	_, p, _ := t.at(r.Round, r.Pairing)
+	if p == nil {
+		return nil, bad(i, "pairing", "no pairing %d in round %d", r.Pairing, r.Round)
+	}
+	if p.Game != "" {
+		return nil, bad(i, "game", "pairing %d of round %d has its game, %s, already", r.Pairing, r.Round, p.Game)
+	}
+	if rp.games != nil {
+		if err := t.checkGame(i, rp.x.Records, p, rp.games[r.Game], rp.logs[r.Game]); err != nil {
+			return nil, err
+		}
+	}
+	got := []Record{t.GameMade(r.Round, r.Pairing, r.Game, r.Time)}
+	if err := t.checkPlayers(p, rp.x, r); err != nil {
+		return nil, err
+	}
+	return got, nil
+}
+
+// result replays a game's result: derived from the game when the export
+// has it, else as the record tells it.
+func (rp *replay) result(i int, r Record) ([]Record, error) {
+	t := rp.t
+	_, p, _ := t.at(r.Round, r.Pairing)
+	if p == nil || !p.Sided() {
+		return nil, bad(i, "pairing", "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
+	}
+	e := endOf(p, r)
+	if rp.games != nil {
 		var err error
-		switch r.Kind {
-		case KindPaired:
-			got, err = t.Pair(r.Time)
-		case KindBid:
-			got, err = t.replayBid(i, r, x.Records)
-		case KindSides:
-			got, err = t.CloseBids(r.Time)
-		case KindGame:
-			_, p, _ := t.at(r.Round, r.Pairing)
-			if p == nil {
-				return nil, nil, bad(i, "pairing", "no pairing %d in round %d", r.Pairing, r.Round)
-			}
-			if p.Game != "" {
-				return nil, nil, bad(i, "game", "pairing %d of round %d has its game, %s, already", r.Pairing, r.Round, p.Game)
-			}
-			if games != nil {
-				if err := t.checkGame(i, x.Records, p, games[r.Game], logs[r.Game]); err != nil {
-					return nil, nil, err
-				}
-			}
-			got = []Record{t.GameMade(r.Round, r.Pairing, r.Game, r.Time)}
-			if err := t.checkPlayers(p, x, r); err != nil {
-				return nil, nil, err
-			}
-		case KindResult:
-			_, p, _ := t.at(r.Round, r.Pairing)
-			if p == nil || !p.Sided() {
-				return nil, nil, bad(i, "pairing", "a result for pairing %d of round %d, which has no sides", r.Pairing, r.Round)
-			}
-			e := endOf(p, r)
-			if games != nil {
-				g := games[r.Game]
-				if g == nil {
-					return nil, nil, bad(i, "game", "game %s of the log is missing from the export", r.Game)
-				}
-				how := ""
-				if adjudicated[r.Game] {
-					how = "adjudicated"
-				}
-				if e, err = endOfGame(g, p, how); err != nil {
-					return nil, nil, bad(i, "game", "%v", err)
-				}
-				// The referee enters a result as the game ends.
-				if l := logs[r.Game]; !r.Time.Equal(l[len(l)-1].Time) {
-					return nil, nil, bad(i, "time", "the result of game %s is entered at %s, but the game ended at %s", r.Game,
-						r.Time.Format(time.RFC3339Nano), l[len(l)-1].Time.Format(time.RFC3339Nano))
-				}
-			}
-			got, err = t.Result(r.Game, e, r.Time)
-			if err == nil && games != nil && (got[0].Points != r.Points || got[0].Margin != r.Margin) {
-				return nil, nil, bad(i, "points", "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
-					r.Game, t.count(p, r.Points, r.Margin), e.Result, e.VP+p.Give, p.Give, t.count(p, got[0].Points, got[0].Margin))
-			}
-		case KindReplaced:
-			if games != nil {
-				if err := t.checkReplaced(i, x.Records, games); err != nil {
-					return nil, nil, err
-				}
-			}
-			var rec Record
-			addr := r.Address
-			if t.Committed() {
-				addr = x.Addresses[r.AddressCommitment]
-			}
-			rec, err = t.replace(r.Player-1, r.Name, addr, r.AddressCommitment, "", r.Text, r.Impulse, r.Time)
-			got = []Record{rec}
-		case KindWithdrawn:
-			if games != nil {
-				if err := t.checkWithdrawn(i, r, logs); err != nil {
-					return nil, nil, err
-				}
-			}
-			got, err = t.Withdraw(r.Player-1, r.Text, r.Time)
-		case KindPaused:
-			var rec Record
-			rec, err = t.Pause(r.Text, r.Time)
-			got = []Record{rec}
-		case KindResumed:
-			var rec Record
-			rec, err = t.Resume(r.Text, r.Time)
-			got = []Record{rec}
-		case KindAdjudicated:
-			if games != nil {
-				if err := checkAdjudicated(i, r, logs[r.Game]); err != nil {
-					return nil, nil, err
-				}
-			}
-			var rec Record
-			rec, err = t.Adjudicate(r.Game, r.Text, r.Time)
-			got = []Record{rec}
-			adjudicated[r.Game] = true
-		default:
-			return nil, nil, bad(i, "kind", "a record of kind %q cannot come here", r.Kind)
-		}
-		if err != nil {
-			var d *Discrepancy
-			if errors.As(err, &d) {
-				return nil, nil, err
-			}
-			return nil, nil, bad(i, "", "replaying it: %v", err)
-		}
-		if len(got) == 0 {
-			return nil, nil, bad(i, "", "replaying it makes no record")
-		}
-		act := i
-		for _, g := range got {
-			if i >= len(x.Records) {
-				return nil, nil, &Discrepancy{Seq: g.Seq, Act: act, What: fmt.Sprintf("the replay makes a %s record the log does not have", g.Kind)}
-			}
-			if g.Kind == KindFinished && x.Seed == "" {
-				return nil, nil, bad(g.Seq, "seed", "the tournament is over, but the export does not reveal its seed")
-			}
-			if err := compare(x.Records[i], g); err != nil {
-				err.(*Discrepancy).Act = act
-				return nil, nil, err
-			}
-			if g.Kind == KindSides {
-				v.Sides++
-			}
-			v.Dice += len(g.Dice)
-			i++
+		if e, err = rp.gameEnd(i, r, p); err != nil {
+			return nil, err
 		}
 	}
-	if t.Status == Over && x.Seed == "" {
-		return nil, nil, bad(-1, "seed", "the tournament is over, but the export does not reveal its seed")
+	got, err := t.Result(r.Game, e, r.Time)
+	if err == nil && rp.games != nil && (got[0].Points != r.Points || got[0].Margin != r.Margin) {
+		return nil, bad(i, "points", "the log counts game %s as %s, but the game ended %q with %d German VP and %+d given by the bids, which counts as %s",
+			r.Game, t.count(p, r.Points, r.Margin), e.Result, e.VP+p.Give, p.Give, t.count(p, got[0].Points, got[0].Margin))
 	}
-	if err := checkGivenAddresses(x); err != nil {
-		return nil, nil, err
+	return replayed(i)(got, err)
+}
+
+// gameEnd is how the game of result r ended, read from the game itself.
+func (rp *replay) gameEnd(i int, r Record, p *Pairing) (GameEnd, error) {
+	g := rp.games[r.Game]
+	if g == nil {
+		return GameEnd{}, bad(i, "game", "game %s of the log is missing from the export", r.Game)
 	}
-	return v, t, nil
+	how := ""
+	if rp.adjudicated[r.Game] {
+		how = "adjudicated"
+	}
+	e, err := endOfGame(g, p, how)
+	if err != nil {
+		return GameEnd{}, bad(i, "game", "%v", err)
+	}
+	// The referee enters a result as the game ends.
+	if l := rp.logs[r.Game]; !r.Time.Equal(l[len(l)-1].Time) {
+		return GameEnd{}, bad(i, "time", "the result of game %s is entered at %s, but the game ended at %s", r.Game,
+			r.Time.Format(time.RFC3339Nano), l[len(l)-1].Time.Format(time.RFC3339Nano))
+	}
+	return e, nil
+}
+
+// replaced replays a replacement, checked against the games taken over
+// when the export has them.
+func (rp *replay) replaced(i int, r Record) ([]Record, error) {
+	t := rp.t
+	if rp.games != nil {
+		if err := t.checkReplaced(i, rp.x.Records, rp.games); err != nil {
+			return nil, err
+		}
+	}
+	addr := r.Address
+	if t.Committed() {
+		addr = rp.x.Addresses[r.AddressCommitment]
+	}
+	return replayed(i)(one(t.replace(r.Player-1, r.Name, addr, r.AddressCommitment, "", r.Text, r.Impulse, r.Time)))
 }
 
 // compare names the first field, by its JSON name, where a logged record

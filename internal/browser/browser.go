@@ -124,45 +124,13 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	dir, err := os.MkdirTemp("", "titm-browser-")
+	dir, logFile, err := newProfile()
 	if err != nil {
-		return nil, fmt.Errorf("starting Chromium: %w", err)
+		return nil, err
 	}
 	profile := filepath.Join(dir, "profile")
-	logPath := filepath.Join(dir, "chromium.log")
-	if err := os.Mkdir(profile, 0o700); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("starting Chromium: %w", err)
-	}
-	// Chromium's output goes to a file rather than a pipe: its helper
-	// processes inherit the descriptor, and a pipe held open by one of
-	// them would keep Wait from returning.
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("starting Chromium: %w", err)
-	}
-
-	args := []string{
-		"--headless=new",
-		// The sandbox needs user namespaces or a setuid helper, and
-		// refuses to run as root, which CI is.
-		"--no-sandbox",
-		"--disable-gpu",
-		// Port 0: Chromium picks a free port and writes it to
-		// DevToolsActivePort in the profile, so that browsers started at
-		// once never collide.
-		"--remote-debugging-port=0",
-		"--remote-allow-origins=" + origin,
-		"--user-data-dir=" + profile,
-		"--no-first-run",
-		"--no-default-browser-check",
-		// Tests must not depend on, or wait for, the internet: no
-		// component updates, safe-browsing lists or the like.
-		"--disable-background-networking",
-		"--disable-component-update",
-	}
-	args = append(args, opts.Args...)
+	logPath := logFile.Name()
+	args := append(chromiumArgs(profile), opts.Args...)
 	args = append(args, "about:blank")
 	// Not CommandContext: ctx bounds the start, not the browser's life.
 	cmd := exec.Command(path, args...)
@@ -190,6 +158,52 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, fmt.Errorf("starting %s: %w", path, err)
 	}
 	return b, nil
+}
+
+// newProfile makes a directory for Chromium's profile and its log, and
+// returns it with the log open.
+func newProfile() (string, *os.File, error) {
+	dir, err := os.MkdirTemp("", "titm-browser-")
+	if err != nil {
+		return "", nil, fmt.Errorf("starting Chromium: %w", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "profile"), 0o700); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("starting Chromium: %w", err)
+	}
+	// Chromium's output goes to a file rather than a pipe: its helper
+	// processes inherit the descriptor, and a pipe held open by one of
+	// them would keep Wait from returning.
+	logFile, err := os.Create(filepath.Join(dir, "chromium.log"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("starting Chromium: %w", err)
+	}
+	return dir, logFile, nil
+}
+
+// chromiumArgs are the flags of a headless Chromium with its profile in
+// the directory profile.
+func chromiumArgs(profile string) []string {
+	return []string{
+		"--headless=new",
+		// The sandbox needs user namespaces or a setuid helper, and
+		// refuses to run as root, which CI is.
+		"--no-sandbox",
+		"--disable-gpu",
+		// Port 0: Chromium picks a free port and writes it to
+		// DevToolsActivePort in the profile, so that browsers started at
+		// once never collide.
+		"--remote-debugging-port=0",
+		"--remote-allow-origins=" + origin,
+		"--user-data-dir=" + profile,
+		"--no-first-run",
+		"--no-default-browser-check",
+		// Tests must not depend on, or wait for, the internet: no
+		// component updates, safe-browsing lists or the like.
+		"--disable-background-networking",
+		"--disable-component-update",
+	}
 }
 
 // connect waits for Chromium's DevTools endpoint and connects to a page.

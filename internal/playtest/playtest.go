@@ -75,44 +75,9 @@ func orders(s *rules.Scenario, st *rules.State, attack bool) (string, error) {
 		if st.Next.Day == rules.FirstDay && st.Next.N == 1 && (info.Triangle == (side == rules.German)) {
 			continue // 5.23, 5.24
 		}
-		// The nearest area within three roads, free of the enemy, with
-		// room for the unit.
-		prev := map[rules.Place]rules.Place{u.Place: u.Place}
-		frontier := []rules.Place{u.Place}
-		var dest rules.Place
-		for depth := 0; depth < 3 && dest.IsZero(); depth++ {
-			var next []rules.Place
-			for _, p := range frontier {
-				for _, l := range s.Map.Links(p) {
-					to := l.To
-					if _, seen := prev[to]; seen || to.IsZone() || !s.Uses(to) {
-						continue
-					}
-					if l.Road != nil && l.Road.Bridge && st.Bridge(l.Road.A, l.Road.B).Blown {
-						continue
-					}
-					if enemy[to] {
-						if attack && depth == 0 && held[to][0] < rules.StackUnits {
-							prev[to] = p
-							dest = to
-						}
-						continue
-					}
-					prev[to] = p
-					next = append(next, to)
-					if h := held[to]; dest.IsZero() && h[0]+1 <= rules.StackUnits && h[1]+u.Strength <= rules.StackSP {
-						dest = to
-					}
-				}
-			}
-			frontier = next
-		}
-		if dest.IsZero() {
+		dest, path := route(s, st, u, held, enemy, attack)
+		if path == nil {
 			continue
-		}
-		path := []string{dest.String()}
-		for p := prev[dest]; p != u.Place; p = prev[p] {
-			path = append([]string{p.String()}, path...)
 		}
 		lines = append(lines, fmt.Sprintf("MOVE %s %s %s", u.ID, u.Place, strings.Join(path, " ")))
 		h := held[dest]
@@ -120,12 +85,62 @@ func orders(s *rules.Scenario, st *rules.State, attack bool) (string, error) {
 		h = held[u.Place]
 		held[u.Place] = [2]int{h[0] - 1, h[1] - u.Strength}
 	}
+	return legal(s, st, lines)
+}
+
+// route returns the path of u to the nearest area within three roads, free
+// of the enemy, with room for the unit; with attack, an enemy's area next
+// to it will do. It returns the area and the path, nil if there is none.
+func route(s *rules.Scenario, st *rules.State, u *rules.UnitState, held map[rules.Place][2]int, enemy map[rules.Place]bool, attack bool) (rules.Place, []string) {
+	prev := map[rules.Place]rules.Place{u.Place: u.Place}
+	frontier := []rules.Place{u.Place}
+	var dest rules.Place
+	for depth := 0; depth < 3 && dest.IsZero(); depth++ {
+		var next []rules.Place
+		for _, p := range frontier {
+			for _, l := range s.Map.Links(p) {
+				to := l.To
+				if _, seen := prev[to]; seen || to.IsZone() || !s.Uses(to) {
+					continue
+				}
+				if l.Road != nil && l.Road.Bridge && st.Bridge(l.Road.A, l.Road.B).Blown {
+					continue
+				}
+				if enemy[to] {
+					if attack && depth == 0 && held[to][0] < rules.StackUnits {
+						prev[to] = p
+						dest = to
+					}
+					continue
+				}
+				prev[to] = p
+				next = append(next, to)
+				if h := held[to]; dest.IsZero() && h[0]+1 <= rules.StackUnits && h[1]+u.Strength <= rules.StackSP {
+					dest = to
+				}
+			}
+		}
+		frontier = next
+	}
+	if dest.IsZero() {
+		return dest, nil
+	}
+	path := []string{dest.String()}
+	for p := prev[dest]; p != u.Place; p = prev[p] {
+		path = append([]string{p.String()}, path...)
+	}
+	return dest, path
+}
+
+// legal drops the lines of orders the rules refuse until the rest are
+// played through, and returns them.
+func legal(s *rules.Scenario, st *rules.State, lines []string) (string, error) {
 	for {
 		if len(lines) == 0 {
 			return "", nil // nothing can move: a pass
 		}
 		text := strings.Join(lines, "\n")
-		o, err := rules.ParseOrders(text, s, &rules.ParseOptions{Side: side})
+		o, err := rules.ParseOrders(text, s, &rules.ParseOptions{Side: st.Next.Side})
 		if err == nil {
 			if _, _, err = rules.Play(s, st, o, sixes{}); err == nil {
 				return text, nil

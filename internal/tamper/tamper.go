@@ -428,67 +428,9 @@ func (s Suite) Run(t testing.TB, d Doc) Count {
 	if err := s.verify(t, d); err != nil {
 		t.Fatalf("the export as made does not verify: %v", err)
 	}
-	recs := s.Chain.records(d)
 	fields := map[string]bool{}
-	for k, r := range recs {
-		kind, _ := r.(map[string]any)["kind"].(string)
-		groups := map[string][]Leaf{}
-		var order []string
-		for _, l := range Leaves(r) {
-			if groups[l.Field] == nil {
-				order = append(order, l.Field)
-			}
-			groups[l.Field] = append(groups[l.Field], l)
-		}
-		changed := false
-		for _, f := range order {
-			for _, i := range s.pick(r, groups[f]) {
-				l := groups[f][i]
-				path := append([]any{s.Chain.Records, k}, l.Path...)
-				x, ok := Change(d, path, s.Enums)
-				if !ok {
-					c.Nulls++
-					continue
-				}
-				changed, fields[kind+" "+f] = true, true
-				c.Pairs++
-				saved := s.Chain.Save(d)
-				old := Set(d, path, x)
-				if f != "hash" && f != "prev" {
-					// A changed hash or link is the change; any other is
-					// hidden by a chain rebuilt after it.
-					if err := s.Chain.Rebuild(d, k); err != nil {
-						t.Fatal(err)
-					}
-				}
-				err := s.verify(t, d)
-				Set(d, path, old)
-				s.Chain.Restore(d, saved)
-				check, listed := s.Unchecked(kind, f)
-				what := fmt.Sprintf("record %d (%s), %s %v -> %v", k, kind, l.Name, l.Value, x)
-				if f == "time" && listed && check == Order && k > 0 {
-					c.Bounds += s.outOfOrder(t, d, k, what)
-				}
-				if err == nil {
-					if listed && (check == Order || check == None) {
-						c.Listed++
-						continue
-					}
-					t.Errorf("%s: verified", what)
-					continue
-				}
-				seq, act, field, ok := s.Where(err)
-				switch {
-				case !ok:
-					t.Errorf("%s: %v is no discrepancy", what, err)
-				case seq == k, act == k, listed && seq > k:
-					c.Failed++
-				default:
-					t.Errorf("%s: the error names record %d (%s), not %d: %v", what, seq, field, k, err)
-				}
-			}
-		}
-		if changed {
+	for k, r := range s.Chain.records(d) {
+		if s.forgeRecord(t, d, k, r, &c, fields) {
 			c.Records++
 		}
 	}
@@ -496,6 +438,82 @@ func (s Suite) Run(t testing.TB, d Doc) Count {
 	c.Moves = s.moves(t, d)
 	c.Export = s.export(t, d)
 	return c
+}
+
+// forgeRecord changes the picked leaves of each field of record k, r, one
+// at a time, counting into c and naming each kind and field changed in
+// fields. It reports whether it changed any.
+func (s Suite) forgeRecord(t testing.TB, d Doc, k int, r any, c *Count, fields map[string]bool) bool {
+	t.Helper()
+	kind, _ := r.(map[string]any)["kind"].(string)
+	groups := map[string][]Leaf{}
+	var order []string
+	for _, l := range Leaves(r) {
+		if groups[l.Field] == nil {
+			order = append(order, l.Field)
+		}
+		groups[l.Field] = append(groups[l.Field], l)
+	}
+	changed := false
+	for _, f := range order {
+		for _, i := range s.pick(r, groups[f]) {
+			if s.forge(t, d, k, kind, groups[f][i], c) {
+				changed, fields[kind+" "+f] = true, true
+			}
+		}
+	}
+	return changed
+}
+
+// forge changes leaf l of record k, of kind, rebuilds the chain after it
+// and checks the verifier refuses it, naming record k, unless the field is
+// one verify is known not to check. d is left as it was. It reports
+// whether it could change the leaf.
+func (s Suite) forge(t testing.TB, d Doc, k int, kind string, l Leaf, c *Count) bool {
+	t.Helper()
+	f := l.Field
+	path := append([]any{s.Chain.Records, k}, l.Path...)
+	x, ok := Change(d, path, s.Enums)
+	if !ok {
+		c.Nulls++
+		return false
+	}
+	c.Pairs++
+	saved := s.Chain.Save(d)
+	old := Set(d, path, x)
+	if f != "hash" && f != "prev" {
+		// A changed hash or link is the change; any other is hidden by a
+		// chain rebuilt after it.
+		if err := s.Chain.Rebuild(d, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := s.verify(t, d)
+	Set(d, path, old)
+	s.Chain.Restore(d, saved)
+	check, listed := s.Unchecked(kind, f)
+	what := fmt.Sprintf("record %d (%s), %s %v -> %v", k, kind, l.Name, l.Value, x)
+	if f == "time" && listed && check == Order && k > 0 {
+		c.Bounds += s.outOfOrder(t, d, k, what)
+	}
+	if err == nil {
+		if listed && (check == Order || check == None) {
+			c.Listed++
+			return true
+		}
+		t.Errorf("%s: verified", what)
+		return true
+	}
+	seq, act, field, ok := s.Where(err)
+	switch {
+	case !ok:
+		t.Errorf("%s: %v is no discrepancy", what, err)
+	case seq == k, act == k, listed && seq > k:
+		c.Failed++
+	default:
+		t.Errorf("%s: the error names record %d (%s), not %d: %v", what, seq, field, k, err)
+	}
+	return true
 }
 
 // outOfOrder moves record k's time an hour before the record before it,

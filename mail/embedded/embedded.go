@@ -136,17 +136,8 @@ type Servers struct {
 // cannot be listened on, nothing is left running and the error names the
 // address. Start is safe for concurrent use.
 func Start(opt *Options) (*Servers, error) {
-	if opt == nil {
-		return nil, errors.New("embedded: no options (Users is required)")
-	}
-	if opt.IMAPAddr == "" {
-		return nil, errors.New("embedded: no IMAP listen address")
-	}
-	if opt.SMTPAddr == "" {
-		return nil, errors.New("embedded: no SMTP listen address")
-	}
-	if opt.MaxMessageBytes < 0 {
-		return nil, fmt.Errorf("embedded: negative message size limit %d", opt.MaxMessageBytes)
+	if err := checkOptions(opt); err != nil {
+		return nil, err
 	}
 	folders, err := folderList(opt.Folders)
 	if err != nil {
@@ -192,7 +183,37 @@ func Start(opt *Options) (*Servers, error) {
 	s.imapActive.Add(1) // released by Close
 	s.imapLn = newTrackingListener(imapLn, func() { s.imapActive.Add(1) })
 	s.smtpLn = newTrackingListener(smtpLn, nil)
+	s.newIMAP(opt)
+	s.newSMTP(opt)
+	s.serve()
 
+	for _, a := range []net.Addr{imapLn.Addr(), smtpLn.Addr()} {
+		if ta, ok := a.(*net.TCPAddr); ok && !ta.IP.IsLoopback() {
+			s.log.Warn("listening beyond loopback; logins travel in plain text", "addr", a.String())
+		}
+	}
+	s.log.Info("embedded mail servers started",
+		"imap", s.IMAPAddr(), "smtp", s.SMTPAddr(), "users", len(s.users), "mail_file", opt.Path)
+	return s, nil
+}
+
+// checkOptions checks what Start needs of its options.
+func checkOptions(opt *Options) error {
+	switch {
+	case opt == nil:
+		return errors.New("embedded: no options (Users is required)")
+	case opt.IMAPAddr == "":
+		return errors.New("embedded: no IMAP listen address")
+	case opt.SMTPAddr == "":
+		return errors.New("embedded: no SMTP listen address")
+	case opt.MaxMessageBytes < 0:
+		return fmt.Errorf("embedded: negative message size limit %d", opt.MaxMessageBytes)
+	}
+	return nil
+}
+
+// newIMAP makes the IMAP server.
+func (s *Servers) newIMAP(opt *Options) {
 	s.imapSrv = imapserver.New(&imapserver.Options{
 		NewSession: func(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
 			inner := &session{b: s.mail}
@@ -202,11 +223,14 @@ func Start(opt *Options) (*Servers, error) {
 			imap.CapIMAP4rev1: {},
 			imap.CapIMAP4rev2: {},
 		},
-		Logger:       printfLogger{logger.With("protocol", "imap"), &s.closed},
+		Logger:       printfLogger{s.log.With("protocol", "imap"), &s.closed},
 		InsecureAuth: true,
 		TLSConfig:    opt.TLSConfig,
 	})
+}
 
+// newSMTP makes the SMTP server.
+func (s *Servers) newSMTP(opt *Options) {
 	domain := opt.Domain
 	if domain == "" {
 		domain = defaultDomain
@@ -224,8 +248,11 @@ func Start(opt *Options) (*Servers, error) {
 	s.smtpSrv.TLSConfig = opt.TLSConfig
 	s.smtpSrv.ReadTimeout = smtpReadTimeout
 	s.smtpSrv.WriteTimeout = smtpWriteTimeout
-	s.smtpSrv.ErrorLog = printfLogger{logger.With("protocol", "smtp"), &s.closed}
+	s.smtpSrv.ErrorLog = printfLogger{s.log.With("protocol", "smtp"), &s.closed}
+}
 
+// serve serves both servers on their listeners until Close.
+func (s *Servers) serve() {
 	go func() {
 		defer close(s.imapServed)
 		if err := s.imapSrv.Serve(s.imapLn); err != nil && !s.closed.Load() {
@@ -238,15 +265,6 @@ func Start(opt *Options) (*Servers, error) {
 			s.log.Error("SMTP server stopped", "addr", s.SMTPAddr(), "err", err)
 		}
 	}()
-
-	for _, a := range []net.Addr{imapLn.Addr(), smtpLn.Addr()} {
-		if ta, ok := a.(*net.TCPAddr); ok && !ta.IP.IsLoopback() {
-			s.log.Warn("listening beyond loopback; logins travel in plain text", "addr", a.String())
-		}
-	}
-	s.log.Info("embedded mail servers started",
-		"imap", s.IMAPAddr(), "smtp", s.SMTPAddr(), "users", len(s.users), "mail_file", opt.Path)
-	return s, nil
 }
 
 // folderList checks the extra mailbox names and drops INBOX and repeats,

@@ -37,6 +37,24 @@ func entity(buf []byte) *gomessage.Entity {
 // (0 when it has not seen it yet), meets the criteria; body gives the
 // message, read only when a criterion needs it.
 func search(seq uint32, m *message, body func() []byte, c *imap.SearchCriteria) bool {
+	if !matchNumbers(seq, m, c) || !matchState(m, c) || !matchHeader(body, c) || !matchText(body, c) {
+		return false
+	}
+	for i := range c.Not {
+		if search(seq, m, body, &c.Not[i]) {
+			return false
+		}
+	}
+	for i := range c.Or {
+		if !search(seq, m, body, &c.Or[i][0]) && !search(seq, m, body, &c.Or[i][1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchNumbers matches the message's sequence number and UID.
+func matchNumbers(seq uint32, m *message, c *imap.SearchCriteria) bool {
 	for _, set := range c.SeqNum {
 		if seq == 0 || !set.Contains(seq) {
 			return false
@@ -47,6 +65,12 @@ func search(seq uint32, m *message, body func() []byte, c *imap.SearchCriteria) 
 			return false
 		}
 	}
+	return true
+}
+
+// matchState matches what the server keeps of the message: its internal
+// date, flags and size.
+func matchState(m *message, c *imap.SearchCriteria) bool {
 	if !matchDate(m.t, c.Since, c.Before) {
 		return false
 	}
@@ -60,23 +84,31 @@ func search(seq uint32, m *message, body func() []byte, c *imap.SearchCriteria) 
 			return false
 		}
 	}
-	if c.Larger != 0 && m.size <= c.Larger || c.Smaller != 0 && m.size >= c.Smaller {
-		return false
+	return !(c.Larger != 0 && m.size <= c.Larger || c.Smaller != 0 && m.size >= c.Smaller)
+}
+
+// matchHeader matches the header fields and the date the message was sent.
+func matchHeader(body func() []byte, c *imap.SearchCriteria) bool {
+	if len(c.Header) == 0 && c.SentSince.IsZero() && c.SentBefore.IsZero() {
+		return true
 	}
-	if len(c.Header) > 0 || !c.SentSince.IsZero() || !c.SentBefore.IsZero() {
-		h := mail.Header{Header: entity(body()).Header}
-		for _, f := range c.Header {
-			if !matchFields(h.FieldsByKey(f.Key), f.Value) {
-				return false
-			}
-		}
-		if !c.SentSince.IsZero() || !c.SentBefore.IsZero() {
-			t, err := h.Date()
-			if err != nil || !matchDate(t, c.SentSince, c.SentBefore) {
-				return false
-			}
+	h := mail.Header{Header: entity(body()).Header}
+	for _, f := range c.Header {
+		if !matchFields(h.FieldsByKey(f.Key), f.Value) {
+			return false
 		}
 	}
+	if !c.SentSince.IsZero() || !c.SentBefore.IsZero() {
+		t, err := h.Date()
+		if err != nil || !matchDate(t, c.SentSince, c.SentBefore) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchText matches the TEXT and BODY criteria.
+func matchText(body func() []byte, c *imap.SearchCriteria) bool {
 	for _, text := range c.Text {
 		if !matchEntity(entity(body()), text, true) {
 			return false
@@ -84,16 +116,6 @@ func search(seq uint32, m *message, body func() []byte, c *imap.SearchCriteria) 
 	}
 	for _, text := range c.Body {
 		if !matchEntity(entity(body()), text, false) {
-			return false
-		}
-	}
-	for i := range c.Not {
-		if search(seq, m, body, &c.Not[i]) {
-			return false
-		}
-	}
-	for i := range c.Or {
-		if !search(seq, m, body, &c.Or[i][0]) && !search(seq, m, body, &c.Or[i][1]) {
 			return false
 		}
 	}

@@ -319,34 +319,8 @@ func (s *session) Fetch(w *imapserver.FetchWriter, set imap.NumSet, opt *imap.Fe
 	var out []fetched
 	err := func() error {
 		if markSeen && !v.mb.deleted {
-			var changed []*message
-			var seqs []uint32
-			seen := canonicalFlag(imap.FlagSeen)
-			for _, p := range picked {
-				if !p.m.has(seen) {
-					changed, seqs = append(changed, p.m), append(seqs, p.seq)
-				}
-			}
-			if len(changed) > 0 {
-				err := s.b.inTx(func(tx *bolt.Tx) error {
-					olds := make([][]imap.Flag, len(changed))
-					for i, m := range changed {
-						olds[i], m.flags = m.flags, flagSet(append(slices.Clone(m.flags), seen))
-					}
-					err := putFlagsLocked(tx, s.u, v.mb, changed)
-					if err != nil {
-						for i, m := range changed {
-							m.flags = olds[i]
-						}
-					}
-					return err
-				})
-				if err != nil {
-					return err
-				}
-				for i, m := range changed {
-					v.mb.tracker.QueueMessageFlags(seqs[i], m.uid, m.flagList(), nil)
-				}
+			if err := s.markSeenLocked(v, picked); err != nil {
+				return err
 			}
 		}
 		for _, p := range picked {
@@ -370,6 +344,42 @@ func (s *session) Fetch(w *imapserver.FetchWriter, set imap.NumSet, opt *imap.Fe
 		if err := writeFetch(w.CreateMessage(f.seq), &f, opt); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// markSeenLocked flags the picked messages not yet seen \Seen, in the file
+// first: if it cannot be written, no flag changes.
+func (s *session) markSeenLocked(v *view, picked []numbered) error {
+	var changed []*message
+	var seqs []uint32
+	seen := canonicalFlag(imap.FlagSeen)
+	for _, p := range picked {
+		if !p.m.has(seen) {
+			changed, seqs = append(changed, p.m), append(seqs, p.seq)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	err := s.b.inTx(func(tx *bolt.Tx) error {
+		olds := make([][]imap.Flag, len(changed))
+		for i, m := range changed {
+			olds[i], m.flags = m.flags, flagSet(append(slices.Clone(m.flags), seen))
+		}
+		err := putFlagsLocked(tx, s.u, v.mb, changed)
+		if err != nil {
+			for i, m := range changed {
+				m.flags = olds[i]
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, m := range changed {
+		v.mb.tracker.QueueMessageFlags(seqs[i], m.uid, m.flagList(), nil)
 	}
 	return nil
 }

@@ -601,7 +601,13 @@ func config(dir string, p ports, ids identities, o Options) string {
 }
 `, o.AuthSocket)
 	}
-	return fmt.Sprintf(`# Written by titm/mail/internal/dovecot for one test.
+	return fmt.Sprintf(confFormat, dir, p.imap, greeting, ids.loginUser, ids.internalUser, ids.mailUID, ids.mailGID, mailboxes.String(), filepath.Base(dir), ids.internalGroup,
+		protocols, tlsConf, p.imaps, lmtp)
+}
+
+// confFormat is dovecot.conf, its values given in the order of config's
+// arguments.
+const confFormat = `# Written by titm/mail/internal/dovecot for one test.
 instance_name = %[9]s
 base_dir = %[1]s/run
 state_dir = %[1]s/state
@@ -664,9 +670,7 @@ service old-stats {
 service imap-urlauth-login {
   chroot =
 }
-`, dir, p.imap, greeting, ids.loginUser, ids.internalUser, ids.mailUID, ids.mailGID, mailboxes.String(), filepath.Base(dir), ids.internalGroup,
-		protocols, tlsConf, p.imaps, lmtp)
-}
+`
 
 // checkNames rejects user names, passwords and folders that the passwd file or
 // the config could not hold as they are.

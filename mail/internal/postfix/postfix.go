@@ -97,22 +97,7 @@ func Start(t testing.TB, o Options) *System {
 			t.Fatalf("postfix.Start: user %q is not an address in %s", u, o.Domain)
 		}
 	}
-	bin, err := sysserver.LookPath("postfix")
-	if err != nil {
-		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix is not installed (apt-get install postfix): %v", err), "")
-	}
-	if os.Geteuid() != 0 {
-		sysserver.Unavailable(t, RequireEnv, "a private Postfix needs root: its daemons start as root and switch to the postfix user", "")
-	}
-	if _, err := user.Lookup("postfix"); err != nil {
-		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix's user: %v", err), "")
-	}
-	if _, err := user.LookupGroup("postdrop"); err != nil {
-		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix's group: %v", err), "")
-	}
-	if _, err := os.Stat("/usr/lib/dovecot/lmtp"); err != nil {
-		sysserver.Unavailable(t, RequireEnv, "Dovecot's LMTP server is not installed (apt-get install dovecot-lmtpd)", "")
-	}
+	bin := requirements(t)
 	// Required Postfix means required Dovecot: a Dovecot that only skips
 	// would let the test pass without running.
 	if os.Getenv(RequireEnv) != "" && os.Getenv(dovecot.RequireEnv) == "" {
@@ -160,6 +145,29 @@ func Start(t testing.TB, o Options) *System {
 		}
 		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix did not start: %v", err), s.logTail())
 	}
+}
+
+// requirements skips the test, or fails it where Postfix is required,
+// unless Postfix can run here; it returns Postfix's command.
+func requirements(t testing.TB) string {
+	t.Helper()
+	bin, err := sysserver.LookPath("postfix")
+	if err != nil {
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix is not installed (apt-get install postfix): %v", err), "")
+	}
+	if os.Geteuid() != 0 {
+		sysserver.Unavailable(t, RequireEnv, "a private Postfix needs root: its daemons start as root and switch to the postfix user", "")
+	}
+	if _, err := user.Lookup("postfix"); err != nil {
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix's user: %v", err), "")
+	}
+	if _, err := user.LookupGroup("postdrop"); err != nil {
+		sysserver.Unavailable(t, RequireEnv, fmt.Sprintf("Postfix's group: %v", err), "")
+	}
+	if _, err := os.Stat("/usr/lib/dovecot/lmtp"); err != nil {
+		sysserver.Unavailable(t, RequireEnv, "Dovecot's LMTP server is not installed (apt-get install dovecot-lmtpd)", "")
+	}
+	return bin
 }
 
 // prepare makes the directories with the owners Postfix wants: the queue
@@ -227,7 +235,17 @@ func (s *System) configure(o Options) error {
 			"  -o smtpd_sasl_auth_enable=yes\n  -o smtpd_sasl_type=dovecot\n  -o smtpd_sasl_path=%s\n"+
 			"  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject_unauth_destination\n", s.SubmissionTLSAddr, filepath.Join(s.dir, "auth"))
 	}
-	main := fmt.Sprintf(`# Written by titm/mail/internal/postfix for one test.
+	main := fmt.Sprintf(mainFormat, s.dir, o.Domain, s.Dovecot.LMTPAddr, s.etc, tlsMain)
+	master := fmt.Sprintf(masterFormat, s.SMTPAddr, s.SubmissionAddr, tlsMaster)
+	if err := os.WriteFile(filepath.Join(s.etc, "main.cf"), []byte(main), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(s.etc, "master.cf"), []byte(master), 0o644)
+}
+
+// mainFormat is main.cf, its values given in the order of configure's
+// arguments.
+const mainFormat = `# Written by titm/mail/internal/postfix for one test.
 compatibility_level = 3.6
 queue_directory = %[1]s/queue
 data_directory = %[1]s/data
@@ -262,10 +280,12 @@ local_recipient_maps = texthash:%[4]s/recipients
 queue_run_delay = 10s
 minimal_backoff_time = 10s
 maximal_backoff_time = 60s
-%[5]s`, s.dir, o.Domain, s.Dovecot.LMTPAddr, s.etc, tlsMain)
-	// No chroot: Debian's master.cf chroots most daemons into the queue
-	// directory, which a private instance does not populate.
-	master := fmt.Sprintf(`# Written by titm/mail/internal/postfix for one test.
+%[5]s`
+
+// masterFormat is master.cf, its values given in the order of configure's
+// arguments. No chroot: Debian's master.cf chroots most daemons into the
+// queue directory, which a private instance does not populate.
+const masterFormat = `# Written by titm/mail/internal/postfix for one test.
 %[1]s inet n - n - - smtpd
 %[2]s inet n - n - - smtpd
   -o smtpd_reject_unlisted_recipient=no
@@ -291,12 +311,7 @@ lmtp unix - - n - - lmtp
 anvil unix - - n - 1 anvil
 scache unix - - n - 1 scache
 postlog unix-dgram n - n - 1 postlogd
-`, s.SMTPAddr, s.SubmissionAddr, tlsMaster)
-	if err := os.WriteFile(filepath.Join(s.etc, "main.cf"), []byte(main), 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(s.etc, "master.cf"), []byte(master), 0o644)
-}
+`
 
 // start runs `postfix start`, which checks the config, creates the queue's
 // directories and leaves the master running in the background, then waits
