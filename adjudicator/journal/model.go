@@ -24,8 +24,11 @@ import (
 
 // player is a side's player as the journal shows him.
 type player struct {
-	Side       rules.Side `json:"side"`
-	Name       string     `json:"name"` // the address's part before the @, or the address when the operator allows
+	Side rules.Side `json:"side"`
+	Name string     `json:"name"` // the tournament's name of him, else the address's part before the @, or the address when the operator allows
+	// Names are who played the side, with their pages: one, or in a
+	// tournament's game taken over, each in turn (community.go).
+	Names      []nameLink `json:"names,omitempty"`
 	Joined     *time.Time `json:"joined,omitempty"`
 	Seed       string     `json:"seed,omitempty"` // his contribution to the dice (B10), public from the game's start
 	Promptness string     `json:"promptness"`
@@ -55,18 +58,22 @@ type row struct {
 	Deadline *time.Time `json:"deadline,omitempty"`
 	Result   string     `json:"result,omitempty"`
 	Players  players    `json:"players"`
-	Head     string     `json:"head"`
-	Changed  time.Time  `json:"changed"`
-	URL      string     `json:"url"`
-	API      string     `json:"api"`
+	// Tournament is the tournament the game is of, if any (community.go).
+	Tournament *tourLink `json:"tournament,omitempty"`
+	Head       string    `json:"head"`
+	Changed    time.Time `json:"changed"`
+	URL        string    `json:"url"`
+	API        string    `json:"api"`
 }
 
 // rowOf makes a game's row.
 func (j *Journal) rowOf(g *adjudicator.Game, c change) row {
 	r := row{ID: g.ID, Scenario: g.Scenario, Status: string(g.Status), Result: g.Result, Head: c.Head,
 		Changed: c.Time.UTC(), URL: gameURL(g.ID), API: "/api/games/" + url.PathEscape(g.ID)}
-	r.Players.German = j.playerOf(g, rules.German)
-	r.Players.Allied = j.playerOf(g, rules.Allied)
+	cm := j.community()
+	r.Players.German = j.playerOf(cm, g, rules.German)
+	r.Players.Allied = j.playerOf(cm, g, rules.Allied)
+	r.Tournament = cm.linkOf(g.ID)
 	switch g.Status {
 	case adjudicator.Forming:
 		var waiting []string
@@ -89,12 +96,13 @@ func (j *Journal) rowOf(g *adjudicator.Game, c change) row {
 	return r
 }
 
-func (j *Journal) playerOf(g *adjudicator.Game, side rules.Side) player {
+func (j *Journal) playerOf(c *community, g *adjudicator.Game, side rules.Side) player {
 	p := g.Players[side]
 	if p == nil {
 		return player{Side: side}
 	}
-	out := player{Side: side, Name: j.name(p.Address), Promptness: p.Promptness(),
+	names := j.sideNames(c, g, side, p)
+	out := player{Side: side, Name: joinNames(names), Names: names, Promptness: p.Promptness(),
 		Impulses: p.Impulses, Missed: p.Missed, Extensions: p.Extensions}
 	if g.Status != adjudicator.Forming {
 		// The seeds are published with the game's start, in its first

@@ -78,6 +78,13 @@ type tourView struct {
 	// no public export.
 	Export    string `json:"export,omitempty"`
 	Committed bool   `json:"-"`
+
+	// Acts are the director's acts, in the order of the log (acts.go).
+	Acts []actView `json:"acts"`
+	// PlayerURLs are the players' pages, by the names the page shows.
+	PlayerURLs map[string]string `json:"-"`
+	// Director is the director's view of the tournament's games in play.
+	Director string `json:"director"`
 }
 
 type replacementView struct {
@@ -172,6 +179,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
 		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log)}
 	v.Committed = t.Committed()
+	v.Acts, v.PlayerURLs, v.Director = j.actsOf(t), map[string]string{}, directorURL("", t.ID)
 	if t.Status == tournament.Over {
 		v.Seed = t.Seed
 		if v.Committed {
@@ -180,6 +188,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	}
 	for i := range t.Entrants {
 		v.Players = append(v.Players, name(i))
+		v.PlayerURLs[name(i)] = playerURL(name(i))
 	}
 	v.Buchholz, v.HeadToHead = t.Uses(tournament.TieBuchholz), t.Uses(tournament.TieHeadToHead)
 	for _, r := range t.Replacements {
@@ -212,9 +221,9 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 			rv.BidsDue = &due
 		}
 		for _, p := range r.Pairings {
-			pv := pairingView{A: name(p.A), Points: p.Points, Done: p.Done}
+			pv := pairingView{A: name(p.A), Points: p.Points, Done: p.Done, AHands: j.handLinks(t, p.A, r.N), AGerman: p.German == p.A}
 			if !p.Bye() {
-				pv.B = name(p.B)
+				pv.B, pv.BHands = name(p.B), j.handLinks(t, p.B, r.N)
 			}
 			if p.Sided() && !p.Bye() {
 				pv.German, pv.Allied = name(p.German), name(p.Opponent(p.German))
@@ -239,6 +248,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	}
 	for _, st := range t.Standings() {
 		st.Name = name(st.Player)
+		v.PlayerURLs[st.Name] = playerURL(j.playerName(t.Entrants[st.Player]))
 		for k, b := range st.Before {
 			st.Before[k] = j.handName(tournament.Hand{Name: b})
 		}
