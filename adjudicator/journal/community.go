@@ -128,7 +128,9 @@ func playerAPIURL(name string) string { return "/api/players/" + url.PathEscape(
 // a tournament's game, each who held the side in turn; else by the
 // journal's name of the side's player.
 func (j *Journal) sideNames(c *community, g *adjudicator.Game, side rules.Side, p *adjudicator.Player) []nameLink {
-	if tg := c.games[g.ID]; tg != nil && len(tg.hands[side]) > 0 {
+	// An operator who shows addresses has every game's sides named by
+	// them, as before tournaments named their games' players.
+	if tg := c.games[g.ID]; tg != nil && len(tg.hands[side]) > 0 && !j.opt.ShowAddresses {
 		var out []nameLink
 		for _, h := range tg.hands[side] {
 			n := j.handName(h)

@@ -176,7 +176,7 @@ func (j *Journal) directorRows(tour string, now time.Time) ([]directorRow, error
 			secs := int64(r.left / time.Second)
 			r.Left, r.Late = &secs, r.left < 0
 			if span := g.Due.Sub(g.Began); span > 0 {
-				r.Share = int(100 * now.Sub(g.Began) / span)
+				r.Share = max(0, int(100*now.Sub(g.Began)/span))
 			}
 		}
 		rows = append(rows, r)

@@ -115,6 +115,12 @@ type pairingView struct {
 	Result  string     `json:"result,omitempty"`
 	Points  [2]float64 `json:"points"` // A's and B's
 	Done    bool       `json:"done"`
+
+	// AHands and BHands are who played A's and B's places, with their
+	// pages; AGerman says A played the German side.
+	AHands  []nameLink `json:"-"`
+	BHands  []nameLink `json:"-"`
+	AGerman bool       `json:"-"`
 }
 
 func tourURL(id string) string    { return "/tournaments/" + url.PathEscape(id) }
