@@ -28,6 +28,6 @@ func (v *gameView) Map() mapData {
 
 // Map is the replay's map: the position after the step's impulse, its
 // moves and battles marked.
-func (d *replayData) Map() mapData {
+func (d replayData) Map() mapData {
 	return mapData{Game: d.Game.ID, Picture: d.Picture, Marked: true, Script: template.JS(mapScript)}
 }

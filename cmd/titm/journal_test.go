@@ -526,7 +526,7 @@ func TestJournalDocumented(t *testing.T) {
 	}
 	h := js.journal(t, &journal.Options{ShowAddresses: true})
 	for _, p := range []string{"/api/games", "/api/games/intro-1", "/api/games/three-days-1", "/api/games/intro-2", "/api/games/intro-1/impulses/A16-1",
-		"/api/players", "/api/players/gerhard.schmidt", "/api/director"} {
+		"/api/players", "/api/players/" + journalGerman, "/api/director"} {
 		var v any
 		if err := json.Unmarshal([]byte(readBody(t, get(h, "GET", p))), &v); err != nil {
 			t.Fatalf("%s: %v", p, err)
