@@ -205,52 +205,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 			Impulse: r.Impulse, Reason: r.Reason, Text: tournament.ReplacementText(x).String()})
 	}
 	for _, r := range t.Rounds {
-		// Each round names who played it: a player replaced keeps his
-		// rounds, and a game taken over names both.
-		name := func(i int) string {
-			if i < 0 || i >= len(t.Entrants) {
-				return ""
-			}
-			var b strings.Builder
-			for k, h := range t.PlayedBy(i, r.N) {
-				if k > 0 {
-					fmt.Fprintf(&b, ", then %s from %s", j.handName(h), h.From)
-					continue
-				}
-				b.WriteString(j.handName(h))
-			}
-			return b.String()
-		}
-		rv := roundView{N: r.N, Scenario: r.Scenario}
-		if !r.BidsDue.IsZero() {
-			due := r.BidsDue.UTC()
-			rv.BidsDue = &due
-		}
-		for _, p := range r.Pairings {
-			pv := pairingView{A: name(p.A), Points: p.Points, Done: p.Done, AHands: j.handLinks(t, p.A, r.N), AGerman: p.German == p.A}
-			if !p.Bye() {
-				pv.B, pv.BHands = name(p.B), j.handLinks(t, p.B, r.N)
-			}
-			if p.Sided() && !p.Bye() {
-				pv.German, pv.Allied = name(p.German), name(p.Opponent(p.German))
-			}
-			pv.Bids = bidsText(p, name)
-			if p.Game != "" {
-				pv.Game, pv.GameURL = p.Game, gameURL(p.Game)
-			}
-			switch {
-			case p.Bye():
-				pv.Result = "a bye"
-			case p.Done:
-				pv.Result = fmt.Sprintf("%s: %s %g, %s %g", p.How, pv.A, p.Points[0], pv.B, p.Points[1])
-			case p.Game != "":
-				pv.Result = "in play"
-			default:
-				pv.Result = "waiting for the sides"
-			}
-			rv.Pairings = append(rv.Pairings, pv)
-		}
-		v.Played = append(v.Played, rv)
+		v.Played = append(v.Played, j.roundViewOf(t, r))
 	}
 	for _, st := range t.Standings() {
 		st.Name = name(st.Player)
@@ -261,6 +216,56 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 		v.Standings = append(v.Standings, st)
 	}
 	return v
+}
+
+// roundViewOf is a round as the tournament's page shows it.
+func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round) roundView {
+	// Each round names who played it: a player replaced keeps his
+	// rounds, and a game taken over names both.
+	name := func(i int) string {
+		if i < 0 || i >= len(t.Entrants) {
+			return ""
+		}
+		var b strings.Builder
+		for k, h := range t.PlayedBy(i, r.N) {
+			if k > 0 {
+				fmt.Fprintf(&b, ", then %s from %s", j.handName(h), h.From)
+				continue
+			}
+			b.WriteString(j.handName(h))
+		}
+		return b.String()
+	}
+	rv := roundView{N: r.N, Scenario: r.Scenario}
+	if !r.BidsDue.IsZero() {
+		due := r.BidsDue.UTC()
+		rv.BidsDue = &due
+	}
+	for _, p := range r.Pairings {
+		pv := pairingView{A: name(p.A), Points: p.Points, Done: p.Done, AHands: j.handLinks(t, p.A, r.N), AGerman: p.German == p.A}
+		if !p.Bye() {
+			pv.B, pv.BHands = name(p.B), j.handLinks(t, p.B, r.N)
+		}
+		if p.Sided() && !p.Bye() {
+			pv.German, pv.Allied = name(p.German), name(p.Opponent(p.German))
+		}
+		pv.Bids = bidsText(p, name)
+		if p.Game != "" {
+			pv.Game, pv.GameURL = p.Game, gameURL(p.Game)
+		}
+		switch {
+		case p.Bye():
+			pv.Result = "a bye"
+		case p.Done:
+			pv.Result = fmt.Sprintf("%s: %s %g, %s %g", p.How, pv.A, p.Points[0], pv.B, p.Points[1])
+		case p.Game != "":
+			pv.Result = "in play"
+		default:
+			pv.Result = "waiting for the sides"
+		}
+		rv.Pairings = append(rv.Pairings, pv)
+	}
+	return rv
 }
 
 // bidsText tells a pairing's sealed bids: only that each came in while
