@@ -38,6 +38,7 @@ type tourGame struct {
 	tour  *tournament.Tournament
 	round int
 	hands map[rules.Side][]tournament.Hand
+	tag   string // a digest of the names, which a replacement changes and the game's log does not
 }
 
 // communityCache is the community last read, and the routes of its pages.
@@ -108,6 +109,13 @@ func (c *community) add(t *tournament.Tournament) {
 				}
 				tg.hands[p.SideOf(place)] = hands
 			}
+			var names []string
+			for _, side := range []rules.Side{rules.German, rules.Allied} {
+				for _, h := range tg.hands[side] {
+					names = append(names, string(side), h.Name, h.Address, h.From)
+				}
+			}
+			tg.tag = digestOf(append(names, t.ID))[:16]
 			c.games[p.Game] = tg
 		}
 	}
@@ -197,4 +205,14 @@ func (c *community) linkOf(game string) *tourLink {
 		return nil
 	}
 	return &tourLink{ID: tg.tour.ID, Name: tg.tour.Name, Round: tg.round, URL: tourURL(tg.tour.ID)}
+}
+
+// tag is what a game's pages show of its tournament, for the key of its
+// view and its ETags: a replacement who takes over a game in play changes
+// its players' names, not its log. "" for a game of no tournament.
+func (c *community) tag(game string) string {
+	if tg := c.games[game]; tg != nil {
+		return tg.tag
+	}
+	return ""
 }

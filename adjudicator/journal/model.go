@@ -209,6 +209,8 @@ type gameView struct {
 	cost  int64
 	seed  []byte // the revealed seed, to draw the pictures with the dice it gives
 	start bool   // the current picture is of the position before any impulse
+
+	tourTag string // its tournament's names of its players (community.tag), for the ETags
 }
 
 func gameURL(id string) string { return "/games/" + url.PathEscape(id) }
@@ -244,6 +246,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	last := log[publicEnd(log)-1]
 	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
 		Commitment: g.Commitment, VP: g.State.VP, Impulses: []*impulse{}, size: j.pictureSize(g, sc)}
+	v.tourTag = j.community().tag(g.ID)
 	if v.ScenarioTitle == "" {
 		v.ScenarioTitle = sc.Name
 	}
