@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"titm/adjudicator"
 	"titm/adjudicator/journal"
 	"titm/adjudicator/tournament"
 	"titm/store"
@@ -235,5 +237,75 @@ func TestJournalPlayerRating(t *testing.T) {
 		if strings.Contains(page+body, secret) {
 			t.Errorf("gerhard.schmidt's page shows %q", secret)
 		}
+	}
+}
+
+// swapStore is the journal's source over a store the test closes, for a
+// command to change it, and opens again: the same journal reads it
+// before and after.
+type swapStore struct {
+	mu sync.Mutex
+	storeJournal
+}
+
+func (s *swapStore) src() storeJournal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.storeJournal
+}
+
+func (s *swapStore) open(t *testing.T, db string) {
+	t.Helper()
+	st, err := store.Open(db, &store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s.mu.Lock()
+	s.storeJournal = storeJournal{st: st, log: slog.New(slog.DiscardHandler)}
+	s.mu.Unlock()
+}
+
+func (s *swapStore) Games() ([]*adjudicator.Game, error)              { return s.src().Games() }
+func (s *swapStore) Summary(id string) (*adjudicator.Game, error)     { return s.src().Summary(id) }
+func (s *swapStore) LastRecord(id string) (adjudicator.Record, error) { return s.src().LastRecord(id) }
+func (s *swapStore) Game(id string) (*adjudicator.Game, []adjudicator.Record, error) {
+	return s.src().Game(id)
+}
+func (s *swapStore) Version() (string, error) { return s.src().Version() }
+func (s *swapStore) Tournaments() ([]*tournament.Tournament, error) {
+	return s.src().Tournaments()
+}
+func (s *swapStore) Tournament(id string) (*tournament.Tournament, error) {
+	return s.src().Tournament(id)
+}
+
+// A player replaced in a game in play, which its log does not record, is
+// named on the game's page, in the list and in their answers' ETags from
+// then on: the journal does not serve the page it kept.
+func TestJournalReplacementRenames(t *testing.T) {
+	c := newCommunityCup(t)
+	src := &swapStore{}
+	src.open(t, c.db)
+	h := journal.New(src, nil)
+	page := get(h, "GET", "/games/"+c.game)
+	tag := page.Header.Get("ETag")
+	if body := readBody(t, page); !strings.Contains(body, ">"+c.old+"</a>") {
+		t.Fatalf("the game's page does not name %s", c.old)
+	}
+	readBody(t, get(h, "GET", "/"))
+	head := src.src()
+	head.st.Close()
+	mustRun(t, "tournament", "replace", "--db", c.db, c.id, c.old, "hanna@example.test", "--name", "Hanna Ries", "--reason", "moved away")
+	src.open(t, c.db)
+	page = get(h, "GET", "/games/"+c.game, "If-None-Match", tag)
+	if page.StatusCode != http.StatusOK || page.Header.Get("ETag") == tag {
+		t.Errorf("after the replacement the game's page is %d, ETag %s as before %s", page.StatusCode, page.Header.Get("ETag"), tag)
+	}
+	if body := readBody(t, page); !strings.Contains(body, ">Hanna Ries</a>") {
+		t.Errorf("the game's page does not name Hanna Ries, who took it over")
+	}
+	if body := readBody(t, get(h, "GET", "/")); !strings.Contains(body, "Hanna Ries") {
+		t.Errorf("the list does not name Hanna Ries")
 	}
 }
