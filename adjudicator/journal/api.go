@@ -34,7 +34,7 @@ func (j *Journal) serveGameJSON(w http.ResponseWriter, r *http.Request, id strin
 		j.gameError(w, r, id, err)
 		return
 	}
-	p, err := jsonPage(v, v.Changed, "api-game", v.Head)
+	p, err := jsonPage(v, v.Changed, "api-game", v.Head, v.tourTag)
 	if err != nil {
 		j.serverError(w, r, err)
 		return

@@ -89,6 +89,8 @@ type Journal struct {
 	lists map[string]*page   // the last list page written, HTML and JSON
 	read  *listData          // the list as last read, and the version it was read at
 	sizes map[string]picSize // picture sizes by the scenario files' digest
+
+	comm communityCache // the tournaments as the games and players join them up (community.go)
 }
 
 // picSize is the size of a scenario's map picture, which the position
@@ -150,6 +152,10 @@ func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case verifyScriptURL:
 		j.send(w, r, scriptPage, "")
+		return
+	}
+	// The players' pages and the director's view (community.go).
+	if j.serveCommunity(w, r) {
 		return
 	}
 	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")

@@ -24,8 +24,11 @@ import (
 
 // player is a side's player as the journal shows him.
 type player struct {
-	Side       rules.Side `json:"side"`
-	Name       string     `json:"name"` // the address's part before the @, or the address when the operator allows
+	Side rules.Side `json:"side"`
+	Name string     `json:"name"` // the tournament's name of him, else the address's part before the @, or the address when the operator allows
+	// Names are who played the side, with their pages: one, or in a
+	// tournament's game taken over, each in turn (community.go).
+	Names      []nameLink `json:"names,omitempty"`
 	Joined     *time.Time `json:"joined,omitempty"`
 	Seed       string     `json:"seed,omitempty"` // his contribution to the dice (B10), public from the game's start
 	Promptness string     `json:"promptness"`
@@ -55,18 +58,22 @@ type row struct {
 	Deadline *time.Time `json:"deadline,omitempty"`
 	Result   string     `json:"result,omitempty"`
 	Players  players    `json:"players"`
-	Head     string     `json:"head"`
-	Changed  time.Time  `json:"changed"`
-	URL      string     `json:"url"`
-	API      string     `json:"api"`
+	// Tournament is the tournament the game is of, if any (community.go).
+	Tournament *tourLink `json:"tournament,omitempty"`
+	Head       string    `json:"head"`
+	Changed    time.Time `json:"changed"`
+	URL        string    `json:"url"`
+	API        string    `json:"api"`
 }
 
 // rowOf makes a game's row.
 func (j *Journal) rowOf(g *adjudicator.Game, c change) row {
 	r := row{ID: g.ID, Scenario: g.Scenario, Status: string(g.Status), Result: g.Result, Head: c.Head,
 		Changed: c.Time.UTC(), URL: gameURL(g.ID), API: "/api/games/" + url.PathEscape(g.ID)}
-	r.Players.German = j.playerOf(g, rules.German)
-	r.Players.Allied = j.playerOf(g, rules.Allied)
+	cm := j.community()
+	r.Players.German = j.playerOf(cm, g, rules.German)
+	r.Players.Allied = j.playerOf(cm, g, rules.Allied)
+	r.Tournament = cm.linkOf(g.ID)
 	switch g.Status {
 	case adjudicator.Forming:
 		var waiting []string
@@ -89,12 +96,13 @@ func (j *Journal) rowOf(g *adjudicator.Game, c change) row {
 	return r
 }
 
-func (j *Journal) playerOf(g *adjudicator.Game, side rules.Side) player {
+func (j *Journal) playerOf(c *community, g *adjudicator.Game, side rules.Side) player {
 	p := g.Players[side]
 	if p == nil {
 		return player{Side: side}
 	}
-	out := player{Side: side, Name: j.name(p.Address), Promptness: p.Promptness(),
+	names := j.sideNames(c, g, side, p)
+	out := player{Side: side, Name: joinNames(names), Names: names, Promptness: p.Promptness(),
 		Impulses: p.Impulses, Missed: p.Missed, Extensions: p.Extensions}
 	if g.Status != adjudicator.Forming {
 		// The seeds are published with the game's start, in its first
@@ -201,6 +209,8 @@ type gameView struct {
 	cost  int64
 	seed  []byte // the revealed seed, to draw the pictures with the dice it gives
 	start bool   // the current picture is of the position before any impulse
+
+	tourTag string // its tournament's names of its players (community.tag), for the ETags
 }
 
 func gameURL(id string) string { return "/games/" + url.PathEscape(id) }
@@ -236,6 +246,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	last := log[publicEnd(log)-1]
 	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
 		Commitment: g.Commitment, VP: g.State.VP, Impulses: []*impulse{}, size: j.pictureSize(g, sc)}
+	v.tourTag = j.community().tag(g.ID)
 	if v.ScenarioTitle == "" {
 		v.ScenarioTitle = sc.Name
 	}

@@ -143,7 +143,8 @@ func (j *Journal) readGames() (*listData, error) {
 		}
 		r := j.rowOf(g, c)
 		d.Games = append(d.Games, r)
-		heads = append(heads, r.ID, r.Head)
+		// A tournament's names of the players change without the log.
+		heads = append(heads, r.ID, r.Head, j.community().tag(r.ID))
 		if r.Changed.After(d.mod) {
 			d.mod = r.Changed
 		}
@@ -241,7 +242,8 @@ func (j *Journal) view(id string) (*gameView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return j.views.do(id+"\x00"+s.Head, func() (*gameView, int64, error) {
+	// The tournament's names of its players are the view's too (community.go).
+	return j.views.do(id+"\x00"+s.Head+"\x00"+j.community().tag(id), func() (*gameView, int64, error) {
 		defer j.work()()
 		g, log, err := j.src.Game(id)
 		if err != nil {
@@ -337,7 +339,7 @@ func (j *Journal) serveGame(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	v.page.once.Do(func() {
 		title := fmt.Sprintf("Game %s, %s: %s", v.ID, v.ScenarioTitle, statusLine(&v.row))
-		v.page.p, v.page.err = render("game.html", gameData{Title: title, gameView: v, Dice: v.dice, DiceRows: diceRows(v.dice, v.Records != 0)}, v.Changed, "game", v.Head)
+		v.page.p, v.page.err = render("game.html", gameData{Title: title, gameView: v, Dice: v.dice, DiceRows: diceRows(v.dice, v.Records != 0)}, v.Changed, "game", v.Head, v.tourTag)
 	})
 	if v.page.err != nil {
 		j.serverError(w, r, v.page.err)
@@ -410,7 +412,7 @@ func (j *Journal) serveReplay(w http.ResponseWriter, r *http.Request, id string)
 		d.Next = v.line[iv.step+1]
 	}
 	d.Title = fmt.Sprintf("Replay of game %s: impulse %s, step %d of %d", v.ID, iv.Impulse, iv.step+1, len(v.line))
-	p, err := render("replay.html", d, v.Changed, "replay-"+iv.Impulse, v.Head)
+	p, err := render("replay.html", d, v.Changed, "replay-"+iv.Impulse, v.Head, v.tourTag)
 	if err != nil {
 		j.serverError(w, r, err)
 		return

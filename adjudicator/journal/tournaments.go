@@ -78,6 +78,13 @@ type tourView struct {
 	// no public export.
 	Export    string `json:"export,omitempty"`
 	Committed bool   `json:"-"`
+
+	// Acts are the director's acts, in the order of the log (acts.go).
+	Acts []actView `json:"acts"`
+	// PlayerURLs are the players' pages, by the names the page shows.
+	PlayerURLs map[string]string `json:"-"`
+	// Director is the director's view of the tournament's games in play.
+	Director string `json:"director"`
 }
 
 type replacementView struct {
@@ -108,6 +115,12 @@ type pairingView struct {
 	Result  string     `json:"result,omitempty"`
 	Points  [2]float64 `json:"points"` // A's and B's
 	Done    bool       `json:"done"`
+
+	// AHands and BHands are who played A's and B's places, with their
+	// pages; AGerman says A played the German side.
+	AHands  []nameLink `json:"-"`
+	BHands  []nameLink `json:"-"`
+	AGerman bool       `json:"-"`
 }
 
 func tourURL(id string) string    { return "/tournaments/" + url.PathEscape(id) }
@@ -172,6 +185,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
 		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log)}
 	v.Committed = t.Committed()
+	v.Acts, v.PlayerURLs, v.Director = j.actsOf(t), map[string]string{}, directorURL("", t.ID)
 	if t.Status == tournament.Over {
 		v.Seed = t.Seed
 		if v.Committed {
@@ -180,6 +194,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	}
 	for i := range t.Entrants {
 		v.Players = append(v.Players, name(i))
+		v.PlayerURLs[name(i)] = playerURL(name(i))
 	}
 	v.Buchholz, v.HeadToHead = t.Uses(tournament.TieBuchholz), t.Uses(tournament.TieHeadToHead)
 	for _, r := range t.Replacements {
@@ -190,61 +205,67 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 			Impulse: r.Impulse, Reason: r.Reason, Text: tournament.ReplacementText(x).String()})
 	}
 	for _, r := range t.Rounds {
-		// Each round names who played it: a player replaced keeps his
-		// rounds, and a game taken over names both.
-		name := func(i int) string {
-			if i < 0 || i >= len(t.Entrants) {
-				return ""
-			}
-			var b strings.Builder
-			for k, h := range t.PlayedBy(i, r.N) {
-				if k > 0 {
-					fmt.Fprintf(&b, ", then %s from %s", j.handName(h), h.From)
-					continue
-				}
-				b.WriteString(j.handName(h))
-			}
-			return b.String()
-		}
-		rv := roundView{N: r.N, Scenario: r.Scenario}
-		if !r.BidsDue.IsZero() {
-			due := r.BidsDue.UTC()
-			rv.BidsDue = &due
-		}
-		for _, p := range r.Pairings {
-			pv := pairingView{A: name(p.A), Points: p.Points, Done: p.Done}
-			if !p.Bye() {
-				pv.B = name(p.B)
-			}
-			if p.Sided() && !p.Bye() {
-				pv.German, pv.Allied = name(p.German), name(p.Opponent(p.German))
-			}
-			pv.Bids = bidsText(p, name)
-			if p.Game != "" {
-				pv.Game, pv.GameURL = p.Game, gameURL(p.Game)
-			}
-			switch {
-			case p.Bye():
-				pv.Result = "a bye"
-			case p.Done:
-				pv.Result = fmt.Sprintf("%s: %s %g, %s %g", p.How, pv.A, p.Points[0], pv.B, p.Points[1])
-			case p.Game != "":
-				pv.Result = "in play"
-			default:
-				pv.Result = "waiting for the sides"
-			}
-			rv.Pairings = append(rv.Pairings, pv)
-		}
-		v.Played = append(v.Played, rv)
+		v.Played = append(v.Played, j.roundViewOf(t, r))
 	}
 	for _, st := range t.Standings() {
 		st.Name = name(st.Player)
+		v.PlayerURLs[st.Name] = playerURL(j.playerName(t.Entrants[st.Player]))
 		for k, b := range st.Before {
 			st.Before[k] = j.handName(tournament.Hand{Name: b})
 		}
 		v.Standings = append(v.Standings, st)
 	}
 	return v
+}
+
+// roundViewOf is a round as the tournament's page shows it.
+func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round) roundView {
+	// Each round names who played it: a player replaced keeps his
+	// rounds, and a game taken over names both.
+	name := func(i int) string {
+		if i < 0 || i >= len(t.Entrants) {
+			return ""
+		}
+		var b strings.Builder
+		for k, h := range t.PlayedBy(i, r.N) {
+			if k > 0 {
+				fmt.Fprintf(&b, ", then %s from %s", j.handName(h), h.From)
+				continue
+			}
+			b.WriteString(j.handName(h))
+		}
+		return b.String()
+	}
+	rv := roundView{N: r.N, Scenario: r.Scenario}
+	if !r.BidsDue.IsZero() {
+		due := r.BidsDue.UTC()
+		rv.BidsDue = &due
+	}
+	for _, p := range r.Pairings {
+		pv := pairingView{A: name(p.A), Points: p.Points, Done: p.Done, AHands: j.handLinks(t, p.A, r.N), AGerman: p.German == p.A}
+		if !p.Bye() {
+			pv.B, pv.BHands = name(p.B), j.handLinks(t, p.B, r.N)
+		}
+		if p.Sided() && !p.Bye() {
+			pv.German, pv.Allied = name(p.German), name(p.Opponent(p.German))
+		}
+		pv.Bids = bidsText(p, name)
+		if p.Game != "" {
+			pv.Game, pv.GameURL = p.Game, gameURL(p.Game)
+		}
+		switch {
+		case p.Bye():
+			pv.Result = "a bye"
+		case p.Done:
+			pv.Result = fmt.Sprintf("%s: %s %g, %s %g", p.How, pv.A, p.Points[0], pv.B, p.Points[1])
+		case p.Game != "":
+			pv.Result = "in play"
+		default:
+			pv.Result = "waiting for the sides"
+		}
+		rv.Pairings = append(rv.Pairings, pv)
+	}
+	return rv
 }
 
 // bidsText tells a pairing's sealed bids: only that each came in while

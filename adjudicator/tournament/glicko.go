@@ -114,9 +114,31 @@ func Ratings(games []Game) []Rating {
 	if len(games) == 0 {
 		return nil
 	}
+	rs := ratePeriods(games, nil)
+	out := make([]Rating, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Rating != out[j].Rating {
+			return out[i].Rating > out[j].Rating
+		}
+		return out[i].Player < out[j].Player
+	})
+	return out
+}
+
+// ratePeriods rates the games period by period, as Ratings describes, and
+// returns every player's rating after the last. each, when not nil, is
+// told of each period: its end, the ratings after it, and who played in
+// it.
+func ratePeriods(games []Game, each func(end time.Time, rs map[string]Rating, played map[string][]Outcome)) map[string]Rating {
+	rs := map[string]Rating{}
+	if len(games) == 0 {
+		return rs
+	}
 	gs := append([]Game(nil), games...)
 	sort.SliceStable(gs, func(i, j int) bool { return gs[i].End.Before(gs[j].End) })
-	rs := map[string]Rating{}
 	get := func(p string) Rating {
 		if r, ok := rs[p]; ok {
 			return r
@@ -146,17 +168,10 @@ func Ratings(games []Game) []Rating {
 			}
 		}
 		rs = next
+		if each != nil && len(period) > 0 {
+			each(end, rs, period)
+		}
 		i, start = j, end
 	}
-	out := make([]Rating, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Rating != out[j].Rating {
-			return out[i].Rating > out[j].Rating
-		}
-		return out[i].Player < out[j].Player
-	})
-	return out
+	return rs
 }

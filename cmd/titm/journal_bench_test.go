@@ -165,3 +165,40 @@ func BenchmarkJournalListLoad(b *testing.B) {
 		b.ReportMetric(0, "ns/op")
 	}
 }
+
+// BenchmarkJournalCommunityPages measures, server time, the pages this
+// store of a finished campaign game and 40 intro games has besides the
+// games': a player's page (warm: the ratings worked out once for the
+// store's version; cold: by a new journal, which reads every finished
+// game's log to rate it), the list of players, the director's view, and
+// the replay's page with its map. Target: under 50 ms each.
+func BenchmarkJournalCommunityPages(b *testing.B) {
+	js := campaignStore(b, 40)
+	for _, c := range []struct{ name, path string }{
+		{"player", "/players/gerhard.schmidt"},
+		{"players", "/players"},
+		{"director", "/director?sort=forfeit"},
+		{"replay", "/games/campaign-1/replay?impulse=G18-2"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			h := js.journal(b, nil)
+			get(h, "GET", c.path)
+			for b.Loop() {
+				if resp := get(h, "GET", c.path); resp.StatusCode != 200 {
+					b.Fatalf("status %d", resp.StatusCode)
+				}
+			}
+		})
+	}
+	b.Run("player-cold", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			h := js.journal(b, nil)
+			get(h, "GET", "/")
+			b.StartTimer()
+			if resp := get(h, "GET", "/players/gerhard.schmidt"); resp.StatusCode != 200 {
+				b.Fatalf("status %d", resp.StatusCode)
+			}
+		}
+	})
+}

@@ -340,7 +340,7 @@ func linksOf(ctype, body string) []string {
 func crawl(t *testing.T, h http.Handler, secrets map[string]string) map[string]string {
 	t.Helper()
 	seen := map[string]string{}
-	queue := []string{"/", "/api/games"}
+	queue := []string{"/", "/api/games", "/director", "/api/director"}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
@@ -523,7 +523,8 @@ func TestJournalDocumented(t *testing.T) {
 		}
 	}
 	h := js.journal(t, &journal.Options{ShowAddresses: true})
-	for _, p := range []string{"/api/games", "/api/games/intro-1", "/api/games/three-days-1", "/api/games/intro-2", "/api/games/intro-1/impulses/A16-1"} {
+	for _, p := range []string{"/api/games", "/api/games/intro-1", "/api/games/three-days-1", "/api/games/intro-2", "/api/games/intro-1/impulses/A16-1",
+		"/api/players", "/api/players/" + journalGerman, "/api/director"} {
 		var v any
 		if err := json.Unmarshal([]byte(readBody(t, get(h, "GET", p))), &v); err != nil {
 			t.Fatalf("%s: %v", p, err)
