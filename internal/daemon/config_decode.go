@@ -39,15 +39,43 @@ var addressTables = []toml.Key{usersKey, languagesKey}
 // value goes in l.cfg. The order of the keys is that of config.example.toml;
 // it also decides between equally close suggestions for a misspelt key.
 func (l *loader) tables() []table {
-	st, rf, im, sm, em := &l.cfg.Store, &l.cfg.Referee, &l.cfg.IMAP, &l.cfg.SMTP, &l.cfg.Embedded
-	o := l.oauth2
+	st, em := &l.cfg.Store, &l.cfg.Embedded
+	out := []table{{"store", []setting{
+		{"path", text{dst: &st.Path}},
+		{"control_socket", text{dst: &st.ControlSocket}},
+	}}}
+	out = append(out, l.mailTables()...)
+	return append(out,
+		table{"embedded", []setting{
+			{"enabled", flag{&em.Enabled}},
+			{"imap_address", listenAddress{&em.IMAPAddress}},
+			{"smtp_address", listenAddress{&em.SMTPAddress}},
+			{"path", text{dst: &em.Path}},
+			{usersKey[1], mailboxes{&em.Users}},
+		}},
+		table{"log", []setting{
+			{"level", choice{&l.cfg.Log.Level, []string{"debug", "info", "warn", "error"}}},
+			{"format", choice{&l.cfg.Log.Format, []string{"text", "json"}}},
+		}},
+		table{"backup", []setting{
+			{"dir", text{dst: &l.cfg.Backup.Dir}},
+			{"every", duration{&l.cfg.Backup.Every, time.Hour, 720 * time.Hour}},
+			{"keep", number[int]{&l.cfg.Backup.Keep, 1, 1000}},
+		}},
+		table{"web", []setting{
+			{"listen", hostPort{&l.cfg.Web.Listen}},
+			{"show_addresses", flag{&l.cfg.Web.ShowAddresses}},
+		}},
+	)
+}
+
+// mailTables are the tables of mail.Config: the referee's settings and
+// the mail servers'.
+func (l *loader) mailTables() []table {
+	rf, im, sm, o := &l.cfg.Referee, &l.cfg.IMAP, &l.cfg.SMTP, l.oauth2
 	security := []string{"starttls", "tls", "none"}
 	auth := []string{"password", "oauth2"}
 	return []table{
-		{"store", []setting{
-			{"path", text{dst: &st.Path}},
-			{"control_socket", text{dst: &st.ControlSocket}},
-		}},
 		{"referee", []setting{
 			{"address", mailbox{&rf.Address}},
 			{"name", text{dst: &rf.Name, oneLine: true}},
@@ -104,26 +132,6 @@ func (l *loader) tables() []table {
 			{"refresh_token_file", anyValue{&l.refreshToken.file}},
 			{"scopes", words{&o.Scopes}},
 			{"mechanism", choice{&o.Mechanism, []string{"xoauth2", "oauthbearer"}}},
-		}},
-		{"embedded", []setting{
-			{"enabled", flag{&em.Enabled}},
-			{"imap_address", listenAddress{&em.IMAPAddress}},
-			{"smtp_address", listenAddress{&em.SMTPAddress}},
-			{"path", text{dst: &em.Path}},
-			{usersKey[1], mailboxes{&em.Users}},
-		}},
-		{"log", []setting{
-			{"level", choice{&l.cfg.Log.Level, []string{"debug", "info", "warn", "error"}}},
-			{"format", choice{&l.cfg.Log.Format, []string{"text", "json"}}},
-		}},
-		{"backup", []setting{
-			{"dir", text{dst: &l.cfg.Backup.Dir}},
-			{"every", duration{&l.cfg.Backup.Every, time.Hour, 720 * time.Hour}},
-			{"keep", number[int]{&l.cfg.Backup.Keep, 1, 1000}},
-		}},
-		{"web", []setting{
-			{"listen", hostPort{&l.cfg.Web.Listen}},
-			{"show_addresses", flag{&l.cfg.Web.ShowAddresses}},
 		}},
 	}
 }
