@@ -78,29 +78,39 @@ func no(rule string, why, refusal Message) Verdict {
 	return Verdict{Rule: rule, Why: why, Refusal: refusal}
 }
 
-// An Ability is what one unit may do in the impulse to play.
+// An Ability is what one unit may do in its side's impulse.
 type Ability struct {
-	Unit     string
+	Unit string
+	// Present: the unit is on the map or in a zone. A unit that is not
+	// (eliminated, not arrived, a reserve not released) has the same
+	// verdict on every action.
+	Present  bool
 	Verdicts [numActions]Verdict // by Action
 }
 
 // Of returns the verdict on one action.
 func (a Ability) Of(act Action) Verdict { return a.Verdicts[act] }
 
-// Abilities judges, for every unit of the side to move in st.Next that
-// takes part in the scenario, in order-of-battle order, whether it may
-// move, attack where it stands, entrench and count toward its artillery
-// calls. The position is taken as the impulse finds it, before its first
-// order: at the start of a turn the moved markers go (8.25) and the
+// Abilities judges, for every unit of the side that takes part in the
+// scenario, in order-of-battle order, whether it may move, attack where it
+// stands, entrench and count toward its artillery calls in the side's
+// impulse: the one in play if it is the side's, else its next
+// (SideImpulse). The position is taken as the impulse finds it, before its
+// first order: at the start of a turn the moved markers go (8.25) and the
 // impulse's reinforcements arrive (11.11), and supply is judged for
-// movement (13.15). st is not changed.
-func Abilities(s *Scenario, st *State) []Ability {
-	g := &game{s: s, st: st.Clone(), imp: st.Next}
+// movement (13.15). st is not changed. A finished game has no impulse,
+// and no verdicts.
+func Abilities(s *Scenario, st *State, side Side) []Ability {
+	if st.Over {
+		return nil
+	}
+	st = SideImpulse(s, st, side)
+	g := &game{s: s, st: st, imp: st.Next}
 	g.startImpulse()
 	var out []Ability
 	for _, info := range s.Units {
 		u := g.st.Unit(info.ID)
-		if u == nil || info.Side != g.side() {
+		if u == nil || info.Side != side {
 			continue
 		}
 		out = append(out, g.ability(u, info))
@@ -108,9 +118,27 @@ func Abilities(s *Scenario, st *State) []Ability {
 	return out
 }
 
+// SideImpulse returns a copy of the position with the side's impulse to
+// play: the one in play if it is the side's, else its next. The German
+// impulse passed over to reach an Allied one begins as it would (a new
+// turn, the reinforcements of the pair of impulses: startImpulse); what
+// the enemy does in his impulse is not known, and not played.
+func SideImpulse(s *Scenario, st *State, side Side) *State {
+	st = st.Clone()
+	if st.Next.Side == side || st.Over {
+		return st
+	}
+	if st.Next.Side == German {
+		g := &game{s: s, st: st, imp: st.Next}
+		g.startImpulse()
+	}
+	st.Next = NextImpulse(st.Next)
+	return st
+}
+
 // ability judges one unit of the side to move.
 func (g *game) ability(u *UnitState, info *Unit) Ability {
-	a := Ability{Unit: u.ID}
+	a := Ability{Unit: u.ID, Present: u.OnMap()}
 	a.Verdicts[ActMove] = g.judgeMove(u, info)
 	a.Verdicts[ActAttack] = g.judgeAttack(u, info)
 	a.Verdicts[ActEntrench] = g.judgeEntrench(u, info)
