@@ -238,13 +238,16 @@ func (g *game) judgeAttack(u *UnitState, info *Unit) Verdict {
 // out of supply, it still may (13.23). What it spent this impulse (8.52,
 // 8.53) is the order's to check.
 func (g *game) judgeEntrench(u *UnitState, info *Unit) Verdict {
+	id := u.ID
+	// Armour first: it never entrenches, wherever it is, as the order's
+	// reading says too.
+	if info.Type == Armor {
+		return no("8.54", M("armour never entrenches (8.54)"), M("%s is armour, which never entrenches (8.54)", id))
+	}
 	if v, ok := g.judgeAbsent(u, info); ok {
 		return v
 	}
-	id := u.ID
 	switch {
-	case info.Type == Armor:
-		return no("8.54", M("armour never entrenches (8.54)"), M("%s is armour, which never entrenches (8.54)", id))
 	case u.Place.IsZone():
 		return no("8.5", M("in a zone: units entrench in an area (8.5)"), M("%s is in zone %s: units entrench in an area of the map (8.5)", id, u.Place.Zone))
 	case g.hasEnemy(u.Place, info.Side):
