@@ -208,7 +208,7 @@ func unitsText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rul
 		}
 		b.WriteString(unitRow(p, s, u, info) + "\n")
 		if a, ok := able[u.ID]; ok && a.Present {
-			b.WriteString("      " + p.Text(verdictsLine(a)) + "\n")
+			b.WriteString(verdictsText(p, a))
 			whys = addWhys(whys, a)
 		}
 	}
@@ -320,14 +320,20 @@ func impulseOf(s *rules.Scenario, g *adjudicator.Game, side rules.Side) string {
 	return rules.SideImpulse(s, g.State, side).Next.String()
 }
 
-// verdictsLine writes a unit's verdicts on one line: "move: no (5.23),
-// attack: no (9.13), entrench: yes, artillery: yes".
-func verdictsLine(a rules.Ability) rules.Message {
+// verdictsText writes a unit's verdicts, indented: "    move: no (5.23),
+// attack: no (9.13), entrench: yes, artillery: yes", on one line where
+// it fits in the width of a mail, else on two.
+func verdictsText(p *lang.Printer, a rules.Ability) string {
+	const indent = "    "
 	parts := make([]rules.Message, len(rules.Actions))
 	for i, act := range rules.Actions {
 		parts[i] = rules.M("%s: %s", act.Text(), a.Of(act).Text())
 	}
-	return rules.List(parts)
+	if line := indent + p.Text(rules.List(parts)); lang.Width(line) <= width {
+		return line + "\n"
+	}
+	half := len(parts) / 2
+	return indent + p.Text(rules.List(parts[:half])) + "\n" + indent + p.Text(rules.List(parts[half:])) + "\n"
 }
 
 // addWhys adds the reasons of a unit's verdicts to those listed, each
@@ -438,7 +444,7 @@ func namedText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rul
 		if b.Len() == 0 {
 			b.WriteString(p.Sprintf("\n\nWhat the units named may do in %s (UNITS):\n", g.Next.String()))
 		}
-		b.WriteString("  " + lang.Pad(id, 10) + " " + p.Text(verdictsLine(a)) + "\n")
+		b.WriteString("  " + id + "\n" + verdictsText(p, a))
 		whys = addWhys(whys, a)
 	}
 	b.WriteString(whysText(p, whys))
