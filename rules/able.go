@@ -104,9 +104,8 @@ func Abilities(s *Scenario, st *State, side Side) []Ability {
 	if st.Over {
 		return nil
 	}
-	st = SideImpulse(s, st, side)
+	st = ImpulseStart(s, st, side)
 	g := &game{s: s, st: st, imp: st.Next}
-	g.startImpulse()
 	var out []Ability
 	for _, info := range s.Units {
 		u := g.st.Unit(info.ID)
@@ -116,6 +115,21 @@ func Abilities(s *Scenario, st *State, side Side) []Ability {
 		out = append(out, g.ability(u, info))
 	}
 	return out
+}
+
+// ImpulseStart returns a copy of the position as the side's impulse
+// (SideImpulse) begins, before its first order: at the start of a turn
+// the moved markers gone (8.25), the impulse's reinforcements in their
+// zones (11.11), supply judged for movement (13.15). It is the position
+// Abilities judges, and the one a list of the side's units shows beside
+// the verdicts.
+func ImpulseStart(s *Scenario, st *State, side Side) *State {
+	st = SideImpulse(s, st, side)
+	if !st.Over {
+		g := &game{s: s, st: st, imp: st.Next}
+		g.startImpulse()
+	}
+	return st
 }
 
 // SideImpulse returns a copy of the position with the side's impulse to

@@ -200,8 +200,15 @@ func unitsText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rul
 	var b strings.Builder
 	b.WriteString(p.Sprintf("Your units in game %s, impulse %s:\n\n", g.ID, g.Next.String()))
 	able := abilities(s, g, side)
+	// The units as the impulse judged finds them, beside their verdicts:
+	// at a new turn, no longer marked moved (8.25); a reinforcement of
+	// the impulse, in its zone (11.11).
+	units := g.State.Units
+	if len(able) > 0 {
+		units = rules.ImpulseStart(s, g.State, side).Units
+	}
 	var whys []rules.Message
-	for _, u := range g.State.Units {
+	for _, u := range units {
 		info := s.OOB.Unit(u.ID)
 		if info.Side != side {
 			continue
