@@ -82,8 +82,8 @@ func no(rule string, why, refusal Message) Verdict {
 type Ability struct {
 	Unit string
 	// Present: the unit is on the map or in a zone. A unit that is not
-	// (eliminated, not arrived, a reserve not released) has the same
-	// verdict on every action.
+	// (eliminated, not arrived, a reserve not released) may do nothing,
+	// for that reason (armour, which never entrenches, says so first).
 	Present  bool
 	Verdicts [numActions]Verdict // by Action
 }
@@ -150,7 +150,7 @@ func SideImpulse(s *Scenario, st *State, side Side) *State {
 	return st
 }
 
-// ability judges one unit of the side to move.
+// ability judges one unit of the side whose impulse g is.
 func (g *game) ability(u *UnitState, info *Unit) Ability {
 	a := Ability{Unit: u.ID, Present: u.OnMap()}
 	a.Verdicts[ActMove] = g.judgeMove(u, info)
