@@ -49,7 +49,8 @@ type Verdict struct {
 	// zero when nothing bars or limits the action.
 	Why Message
 	// Refusal is what an order of the unit for the action is refused
-	// with, naming the unit; zero when the unit may.
+	// with, naming the unit; zero when the unit may, and for artillery,
+	// which no order of the unit's asks for.
 	Refusal Message
 	// oneArea: the unit may move one area only (8.29, 13.23).
 	oneArea bool
