@@ -60,7 +60,7 @@ func (g *game) movedIn(area int) bool {
 func (g *game) attack(line int, o Attack) {
 	p := AreaPlace(o.Area)
 	if !g.hasEnemy(p, g.side()) {
-		g.refuse(line, o, "%s holds no enemy units to attack", g.s.Map.PlaceMessage(p))
+		g.refuse(line, o, "%s holds no enemy units to attack (9.13)", g.s.Map.PlaceMessage(p))
 		return
 	}
 	for _, id := range o.With {
@@ -72,18 +72,9 @@ func (g *game) attack(line int, o Attack) {
 		case g.info(id).Side != g.side():
 			g.refuse(line, o, "%s is not yours", id)
 			return
-		case u.Attacked:
-			g.refuse(line, o, "%s attacked earlier this turn: once a turn (9.11)", id)
-			return
-		case u.Bridging:
-			g.refuse(line, o, "%s tried to repair a bridge this turn and may not attack (10.14)", id)
-			return
-		case u.Moved && !g.entered[id]:
-			if why := g.mayHaveStayed(u, id, false); why.Key != "" {
-				g.refuseWith(line, o, why)
-				return
-			}
-			g.refuse(line, o, "%s moved earlier this turn and may not attack (8.25)", id)
+		}
+		if v := g.judgeAttack(u, g.info(id)); !v.May {
+			g.refuseWith(line, o, v.Refusal)
 			return
 		}
 	}
@@ -151,14 +142,14 @@ func (g *game) findBattles() []*battle {
 
 // attackUnits returns the units an ATTACK order commits: those named, or
 // every phasing unit in the area that began the impulse there and may
-// attack (9.11, 9.13, 8.25).
+// attack (judgeAttack: 9.11, 9.13, 8.25, 9.14, 10.14).
 func (g *game) attackUnits(at Attack) []*UnitState {
 	var out []*UnitState
 	for _, u := range g.st.UnitsAt(g.s, AreaPlace(at.Area), g.side()) {
 		if len(at.With) > 0 && !contains(at.With, u.ID) {
 			continue
 		}
-		if u.Attacked || (u.Moved && !g.entered[u.ID]) {
+		if !g.judgeAttack(u, g.info(u.ID)).May {
 			continue
 		}
 		out = append(out, u)

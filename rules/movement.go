@@ -148,7 +148,7 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 	// 13.15, 8.29, 13.23: supply is judged before the move; a unit out of
 	// supply moves one area only.
 	for _, u := range p.units {
-		if !u.InSupply && len(p.path) > 1 {
+		if g.judgeMove(u, g.info(u.ID)).oneArea && len(p.path) > 1 {
 			g.refuse(line, o, "%s is out of supply and may move only one area (8.29, 13.23)", u.ID)
 			return nil, false
 		}
@@ -184,7 +184,9 @@ func enemyVPZone(m *Map, p Place, side Side) bool {
 	return z != nil && z.Side != side && z.VPMultiplier > 0
 }
 
-// mayMove returns the unit if it may move in this impulse, or why not.
+// mayMove returns the unit if it may move in this impulse, or why not:
+// the unit's own state is judged by judgeMove, as UNITS shows it; FOOT
+// adds 8.34.
 func (g *game) mayMove(id string, foot bool) (*UnitState, Message) {
 	side := g.side()
 	u, info := g.st.Unit(id), g.info(id)
@@ -193,51 +195,24 @@ func (g *game) mayMove(id string, foot bool) (*UnitState, Message) {
 		return nil, M("%s does not take part in this scenario", id)
 	case info.Side != side:
 		return nil, M("%s is not yours to move: this is the %s impulse", id, side)
-	case u.Eliminated:
-		return nil, M("%s has been eliminated", id)
-	case !u.Arrived && info.Group != "":
-		grp := g.s.OOB.Group(info.Group)
-		return nil, M("%s belongs to the %s, which has not been released: it is released when the Germans are stronger than the Allies in one of its release areas at the end of an Allied impulse (11.3, 11.33)", id, DataMessage(grp.Name))
-	case !u.Arrived:
-		return nil, M("%s has not arrived yet: it arrives %s in zone %s (11.11)", id, info.Arrival.String(), strings.Join(info.Zones, "/"))
-	case u.Bridging:
-		return nil, M("%s tried to repair a bridge this turn and may not move (10.14)", id)
-	case u.Attacked: // 9.16; it has its moved marker too
-		return nil, M("%s attacked this turn and may not move (9.16)", id)
-	case u.Moved:
-		if why := g.mayHaveStayed(u, id, true); why.Key != "" {
-			return nil, why
-		}
-		return nil, M("%s already moved in an earlier impulse this turn (8.25)", id)
-	case g.mpUsed[id] > 0:
-		return nil, M("%s already moved in this impulse (8.25)", id)
 	}
-	// 5.24: red-triangle German units do not move before 16-2; 5.23: on
-	// 16-1 only green-triangle Allied units move.
-	firstImpulse := g.imp.Day == FirstDay && g.imp.N == 1
-	switch {
-	case firstImpulse && side == German && info.Triangle:
-		return nil, M("%s has a red triangle: it may not move before 16-2 (5.24)", id)
-	case firstImpulse && side == Allied && !info.Triangle:
-		return nil, M("%s has no green triangle: on 16-1 only green-triangle units move (5.23)", id)
-	case foot && info.Type == Armor:
+	if v := g.judgeMove(u, info); !v.May {
+		return nil, v.Refusal
+	}
+	if foot && info.Type == Armor {
 		return nil, M("%s is armour, which cannot move as infantry (8.34)", id)
 	}
 	return u, Message{}
 }
 
-// mayHaveStayed says, for a unit that stayed without attacking in an area
+// stayedRefusal says, for a unit that stayed without attacking in an area
 // where its side fought a battle earlier this turn, that it may not act
-// (move again, or attack) this turn, and why (9.14, B5); nothing for any
-// other unit.
-func (g *game) mayHaveStayed(u *UnitState, id string, move bool) Message {
-	switch {
-	case !u.Stayed:
-		return Message{}
-	case move:
-		return M("%s stayed without attacking in %s, where a battle was fought, earlier this turn: it counts as moved and may not move again this turn (9.14, B5)", id, g.s.Map.PlaceMessage(u.Place))
+// (move again, or attack) this turn, and why (9.14, B5).
+func (g *game) stayedRefusal(u *UnitState, move bool) Message {
+	if move {
+		return M("%s stayed without attacking in %s, where a battle was fought, earlier this turn: it counts as moved and may not move again this turn (9.14, B5)", u.ID, g.s.Map.PlaceMessage(u.Place))
 	}
-	return M("%s stayed without attacking in %s, where a battle was fought, earlier this turn: it counts as moved and may not attack this turn (9.14, B5)", id, g.s.Map.PlaceMessage(u.Place))
+	return M("%s stayed without attacking in %s, where a battle was fought, earlier this turn: it counts as moved and may not attack this turn (9.14, B5)", u.ID, g.s.Map.PlaceMessage(u.Place))
 }
 
 // A walk is how far a move got along its path.
@@ -668,28 +643,22 @@ func (c RoadClass) costText() Message {
 	return M("%d %s", c.Cost(), string(c))
 }
 
-// entrench carries out ENTRENCH (8.5, 5.23).
+// entrench carries out ENTRENCH (8.5, 5.23): the unit's own state is
+// judged by judgeEntrench, as UNITS shows it; what it spent this impulse
+// here (8.52, 8.53).
 func (g *game) entrench(line int, o Entrench) {
 	for _, id := range o.Units {
 		u, info := g.st.Unit(id), g.info(id)
 		switch {
-		case u == nil || info == nil || !u.OnMap() || u.Place.IsZone():
+		case u == nil || info == nil:
 			g.refuse(line, o, "%s is not in an area of the map", id)
 			continue
 		case info.Side != g.side():
 			g.refuse(line, o, "%s is not yours", id)
 			continue
-		case info.Type == Armor:
-			g.refuse(line, o, "%s is armour, which never entrenches (8.54)", id)
-			continue
-		case g.hasEnemy(u.Place, info.Side):
-			g.refuse(line, o, "%s shares its area with enemy units: no entrenching there (8.55)", id)
-			continue
-		case u.Entrenched:
-			g.refuse(line, o, "%s is already entrenched", id)
-			continue
-		case u.Moved && g.mpUsed[id] == 0:
-			g.refuse(line, o, "%s moved in an earlier impulse this turn (8.25)", id)
+		}
+		if v := g.judgeEntrench(u, info); !v.May {
+			g.refuseWith(line, o, v.Refusal)
 			continue
 		}
 		used, mp := g.mpUsed[id], g.mpOf(u, g.foot[id]) // 8.34: on foot, 5 MP

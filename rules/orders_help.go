@@ -252,6 +252,8 @@ type examples struct {
 	enemyAt map[Place][]string // the enemy's units by place
 	places  []Place            // the places of the side's units, in the order of own
 
+	able map[string]Ability // what each of the side's units may do (Abilities)
+
 	setups [][]string // battle set-ups: lines that make a battle, each checked
 	areas  []int      // the battle of each set-up
 	firers [][]string // the side's units in each battle
@@ -261,17 +263,17 @@ func newExamples(s *Scenario, st *State, side Side) *examples {
 	if st == nil {
 		st = NewState(s)
 	}
-	st = st.Clone()
-	ex := &examples{p: English, lay: layoutOf(English), s: s, st: st, side: side, over: st.Over, enemyAt: map[Place][]string{}}
-	ex.check = ex.checkExample
 	// Orders are checked for the side's own impulse: the one in play if
 	// it is the side's, else its next, after a new turn has begun if one
 	// begins before it.
-	if st.Next.Side != side {
-		if st.Next.Side == German && st.Next.N == 1 {
-			newTurn(st)
-		}
-		st.Next = NextImpulse(st.Next)
+	st = SideImpulse(s, st, side)
+	ex := &examples{p: English, lay: layoutOf(English), s: s, st: st, side: side, over: st.Over, enemyAt: map[Place][]string{}}
+	ex.check = ex.checkExample
+	// The examples name units that may do what they show (Abilities), so
+	// that the checks are spent on lines that may pass.
+	ex.able = map[string]Ability{}
+	for _, a := range Abilities(s, st, side) {
+		ex.able[a.Unit] = a
 	}
 	seen := map[Place]bool{}
 	for _, u := range st.Units {
@@ -294,16 +296,6 @@ func newExamples(s *Scenario, st *State, side Side) *examples {
 		ex.findBattles()
 	}
 	return ex
-}
-
-// newTurn clears what lasts a turn, as the turn's first impulse does in
-// the engine (startImpulse): no unit has moved, attacked or tried a bridge
-// yet (8.25, 9.11, 10.14), and each begins the turn where it stands (8.21).
-func newTurn(st *State) {
-	for _, u := range st.Units {
-		u.Moved, u.Attacked, u.Bridging, u.Stayed = false, false, false, false
-		u.TurnStart = u.Place
-	}
 }
 
 // legal reports whether the lines, as one mail, read and pass the rules'
@@ -356,6 +348,13 @@ func (ex *examples) at(p Place) []string {
 		}
 	}
 	return ids
+}
+
+// may reports whether the unit may do the action at the examples'
+// position, as UNITS says (Abilities).
+func (ex *examples) may(id string, act Action) bool {
+	a, ok := ex.able[id]
+	return ok && a.Of(act).May
 }
 
 // unitsOf returns the side's units of the types for which ok is true.
@@ -430,9 +429,14 @@ func (ex *examples) findBattles() {
 	}
 	for _, p := range ex.places {
 		if !p.IsZone() && len(ex.enemyAt[p]) > 0 {
-			ids := ex.at(p)
-			if add(fmt.Sprintf("ATTACK %s WITH %s", p, ids[0]), p.Area, ids[:1]) {
-				return
+			for _, id := range ex.at(p) {
+				if !ex.may(id, ActAttack) {
+					continue
+				}
+				if add(fmt.Sprintf("ATTACK %s WITH %s", p, id), p.Area, []string{id}) {
+					return
+				}
+				break
 			}
 		}
 	}
@@ -445,6 +449,9 @@ func (ex *examples) findBattles() {
 				continue
 			}
 			for _, id := range ex.at(p) {
+				if !ex.may(id, ActMove) {
+					continue
+				}
 				if add(fmt.Sprintf("MOVE %s %s", id, l.To), l.To.Area, []string{id}) {
 					return
 				}
@@ -477,7 +484,7 @@ func (ex *examples) moveCands(kw string, n int, ok func(*Unit) bool) [][]string 
 	for _, p := range ex.places {
 		var ids []string
 		for _, id := range ex.at(p) {
-			if u := ex.st.Unit(id); ok(ex.s.OOB.Unit(id)) && (!u.Moved || ex.st.Next.Side == German && ex.st.Next.N == 1) {
+			if ok(ex.s.OOB.Unit(id)) && ex.may(id, ActMove) {
 				ids = append(ids, id)
 			}
 		}
@@ -533,6 +540,9 @@ func (ex *examples) elseExample() []string {
 						continue
 					}
 					for _, id := range ids {
+						if !ex.may(id, ActMove) {
+							continue
+						}
 						line := fmt.Sprintf("MOVE %s %s ELSE %s %s", id, placesString(path), a, l.To)
 						if ex.legal(line) {
 							// A comment says when the ELSE path is taken,
@@ -565,7 +575,9 @@ func exFoot(ex *examples) ([][]string, string) {
 func exEntrench(ex *examples) ([][]string, string) {
 	var cands [][]string
 	for _, u := range ex.unitsOf(func(u *Unit) bool { return u.Type.InfantryType() }) {
-		cands = append(cands, []string{"ENTRENCH " + u.ID})
+		if ex.may(u.ID, ActEntrench) {
+			cands = append(cands, []string{"ENTRENCH " + u.ID})
+		}
 	}
 	if out := ex.first(cands); out != nil {
 		return out, ""

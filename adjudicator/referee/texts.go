@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -133,6 +134,7 @@ func statusText(p *lang.Printer, g *adjudicator.Game) string {
 	s, err := g.Rules()
 	if err == nil {
 		b.WriteString(positionText(p, g, s))
+		b.WriteString(ableSummary(p, g, s))
 	}
 	b.WriteString(p.Sprintf("\nLog head: %s\n", g.Head))
 	return b.String()
@@ -192,54 +194,166 @@ func unitShort(s *rules.Scenario, u *rules.UnitState) string {
 }
 
 // unitsText is the answer to UNITS: the player's units with what each may
-// still do this turn.
+// do in his impulse (rules.Abilities: the judgement by which his orders
+// are refused), and why not, by the rule.
 func unitsText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rules.Side) string {
 	var b strings.Builder
 	b.WriteString(p.Sprintf("Your units in game %s, impulse %s:\n\n", g.ID, g.Next.String()))
-	for _, u := range g.State.Units {
+	able := abilities(s, g, side)
+	// The units as the impulse judged finds them, beside their verdicts:
+	// at a new turn, no longer marked moved (8.25); a reinforcement of
+	// the impulse, in its zone (11.11).
+	units := g.State.Units
+	if len(able) > 0 {
+		units = rules.ImpulseStart(s, g.State, side).Units
+	}
+	var whys []rules.Message
+	for _, u := range units {
 		info := s.OOB.Unit(u.ID)
 		if info.Side != side {
 			continue
 		}
-		where := p.Sprintf("arrives %s", info.Arrives)
-		switch {
-		case u.Eliminated:
-			where = p.Sprintf("eliminated")
-		case u.Exited:
-			where = p.Sprintf("exited the map")
-		case u.OnMap() && u.Place.IsZone():
-			where = p.Text(s.Map.PlaceMessage(u.Place))
-		case u.OnMap():
-			where = fmt.Sprintf("%d %s", u.Place.Area, s.Map.Area(u.Place.Area).Name)
+		b.WriteString(unitRow(p, s, u, info) + "\n")
+		if a, ok := able[u.ID]; ok && a.Present {
+			b.WriteString(verdictsText(p, a))
+			whys = addWhys(whys, a)
 		}
-		var notes []rules.Message
-		if u.OnMap() {
-			if u.Moved {
-				notes = append(notes, rules.M("moved"))
-			}
-			if u.Attacked {
-				notes = append(notes, rules.M("attacked"))
-			}
-			if u.Entrenched {
-				notes = append(notes, rules.M("entrenched"))
-			}
-			if !u.InSupply {
-				notes = append(notes, rules.M("OUT OF SUPPLY"))
-			}
-			if u.Dismounted {
-				notes = append(notes, rules.M("dismounted (5 MP)"))
-			}
-			if !u.Moved && !u.Attacked && !u.Bridging {
-				notes = append(notes, rules.M("may move"))
-			}
+	}
+	if len(able) > 0 {
+		b.WriteString(p.Sprintf("\nWhat your units may do in impulse %s, and why not:\n", impulseOf(s, g, side)))
+		if len(whys) == 0 {
+			b.WriteString(p.Sprintf("  every unit may do all of it.\n"))
 		}
-		row := "  " + lang.Pad(u.ID, 10) + " " + lang.Pad(p.Text(info.Type.Text()), 9) + " " + p.Sprintf("%d SP", u.Strength) + "  " + lang.Pad(where, 28) + " "
-		if len(notes) > 0 {
-			row += p.Text(rules.List(notes))
-		}
-		b.WriteString(row + "\n")
+		b.WriteString(whysText(p, whys))
 	}
 	return b.String()
+}
+
+// unitRow is a unit's line of UNITS: its id, type, SP, where it is and
+// its markers.
+func unitRow(p *lang.Printer, s *rules.Scenario, u *rules.UnitState, info *rules.Unit) string {
+	where := p.Sprintf("arrives %s", info.Arrives)
+	switch {
+	case u.Eliminated:
+		where = p.Sprintf("eliminated")
+	case u.Exited:
+		where = p.Sprintf("exited the map")
+	case u.OnMap() && u.Place.IsZone():
+		where = p.Text(s.Map.PlaceMessage(u.Place))
+	case u.OnMap():
+		where = fmt.Sprintf("%d %s", u.Place.Area, s.Map.Area(u.Place.Area).Name)
+	}
+	var notes []rules.Message
+	if u.OnMap() {
+		for _, n := range []struct {
+			on bool
+			m  rules.Message
+		}{
+			{u.Moved, rules.M("moved")},
+			{u.Attacked, rules.M("attacked")},
+			{u.Entrenched, rules.M("entrenched")},
+			{!u.InSupply, rules.M("OUT OF SUPPLY")},
+			{u.Dismounted, rules.M("dismounted (5 MP)")},
+		} {
+			if n.on {
+				notes = append(notes, n.m)
+			}
+		}
+	}
+	row := "  " + lang.Pad(u.ID, 10) + " " + lang.Pad(p.Text(info.Type.Text()), 9) + " " + p.Sprintf("%d SP", u.Strength) + "  " + lang.Pad(where, 28) + " "
+	if len(notes) > 0 {
+		row += p.Text(rules.List(notes))
+	}
+	return strings.TrimRight(row, " ")
+}
+
+// ableSummary counts, for each action, the units of the side to move
+// that may do it and those that may not, by the rule that bars them
+// (rules.Abilities); nothing when the game is not being played.
+func ableSummary(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario) string {
+	if g.Status != adjudicator.Playing || g.State == nil {
+		return ""
+	}
+	side := g.Next.Side
+	able := rules.Abilities(s, g.State, side)
+	var b strings.Builder
+	b.WriteString(p.Sprintf("\nWhat the %s units may do in %s (UNITS lists each unit and why):\n", side, g.Next.String()))
+	for _, act := range rules.Actions {
+		may, not := 0, 0
+		var ruleList []string
+		byRule := map[string]int{}
+		for _, a := range able {
+			switch v := a.Of(act); {
+			case !a.Present:
+			case v.May:
+				may++
+			default:
+				not++
+				if byRule[v.Rule] == 0 {
+					ruleList = append(ruleList, v.Rule)
+				}
+				byRule[v.Rule]++
+			}
+		}
+		line := rules.M("%s: %d may, %d may not", act.Text(), may, not)
+		if not > 0 {
+			counts := make([]rules.Message, len(ruleList))
+			for i, r := range ruleList {
+				counts[i] = rules.M("%s: %d", r, byRule[r])
+			}
+			line = rules.M("%s: %d may, %d may not (%s)", act.Text(), may, not, rules.List(counts))
+		}
+		b.WriteString("  " + p.Text(line) + "\n")
+	}
+	return b.String()
+}
+
+// abilities is what each unit of the side may do in its impulse, by unit
+// id (rules.Abilities); none when the game is not being played.
+func abilities(s *rules.Scenario, g *adjudicator.Game, side rules.Side) map[string]rules.Ability {
+	if g.Status != adjudicator.Playing || g.State == nil {
+		return nil
+	}
+	out := map[string]rules.Ability{}
+	for _, a := range rules.Abilities(s, g.State, side) {
+		out[a.Unit] = a
+	}
+	return out
+}
+
+// impulseOf is the side's impulse, as rules.Abilities judges it: the one
+// in play if it is the side's, else its next.
+func impulseOf(s *rules.Scenario, g *adjudicator.Game, side rules.Side) string {
+	return rules.SideImpulse(s, g.State, side).Next.String()
+}
+
+// verdictsText writes a unit's verdicts, indented: "    move: no (5.23),
+// attack: no (9.13), entrench: yes, artillery: yes", on one line where
+// it fits in the width of a mail, else on two.
+func verdictsText(p *lang.Printer, a rules.Ability) string {
+	const indent = "    "
+	parts := make([]rules.Message, len(rules.Actions))
+	for i, act := range rules.Actions {
+		parts[i] = rules.M("%s: %s", act.Text(), a.Of(act).Text())
+	}
+	if line := indent + p.Text(rules.List(parts)); lang.Width(line) <= width {
+		return line + "\n"
+	}
+	half := len(parts) / 2
+	return indent + p.Text(rules.List(parts[:half])) + "\n" + indent + p.Text(rules.List(parts[half:])) + "\n"
+}
+
+// addWhys adds the reasons of a unit's verdicts to those listed, each
+// once, in the order first met.
+func addWhys(whys []rules.Message, a rules.Ability) []rules.Message {
+	for _, act := range rules.Actions {
+		w := a.Of(act).Why
+		if w.Key == "" || slices.ContainsFunc(whys, func(m rules.Message) bool { return m.String() == w.String() }) {
+			continue
+		}
+		whys = append(whys, w)
+	}
+	return whys
 }
 
 // diceText is the answer to DICE.
@@ -302,13 +416,75 @@ func checkText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rul
 	} else if err == nil {
 		var rh *rules.Rehearsal
 		if rh, err = rules.Rehearse(s, g.State, o); err == nil {
-			return adjudicator.WriteRehearsalIn(p, s, rh)
+			return withNamed(adjudicator.WriteRehearsalIn(p, s, rh), namedText(p, g, s, side, o))
 		}
 	}
 	if errors.As(err, &es) {
-		return checkErrorsText(p, es)
+		return withNamed(checkErrorsText(p, es), namedText(p, g, s, side, o))
 	}
 	return p.Sprintf("CHECK: %s", rules.MessageOf(err))
+}
+
+// withNamed ends CHECK's answer with what the units named may do, after a
+// blank line.
+func withNamed(answer, named string) string {
+	if named == "" {
+		return answer
+	}
+	return strings.TrimRight(answer, "\n") + named
+}
+
+// namedText is what each unit the orders name may do in the impulse, as
+// UNITS says it (rules.Abilities, by which the orders are checked), and
+// why not; nothing when they name none.
+func namedText(p *lang.Printer, g *adjudicator.Game, s *rules.Scenario, side rules.Side, o *rules.Orders) string {
+	able := abilities(s, g, side)
+	var b strings.Builder
+	var whys []rules.Message
+	seen := map[string]bool{}
+	for _, id := range namedUnits(o) {
+		a, ok := able[id]
+		if !ok || seen[id] {
+			continue
+		}
+		seen[id] = true
+		if b.Len() == 0 {
+			b.WriteString(p.Sprintf("\n\nWhat the units named may do in %s (UNITS):\n", g.Next.String()))
+		}
+		b.WriteString("  " + id + "\n" + verdictsText(p, a))
+		whys = addWhys(whys, a)
+	}
+	b.WriteString(whysText(p, whys))
+	return b.String()
+}
+
+// whysText lists the reasons of the verdicts shown, each once.
+func whysText(p *lang.Printer, whys []rules.Message) string {
+	var b strings.Builder
+	for _, w := range whys {
+		b.WriteString(wrapLine(p.Text(w), "  - ", "    ") + "\n")
+	}
+	return b.String()
+}
+
+// namedUnits lists the units the orders move, entrench or attack with, in
+// the order named.
+func namedUnits(o *rules.Orders) []string {
+	if o == nil {
+		return nil
+	}
+	var ids []string
+	for _, ord := range o.List {
+		switch x := ord.(type) {
+		case rules.Move:
+			ids = append(ids, x.Units...)
+		case rules.Entrench:
+			ids = append(ids, x.Units...)
+		case rules.Attack:
+			ids = append(ids, x.With...)
+		}
+	}
+	return ids
 }
 
 // checkErrorsText is the answer to a CHECK whose orders have errors, of
