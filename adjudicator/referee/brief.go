@@ -167,6 +167,24 @@ func victoryLines(p *lang.Printer, s *rules.Scenario) []string {
 		return out
 	}
 	out = append(out, p.Sprintf("By the Germans' victory points (VP); only the Germans score them (12.12)."))
+	out = append(out, vpPlaces(p, s)...)
+	if len(v.Areas) > 0 {
+		out = append(out, p.Sprintf("Victory towns: at the end the Germans score %d VP for each they control and %d VP for each contested (units of both sides in it): %s.", v.ControlledVP, v.ContestedVP, areaNames(s, v.Areas)))
+	}
+	if v.HoleVP > 0 {
+		out = append(out, p.Sprintf("Holes: at the end the Germans score %d VP for each hole in the Allied line: a line of roads from zone %s to zone %s through areas without Allied units, no two lines through the same area.", v.HoleVP, rules.OrList(v.HolesFrom), rules.OrList(v.HolesTo)))
+	}
+	for _, l := range v.Levels {
+		out = append(out, p.Sprintf("%s: %s.", levelRange(l), p.Data(l.Result)))
+	}
+	return out
+}
+
+// vpPlaces lists the VP areas and the Allied VP zones of the scenario, for
+// the scenarios that score them.
+func vpPlaces(p *lang.Printer, s *rules.Scenario) []string {
+	var out []string
+	v := s.Victory
 	if v.MapVP {
 		var vs []string
 		total := 0
@@ -189,29 +207,22 @@ func victoryLines(p *lang.Printer, s *rules.Scenario) []string {
 			out = append(out, p.Sprintf("VP zones: at the end, each German SP in supply in an Allied VP zone scores the zone's multiplier (12.23, 12.24); units that enter one do not come back (12.25): %s.", rules.List(zs)))
 		}
 	}
-	if len(v.Areas) > 0 {
-		out = append(out, p.Sprintf("Victory towns: at the end the Germans score %d VP for each they control and %d VP for each contested (units of both sides in it): %s.", v.ControlledVP, v.ContestedVP, areaNames(s, v.Areas)))
-	}
-	if v.HoleVP > 0 {
-		out = append(out, p.Sprintf("Holes: at the end the Germans score %d VP for each hole in the Allied line: a line of roads from zone %s to zone %s through areas without Allied units, no two lines through the same area.", v.HoleVP, rules.OrList(v.HolesFrom), rules.OrList(v.HolesTo)))
-	}
-	for _, l := range v.Levels {
-		var r rules.Message
-		switch {
-		case l.Min == nil && l.Max != nil:
-			r = rules.M("%d VP or less", *l.Max)
-		case l.Max == nil && l.Min != nil:
-			r = rules.M("%d VP or more", *l.Min)
-		case l.Min != nil && *l.Min == *l.Max:
-			r = rules.M("%d VP", *l.Min)
-		case l.Min != nil:
-			r = rules.M("%d-%d VP", *l.Min, *l.Max)
-		default:
-			r = rules.M("any VP")
-		}
-		out = append(out, p.Sprintf("%s: %s.", r, p.Data(l.Result)))
-	}
 	return out
+}
+
+// levelRange is the range of German VP of a victory level.
+func levelRange(l rules.Level) rules.Message {
+	switch {
+	case l.Min == nil && l.Max != nil:
+		return rules.M("%d VP or less", *l.Max)
+	case l.Max == nil && l.Min != nil:
+		return rules.M("%d VP or more", *l.Min)
+	case l.Min != nil && *l.Min == *l.Max:
+		return rules.M("%d VP", *l.Min)
+	case l.Min != nil:
+		return rules.M("%d-%d VP", *l.Min, *l.Max)
+	}
+	return rules.M("any VP")
 }
 
 // reinforcementsText is a side's reinforcement schedule in the scenario
