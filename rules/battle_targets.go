@@ -398,61 +398,81 @@ func AssignFire(firers, targets []Combatant, defender bool, chosen []FirePair, p
 		return nil
 	}
 	slices.SortStableFunc(fs, func(a, b Combatant) int { return cmp.Compare(b.Quality(), a.Quality()) }) // 9.57
-	s := newTgFire(ts, defender, len(fs) == 1)
-
-	want := map[string]int{} // each unit's first pair in chosen, as an index into chosen
+	as := &assigner{fs: fs, s: newTgFire(ts, defender, len(fs) == 1), chosen: chosen, prefer: prefer,
+		want: map[string]int{}, done: make([]bool, len(fs))}
 	for k, p := range chosen {
-		if _, dup := want[p.Unit]; !dup {
-			want[p.Unit] = k
+		if _, dup := as.want[p.Unit]; !dup {
+			as.want[p.Unit] = k
 		}
 	}
-	done := make([]bool, len(fs))
 	out := make([]FirePair, 0, len(fs))
 	for len(out) < len(fs) {
-		g0 := slices.Index(done, false)
+		g0 := slices.Index(as.done, false)
 		q := fs[g0].Quality()
-		inGroup := func(k int) bool { return !done[k] && fs[k].Quality() == q }
-		opts := s.options(q)
-
-		fi, ti := -1, -1
-		for k, p := range chosen { // a legal pair of the group, in the order chosen
-			f := slices.IndexFunc(fs, func(c Combatant) bool { return c.ID == p.Unit })
-			if f < 0 || !inGroup(f) || want[p.Unit] != k {
-				continue
-			}
-			if t := s.index(p.Target); t >= 0 && slices.Contains(opts, t) {
-				fi, ti = f, t
-				break
-			}
-		}
+		opts := as.s.options(q)
+		fi, ti := as.fromChosen(q, opts)
 		if fi < 0 {
-			for k := g0; k < len(fs) && inGroup(k); k++ {
-				if _, ordered := want[fs[k].ID]; !ordered {
-					fi = k
-					break
-				}
-			}
-			if fi < 0 {
-				fi = g0
-			}
-			avoid := map[int]bool{}
-			for k, f := range fs {
-				if k == fi || done[k] {
-					continue
-				}
-				if w, ok := want[f.ID]; ok {
-					if t := s.index(chosen[w].Target); t >= 0 {
-						avoid[t] = true
-					}
-				}
-			}
-			ti = s.policy(opts, prefer, avoid)
+			fi, ti = as.byPolicy(g0, q, opts)
 		}
-		done[fi] = true
-		s.count[ti]++
+		as.done[fi] = true
+		as.s.count[ti]++
 		out = append(out, FirePair{Unit: fs[fi].ID, Target: ts[ti].ID})
 	}
 	return out
+}
+
+// An assigner pairs the firers of a battle's side with targets, group by
+// group of equal quality (9.57), as AssignFire describes.
+type assigner struct {
+	fs     []Combatant // the firers, best quality first
+	s      *tgFire
+	chosen []FirePair
+	prefer []UnitType
+	want   map[string]int // each unit's first pair in chosen, as an index into chosen
+	done   []bool         // the firers paired
+}
+
+// inGroup reports whether firer k is of quality q and not yet paired.
+func (as *assigner) inGroup(k int, q int) bool { return !as.done[k] && as.fs[k].Quality() == q }
+
+// fromChosen returns a legal pair of the group of quality q, in the order
+// chosen, or -1, -1.
+func (as *assigner) fromChosen(q int, opts []int) (fi, ti int) {
+	for k, p := range as.chosen {
+		f := slices.IndexFunc(as.fs, func(c Combatant) bool { return c.ID == p.Unit })
+		if f < 0 || !as.inGroup(f, q) || as.want[p.Unit] != k {
+			continue
+		}
+		if t := as.s.index(p.Target); t >= 0 && slices.Contains(opts, t) {
+			return f, t
+		}
+	}
+	return -1, -1
+}
+
+// byPolicy pairs a firer of the group beginning at g0, one not ordered if
+// there is one, with the target the policy gives, avoiding the targets the
+// other ordered firers chose.
+func (as *assigner) byPolicy(g0, q int, opts []int) (fi, ti int) {
+	fi = g0
+	for k := g0; k < len(as.fs) && as.inGroup(k, q); k++ {
+		if _, ordered := as.want[as.fs[k].ID]; !ordered {
+			fi = k
+			break
+		}
+	}
+	avoid := map[int]bool{}
+	for k, f := range as.fs {
+		if k == fi || as.done[k] {
+			continue
+		}
+		if w, ok := as.want[f.ID]; ok {
+			if t := as.s.index(as.chosen[w].Target); t >= 0 {
+				avoid[t] = true
+			}
+		}
+	}
+	return fi, as.s.policy(opts, as.prefer, avoid)
 }
 
 // CheckFire reports whether the assignment a of targets to the firing units

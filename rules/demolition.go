@@ -10,21 +10,11 @@ import "fmt"
 // repairProblem returns why the engineer may not try to repair the bridge
 // now, or nothing.
 func (g *game) repairProblem(r Repair, seen map[string]bool) Message {
+	if m := g.repairOrderProblem(r, seen); m.Key != "" {
+		return m
+	}
 	u, info := g.st.Unit(r.Unit), g.info(r.Unit)
-	b := g.st.Bridge(r.Bridge.A, r.Bridge.B)
 	switch {
-	case u == nil || info == nil:
-		return M("%s does not take part in this scenario", r.Unit)
-	case info.Side != g.side():
-		return M("%s is not yours", r.Unit)
-	case info.Type != Engineer:
-		return M("%s is %s: only engineers repair bridges (10.11)", r.Unit, info.Type.Text())
-	case b == nil:
-		return M("there is no bridge %s on this scenario's map", r.Bridge.String())
-	case !b.Blown:
-		return M("bridge %s is not blown", r.Bridge.String())
-	case seen[r.Bridge.String()]:
-		return M("bridge %s is already being repaired this impulse: one try per bridge per impulse (10.17)", r.Bridge.String())
 	case !u.OnMap() || u.Place.IsZone():
 		return M("%s is not in an area of the map", r.Unit)
 	case u.Place.Area != r.Bridge.A && u.Place.Area != r.Bridge.B:
@@ -44,6 +34,28 @@ func (g *game) repairProblem(r Repair, seen map[string]bool) Message {
 	}
 	if len(g.st.UnitsAt(g.s, AreaPlace(far), info.Side)) == 0 {
 		return M("no friendly unit stands at the other end of bridge %s, in %s (10.12)", r.Bridge.String(), g.s.Map.PlaceMessage(AreaPlace(far)))
+	}
+	return Message{}
+}
+
+// repairOrderProblem checks what a REPAIR order names: an engineer of the
+// side and a blown bridge of the map, not tried already this impulse.
+func (g *game) repairOrderProblem(r Repair, seen map[string]bool) Message {
+	u, info := g.st.Unit(r.Unit), g.info(r.Unit)
+	b := g.st.Bridge(r.Bridge.A, r.Bridge.B)
+	switch {
+	case u == nil || info == nil:
+		return M("%s does not take part in this scenario", r.Unit)
+	case info.Side != g.side():
+		return M("%s is not yours", r.Unit)
+	case info.Type != Engineer:
+		return M("%s is %s: only engineers repair bridges (10.11)", r.Unit, info.Type.Text())
+	case b == nil:
+		return M("there is no bridge %s on this scenario's map", r.Bridge.String())
+	case !b.Blown:
+		return M("bridge %s is not blown", r.Bridge.String())
+	case seen[r.Bridge.String()]:
+		return M("bridge %s is already being repaired this impulse: one try per bridge per impulse (10.17)", r.Bridge.String())
 	}
 	return Message{}
 }
