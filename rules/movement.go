@@ -82,23 +82,10 @@ type movePlan struct {
 // out of supply (8.29, 13.23). It refuses the move if not.
 func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 	p := &movePlan{line: line, o: o}
-	for _, id := range o.Units {
-		u, why := g.mayMove(id, o.Foot)
-		if why.Key != "" {
-			g.refuseWith(line, o, why)
-			return nil, false
-		}
-		p.units = append(p.units, u)
+	if !g.stackOf(p) {
+		return nil, false
 	}
-	// 8.21: only units that began the turn in the same place move as one
-	// stack.
 	first := p.units[0]
-	for _, u := range p.units[1:] {
-		if u.Place != first.Place || u.TurnStart != first.TurnStart {
-			g.refuse(line, o, "%s and %s did not begin the turn together in one area, so they cannot move as a stack (8.21)", first.ID, u.ID)
-			return nil, false
-		}
-	}
 	p.from, p.path = first.Place, o.Path
 	if len(p.path) > 0 && p.path[0] == p.from {
 		p.path = p.path[1:]
@@ -116,30 +103,8 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 		g.refuse(line, o, "the path leads nowhere: after the start area, name the areas to move through")
 		return nil, false
 	}
-	// 3.21, 8.26, 11.13, 12.25: a move may end in a zone but never goes on
-	// from one it entered, by its path or an ELSE path (which starts where
-	// the stack stands). Leaving the zone it starts in, or shifting zone
-	// first (11.14), is no passing through.
-	paths := [][]Place{p.path}
-	for _, e := range o.Else {
-		if len(e) > 1 {
-			paths = append(paths, e[1:])
-		}
-	}
-	if why := g.throughZone(paths); why.Key != "" {
-		g.refuseWith(line, o, why)
+	if !g.pathsAllowed(p) {
 		return nil, false
-	}
-	// The 5th Panzer scenario: a unit outside its map passes through areas
-	// outside it only on its way in ("上記のマップ範囲外へユニットを移動させる
-	// ことはできません"): its move, and each ELSE path, ends inside.
-	if g.s.RemoveUnsuppliedOutsiders && !g.s.Uses(p.from) {
-		for _, path := range append([][]Place{p.path}, o.Else...) {
-			if len(path) > 0 && !g.s.Uses(path[len(path)-1]) {
-				g.refuse(line, o, "%s is outside the map of %s: a unit outside it may pass through areas outside it only on its way in", g.s.Map.PlaceMessage(path[len(path)-1]), g.s.TitleMessage())
-				return nil, false
-			}
-		}
 	}
 	p.mp = g.mpOf(first, o.Foot)
 	for _, u := range p.units[1:] {
@@ -154,6 +119,62 @@ func (g *game) planMove(line int, o Move) (*movePlan, bool) {
 		}
 	}
 	return p, true
+}
+
+// stackOf gives the plan its units, each one that may move, all of which
+// began the turn together; else it refuses the order.
+func (g *game) stackOf(p *movePlan) bool {
+	o := p.o
+	for _, id := range o.Units {
+		u, why := g.mayMove(id, o.Foot)
+		if why.Key != "" {
+			g.refuseWith(p.line, o, why)
+			return false
+		}
+		p.units = append(p.units, u)
+	}
+	// 8.21: only units that began the turn in the same place move as one
+	// stack.
+	first := p.units[0]
+	for _, u := range p.units[1:] {
+		if u.Place != first.Place || u.TurnStart != first.TurnStart {
+			g.refuse(p.line, o, "%s and %s did not begin the turn together in one area, so they cannot move as a stack (8.21)", first.ID, u.ID)
+			return false
+		}
+	}
+	return true
+}
+
+// pathsAllowed checks where the move's path and its ELSE paths may go;
+// else it refuses the order.
+func (g *game) pathsAllowed(p *movePlan) bool {
+	o := p.o
+	// 3.21, 8.26, 11.13, 12.25: a move may end in a zone but never goes on
+	// from one it entered, by its path or an ELSE path (which starts where
+	// the stack stands). Leaving the zone it starts in, or shifting zone
+	// first (11.14), is no passing through.
+	paths := [][]Place{p.path}
+	for _, e := range o.Else {
+		if len(e) > 1 {
+			paths = append(paths, e[1:])
+		}
+	}
+	if why := g.throughZone(paths); why.Key != "" {
+		g.refuseWith(p.line, o, why)
+		return false
+	}
+	// The 5th Panzer scenario: a unit outside its map passes through areas
+	// outside it only on its way in ("上記のマップ範囲外へユニットを移動させる
+	// ことはできません"): its move, and each ELSE path, ends inside.
+	if g.s.RemoveUnsuppliedOutsiders && !g.s.Uses(p.from) {
+		for _, path := range append([][]Place{p.path}, o.Else...) {
+			if len(path) > 0 && !g.s.Uses(path[len(path)-1]) {
+				g.refuse(p.line, o, "%s is outside the map of %s: a unit outside it may pass through areas outside it only on its way in", g.s.Map.PlaceMessage(path[len(path)-1]), g.s.TitleMessage())
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // throughZone returns why one of the paths (the places to enter, in order)
