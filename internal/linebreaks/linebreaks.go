@@ -35,7 +35,8 @@ import (
 // word (by the rules above) would not have fitted on the line within width
 // columns, a Japanese character two: a line that ends where it had room
 // left ended there by itself, as a heading does. A line laid out in
-// columns (three spaces within it) is no wrapped text, nor a blank line.
+// columns (three spaces within it), a line of one Latin word (a hash) and
+// a blank line are no wrapped text.
 // InWords also reports a space after 。 or 、 within a line, which
 // Japanese does not write. checked is the line breaks it read.
 func InWords(text string, width int) (out []string, checked int) {
@@ -50,7 +51,7 @@ func InWords(text string, width int) (out []string, checked int) {
 			break
 		}
 		a, b := strings.TrimRight(l, " "), strings.TrimLeft(lines[i+1], " ")
-		if a == "" || b == "" || strings.Contains(strings.TrimLeft(a, " "), "   ") || columns(a)+1+columns(firstWord(b)) <= width {
+		if a == "" || b == "" || table(a) || columns(a)+1+columns(firstWord(b)) <= width {
 			continue
 		}
 		checked++
@@ -91,8 +92,8 @@ func firstWord(s string) string {
 	for i, r := range s {
 		narrow := r != ' ' && prev != ' ' && !isWide(r) && !isWide(prev)
 		prev = r
-		if i == 0 || r == ' ' || narrow {
-			continue // within a word of Latin letters, or its spaces
+		if i == 0 || r == ' ' || narrow || strings.ContainsRune(closers, r) {
+			continue // within a word of Latin letters, its spaces, or before its punctuation
 		}
 		if a := strings.TrimRight(s[:i], " "); splitWord(a, s[i:]) == "" {
 			return a
@@ -100,6 +101,25 @@ func firstWord(s string) string {
 	}
 	return s
 }
+
+// table reports whether line a is laid out in columns, or is one word of
+// Latin letters and digits alone: no wrapped text.
+func table(a string) bool {
+	a = strings.TrimLeft(a, " ")
+	if strings.Contains(a, "   ") {
+		return true
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] == ' ' || a[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// closers are the punctuation no line begins with, which ends the word
+// before it.
+const closers = "、。，．：:！？!?,;)）」』】・"
 
 // columns is the display width of s: an East Asian wide or full-width
 // character two columns, any other one.
