@@ -30,6 +30,7 @@ func TestPhrases(t *testing.T) {
 		{"第7軍の担当地区: Luxembourg", "", 14, []string{"第7軍の", "担当地区:", "Luxembourg"}},
 		// A name and its number, an area's number and its name.
 		{"エリア: Luxembourg (4)、Betzdorf (5)、Grevenmacher (6)", "", 40, []string{"エリア: Luxembourg (4)、Betzdorf (5)、", "Grevenmacher (6)"}},
+		{"エリア: Luxembourg (4)、Betzdorf (5)", "", 34, []string{"エリア: Luxembourg (4)、", "Betzdorf (5)"}},
 		{"連合軍支配2: 4 Luxembourg (連合軍)", "", 20, []string{"連合軍支配2:", "4 Luxembourg", "(連合軍)"}},
 		// A number and what it counts or qualifies; an arrow between.
 		{"出た目 5 9 9 -1 攻撃側に諸兵科連合効果なし", "", 20, []string{"出た目 5 9 9", "-1 攻撃側に", "諸兵科連合効果なし"}},

@@ -101,14 +101,18 @@ func PadLeft(s string, n int) string {
 
 // Wrap breaks s into lines of at most max columns, the first begun with
 // first and the others with rest, so that a list item keeps its indent. It
-// breaks at spaces and, in Japanese text, between two wide characters
-// (not before closing punctuation such as 。、」) ), nor after opening
-// punctuation such as 「 ( ), as Japanese typesetting does; nor inside a
-// word set off for emphasis, as 【除去】, a katakana word, a number and its
-// counting word (3戦力), or a short aside in parentheses without spaces,
-// as (3個中1個目). A word wider than a line is left
-// whole. Within a line the spaces between words are kept as written; at a
-// break they are dropped.
+// breaks at spaces and, in Japanese text, between two phrases (see
+// nextPhrase): never inside a word, between a word and its okurigana or
+// particle (進入します, 除去された), a number and its counting word (3戦力),
+// a name and its number (Betzdorf (5)), inside a word set off for
+// emphasis (【除去】) or a short aside in parentheses ((3個中1個目)); never
+// before closing punctuation such as 。、」) nor after opening punctuation
+// such as 「 (, as Japanese typesetting does. A phrase wider than a line is
+// broken between its atoms, and a run of kanji or hiragana wider than a
+// line between its characters; a Latin word wider than a line is left
+// whole. A text without Japanese breaks at its spaces alone. Within a line
+// the spaces between words are kept as written, but those after 。 and 、;
+// at a break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
 	s = tidy(s)
 	total, ok := fits(first, s, max)
@@ -159,7 +163,9 @@ func wrap(s string, total int, first, rest string, max int, line func(prefix, te
 	total -= len(s) - end
 	s = s[:end]
 	ja := japanese(s)
-	l := liner{s: s, max: max, rest: rest, restW: Width(rest), line: line, prefix: first, n: Width(first), from: -1}
+	// line is no field of the liner: with the strings it gives it, it would
+	// escape to the heap, a closure allocated for every text wrapped.
+	l := liner{s: s, max: max, rest: rest, restW: Width(rest), prefix: first, n: Width(first), from: -1}
 	used := 0
 	for i := 0; i < len(s); {
 		j := i
@@ -181,10 +187,10 @@ func wrap(s string, total int, first, rest string, max int, line func(prefix, te
 		if room := l.n + gap; l.from < 0 && l.n+w > max || l.from >= 0 && room+w > max && l.restW+w > max {
 			// Too wide for a line of its own: broken, as a last resort,
 			// between its atoms.
-			l.split(start, stop, gap)
+			l.split(line, start, stop, gap)
 			continue
 		}
-		l.add(start, stop, gap, w)
+		l.add(line, start, stop, gap, w)
 	}
 	if l.from < 0 {
 		line(l.prefix, "")
@@ -200,16 +206,16 @@ type liner struct {
 	max         int
 	rest        string // the prefix of every line but the first
 	restW       int    // its columns
-	line        func(prefix, text string)
 	prefix      string
 	n, from, to int
 }
 
 // add places s[start:end], w columns wide after gap spaces, on the line,
-// or begins a new line with it when the line has no room for it.
-func (l *liner) add(start, end, gap, w int) {
+// or gives the line to line and begins a new one with it when the line
+// has no room for it.
+func (l *liner) add(line func(prefix, text string), start, end, gap, w int) {
 	if l.from >= 0 && l.n+gap+w > l.max {
-		l.line(l.prefix, l.s[l.from:l.to])
+		line(l.prefix, l.s[l.from:l.to])
 		l.prefix, l.n, l.from = l.rest, l.restW, -1
 	}
 	if l.from < 0 {
@@ -222,11 +228,11 @@ func (l *liner) add(start, end, gap, w int) {
 // split places the phrase s[start:end], after gap spaces, atom by atom;
 // a run of kanji or hiragana wider than a line, character by character,
 // but for punctuation that may not begin or end a line.
-func (l *liner) split(start, end, gap int) {
+func (l *liner) split(line func(prefix, text string), start, end, gap int) {
 	for k := start; k < end; {
 		a := nextAtom(l.s, k)
 		if l.restW+a.w <= l.max || a.kind != kindKanji && a.kind != kindHiragana {
-			l.add(a.start, a.end, gap, a.w)
+			l.add(line, a.start, a.end, gap, a.w)
 		} else {
 			for c := a.start; c < a.end; {
 				r, size := decode(l.s, c)
@@ -238,7 +244,7 @@ func (l *liner) split(start, end, gap int) {
 					}
 					r, next, w = r2, next+size, w+RuneWidth(r2)
 				}
-				l.add(c, next, gap, w)
+				l.add(line, c, next, gap, w)
 				c, gap = next, 0
 			}
 		}
