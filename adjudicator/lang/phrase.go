@@ -263,8 +263,9 @@ func digits(s string) bool {
 // columns wide; start is len(s) when only spaces are left.
 //
 // A text without Japanese in it (ja false) breaks at every space, as
-// English does.
-func nextPhrase(s string, i int, ja bool) (start, end, gap, w int) {
+// English does. ahead is the atom read after the last phrase, which
+// begins this one: it is read once (its end 0 when there is none).
+func nextPhrase(s string, i int, ja bool, ahead *atom) (start, end, gap, w int) {
 	for i < len(s) && s[i] == ' ' {
 		gap++
 		i++
@@ -272,7 +273,11 @@ func nextPhrase(s string, i int, ja bool) (start, end, gap, w int) {
 	if i == len(s) {
 		return i, i, gap, 0
 	}
-	a := nextAtom(s, i)
+	a := *ahead
+	if a.end == 0 || a.start != i {
+		a = nextAtom(s, i)
+	}
+	*ahead = atom{}
 	w, end = a.w, a.end
 	before := kindNarrow
 	for end < len(s) {
@@ -282,6 +287,7 @@ func nextPhrase(s string, i int, ja bool) (start, end, gap, w int) {
 		}
 		b := nextAtom(s, k)
 		if k == end && breaksBetween(a, b, before) || k > end && !(ja && joinsAcross(s, a, b)) {
+			*ahead = b
 			break
 		}
 		w += k - end + b.w
@@ -301,10 +307,26 @@ func japanese(s string) bool {
 	return false
 }
 
+// untidy reports whether a space follows 。 or 、 in s. It looks at the
+// spaces, fewer in a Japanese text than the bytes that begin 。 and 、,
+// which begin every kana as well.
+func untidy(s string) bool {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:], ' ')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i >= 3 && (s[i-3:i] == "。" || s[i-3:i] == "、") {
+			return true
+		}
+	}
+}
+
 // tidy drops the spaces after 。 and 、, which Japanese does not write, but
 // which a text joined of sentences may have: "…ません。 次に…".
 func tidy(s string) string {
-	if !strings.Contains(s, "。 ") && !strings.Contains(s, "、 ") {
+	if !untidy(s) {
 		return s
 	}
 	var b strings.Builder

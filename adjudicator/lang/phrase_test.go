@@ -101,7 +101,16 @@ func TestCatalogsBreakBetweenPhrases(t *testing.T) {
 			s = fill(s)
 			texts++
 			for _, max := range []int{78, 60, 44} {
-				text := strings.Join(Wrap(s, "  ", "      ", max), "\n")
+				lines := Wrap(s, "  ", "      ", max)
+				text := strings.Join(lines, "\n")
+				if bare := strings.NewReplacer(" ", "", "\n", ""); bare.Replace(text) != bare.Replace(s) {
+					t.Errorf("%q at %d columns: the text changed:\n%s", key, max, text)
+				}
+				for _, l := range lines {
+					if Width(l) > max && strings.Contains(strings.TrimSpace(l), " ") {
+						t.Errorf("%q at %d columns: %q is %d columns", key, max, l, Width(l))
+					}
+				}
 				broken, n := linebreaks.InWords(text, max)
 				breaks += n
 				for _, b := range broken {

@@ -167,6 +167,7 @@ func wrap(s string, total int, first, rest string, max int, line func(prefix, te
 	// escape to the heap, a closure allocated for every text wrapped.
 	l := liner{s: s, max: max, rest: rest, restW: Width(rest), prefix: first, n: Width(first), from: -1}
 	used := 0
+	var ahead atom
 	for i := 0; i < len(s); {
 		j := i
 		if l.from < 0 {
@@ -181,7 +182,7 @@ func wrap(s string, total int, first, rest string, max int, line func(prefix, te
 			l.to = len(s)
 			break
 		}
-		start, stop, gap, w := nextPhrase(s, i, ja)
+		start, stop, gap, w := nextPhrase(s, i, ja, &ahead)
 		used += gap + w
 		i = stop
 		if room := l.n + gap; l.from < 0 && l.n+w > max || l.from >= 0 && room+w > max && l.restW+w > max {
