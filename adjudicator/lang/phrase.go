@@ -102,11 +102,11 @@ func nextAtom(s string, i int) atom {
 // and "1個目)" apart read badly.
 func aside(s string, a *atom) {
 	j := a.end
-	close := " )）"
+	ends := " )）"
 	if a.first == '【' {
-		close = "】"
+		ends = "】"
 	}
-	k := strings.IndexAny(s[j:], close)
+	k := strings.IndexAny(s[j:], ends)
 	if k < 0 || s[j+k] == ' ' || a.first == '【' && k > 30 {
 		if a.first != '【' && j < len(s) && s[j] != ' ' {
 			// An opening parenthesis alone stays with what follows it.
@@ -230,19 +230,32 @@ func joinsAcross(s string, a, b atom) bool {
 		return true // Bastogne で, 212/320 は
 	case a.last == '→' || b.first == '→':
 		return true // 3 → 2戦力
-	case (kindOf(a.last) == kindKanji || kindOf(a.last) == kindKatakana) && (b.kind == kindKanji || b.kind == kindKatakana):
+	case word(kindOf(a.last)) && word(b.kind):
 		return true // 12戦力 対 連合軍: a kanji at a line's end and one at the next's read as one word
 	case a.kind != kindNarrow || !alnum(a.last):
 		return false
-	case b.first == '(' && b.end-b.start > 2 && alnum(rune(s[b.start+1])) && strings.IndexByte(s[b.start:b.end], ')') > 0:
+	}
+	return numbered(s, a, b)
+}
+
+// numbered reports whether a, a word of Latin letters or digits, and b,
+// after a space, are a name and its number or a number and what it
+// counts or names.
+func numbered(s string, a, b atom) bool {
+	t := s[b.start:b.end]
+	switch {
+	case b.first == '(' && len(t) > 2 && alnum(rune(t[1])) && strings.IndexByte(t, ')') > 0:
 		return true // Betzdorf (5), ゾーンC (Bitburg)
-	case a.last >= '0' && a.last <= '9' && (b.kind == kindKanji || b.kind == kindKatakana):
+	case a.last >= '0' && a.last <= '9' && word(b.kind):
 		return true // -1 攻撃側, G16-1 戦闘
-	case b.end-b.start > 1 && s[b.start] >= 'A' && s[b.start] <= 'Z' && s[b.start+1] >= 'a' && s[b.start+1] <= 'z':
+	case len(t) > 1 && t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z':
 		return digits(s[a.start:a.end]) // 4 Luxembourg
 	}
 	return false
 }
+
+// word reports whether an atom of kind k is a word of kanji or katakana.
+func word(k byte) bool { return k == kindKanji || k == kindKatakana }
 
 func alnum(r rune) bool {
 	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'

@@ -73,7 +73,7 @@ func splitWord(a, b string) string {
 		return "a kanji or katakana word"
 	case hiragana(y) && !strings.ContainsRune("、。，．：:！？!?", x):
 		return "a word's ending or particle"
-	case hiragana(x) && unicode.Is(unicode.Han, before) && unicode.Is(unicode.Han, y) && !strings.ContainsRune("のはがをにでとへもやか", x):
+	case okurigana(before, x, y):
 		return "okurigana"
 	case x >= '0' && x <= '9' && word(y):
 		return "a number and what it counts"
@@ -83,6 +83,12 @@ func splitWord(a, b string) string {
 		return "an area's number and its name"
 	}
 	return ""
+}
+
+// okurigana reports whether x, after before and before y, is a lone
+// hiragana between kanji that is no particle: 見出し行, 引き分け.
+func okurigana(before, x, y rune) bool {
+	return hiragana(x) && unicode.Is(unicode.Han, before) && unicode.Is(unicode.Han, y) && !strings.ContainsRune("のはがをにでとへもやか", x)
 }
 
 // firstWord returns the first word of s by splitWord's rules: up to the

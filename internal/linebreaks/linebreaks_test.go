@@ -35,7 +35,7 @@ func TestInWords(t *testing.T) {
 		{full + "、", "ありません", ""},
 		{full + " Betzdorf (5)、", "Irrel (10)", ""},
 		{full + " EXTEND 24h", "(1ゲームあたり)", ""},
-		{"移動", "ドイツ軍: 212/320", ""},                    // a heading, with room left
+		{"移動", "ドイツ軍: 212/320", ""},                      // a heading, with room left
 		{"  G17-1  614JP      装甲", "  G18-1  653JP", ""}, // a table
 	} {
 		got, n := InWords(tc.a+"\n"+tc.b+"\n", 78)
