@@ -98,16 +98,13 @@ func nextAtom(s string, i int) atom {
 }
 
 // aside reads a word set off for emphasis, 【除去】, or a short aside in
-// parentheses without spaces, (3個中1個目) or (5), into a whole; "(3個中"
-// and "1個目)" apart read badly.
+// parentheses, (3個中1個目), (5) or (工兵, 2戦力), into a whole; "(3個中" and
+// "1個目)" apart read badly. An aside with a space in it and no Japanese,
+// (as 51-70), is none: English breaks at its spaces.
 func aside(s string, a *atom) {
 	j := a.end
-	ends := " )）"
-	if a.first == '【' {
-		ends = "】"
-	}
-	k := strings.IndexAny(s[j:], ends)
-	if k < 0 || s[j+k] == ' ' || a.first == '【' && k > 30 {
+	end := asideEnd(s, j, a.first)
+	if end < 0 {
 		if a.first != '【' && j < len(s) && s[j] != ' ' {
 			// An opening parenthesis alone stays with what follows it.
 			b := nextAtom(s, j)
@@ -115,15 +112,31 @@ func aside(s string, a *atom) {
 		}
 		return
 	}
-	_, size := utf8.DecodeRuneInString(s[j+k:])
-	w := Width(s[j : j+k+size])
-	if a.first != '【' && w > maxAside {
-		b := nextAtom(s, j)
-		a.end, a.w, a.last, a.kind, a.n = b.end, a.w+b.w, b.last, b.kind, b.n
-		return
-	}
-	a.end, a.w = j+k+size, a.w+w
+	a.end, a.w = end, a.w+Width(s[j:end])
 	a.last, _ = utf8.DecodeLastRuneInString(s[:a.end])
+}
+
+// asideEnd returns the end of the aside opened by r, which ends at s[j],
+// or -1 when there is none.
+func asideEnd(s string, j int, r rune) int {
+	if r == '【' {
+		k := strings.Index(s[j:], "】")
+		if k < 0 || k > 30 {
+			return -1
+		}
+		return j + k + len("】")
+	}
+	near := s[j:min(len(s), j+3*maxAside)]
+	k := strings.IndexAny(near, ")）")
+	if k < 0 {
+		return -1
+	}
+	in := near[:k]
+	_, size := utf8.DecodeRuneInString(near[k:])
+	if strings.ContainsAny(in, "(（") || strings.IndexByte(in, ' ') >= 0 && !japanese(in) || Width(near[:k+size]) > maxAside {
+		return -1
+	}
+	return j + k + size
 }
 
 // narrowRun reads on a run of narrow characters from s[j], w columns so

@@ -255,9 +255,9 @@ func (l *liner) split(line func(prefix, text string), start, end, gap int) {
 	}
 }
 
-// maxAside is the widest aside in parentheses nextPiece keeps whole, in
-// columns, the closing parenthesis included.
-const maxAside = 16
+// maxAside is the widest aside in parentheses kept whole, in columns, the
+// closing parenthesis included: (自動車化, 2戦力).
+const maxAside = 18
 
 // counter returns the end of the counting word that begins at s[j:]: up to
 // three kanji, as 戦力, 個目, 移動力, or a word in katakana, as ヒット.
