@@ -174,7 +174,7 @@ func run(s string, j, w int, k byte) (int, int, int) {
 			break
 		}
 		j += size
-		w += RuneWidth(r)
+		w += 2 // every kanji and kana
 		n++
 	}
 	return j, w, n
@@ -298,6 +298,14 @@ func nextPhrase(s string, i int, ja bool, ahead *atom) (start, end, gap, w int) 
 	}
 	if i == len(s) {
 		return i, i, gap, 0
+	}
+	if !ja {
+		// A word, to the next space.
+		end = strings.IndexByte(s[i:], ' ')
+		if end < 0 {
+			end = len(s) - i
+		}
+		return i, i + end, gap, Width(s[i : i+end])
 	}
 	a := *ahead
 	if a.end == 0 || a.start != i {
