@@ -139,7 +139,7 @@ func TestWrap(t *testing.T) {
 		{"あいう「かきくけこ", "", "", 8, []string{"あいう", "「かきく", "けこ"}},
 		{"GAME intro-1 のインパルス", "", "", 16, []string{"GAME intro-1 の", "インパルス"}},
 		// A number keeps its counting word; a katakana word stays whole.
-		{"あいう3戦力です", "", "", 8, []string{"あいう", "3戦力で", "す"}},
+		{"あいう3戦力です", "", "", 8, []string{"あいう", "3戦力", "です"}},
 		{"あいユニット", "", "", 6, []string{"あい", "ユニット"}},
 		// A short aside in parentheses stays whole; one with a space may
 		// break at it.

@@ -101,15 +101,20 @@ func PadLeft(s string, n int) string {
 
 // Wrap breaks s into lines of at most max columns, the first begun with
 // first and the others with rest, so that a list item keeps its indent. It
-// breaks at spaces and, in Japanese text, between two wide characters
-// (not before closing punctuation such as 。、」) ), nor after opening
-// punctuation such as 「 ( ), as Japanese typesetting does; nor inside a
-// word set off for emphasis, as 【除去】, a katakana word, a number and its
-// counting word (3戦力), or a short aside in parentheses without spaces,
-// as (3個中1個目). A word wider than a line is left
-// whole. Within a line the spaces between words are kept as written; at a
-// break they are dropped.
+// breaks at spaces and, in Japanese text, between two phrases (see
+// nextPhrase): never inside a word, between a word and its okurigana or
+// particle (進入します, 除去された), a number and its counting word (3戦力),
+// a name and its number (Betzdorf (5)), inside a word set off for
+// emphasis (【除去】) or a short aside in parentheses ((3個中1個目)); never
+// before closing punctuation such as 。、」) nor after opening punctuation
+// such as 「 (, as Japanese typesetting does. A phrase wider than a line is
+// broken between its atoms, and a run of kanji or hiragana wider than a
+// line between its characters; a Latin word wider than a line is left
+// whole. A text without Japanese breaks at its spaces alone. Within a line
+// the spaces between words are kept as written, but those after 。 and 、;
+// at a break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
+	s = tidy(s)
 	total, ok := fits(first, s, max)
 	if ok {
 		return []string{first + s}
@@ -122,6 +127,7 @@ func Wrap(s, first, rest string, max int) []string {
 // WrapTo writes the lines Wrap gives to b, each ended by a newline, as a
 // report writes them: without making the lines as strings first.
 func WrapTo(b *strings.Builder, s, first, rest string, max int) {
+	s = tidy(s)
 	total, ok := fits(first, s, max)
 	if ok {
 		b.WriteString(first)
@@ -150,183 +156,123 @@ func fits(first, s string, max int) (int, bool) {
 // wrap is Wrap's breaking, giving each line to line as its prefix and its
 // stretch of s, which is total columns wide.
 func wrap(s string, total int, first, rest string, max int, line func(prefix, text string)) {
-	// A line is its prefix and a stretch of s from its first piece to its
-	// last, with the spaces between them as written.
-	prefix, n := first, Width(first)
-	from, to := -1, 0 // the stretch of s the line holds; from -1: none yet
 	// What is left of s once a line holds it all is placed at once, not
-	// piece by piece: used is the columns of s before i, and the spaces at
-	// its end, which no line holds, are left out of its end and total.
+	// phrase by phrase: used is the columns of s before i. The spaces at
+	// its end, which no line holds, are left out of s and total.
 	end := len(strings.TrimRight(s, " "))
 	total -= len(s) - end
+	s = s[:end]
+	ja := japanese(s)
+	// line is no field of the liner: with the strings it gives it, it would
+	// escape to the heap, a closure allocated for every text wrapped.
+	l := liner{s: s, max: max, rest: rest, restW: Width(rest), prefix: first, n: Width(first), from: -1}
 	used := 0
-	for i := 0; i < end; {
+	var ahead atom
+	for i := 0; i < len(s); {
 		j := i
-		if from < 0 {
+		if l.from < 0 {
 			for s[j] == ' ' { // a line begins with no space
 				j++
 			}
 		}
-		if n+total-used-(j-i) <= max {
-			if from < 0 {
-				from = j
+		if l.n+total-used-(j-i) <= max {
+			if l.from < 0 {
+				l.from = j
 			}
-			to = end
+			l.to = len(s)
 			break
 		}
-		start, stop, gap, w, r := nextPiece(s, i)
-		used += gap
+		start, stop, gap, w := nextPhrase(s, i, ja, &ahead)
+		used += gap + w
 		i = stop
-		if from < 0 {
-			gap = 0
-		} else if n+gap+w > max {
-			line(prefix, s[from:to])
-			prefix, n, from, gap = rest, Width(rest), -1, 0
+		if room := l.n + gap; l.from < 0 && l.n+w > max || l.from >= 0 && room+w > max && l.restW+w > max {
+			// Too wide for a line of its own: broken, as a last resort,
+			// between its atoms.
+			l.split(line, start, stop, gap)
+			continue
 		}
-		if from < 0 {
-			from = start
-		}
-		if stop-start == 3 && plain(r) {
-			// A run of kanji and hiragana may break between any two: as
-			// much of it as the line holds goes in at once, but for its
-			// last character, which nextPiece keeps with what may not
-			// begin a line after it.
-			r, size := decode(s, stop)
-			for stop < len(s) && n+gap+w+2 <= max && plain(r) {
-				next := stop + size
-				if next == len(s) {
-					break
-				}
-				after, asize := decode(s, next)
-				if !plain(after) {
-					break
-				}
-				stop, w = next, w+2
-				r, size = after, asize
-			}
-			i = stop
-		}
-		n += gap + w
-		used += w
-		to = stop
+		l.add(line, start, stop, gap, w)
 	}
-	if from < 0 {
-		line(prefix, "")
+	if l.from < 0 {
+		line(l.prefix, "")
 		return
 	}
-	line(prefix, s[from:to])
+	line(l.prefix, s[l.from:l.to])
 }
 
-// plain reports whether r is a kanji or a hiragana that a line may begin
-// or end with: two columns wide, breakable on either side.
-func plain(r rune) bool {
-	return (r >= 0x4E00 && r <= 0x9FFF || r >= 0x3041 && r <= 0x3096) && !noBreakBefore(r)
+// A liner makes the lines of wrap: the line so far is prefix, n columns
+// wide with it, and s[from:to] (from -1: nothing of s yet).
+type liner struct {
+	s           string
+	max         int
+	rest        string // the prefix of every line but the first
+	restW       int    // its columns
+	prefix      string
+	n, from, to int
 }
 
-// nextPiece finds what Wrap places whole from s[i:] on: a run of narrow
-// characters, or one wide character with the punctuation that must stay
-// beside it. gap is the spaces before it, kept within a line as written
-// ("12  MOVE"); its text is s[start:end], w columns wide, and r its first
-// character; start is len(s) when only spaces are left.
-func nextPiece(s string, i int) (start, end, gap, w int, first rune) {
-	for i < len(s) && s[i] == ' ' {
-		gap++
-		i++
+// add places s[start:end], w columns wide after gap spaces, on the line,
+// or gives the line to line and begins a new one with it when the line
+// has no room for it.
+func (l *liner) add(line func(prefix, text string), start, end, gap, w int) {
+	if l.from >= 0 && l.n+gap+w > l.max {
+		line(l.prefix, l.s[l.from:l.to])
+		l.prefix, l.n, l.from = l.rest, l.restW, -1
 	}
-	if i == len(s) {
-		return i, i, gap, 0, 0
+	if l.from < 0 {
+		gap, l.from = 0, start
 	}
-	r, size := decode(s, i)
-	first = r
-	j := i + size
-	w = RuneWidth(r)
-	switch r {
-	case '【':
-		// A word set off for emphasis, 【除去】, is never broken.
-		if k := strings.IndexRune(s[j:], '】'); k >= 0 && k <= 30 {
-			w += Width(s[j : j+k+len("】")])
-			j += k + len("】")
-			r, _ = utf8.DecodeLastRuneInString(s[i:j])
-		}
-	case '(', '（':
-		// A short aside without spaces, (3個中1個目) or (ドイツ軍), is not
-		// broken either: "(3個中" and "1個目)" apart read badly.
-		if k := strings.IndexAny(s[j:], " )）"); k >= 0 && s[j+k] != ' ' {
-			_, size := utf8.DecodeRuneInString(s[j+k:])
-			if gw := Width(s[j : j+k+size]); gw <= maxAside {
-				w += gw
-				j += k + size
-				r, _ = utf8.DecodeLastRuneInString(s[i:j])
-			}
-		}
-	}
-	// Opening punctuation stays with what follows it.
-	for noBreakAfter(r) && j < len(s) {
-		r, size = decode(s, j)
-		if r == ' ' {
-			break
-		}
-		j += size
-		w += RuneWidth(r)
-	}
-	if rw := RuneWidth(r); rw != 2 && r != ' ' {
-		// A run of narrow characters, "(titm" as well as "titm"; a
-		// wide character is a piece alone. Wide closing punctuation
-		// ends the run, below: a line may break after it, as in a
-		// list of keywords "GAME、TOKEN、IMPULSE".
-		last := r
-		for j < len(s) {
-			r, size := decode(s, j)
-			rw := RuneWidth(r)
-			if r == ' ' || rw == 2 {
-				break
-			}
-			j += size
-			w += rw
-			last = r
-		}
-		// A number keeps the word that counts it: 3戦力, 18日,
-		// 1移動力, (3個中1個目) is never broken between 1 and 個目.
-		if last >= '0' && last <= '9' {
-			k := counter(s, j)
-			w += Width(s[j:k])
-			j = k
-		}
-	} else if katakana(r) {
-		// A word in katakana, ユニット, ダイス, is not broken.
-		for j < len(s) {
-			r, size := decode(s, j)
-			if !katakana(r) {
-				break
-			}
-			j += size
-			w += RuneWidth(r)
-		}
-	}
-	for j < len(s) {
-		r, size := decode(s, j)
-		if !noBreakBefore(r) {
-			break
-		}
-		j += size
-		w += RuneWidth(r)
-	}
-	return i, j, gap, w, first
+	l.n += gap + w
+	l.to = end
 }
 
-// maxAside is the widest aside in parentheses nextPiece keeps whole, in
-// columns, the closing parenthesis included.
-const maxAside = 16
+// split places the phrase s[start:end], after gap spaces, atom by atom;
+// a run of kanji or hiragana wider than a line, character by character,
+// but for punctuation that may not begin or end a line.
+func (l *liner) split(line func(prefix, text string), start, end, gap int) {
+	for k := start; k < end; {
+		a := nextAtom(l.s, k)
+		if l.restW+a.w <= l.max || a.kind != kindKanji && a.kind != kindHiragana {
+			l.add(line, a.start, a.end, gap, a.w)
+		} else {
+			for c := a.start; c < a.end; {
+				r, size := decode(l.s, c)
+				next, w := c+size, RuneWidth(r)
+				for next < a.end {
+					r2, size := decode(l.s, next)
+					if !noBreakBefore(r2) && !noBreakAfter(r) {
+						break
+					}
+					r, next, w = r2, next+size, w+RuneWidth(r2)
+				}
+				l.add(line, c, next, gap, w)
+				c, gap = next, 0
+			}
+		}
+		for k, gap = a.end, 0; k < end && l.s[k] == ' '; k++ {
+			gap++
+		}
+	}
+}
+
+// maxAside is the widest aside in parentheses kept whole, in columns, the
+// closing parenthesis included: (自動車化, 2戦力).
+const maxAside = 18
 
 // counter returns the end of the counting word that begins at s[j:]: up to
-// three kanji or katakana, as 戦力, 個目, 移動力, ヒット.
+// three kanji, as 戦力, 個目, 移動力, or a word in katakana, as ヒット.
 func counter(s string, j int) int {
-	for n := 0; n < 3 && j < len(s); n++ {
-		r, size := decode(s, j)
-		if !katakana(r) && !unicode.Is(unicode.Han, r) {
-			break
+	r, size := decode(s, j)
+	if katakana(r) {
+		for j < len(s) && katakana(r) {
+			j += size
+			r, size = decode(s, j)
 		}
+		return j
+	}
+	for n := 0; n < 3 && j < len(s) && kindOf(r) == kindKanji; n++ {
 		j += size
+		r, size = decode(s, j)
 	}
 	return j
 }

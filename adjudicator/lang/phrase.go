@@ -1,0 +1,379 @@
+package lang
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Japanese is written without spaces; a line of it may break between two
+// phrases (文節: a word with the particles and endings that follow it, as
+// 橋梁を, 除去されます, 3戦力で), never inside one. The texts here are the
+// catalogs' and the reports', terse and regular, so a phrase is found by
+// the kind of its characters, as BudouX finds it by a model:
+//
+//   - a run of kanji, a run of katakana (ユニット), a number with its
+//     counting word (3戦力, 12月), a word in 【】 and a short aside in
+//     parentheses are never broken: they are atoms;
+//   - what follows an atom without a space belongs to its phrase: the
+//     hiragana after a kanji or katakana (its okurigana, or its particle:
+//     進入します, ユニットは), a kanji after a katakana (ドイツ軍), a
+//     katakana after a kanji (敵ユニット), closing punctuation;
+//   - a phrase ends after a run of hiragana followed by a kanji, a
+//     katakana, a number or a Latin word (橋梁を|爆破), but for a lone
+//     kana between kanji that is no particle (見出し行, 引き分け) and the
+//     honorific ご and お (ご確認); after 、。 and the other closing
+//     punctuation; before opening punctuation;
+//   - a space parts phrases, but not a Latin word from the particle after
+//     it (Bastogne で), a name from its number in parentheses
+//     (Betzdorf (5)), an area's number from its name (4 Luxembourg), or a
+//     number from the word it qualifies (-1 攻撃側), nor an arrow from
+//     either side (3 → 2戦力).
+
+// An atom is what a phrase is made of and a line never breaks inside,
+// unless it is a run of kanji or hiragana wider than a whole line.
+type atom struct {
+	start, end  int  // its bytes in the text
+	w           int  // its columns
+	first, last rune // its first character, and its last but closing punctuation
+	kind        byte // the kind of its first character: see kindOf
+	n           int  // the characters of its run, for a run of kana or kanji
+}
+
+// The kinds of characters, and of atoms.
+const (
+	kindNarrow   byte = iota // Latin letters, digits, ASCII punctuation
+	kindKanji                // a kanji, 々
+	kindHiragana             // a hiragana, small kana among them
+	kindKatakana             // a katakana, its small letters, the long-vowel mark
+	kindWide                 // other wide characters: punctuation, full-width forms
+)
+
+// kindOf returns the kind of r.
+func kindOf(r rune) byte {
+	switch {
+	case r < utf8.RuneSelf:
+		return kindNarrow
+	case r >= 0x4E00 && r <= 0x9FFF || r == '々' || r == '〆' || r >= 0x3400 && r <= 0x4DBF:
+		return kindKanji
+	case r >= 0x3041 && r <= 0x3096:
+		return kindHiragana
+	case katakana(r):
+		return kindKatakana
+	case RuneWidth(r) == 2:
+		return kindWide
+	}
+	return kindNarrow
+}
+
+// nextAtom reads the atom that begins at s[i], which is no space.
+func nextAtom(s string, i int) atom {
+	r, size := decode(s, i)
+	a := atom{start: i, end: i + size, w: RuneWidth(r), first: r, last: r, kind: kindOf(r), n: 1}
+	switch {
+	case r == '【' || r == '(' || r == '（':
+		aside(s, &a)
+	case noBreakAfter(r):
+		// Opening punctuation stays with what follows it.
+		if a.end < len(s) && s[a.end] != ' ' {
+			b := nextAtom(s, a.end)
+			b.start, b.w, b.first = i, b.w+a.w, r
+			return b
+		}
+	case a.kind == kindNarrow:
+		a.end, a.w, a.last = narrowRun(s, a.end, a.w, r)
+	case a.kind != kindWide:
+		a.end, a.w, a.n = run(s, a.end, a.w, a.kind)
+		a.last, _ = utf8.DecodeLastRuneInString(s[:a.end])
+	}
+	for a.end < len(s) {
+		r, size := decode(s, a.end)
+		if !noBreakBefore(r) {
+			break
+		}
+		a.end += size
+		a.w += RuneWidth(r)
+	}
+	a.last, _ = utf8.DecodeLastRuneInString(s[a.start:a.end])
+	return a
+}
+
+// aside reads a word set off for emphasis, 【除去】, or a short aside in
+// parentheses, (3個中1個目), (5) or (工兵, 2戦力), into a whole; "(3個中" and
+// "1個目)" apart read badly. An aside with a space in it and no Japanese,
+// (as 51-70), is none: English breaks at its spaces.
+func aside(s string, a *atom) {
+	j := a.end
+	end := asideEnd(s, j, a.first)
+	if end < 0 {
+		if a.first != '【' && j < len(s) && s[j] != ' ' {
+			// An opening parenthesis alone stays with what follows it.
+			b := nextAtom(s, j)
+			a.end, a.w, a.last, a.kind, a.n = b.end, a.w+b.w, b.last, b.kind, b.n
+		}
+		return
+	}
+	a.end, a.w = end, a.w+Width(s[j:end])
+	a.last, _ = utf8.DecodeLastRuneInString(s[:a.end])
+}
+
+// asideEnd returns the end of the aside opened by r, which ends at s[j],
+// or -1 when there is none.
+func asideEnd(s string, j int, r rune) int {
+	if r == '【' {
+		k := strings.Index(s[j:], "】")
+		if k < 0 || k > 30 {
+			return -1
+		}
+		return j + k + len("】")
+	}
+	near := s[j:min(len(s), j+3*maxAside)]
+	k := strings.IndexAny(near, ")）")
+	if k < 0 {
+		return -1
+	}
+	in := near[:k]
+	_, size := utf8.DecodeRuneInString(near[k:])
+	if strings.ContainsAny(in, "(（") || strings.IndexByte(in, ' ') >= 0 && !japanese(in) || Width(near[:k+size]) > maxAside {
+		return -1
+	}
+	return j + k + size
+}
+
+// narrowRun reads on a run of narrow characters from s[j], w columns so
+// far and last its last character: "(titm" as well as "titm". A number
+// keeps the word that counts it: 3戦力, 18日, 1移動力.
+func narrowRun(s string, j, w int, last rune) (int, int, rune) {
+	for j < len(s) {
+		r, size := decode(s, j)
+		rw := RuneWidth(r)
+		if r == ' ' || rw == 2 {
+			break
+		}
+		j += size
+		w += rw
+		last = r
+	}
+	if last >= '0' && last <= '9' {
+		k := counter(s, j)
+		if k > j {
+			w += Width(s[j:k])
+			last, _ = utf8.DecodeLastRuneInString(s[:k])
+			j = k
+		}
+	}
+	return j, w, last
+}
+
+// run reads on a run of characters of kind k from s[j], w columns and one
+// character so far, and returns its end, columns and characters.
+func run(s string, j, w int, k byte) (int, int, int) {
+	n := 1
+	for j < len(s) {
+		r, size := decode(s, j)
+		if kindOf(r) != k && !(k == kindKatakana && r == 'ー') {
+			break
+		}
+		j += size
+		w += 2 // every kanji and kana
+		n++
+	}
+	return j, w, n
+}
+
+// closing reports whether r is punctuation after which a phrase ends.
+func closing(r rune) bool {
+	switch r {
+	case '、', '。', '，', '．', '：', '；', '！', '？', '」', '』', '】', '）', '〕', '〉', '》',
+		')', ']', ',', ':', ';', '!', '?', '・':
+		return true
+	}
+	return false
+}
+
+// stop reports whether r ends a sentence or a clause: after it even a
+// hiragana may begin a line.
+func stop(r rune) bool {
+	switch r {
+	case '、', '。', '，', '．', '：', '；', '！', '？', ':', ';', '!', '?':
+		return true
+	}
+	return false
+}
+
+// particle reports whether a lone hiragana r is a particle, after which a
+// phrase may end even between kanji: 軍の攻撃, 時に獲得.
+func particle(r rune) bool {
+	switch r {
+	case 'の', 'は', 'が', 'を', 'に', 'で', 'と', 'へ', 'も', 'や', 'か':
+		return true
+	}
+	return false
+}
+
+// breaksBetween reports whether a line may break between atoms a and b,
+// which meet without a space; before is the kind of the atom before a,
+// or narrow.
+func breaksBetween(a, b atom, before byte) bool {
+	if closing(a.last) {
+		return b.kind != kindHiragana || stop(a.last)
+	}
+	if noBreakAfter(a.last) {
+		return false
+	}
+	if noBreakAfter(b.first) {
+		return true
+	}
+	if a.kind != kindHiragana || b.kind == kindHiragana || b.kind == kindWide {
+		return false
+	}
+	switch {
+	case a.last == 'ご' || a.last == 'お':
+		return b.kind != kindKanji // ご確認, お願い
+	case a.n == 1 && before == kindKanji && b.kind == kindKanji:
+		return particle(a.last) // 軍の攻撃, but 見出し行
+	}
+	return true
+}
+
+// joinsAcross reports whether the atoms a and b, between which are spaces,
+// are one phrase all the same.
+func joinsAcross(s string, a, b atom) bool {
+	switch {
+	case b.kind == kindHiragana, noBreakBefore(b.first):
+		return true // Bastogne で, 212/320 は
+	case a.last == '→' || b.first == '→':
+		return true // 3 → 2戦力
+	case word(kindOf(a.last)) && word(b.kind):
+		return true // 12戦力 対 連合軍: a kanji at a line's end and one at the next's read as one word
+	case a.kind != kindNarrow || !alnum(a.last):
+		return false
+	}
+	return numbered(s, a, b)
+}
+
+// numbered reports whether a, a word of Latin letters or digits, and b,
+// after a space, are a name and its number or a number and what it
+// counts or names.
+func numbered(s string, a, b atom) bool {
+	t := s[b.start:b.end]
+	switch {
+	case b.first == '(' && len(t) > 2 && alnum(rune(t[1])) && strings.IndexByte(t, ')') > 0:
+		return true // Betzdorf (5), ゾーンC (Bitburg)
+	case a.last >= '0' && a.last <= '9' && word(b.kind):
+		return true // -1 攻撃側, G16-1 戦闘
+	case len(t) > 1 && t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z':
+		return digits(s[a.start:a.end]) // 4 Luxembourg
+	}
+	return false
+}
+
+// word reports whether an atom of kind k is a word of kanji or katakana.
+func word(k byte) bool { return k == kindKanji || k == kindKatakana }
+
+func alnum(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// nextPhrase finds what Wrap places whole from s[i:] on, s ending with no
+// space: a phrase of one atom or more. gap is the spaces before it, kept
+// within a line as written ("12  MOVE"); its text is s[start:end], w
+// columns wide; start is len(s) when only spaces are left.
+//
+// A text without Japanese in it (ja false) breaks at every space, as
+// English does. ahead is the atom read after the last phrase, which
+// begins this one: it is read once (its end 0 when there is none).
+func nextPhrase(s string, i int, ja bool, ahead *atom) (start, end, gap, w int) {
+	for i < len(s) && s[i] == ' ' {
+		gap++
+		i++
+	}
+	if i == len(s) {
+		return i, i, gap, 0
+	}
+	if !ja {
+		// A word, to the next space.
+		end = strings.IndexByte(s[i:], ' ')
+		if end < 0 {
+			end = len(s) - i
+		}
+		return i, i + end, gap, Width(s[i : i+end])
+	}
+	a := *ahead
+	if a.end == 0 || a.start != i {
+		a = nextAtom(s, i)
+	}
+	*ahead = atom{}
+	w, end = a.w, a.end
+	before := kindNarrow
+	for end < len(s) {
+		k := end
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		b := nextAtom(s, k)
+		if k == end && breaksBetween(a, b, before) || k > end && !(ja && joinsAcross(s, a, b)) {
+			*ahead = b
+			break
+		}
+		w += k - end + b.w
+		end, before, a = b.end, a.kind, b
+	}
+	return i, end, gap, w
+}
+
+// japanese reports whether s has a character from U+3000 on: kana,
+// kanji, Japanese punctuation or full-width forms.
+func japanese(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xe3 && s[i] <= 0xef {
+			return true
+		}
+	}
+	return false
+}
+
+// untidy reports whether a space follows 。 or 、 in s. It looks at the
+// spaces, fewer in a Japanese text than the bytes that begin 。 and 、,
+// which begin every kana as well.
+func untidy(s string) bool {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:], ' ')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i >= 3 && (s[i-3:i] == "。" || s[i-3:i] == "、") {
+			return true
+		}
+	}
+}
+
+// tidy drops the spaces after 。 and 、, which Japanese does not write, but
+// which a text joined of sentences may have: "…ません。 次に…".
+func tidy(s string) string {
+	if !untidy(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := decode(s, i)
+		b.WriteString(s[i : i+size])
+		i += size
+		if r == '。' || r == '、' {
+			for i < len(s) && s[i] == ' ' {
+				i++
+			}
+		}
+	}
+	return b.String()
+}
