@@ -3,7 +3,6 @@ package picture
 import (
 	"bytes"
 	"cmp"
-	"compress/flate"
 	"encoding/binary"
 	"hash/adler32"
 	"hash/crc32"
@@ -26,8 +25,10 @@ type encoder struct {
 	pal    color.Palette    // worked out by palette, once every row is counted
 	counts []*table         // colour counts, one table per goroutine
 	near   [][1 << 15]int16 // nearest palette entries, one cache per goroutine
-	zw     []*flate.Writer  // one per goroutine
+	z      []*zband         // one per goroutine
 	raw    [][]byte         // a band's rows, paletted, one per goroutine
+	head   []byte           // the last row of the rows compressed before, paletted
+	tail   []byte           // the last row of the rows compressed last
 	bands  []band
 	out    bytes.Buffer
 	index  *table
@@ -37,7 +38,7 @@ type encoder struct {
 // band is a band of rows compressed: its deflate stream, and the adler-32
 // checksum and length of its rows before.
 type band struct {
-	z     bytes.Buffer
+	z     []byte
 	adler uint32
 	n     int
 }
@@ -91,34 +92,45 @@ func (e *encoder) count(img *image.RGBA) {
 
 // compress palettes and compresses the bands of zRows rows of the rows of
 // the picture img holds, in parallel, into e.bands. img begins on a band's
-// first row.
+// first row. A band's block may repeat the row before it, the last of the
+// band before: paletted again from img, or kept in e.tail from the rows
+// img held before.
 func (e *encoder) compress(img *image.RGBA) {
 	w, h, pal := e.w, e.h, e.pal
 	rows := zRows(w)
 	nb := (h + rows - 1) / rows
 	first := img.Rect.Min.Y / rows
 	last := min(nb, (img.Rect.Max.Y+rows-1)/rows)
-	k := min(workers(last-first), len(e.zw))
+	k := min(workers(last-first), len(e.z))
+	// The last row of the rows before, read by the first band while the
+	// last band keeps its own for the rows after.
+	e.head, e.tail = e.tail, e.head
 	parallel(k, last-first, func(wk, j int) {
 		i := first + j
 		y0, y1 := i*rows, min(h, (i+1)*rows)
-		raw := slices.Grow(e.raw[wk][:0], (y1-y0)*(1+w))[:(y1-y0)*(1+w)]
+		hist := 0
+		if y0 > 0 {
+			hist = 1 + w
+		}
+		raw := slices.Grow(e.raw[wk][:0], hist+(y1-y0)*(1+w))[:hist+(y1-y0)*(1+w)]
 		e.raw[wk] = raw
+		switch {
+		case y0 == 0:
+		case y0 > img.Rect.Min.Y:
+			e.paletteRow(img.Pix[img.PixOffset(0, y0-1):][:4*w], raw[1:1+w], pal, &e.near[wk])
+		default:
+			copy(raw, e.head)
+		}
 		for y := y0; y < y1; y++ {
-			row := raw[(y-y0)*(1+w):][:1+w]
+			row := raw[hist+(y-y0)*(1+w):][:1+w]
 			row[0] = 0 // the PNG filter None: paletted pixels gain little from the others
 			e.paletteRow(img.Pix[img.PixOffset(0, y):][:4*w], row[1:], pal, &e.near[wk])
 		}
 		b := &e.bands[i]
-		b.z.Reset()
-		b.adler, b.n = adler32.Checksum(raw), len(raw)
-		zw := e.zw[wk]
-		zw.Reset(&b.z)
-		zw.Write(raw) // a bytes.Buffer fails not
-		if i == nb-1 {
-			zw.Close()
-		} else {
-			zw.Flush()
+		b.adler, b.n = adler32.Checksum(raw[hist:]), len(raw)-hist
+		b.z = e.z[wk].deflate(b.z[:0], raw, hist, 1+w, i == nb-1)
+		if i == last-1 {
+			e.tail = append(e.tail[:0], raw[len(raw)-(1+w):]...)
 		}
 	})
 }
@@ -143,7 +155,7 @@ func (e *encoder) png() []byte {
 	e.chunk("PLTE", plte)
 	size := 2 + 4
 	for _, b := range e.bands[:nb] {
-		size += b.z.Len()
+		size += len(b.z)
 	}
 	e.out.Grow(8 + size + 4 + 12)
 	start := e.out.Len()
@@ -152,7 +164,7 @@ func (e *encoder) png() []byte {
 	e.out.Write([]byte{0x78, 0x01}) // zlib, deflate with a 32 KB window, fastest
 	adler := uint32(1)
 	for _, b := range e.bands[:nb] {
-		e.out.Write(b.z.Bytes())
+		e.out.Write(b.z)
 		adler = adler32Combine(adler, b.adler, b.n)
 	}
 	e.out.Write(binary.BigEndian.AppendUint32(nil, adler))
@@ -163,14 +175,8 @@ func (e *encoder) png() []byte {
 
 // grow makes room for k goroutines' scratch space.
 func (e *encoder) grow(k int) {
-	for len(e.zw) < k {
-		// BestSpeed: a third of the time of the default level, for a tenth
-		// more bytes; the picture stays well under the 500 KB a mail may carry.
-		zw, err := flate.NewWriter(nil, flate.BestSpeed)
-		if err != nil {
-			panic(err) // only a level out of range fails
-		}
-		e.zw = append(e.zw, zw)
+	for len(e.z) < k {
+		e.z = append(e.z, &zband{})
 		e.raw = append(e.raw, nil)
 		e.counts = append(e.counts, newTable())
 	}

@@ -364,6 +364,7 @@ func BenchmarkRenderCrowdedJapanese(b *testing.B) {
 	opt := &Options{Title: TitleAfter(ja, "campaign-3", "G18-2", 0), Highlights: HighlightsOf(ev), Lang: ja}
 	render(b, s, st, opt)
 	b.ReportAllocs()
+	defer cpuMeter(b)()
 	for b.Loop() {
 		if _, err := Render(s, st, opt); err != nil {
 			b.Fatal(err)

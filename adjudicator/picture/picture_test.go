@@ -691,6 +691,7 @@ func BenchmarkRenderCrowded(b *testing.B) {
 	opt := &Options{Title: "Game campaign-3 — after impulse G18-2 — German VP 0", Highlights: HighlightsOf(ev)}
 	render(b, s, st, opt)
 	b.ReportAllocs()
+	defer cpuMeter(b)()
 	for b.Loop() {
 		if _, err := Render(s, st, opt); err != nil {
 			b.Fatal(err)
