@@ -37,6 +37,9 @@ type ground struct {
 	off      []int32  // the pixels the lines cover, by offset in the whole RGBA picture, ascending
 	lines    []uint32 // their colour, premultiplied RGBA, little-endian
 	rows     [nGrounds][]byte
+
+	mu      sync.Mutex
+	indexes map[*fixedPalette]*groundIndexes // see indexesFor
 }
 
 // The grounds a pixel of the map can have under the lines, by index into
@@ -208,6 +211,10 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 			kind[i] = groundNeutral
 		}
 	}
+	if c.indexed {
+		g.drawIndexed(c.ix, kind)
+		return
+	}
 	img := c.img
 	top, h := img.Rect.Min.Y, img.Rect.Dy()
 	nb := (h + bandRows - 1) / bandRows
@@ -221,14 +228,7 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 			}
 			j := y - g.tintR.Min.Y
 			for _, s := range g.spans[g.rowStart[j]:g.rowStart[j+1]] {
-				k := groundEdge
-				switch {
-				case s.site >= 0:
-					k = int(kind[s.site])
-				case s.site == boundaryCell:
-					k = groundBoundary
-				}
-				copy(row[4*s.x0:4*s.x1], g.rows[k][4*s.x0:])
+				copy(row[4*s.x0:4*s.x1], g.rows[spanGround(s, kind)][4*s.x0:])
 			}
 		}
 		// The lines' offsets are in the whole picture, the canvas's rows

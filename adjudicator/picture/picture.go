@@ -135,32 +135,21 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 		pr = lang.EN()
 	}
 	p := layout(s, st, fs, opt.Highlights.Lost, pr)
+	fp := paletteFor(s, pr, fs)
 	r := <-renderers
 	defer func() { renderers <- r }()
 	// The picture is drawn a band of rows at a time, on a canvas of a few
-	// megabytes: twice, first to count its colours for the palette, then
-	// to palette and compress it; once if it fits on the canvas.
+	// megabytes, in the entries of the palette of its scenario and
+	// language (see fixedPalette), each band compressed as drawn.
 	c, e := r.c, &r.enc
-	rows := stripRows(p.Width)
-	c.reset(p.Width, 0, min(rows, p.Height))
+	c.reset(p.Width, 0, min(stripRows(p.Width), p.Height))
 	p.ground = p.groundOf(c)
-	e.begin(p.Width, p.Height)
-	strips := (p.Height + rows - 1) / rows
-	for pass := range 2 {
-		for i := range strips {
-			if strips > 1 || pass == 0 {
-				c.reset(p.Width, i*rows, min(p.Height, (i+1)*rows))
-				p.draw(c, fs, opt)
-			}
-			if pass == 0 {
-				e.count(c.img)
-			} else {
-				e.compress(c.img)
-			}
-		}
-		if pass == 0 {
-			e.palette()
-		}
+	e.beginIndexed(fp, p.Width, p.Height)
+	rows := stripRowsIndexed(p.Width)
+	for i := range (p.Height + rows - 1) / rows {
+		c.resetIndexed(fp, p.Width, i*rows, min(p.Height, (i+1)*rows))
+		p.draw(c, fs, opt)
+		e.compressIndexed(c.ix)
 	}
 	return e.png(), nil
 }
