@@ -107,6 +107,8 @@ func BenchmarkThousandGames(b *testing.B) {
 	b.ReportMetric(pics.elapsed.Seconds(), "s-map")
 	b.ReportMetric(pics.elapsed.Seconds()/text.elapsed.Seconds(), "map/text")
 	b.ReportMetric(text.peak, "MB-text-peak-rss")
+	b.ReportMetric(text.anon, "MB-text-peak-anon")
+	b.ReportMetric(text.file, "MB-text-peak-file")
 	b.ReportMetric(pics.peak, "MB-map-peak-rss")
 	b.ReportMetric(pics.anon, "MB-map-peak-anon")
 	b.ReportMetric(pics.file, "MB-map-peak-file")

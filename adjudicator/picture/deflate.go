@@ -228,8 +228,8 @@ func (z *zband) writeLengths(all []uint8, nLit, nDist int) {
 
 // huffScratch is the scratch space of Huffman codes' lengths.
 type huffScratch struct {
-	syms   []int   // the symbols used, by frequency
-	weight []int64 // of the tree's nodes: the leaves, then the inner nodes
+	syms   []uint64 // the symbols used, by frequency: frequency<<16 | symbol
+	weight []int64  // of the tree's nodes: the leaves, then the inner nodes
 	parent []int32
 	depth  []int32
 }
@@ -239,30 +239,27 @@ type huffScratch struct {
 // decoder wants of a code: the first two, if nothing else is used.
 func (hs *huffScratch) lengths(freq []int32, maxBits int, lens []uint8) {
 	clear(lens)
+	// The symbols used by frequency, then by symbol: each as its
+	// frequency and symbol in one number, sorted as numbers.
 	syms := hs.syms[:0]
 	for s, f := range freq {
 		if f > 0 {
-			syms = append(syms, s)
+			syms = append(syms, uint64(f)<<16|uint64(s))
 		}
 	}
 	for s := 0; len(syms) < 2; s++ {
 		if freq[s] == 0 {
-			syms = append(syms, s)
+			syms = append(syms, uint64(s))
 		}
 	}
-	slices.SortFunc(syms, func(a, b int) int {
-		if fa, fb := freq[a], freq[b]; fa != fb {
-			return int(fa - fb)
-		}
-		return a - b
-	})
+	slices.Sort(syms)
 	hs.syms = syms
 	n := len(syms)
 	// The tree, by two queues: the leaves, by weight, and the inner nodes,
 	// made in order of weight.
 	w := hs.weight[:0]
 	for _, s := range syms {
-		w = append(w, max(int64(freq[s]), 1))
+		w = append(w, max(int64(s>>16), 1))
 	}
 	par := append(hs.parent[:0], make([]int32, 2*n-1)...)
 	leaf, inner := 0, n
@@ -309,7 +306,7 @@ func (hs *huffScratch) lengths(freq []int32, maxBits int, lens []uint8) {
 	k := 0
 	for l := min(maxLen, maxBits); l > 0; l-- {
 		for range count[l] {
-			lens[syms[k]] = uint8(l)
+			lens[syms[k]&0xffff] = uint8(l)
 			k++
 		}
 	}

@@ -15,7 +15,7 @@ import (
 func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
 	g := p.ground
 	if g == nil {
-		g = p.groundOf(c)
+		g = p.groundOf()
 	}
 	g.draw(c, p.st) // the ground off the map, the areas, the rivers and roads
 

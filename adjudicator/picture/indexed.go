@@ -129,8 +129,7 @@ func paletteFor(s *rules.Scenario, pr *lang.Printer, fs *faces) *fixedPalette {
 func (r *renderer) countColours(p *Plan, fs *faces, opt *Options) color.Palette {
 	c, e := r.c, &r.enc
 	rows := stripRows(p.Width)
-	c.reset(p.Width, 0, min(rows, p.Height))
-	p.ground = p.groundOf(c)
+	p.ground = p.groundOf()
 	e.begin(p.Width, p.Height)
 	for i := range (p.Height + rows - 1) / rows {
 		c.reset(p.Width, i*rows, min(p.Height, (i+1)*rows))
@@ -138,6 +137,9 @@ func (r *renderer) countColours(p *Plan, fs *faces, opt *Options) color.Palette 
 		e.count(c.img)
 	}
 	e.palette()
+	// The RGBA canvas is drawn on again only for another scenario or
+	// language: its memory is let go till then.
+	c.img = &image.RGBA{}
 	return slices.Clone(e.pal)
 }
 

@@ -245,7 +245,7 @@ func drawn(s *rules.Scenario, st *rules.State, opt *Options) (*Plan, *image.RGBA
 	p := layout(s, st, fs, opt.Highlights.Lost, pr)
 	c := newCanvas(0, 0)
 	c.reset(p.Width, 0, p.Height)
-	p.ground = p.groundOf(c)
+	p.ground = p.groundOf()
 	p.draw(c, fs, opt)
 	return p, c.img
 }

@@ -109,7 +109,8 @@ func TitleOver(p *lang.Printer, game string, vp int) string {
 // at once, and take turns to draw: see renderers), and the bytes it
 // returns are the caller's; the scenario must not change once drawn, as
 // what of its map does not depend on the position is kept for the next
-// render (see ground).
+// render (see ground), and its palette in each language (see
+// fixedPalette).
 func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	if opt == nil {
 		opt = &Options{}
@@ -142,8 +143,7 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	// megabytes, in the entries of the palette of its scenario and
 	// language (see fixedPalette), each band compressed as drawn.
 	c, e := r.c, &r.enc
-	c.reset(p.Width, 0, min(stripRows(p.Width), p.Height))
-	p.ground = p.groundOf(c)
+	p.ground = p.groundOf()
 	e.beginIndexed(fp, p.Width, p.Height)
 	rows := stripRowsIndexed(p.Width)
 	for i := range (p.Height + rows - 1) / rows {
@@ -154,16 +154,17 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	return e.png(), nil
 }
 
-// stripRows is the height of the bands of rows Render draws at a time in
-// a picture w pixels wide: whole bands of the encoder's, some 2 MB of
-// canvas.
+// stripRows is the height of the bands of rows a picture w pixels wide is
+// drawn in RGBA at a time (see countColours, newGround): whole bands of
+// the encoder's, some 2 MB of canvas.
 func stripRows(w int) int {
 	z := zRows(w)
 	return max(1, (2<<20)/(4*w)/z) * z
 }
 
 // renderer is the scratch space of a render, kept for the next: the
-// canvas, a band of the picture's rows, and the encoder's buffers.
+// canvas, a band of the picture's rows, in palette entries (and in RGBA
+// while a palette is worked out), and the encoder's buffers.
 type renderer struct {
 	c   *canvas
 	enc encoder
