@@ -141,7 +141,13 @@ func (e *encoder) compressIndexed(ix *indexed) {
 func (e *encoder) png() []byte {
 	w, h, pal := e.w, e.h, e.pal
 	nb := (h + zRows(w) - 1) / zRows(w)
-	e.out.Reset()
+	size := 2 + 4
+	for _, b := range e.bands[:nb] {
+		size += len(b.z)
+	}
+	// The PNG's own memory, the size it will be: the caller keeps it, and
+	// the encoder keeps none of it for the next.
+	e.out = *bytes.NewBuffer(make([]byte, 0, 8+3*12+13+3*len(pal)+8+size+4))
 	e.out.WriteString("\x89PNG\r\n\x1a\n")
 	var hdr [13]byte
 	binary.BigEndian.PutUint32(hdr[0:], uint32(w))
@@ -154,11 +160,6 @@ func (e *encoder) png() []byte {
 		plte = append(plte, c.R, c.G, c.B)
 	}
 	e.chunk("PLTE", plte)
-	size := 2 + 4
-	for _, b := range e.bands[:nb] {
-		size += len(b.z)
-	}
-	e.out.Grow(8 + size + 4 + 12)
 	start := e.out.Len()
 	e.out.Write([]byte{0, 0, 0, 0, 'I', 'D', 'A', 'T'})
 	binary.BigEndian.PutUint32(e.out.Bytes()[start:], uint32(size))
@@ -171,7 +172,9 @@ func (e *encoder) png() []byte {
 	e.out.Write(binary.BigEndian.AppendUint32(nil, adler))
 	e.out.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(e.out.Bytes()[start+4:])))
 	e.chunk("IEND", nil)
-	return bytes.Clone(e.out.Bytes())
+	data := e.out.Bytes()
+	e.out = bytes.Buffer{}
+	return data
 }
 
 // grow makes room for k goroutines' scratch space.
