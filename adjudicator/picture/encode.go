@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
-	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -128,7 +127,7 @@ func (e *encoder) compressIndexed(ix *indexed) {
 			data, hist = e.raw[wk], len(e.head)
 		}
 		b := &e.bands[i]
-		b.adler, b.n = adler32.Checksum(band), len(band)
+		b.adler, b.n = adler32Of(band), len(band)
 		b.z = e.z[wk].deflate(b.z[:0], data, hist, 1+w, i == nb-1)
 		if i == last-1 {
 			e.tail = append(e.tail[:0], band[len(band)-(1+w):]...)

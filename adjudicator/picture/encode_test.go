@@ -91,6 +91,26 @@ func TestDeflate(t *testing.T) {
 	}
 }
 
+// TestAdler32: the encoder's adler-32 is hash/adler32's, on bytes of every
+// value, of lengths round its steps of 8 bytes and of zlib's 5552.
+func TestAdler32(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 7, 8, 9, 63, 5551, 5552, 5553, 66030, 200000} {
+		for _, fill := range []string{"random", "0xff"} {
+			p := make([]byte, n)
+			for i := range p {
+				p[i] = 0xff
+				if fill == "random" {
+					p[i] = byte(rnd.IntN(256))
+				}
+			}
+			if got, want := adler32Of(p), adler32.Checksum(p); got != want {
+				t.Errorf("%d bytes, %s: %08x, want %08x", n, fill, got, want)
+			}
+		}
+	}
+}
+
 // TestHuffmanLengths: the lengths make a whole code (Kraft's sum exactly
 // one) no longer than the limit, on frequencies far apart enough that an
 // unlimited code would be longer, and with one symbol or none used.
