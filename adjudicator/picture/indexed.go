@@ -162,11 +162,12 @@ func (ix *indexed) row(y int) []byte {
 
 // stripRowsIndexed is the height of the bands of rows Render draws at a
 // time in a picture w pixels wide, drawn in palette entries: whole bands
-// of the encoder's, some 512 KB of canvas, as the daemon runs in a few
-// tens of megabytes (docs/mail.md).
+// of the encoder's, some 2 MB of canvas, the whole campaign map in three.
+// Each band draws the plan's shapes that fall in it, and cuts those that
+// cross its edges: a band of 512 KB took a tenth more time.
 func stripRowsIndexed(w int) int {
 	z := zRows(w)
-	return max(1, (512<<10)/(w+1)/z) * z
+	return max(1, (2<<20)/(w+1)/z) * z
 }
 
 // resetIndexed makes the canvas the rows y0 to y1 of a picture w pixels
