@@ -88,6 +88,8 @@ type worldOptions struct {
 	extra   string
 	// languages are the players' languages as the game is made with.
 	languages map[rules.Side]string
+	// users are more addresses with a mailbox on the servers.
+	users []string
 }
 
 func newWorld(t testing.TB, o *worldOptions) *world {
@@ -99,8 +101,12 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	if o.tls {
 		tc = selfSigned(t)
 	}
+	users := map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass", observer: "o-pass"}
+	for _, u := range o.users {
+		users[u] = "pass"
+	}
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
-		Users:   map[string]string{referee: "ref-pass", german: "g-pass", allied: "a-pass", stranger: "s-pass", observer: "o-pass"},
+		Users:   users,
 		Folders: []string{"processed"}, Fault: o.fault, Logger: quiet(), TLSConfig: tc})
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,10 @@ type canvas struct {
 	img  *image.RGBA
 	clip image.Rectangle // shapes are cut to it
 	r    *vector.Rasterizer
+	// indexed: the canvas draws in the entries of a palette, on ix, not
+	// on img (see resetIndexed).
+	indexed bool
+	ix      *indexed
 }
 
 func newCanvas(w, h int) *canvas {
@@ -48,13 +52,26 @@ func (c *canvas) reset(w, y0, y1 int) {
 	}
 	c.img = &image.RGBA{Pix: pix[:n], Stride: 4 * w, Rect: image.Rect(0, y0, w, y1)}
 	c.clip = c.img.Rect
+	c.indexed = false
+}
+
+// bounds is the canvas's rows of the picture.
+func (c *canvas) bounds() image.Rectangle {
+	if c.indexed {
+		return c.ix.rect
+	}
+	return c.img.Rect
 }
 
 // setClip cuts what is drawn to r, within the canvas.
-func (c *canvas) setClip(r image.Rectangle) { c.clip = r.Intersect(c.img.Rect) }
+func (c *canvas) setClip(r image.Rectangle) { c.clip = r.Intersect(c.bounds()) }
 
 // fillRect fills a rectangle without antialiasing: boxes sit on whole pixels.
 func (c *canvas) fillRect(r image.Rectangle, col color.RGBA) {
+	if c.indexed {
+		c.fillIndexed(r, col)
+		return
+	}
 	draw.Draw(c.img, r.Intersect(c.clip), image.NewUniform(col), image.Point{}, draw.Src)
 }
 
@@ -114,6 +131,10 @@ func (c *canvas) fillGroup(col color.RGBA, bb image.Rectangle, polys [][]vec) {
 			c.r.LineTo(float32(v.X-o.X), float32(v.Y-o.Y))
 		}
 		c.r.ClosePath()
+	}
+	if c.indexed {
+		c.rasterizeIndexed(bb, col)
+		return
 	}
 	c.r.Draw(c.img, bb, image.NewUniform(col), image.Point{})
 }
@@ -363,7 +384,11 @@ func (c *canvas) text(f *face, x, y int, s string, col color.RGBA) int {
 			dot += f.f.Kern(pr, r)
 		}
 		dr := g.rect.Add(image.Pt(dot.Round(), y))
-		draw.DrawMask(c.img, dr.Intersect(c.clip), src, image.Point{}, g.mask, dr.Intersect(c.clip).Min.Sub(dr.Min), draw.Over)
+		if in := dr.Intersect(c.clip); c.indexed {
+			c.ix.composite(in, g.mask, in.Min.Sub(dr.Min), col)
+		} else {
+			draw.DrawMask(c.img, in, src, image.Point{}, g.mask, in.Min.Sub(dr.Min), draw.Over)
+		}
 		dot += g.advance
 		prev, pr = g, r
 	}

@@ -15,7 +15,7 @@ import (
 func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
 	g := p.ground
 	if g == nil {
-		g = p.groundOf(c)
+		g = p.groundOf()
 	}
 	g.draw(c, p.st) // the ground off the map, the areas, the rivers and roads
 
@@ -48,7 +48,7 @@ func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
 			p.drawStack(c, fs, b, battle[b.Place.Area] && !b.Place.IsZone())
 		}
 	}
-	c.setClip(c.img.Rect)
+	c.setClip(c.bounds())
 	c.frame(p.Map, 1, frameInk)
 
 	p.drawTitle(c, fs, opt.Title)

@@ -3,9 +3,7 @@ package picture
 import (
 	"bytes"
 	"cmp"
-	"compress/flate"
 	"encoding/binary"
-	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -16,28 +14,28 @@ import (
 // megabytes, from one picture to the next. It is not safe for concurrent
 // use: each render takes one of its own (see Render).
 //
-// The picture is cut into bands of bandRows rows, each paletted and
-// compressed on its own, in parallel; the bands' deflate streams, each
-// ended by a sync flush on a byte boundary, make one zlib stream together.
-// The bands are fixed by the picture's height, never by the number of
-// goroutines, so that the same picture always gives the same bytes.
+// The picture is cut into bands of zRows rows, each compressed on its own
+// (see zband), in parallel; the bands' deflate streams, each ended by a
+// sync flush on a byte boundary, make one zlib stream together. The bands
+// are fixed by the picture's height, never by the number of goroutines,
+// so that the same picture always gives the same bytes.
 type encoder struct {
-	w, h   int              // the picture's size
-	pal    color.Palette    // worked out by palette, once every row is counted
-	counts []*table         // colour counts, one table per goroutine
-	near   [][1 << 15]int16 // nearest palette entries, one cache per goroutine
-	zw     []*flate.Writer  // one per goroutine
-	raw    [][]byte         // a band's rows, paletted, one per goroutine
+	w, h   int           // the picture's size
+	pal    color.Palette // worked out by palette, once every row is counted
+	counts []*table      // colour counts, one table per goroutine
+	z      []*zband      // one per goroutine
+	raw    [][]byte      // a band's rows after the row before, one per goroutine
+	head   []byte        // the last row of the rows compressed before
+	tail   []byte        // the last row of the rows compressed last
 	bands  []band
 	out    bytes.Buffer
-	index  *table
 	others []colourCount
 }
 
 // band is a band of rows compressed: its deflate stream, and the adler-32
 // checksum and length of its rows before.
 type band struct {
-	z     bytes.Buffer
+	z     []byte
 	adler uint32
 	n     int
 }
@@ -52,21 +50,23 @@ type colourCount struct {
 const bandRows = 32
 
 // zRows is the height of the bands compressed on their own: as many rows
-// as fill a block of deflate at BestSpeed, 64 KB, a band making one block
-// with one Huffman table; at the campaign's width, 30 rows.
+// as fill 64 KB, a band making one block with its own Huffman codes; at
+// the campaign's width, 29 rows.
 func zRows(w int) int { return max(1, (1<<16-1)/(w+1)) }
 
 // The encoder writes a picture as a paletted PNG: a quarter of the bytes of
-// an RGB one, and quicker to compress. The palette is the picture's own:
-// the colours of style.go, exactly, then the commonest of the rest (the
-// shades antialiasing makes at the edges of lines and letters), each pixel
-// taking the nearest. Everything is counted and sorted, never taken in a
-// map's order, so that the same picture gives the same bytes.
+// an RGB one, and quicker to compress. The palette is worked out from a
+// picture drawn in RGBA: the colours of style.go, exactly, then the
+// commonest of the rest (the shades antialiasing makes at the edges of
+// lines and letters). Everything is counted and sorted, never taken in a
+// map's order, so that the same picture gives the same palette. Pictures
+// are then drawn in the palette's entries (see fixedPalette).
 //
-// A picture drawn a band of rows at a time (see Render) is encoded in
-// steps: begin, count each band, palette, compress each band, png.
+// A picture drawn in RGBA a band of rows at a time is counted in steps:
+// begin, count each band, palette. A picture drawn in a palette's entries
+// is encoded in steps: beginIndexed, compressIndexed each band, png.
 
-// begin starts a picture of w x h pixels.
+// begin starts counting the colours of a picture of w x h pixels.
 func (e *encoder) begin(w, h int) {
 	e.w, e.h = w, h
 	k := workers((h + bandRows - 1) / bandRows)
@@ -74,6 +74,16 @@ func (e *encoder) begin(w, h int) {
 	for _, t := range e.counts {
 		t.reset()
 	}
+	if nb := (h + zRows(w) - 1) / zRows(w); len(e.bands) < nb {
+		e.bands = append(e.bands, make([]band, nb-len(e.bands))...)
+	}
+}
+
+// beginIndexed starts a picture of w x h pixels drawn in the entries of
+// fp (see compressIndexed).
+func (e *encoder) beginIndexed(fp *fixedPalette, w, h int) {
+	e.w, e.h, e.pal = w, h, fp.pal
+	e.grow(workers((h + zRows(w) - 1) / zRows(w)))
 	if nb := (h + zRows(w) - 1) / zRows(w); len(e.bands) < nb {
 		e.bands = append(e.bands, make([]band, nb-len(e.bands))...)
 	}
@@ -89,36 +99,38 @@ func (e *encoder) count(img *image.RGBA) {
 	})
 }
 
-// compress palettes and compresses the bands of zRows rows of the rows of
-// the picture img holds, in parallel, into e.bands. img begins on a band's
-// first row.
-func (e *encoder) compress(img *image.RGBA) {
-	w, h, pal := e.w, e.h, e.pal
+// compressIndexed compresses the bands of zRows rows of the indexed
+// canvas, in parallel, into e.bands. The canvas begins on a band's first
+// row. A band's block may repeat the row before it, the last of the band
+// before: on the canvas, or kept in e.tail from the rows compressed
+// before.
+func (e *encoder) compressIndexed(ix *indexed) {
+	w, h := e.w, e.h
 	rows := zRows(w)
 	nb := (h + rows - 1) / rows
-	first := img.Rect.Min.Y / rows
-	last := min(nb, (img.Rect.Max.Y+rows-1)/rows)
-	k := min(workers(last-first), len(e.zw))
+	top := ix.rect.Min.Y
+	first := top / rows
+	last := min(nb, (ix.rect.Max.Y+rows-1)/rows)
+	k := min(workers(last-first), len(e.z))
+	e.head, e.tail = e.tail, e.head
 	parallel(k, last-first, func(wk, j int) {
 		i := first + j
 		y0, y1 := i*rows, min(h, (i+1)*rows)
-		raw := slices.Grow(e.raw[wk][:0], (y1-y0)*(1+w))[:(y1-y0)*(1+w)]
-		e.raw[wk] = raw
-		for y := y0; y < y1; y++ {
-			row := raw[(y-y0)*(1+w):][:1+w]
-			row[0] = 0 // the PNG filter None: paletted pixels gain little from the others
-			e.paletteRow(img.Pix[img.PixOffset(0, y):][:4*w], row[1:], pal, &e.near[wk])
+		band := ix.pix[(y0-top)*(w+1) : (y1-top)*(w+1)]
+		data, hist := band, 0
+		switch {
+		case y0 == 0:
+		case y0 > top:
+			data, hist = ix.pix[(y0-1-top)*(w+1):(y1-top)*(w+1)], w+1
+		default:
+			e.raw[wk] = append(append(e.raw[wk][:0], e.head...), band...)
+			data, hist = e.raw[wk], len(e.head)
 		}
 		b := &e.bands[i]
-		b.z.Reset()
-		b.adler, b.n = adler32.Checksum(raw), len(raw)
-		zw := e.zw[wk]
-		zw.Reset(&b.z)
-		zw.Write(raw) // a bytes.Buffer fails not
-		if i == nb-1 {
-			zw.Close()
-		} else {
-			zw.Flush()
+		b.adler, b.n = adler32Of(band), len(band)
+		b.z = e.z[wk].deflate(b.z[:0], data, hist, 1+w, i == nb-1)
+		if i == last-1 {
+			e.tail = append(e.tail[:0], band[len(band)-(1+w):]...)
 		}
 	})
 }
@@ -128,7 +140,13 @@ func (e *encoder) compress(img *image.RGBA) {
 func (e *encoder) png() []byte {
 	w, h, pal := e.w, e.h, e.pal
 	nb := (h + zRows(w) - 1) / zRows(w)
-	e.out.Reset()
+	size := 2 + 4
+	for _, b := range e.bands[:nb] {
+		size += len(b.z)
+	}
+	// The PNG's own memory, the size it will be: the caller keeps it, and
+	// the encoder keeps none of it for the next.
+	e.out = *bytes.NewBuffer(make([]byte, 0, 8+3*12+13+3*len(pal)+8+size+4))
 	e.out.WriteString("\x89PNG\r\n\x1a\n")
 	var hdr [13]byte
 	binary.BigEndian.PutUint32(hdr[0:], uint32(w))
@@ -141,41 +159,29 @@ func (e *encoder) png() []byte {
 		plte = append(plte, c.R, c.G, c.B)
 	}
 	e.chunk("PLTE", plte)
-	size := 2 + 4
-	for _, b := range e.bands[:nb] {
-		size += b.z.Len()
-	}
-	e.out.Grow(8 + size + 4 + 12)
 	start := e.out.Len()
 	e.out.Write([]byte{0, 0, 0, 0, 'I', 'D', 'A', 'T'})
 	binary.BigEndian.PutUint32(e.out.Bytes()[start:], uint32(size))
 	e.out.Write([]byte{0x78, 0x01}) // zlib, deflate with a 32 KB window, fastest
 	adler := uint32(1)
 	for _, b := range e.bands[:nb] {
-		e.out.Write(b.z.Bytes())
+		e.out.Write(b.z)
 		adler = adler32Combine(adler, b.adler, b.n)
 	}
 	e.out.Write(binary.BigEndian.AppendUint32(nil, adler))
 	e.out.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(e.out.Bytes()[start+4:])))
 	e.chunk("IEND", nil)
-	return bytes.Clone(e.out.Bytes())
+	data := e.out.Bytes()
+	e.out = bytes.Buffer{}
+	return data
 }
 
 // grow makes room for k goroutines' scratch space.
 func (e *encoder) grow(k int) {
-	for len(e.zw) < k {
-		// BestSpeed: a third of the time of the default level, for a tenth
-		// more bytes; the picture stays well under the 500 KB a mail may carry.
-		zw, err := flate.NewWriter(nil, flate.BestSpeed)
-		if err != nil {
-			panic(err) // only a level out of range fails
-		}
-		e.zw = append(e.zw, zw)
+	for len(e.z) < k {
+		e.z = append(e.z, &zband{})
 		e.raw = append(e.raw, nil)
 		e.counts = append(e.counts, newTable())
-	}
-	if len(e.near) < k {
-		e.near = make([][1 << 15]int16, k)
 	}
 }
 
@@ -190,36 +196,6 @@ func (e *encoder) chunk(name string, data []byte) {
 	crc.Write(b[4:])
 	crc.Write(data)
 	e.out.Write(crc.Sum(nil))
-}
-
-// paletteRow sets each pixel of an RGBA row to the index of its colour in
-// the palette, or else of the nearest entry.
-func (e *encoder) paletteRow(row, orow []byte, pal color.Palette, near *[1 << 15]int16) {
-	lookup := func(k uint32) uint8 {
-		if i := e.index.get(k); i > 0 {
-			return uint8(i - 1)
-		}
-		q := (k>>3&31)<<10 | (k>>11&31)<<5 | (k >> 19 & 31)
-		if near[q] < 0 {
-			c := (q>>10)<<3 | (q>>5&31)<<11 | (q&31)<<19 | 0x040404
-			near[q] = int16(nearestIndex(pal, c))
-		}
-		return uint8(near[q])
-	}
-	last := pixel(row, 0)
-	lastIdx := lookup(last)
-	for x := 0; x < len(orow); x++ {
-		// Most pixels are as the one before: two at a time while so.
-		if x+1 < len(orow) && binary.LittleEndian.Uint64(row[4*x:]) == uint64(last|0xff000000)*(1<<32+1) {
-			orow[x], orow[x+1] = lastIdx, lastIdx
-			x++
-			continue
-		}
-		if k := pixel(row, 4*x); k != last {
-			last, lastIdx = k, lookup(k)
-		}
-		orow[x] = lastIdx
-	}
 }
 
 // adler32Combine returns the adler-32 checksum of two byte strings one
@@ -268,8 +244,7 @@ var stylePalette, styleKeys = func() (color.Palette, *table) {
 }()
 
 // palette works out the palette from the colours counted: the colours of
-// style.go and, up to 256, the commonest other colours of the picture; and
-// readies the lookups of paletteRow.
+// style.go and, up to 256, the commonest other colours of the picture.
 func (e *encoder) palette() {
 	for _, t := range e.counts[1:] {
 		for i, c := range t.keys {
@@ -287,20 +262,6 @@ func (e *encoder) palette() {
 		pal = append(pal, color.RGBA{uint8(o.k), uint8(o.k >> 8), uint8(o.k >> 16), 0xff})
 	}
 	e.pal = pal
-	if e.index == nil {
-		e.index = newTable()
-	}
-	e.index.reset()
-	for i, c := range pal {
-		*e.index.at(key(c.(color.RGBA))) = int32(i) + 1
-	}
-	// The nearest palette entry of colours not in it, by 5 bits a channel:
-	// edge shades that close are told apart by no one.
-	for i := range e.near {
-		for j := range e.near[i] {
-			e.near[i][j] = -1
-		}
-	}
 }
 
 // countStep is how many rows apart countBand counts: the commonest colours

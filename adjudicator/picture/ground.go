@@ -37,6 +37,9 @@ type ground struct {
 	off      []int32  // the pixels the lines cover, by offset in the whole RGBA picture, ascending
 	lines    []uint32 // their colour, premultiplied RGBA, little-endian
 	rows     [nGrounds][]byte
+
+	mu      sync.Mutex
+	indexes map[*fixedPalette]*groundIndexes // see indexesFor
 }
 
 // The grounds a pixel of the map can have under the lines, by index into
@@ -95,9 +98,9 @@ func (g *ground) fits(p *Plan, places []rules.Place) bool {
 	return g.s == p.s && g.size == image.Pt(p.Width, p.Height) && g.mapR == p.Map && g.proj == p.proj && slices.Equal(g.places, places)
 }
 
-// groundOf returns the plan's ground from grounds, or works it out on the
-// canvas, which it leaves to be drawn afresh, and keeps it.
-func (p *Plan) groundOf(c *canvas) *ground {
+// groundOf returns the plan's ground from grounds, or works it out and
+// keeps it.
+func (p *Plan) groundOf() *ground {
 	places := p.places()
 	grounds.Lock()
 	for i, g := range grounds.list {
@@ -112,7 +115,7 @@ func (p *Plan) groundOf(c *canvas) *ground {
 
 	// Two renders may both work out the same ground: both are the same,
 	// and the second one kept stands in for the first.
-	g := p.newGround(c, places)
+	g := p.newGround(places)
 	grounds.Lock()
 	grounds.list = slices.Insert(grounds.list, 0, g)
 	if len(grounds.list) > maxGrounds {
@@ -123,7 +126,7 @@ func (p *Plan) groundOf(c *canvas) *ground {
 	return g
 }
 
-func (p *Plan) newGround(c *canvas, places []rules.Place) *ground {
+func (p *Plan) newGround(places []rules.Place) *ground {
 	g := &ground{s: p.s, size: image.Pt(p.Width, p.Height), mapR: p.Map, proj: p.proj, places: places}
 
 	// The cells a band of rows at a time: the whole map's would be some
@@ -164,11 +167,10 @@ func (p *Plan) newGround(c *canvas, places []rules.Place) *ground {
 		}
 	}
 
-	// The lines, drawn on nothing, a band of the canvas's rows at a time:
-	// what they leave is their layer. The canvas is left as it came.
-	was := c.img.Rect
-	defer c.reset(was.Dx(), was.Min.Y, was.Max.Y)
-	h := max(1, was.Dy())
+	// The lines, drawn on nothing, on a canvas of their own a band of
+	// rows at a time: what they leave is their layer.
+	c := newCanvas(0, 0)
+	h := stripRows(p.Width)
 	for y0 := p.Map.Min.Y; y0 < p.Map.Max.Y; y0 += h {
 		c.reset(p.Width, y0, min(p.Map.Max.Y, y0+h))
 		c.fillRect(c.img.Rect, color.RGBA{})
@@ -208,6 +210,10 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 			kind[i] = groundNeutral
 		}
 	}
+	if c.indexed {
+		g.drawIndexed(c.ix, kind)
+		return
+	}
 	img := c.img
 	top, h := img.Rect.Min.Y, img.Rect.Dy()
 	nb := (h + bandRows - 1) / bandRows
@@ -221,14 +227,7 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 			}
 			j := y - g.tintR.Min.Y
 			for _, s := range g.spans[g.rowStart[j]:g.rowStart[j+1]] {
-				k := groundEdge
-				switch {
-				case s.site >= 0:
-					k = int(kind[s.site])
-				case s.site == boundaryCell:
-					k = groundBoundary
-				}
-				copy(row[4*s.x0:4*s.x1], g.rows[k][4*s.x0:])
+				copy(row[4*s.x0:4*s.x1], g.rows[spanGround(s, kind)][4*s.x0:])
 			}
 		}
 		// The lines' offsets are in the whole picture, the canvas's rows

@@ -34,7 +34,7 @@ func TestGround(t *testing.T) {
 	}{{"start", rules.NewState(s)}, {"crowded", crowdedSt}, {"turned over", flipped}} {
 		p := Layout(s, c.st)
 		kept := newCanvas(p.Width, p.Height)
-		p.groundOf(kept).draw(kept, c.st)
+		p.groundOf().draw(kept, c.st)
 
 		fresh := newCanvas(p.Width, p.Height)
 		fresh.fillRect(fresh.img.Bounds(), offMap)
@@ -53,8 +53,13 @@ func TestGround(t *testing.T) {
 				}
 			}
 		}
-		fresh.clip = p.Map
-		p.drawLines(fresh)
+		// The lines a band of rows at a time, as the ground is kept (see
+		// newGround): a shape's pieces are grouped by the band they fall
+		// in.
+		for y0 := p.Map.Min.Y; y0 < p.Map.Max.Y; y0 += stripRows(p.Width) {
+			fresh.clip = image.Rect(p.Map.Min.X, y0, p.Map.Max.X, min(p.Map.Max.Y, y0+stripRows(p.Width)))
+			p.drawLines(fresh)
+		}
 
 		// The lines kept as a layer and laid over the ground make each
 		// channel the same as drawn on it but for rounding: the layer holds

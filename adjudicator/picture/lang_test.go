@@ -245,7 +245,7 @@ func drawn(s *rules.Scenario, st *rules.State, opt *Options) (*Plan, *image.RGBA
 	p := layout(s, st, fs, opt.Highlights.Lost, pr)
 	c := newCanvas(0, 0)
 	c.reset(p.Width, 0, p.Height)
-	p.ground = p.groundOf(c)
+	p.ground = p.groundOf()
 	p.draw(c, fs, opt)
 	return p, c.img
 }
@@ -364,6 +364,7 @@ func BenchmarkRenderCrowdedJapanese(b *testing.B) {
 	opt := &Options{Title: TitleAfter(ja, "campaign-3", "G18-2", 0), Highlights: HighlightsOf(ev), Lang: ja}
 	render(b, s, st, opt)
 	b.ReportAllocs()
+	defer cpuMeter(b)()
 	for b.Loop() {
 		if _, err := Render(s, st, opt); err != nil {
 			b.Fatal(err)

@@ -109,7 +109,8 @@ func TitleOver(p *lang.Printer, game string, vp int) string {
 // at once, and take turns to draw: see renderers), and the bytes it
 // returns are the caller's; the scenario must not change once drawn, as
 // what of its map does not depend on the position is kept for the next
-// render (see ground).
+// render (see ground), and its palette in each language (see
+// fixedPalette).
 func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	if opt == nil {
 		opt = &Options{}
@@ -135,46 +136,35 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 		pr = lang.EN()
 	}
 	p := layout(s, st, fs, opt.Highlights.Lost, pr)
+	fp := paletteFor(s, pr, fs)
 	r := <-renderers
 	defer func() { renderers <- r }()
 	// The picture is drawn a band of rows at a time, on a canvas of a few
-	// megabytes: twice, first to count its colours for the palette, then
-	// to palette and compress it; once if it fits on the canvas.
+	// megabytes, in the entries of the palette of its scenario and
+	// language (see fixedPalette), each band compressed as drawn.
 	c, e := r.c, &r.enc
-	rows := stripRows(p.Width)
-	c.reset(p.Width, 0, min(rows, p.Height))
-	p.ground = p.groundOf(c)
-	e.begin(p.Width, p.Height)
-	strips := (p.Height + rows - 1) / rows
-	for pass := range 2 {
-		for i := range strips {
-			if strips > 1 || pass == 0 {
-				c.reset(p.Width, i*rows, min(p.Height, (i+1)*rows))
-				p.draw(c, fs, opt)
-			}
-			if pass == 0 {
-				e.count(c.img)
-			} else {
-				e.compress(c.img)
-			}
-		}
-		if pass == 0 {
-			e.palette()
-		}
+	p.ground = p.groundOf()
+	e.beginIndexed(fp, p.Width, p.Height)
+	rows := stripRowsIndexed(p.Width)
+	for i := range (p.Height + rows - 1) / rows {
+		c.resetIndexed(fp, p.Width, i*rows, min(p.Height, (i+1)*rows))
+		p.draw(c, fs, opt)
+		e.compressIndexed(c.ix)
 	}
 	return e.png(), nil
 }
 
-// stripRows is the height of the bands of rows Render draws at a time in
-// a picture w pixels wide: whole bands of the encoder's, some 2 MB of
-// canvas.
+// stripRows is the height of the bands of rows a picture w pixels wide is
+// drawn in RGBA at a time (see countColours, newGround): whole bands of
+// the encoder's, some 2 MB of canvas.
 func stripRows(w int) int {
 	z := zRows(w)
 	return max(1, (2<<20)/(4*w)/z) * z
 }
 
 // renderer is the scratch space of a render, kept for the next: the
-// canvas, a band of the picture's rows, and the encoder's buffers.
+// canvas, a band of the picture's rows, in palette entries (and in RGBA
+// while a palette is worked out), and the encoder's buffers.
 type renderer struct {
 	c   *canvas
 	enc encoder

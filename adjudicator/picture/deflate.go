@@ -1,0 +1,427 @@
+package picture
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
+
+// The encoder's own deflate (RFC 1951), made for the rows of a paletted
+// picture. compress/flate at its fastest looks for repeats through a hash
+// of the next four bytes alone, and builds two Huffman codes for every
+// 64 KB through sort.Interface: on a map, two thirds of a render's
+// encoding. A map's rows are mostly runs of one colour and repeats of the
+// row above, its lines' edges the row above shifted by a pixel; so the
+// matches tried first are those: the byte before, and the row above, one
+// pixel left, straight and one right. A hash of four bytes still finds
+// the repeats further off, as the letters of names and unit ids. The
+// matches are taken greedily, and each band is one block with its own
+// Huffman codes.
+
+// zband is the scratch space of a band's compression, one per goroutine.
+type zband struct {
+	toks []uint32 // matches as length<<16 | distance, literals as the byte
+	lit  [286]int32
+	dist [30]int32
+	hash [1 << 14]int32 // the last position of each hash of four bytes, plus one
+	bw   bitWriter
+	huff huffScratch
+}
+
+// deflate appends to out the band data[start:] compressed as a block of
+// deflate, the bytes before start being those the stream holds before it
+// (at most 32 KB, see maxDist), which the block may repeat. stride is the
+// length of a row, its filter byte with it. A last block ends the stream;
+// another is followed by an empty stored block, as a sync flush, so that
+// the next band's block begins on a byte.
+func (z *zband) deflate(out, data []byte, start, stride int, last bool) []byte {
+	z.match(data, start, stride)
+	z.bw.out = out
+	if last {
+		z.bw.write(1|2<<1, 3) // BFINAL, dynamic codes
+	} else {
+		z.bw.write(2<<1, 3)
+	}
+	z.writeBlock()
+	if !last {
+		z.bw.write(0, 3) // a stored block, empty: a sync flush
+		z.bw.align()
+		z.bw.out = append(z.bw.out, 0, 0, 0xff, 0xff)
+	} else {
+		z.bw.align()
+	}
+	out, z.bw.out = z.bw.out, nil
+	return out
+}
+
+const (
+	minMatch = 3
+	maxMatch = 258
+	maxDist  = 1 << 15
+)
+
+// match fills z.toks with the matches and literals of data[start:], and
+// z.lit and z.dist with how often each symbol comes.
+func (z *zband) match(data []byte, start, stride int) {
+	z.toks = z.toks[:0]
+	clear(z.lit[:])
+	clear(z.dist[:])
+	clear(z.hash[:])
+	dists := [4]int{1, stride, stride - 1, stride + 1}
+	n := len(data)
+	for i := start; i < n; {
+		bestL, bestD := 0, 0
+		if i+4 <= n {
+			next := binary.LittleEndian.Uint32(data[i:])
+			for _, d := range dists {
+				// The first four bytes told apart at once; a match as
+				// long as can be is not bettered.
+				if d > i || d > maxDist || binary.LittleEndian.Uint32(data[i-d:]) != next {
+					continue
+				}
+				if l := 4 + matchLen(data, i-d+4, i+4); l > bestL {
+					bestL, bestD = l, d
+					if l >= min(maxMatch, n-i) {
+						break
+					}
+				}
+			}
+			if bestL < 32 {
+				h := next * 0x9e3779b1 >> 18
+				if c := int(z.hash[h]) - 1; c >= 0 && i-c <= maxDist && binary.LittleEndian.Uint32(data[c:]) == next {
+					if l := 4 + matchLen(data, c+4, i+4); l > bestL {
+						bestL, bestD = l, i-c
+					}
+				}
+				z.hash[h] = int32(i + 1)
+			}
+		}
+		if bestL < minMatch {
+			z.toks = append(z.toks, uint32(data[i]))
+			z.lit[data[i]]++
+			i++
+			continue
+		}
+		z.toks = append(z.toks, uint32(bestL)<<16|uint32(bestD))
+		z.lit[257+lengthCode[bestL-minMatch]]++
+		z.dist[distCode(bestD)]++
+		i += bestL
+	}
+	z.lit[256] = 1 // the end of the block
+}
+
+// matchLen returns how many bytes, up to maxMatch-4, data[i:] repeats of
+// data[j:], j < i: the first four being compared already.
+func matchLen(data []byte, j, i int) int {
+	m := min(maxMatch-4, len(data)-i)
+	l := 0
+	for l+8 <= m {
+		if x := binary.LittleEndian.Uint64(data[i+l:]) ^ binary.LittleEndian.Uint64(data[j+l:]); x != 0 {
+			return l + bits.TrailingZeros64(x)>>3
+		}
+		l += 8
+	}
+	for l < m && data[i+l] == data[j+l] {
+		l++
+	}
+	return l
+}
+
+// writeBlock writes the block of z.toks with Huffman codes of its own: its
+// header, the codes' lengths, the symbols, the end of the block.
+func (z *zband) writeBlock() {
+	var litLen [286]uint8
+	var distLen [30]uint8
+	z.huff.lengths(z.lit[:], 15, litLen[:])
+	z.huff.lengths(z.dist[:], 15, distLen[:])
+	nLit, nDist := 286, 30
+	for nLit > 257 && litLen[nLit-1] == 0 {
+		nLit--
+	}
+	for nDist > 1 && distLen[nDist-1] == 0 {
+		nDist--
+	}
+	all := append(append(make([]uint8, 0, 316), litLen[:nLit]...), distLen[:nDist]...)
+	z.writeLengths(all, nLit, nDist)
+
+	var litCode [286]uint16
+	var distCodes [30]uint16
+	canonical(litLen[:], litCode[:])
+	canonical(distLen[:], distCodes[:])
+	bw := &z.bw
+	for _, t := range z.toks {
+		l := int(t >> 16)
+		if l == 0 {
+			bw.write(uint64(litCode[t]), uint(litLen[t]))
+			continue
+		}
+		lc := lengthCode[l-minMatch]
+		s := 257 + lc
+		bw.write(uint64(litCode[s])|uint64(l-minMatch-lengthBase[lc])<<litLen[s], uint(litLen[s])+uint(lengthExtra[lc]))
+		d := int(t & 0xffff)
+		dc := distCode(d)
+		bw.write(uint64(distCodes[dc])|uint64(d-1-distBase[dc])<<distLen[dc], uint(distLen[dc])+uint(distExtra[dc]))
+	}
+	bw.write(uint64(litCode[256]), uint(litLen[256]))
+}
+
+// clOrder is the order the code length code's lengths are written in.
+var clOrder = [19]int{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
+
+// writeLengths writes the header of a dynamic block: the lengths all of the
+// literal/length code's nLit symbols and the distance code's nDist, run
+// length coded, by a code of their own.
+func (z *zband) writeLengths(all []uint8, nLit, nDist int) {
+	// The runs: a symbol 0-15, or 16, 17, 18 and its repeat count.
+	type rl struct{ sym, extra uint8 }
+	runs := make([]rl, 0, len(all))
+	var freq [19]int32
+	for i := 0; i < len(all); {
+		v := all[i]
+		j := i + 1
+		for j < len(all) && all[j] == v {
+			j++
+		}
+		n := j - i
+		for n > 0 {
+			switch {
+			case v == 0 && n >= 11:
+				k := min(n, 138)
+				runs = append(runs, rl{18, uint8(k - 11)})
+				n -= k
+			case v == 0 && n >= 3:
+				runs = append(runs, rl{17, uint8(n - 3)})
+				n = 0
+			case v != 0 && n >= 4:
+				runs = append(runs, rl{v, 0})
+				k := min(n-1, 6)
+				runs = append(runs, rl{16, uint8(k - 3)})
+				n -= 1 + k
+			default:
+				runs = append(runs, rl{v, 0})
+				n--
+			}
+		}
+		i = j
+	}
+	for _, r := range runs {
+		freq[r.sym]++
+	}
+	var clLen [19]uint8
+	var clCode [19]uint16
+	z.huff.lengths(freq[:], 7, clLen[:])
+	canonical(clLen[:], clCode[:])
+	nCL := 19
+	for nCL > 4 && clLen[clOrder[nCL-1]] == 0 {
+		nCL--
+	}
+	bw := &z.bw
+	bw.write(uint64(nLit-257)|uint64(nDist-1)<<5|uint64(nCL-4)<<10, 14)
+	for _, s := range clOrder[:nCL] {
+		bw.write(uint64(clLen[s]), 3)
+	}
+	extraBits := [19]uint{16: 2, 17: 3, 18: 7}
+	for _, r := range runs {
+		bw.write(uint64(clCode[r.sym])|uint64(r.extra)<<clLen[r.sym], uint(clLen[r.sym])+extraBits[r.sym])
+	}
+}
+
+// huffScratch is the scratch space of Huffman codes' lengths.
+type huffScratch struct {
+	syms   []uint64 // the symbols used, by frequency: frequency<<16 | symbol
+	weight []int64  // of the tree's nodes: the leaves, then the inner nodes
+	parent []int32
+	depth  []int32
+}
+
+// lengths sets lens to the lengths of a Huffman code for the frequencies
+// freq, none longer than maxBits. At least two symbols get a code, as a
+// decoder wants of a code: the first two, if nothing else is used.
+func (hs *huffScratch) lengths(freq []int32, maxBits int, lens []uint8) {
+	clear(lens)
+	// The symbols used by frequency, then by symbol: each as its
+	// frequency and symbol in one number, sorted as numbers.
+	syms := hs.syms[:0]
+	for s, f := range freq {
+		if f > 0 {
+			syms = append(syms, uint64(f)<<16|uint64(s))
+		}
+	}
+	for s := 0; len(syms) < 2; s++ {
+		if freq[s] == 0 {
+			syms = append(syms, uint64(s))
+		}
+	}
+	slices.Sort(syms)
+	hs.syms = syms
+	n := len(syms)
+	// The tree, by two queues: the leaves, by weight, and the inner nodes,
+	// made in order of weight.
+	w := hs.weight[:0]
+	for _, s := range syms {
+		w = append(w, max(int64(s>>16), 1))
+	}
+	par := append(hs.parent[:0], make([]int32, 2*n-1)...)
+	leaf, inner := 0, n
+	pick := func() int {
+		if leaf < n && (inner >= len(w) || w[leaf] <= w[inner]) {
+			leaf++
+			return leaf - 1
+		}
+		inner++
+		return inner - 1
+	}
+	for range n - 1 {
+		a, b := pick(), pick()
+		par[a], par[b] = int32(len(w)), int32(len(w))
+		w = append(w, w[a]+w[b])
+	}
+	hs.weight, hs.parent = w, par
+	depth := append(hs.depth[:0], make([]int32, len(w))...)
+	hs.depth = depth
+	var count [64]int
+	maxLen := 0
+	for i := len(w) - 2; i >= 0; i-- {
+		depth[i] = depth[par[i]] + 1
+		if i < n {
+			d := min(int(depth[i]), len(count)-1)
+			count[d]++
+			maxLen = max(maxLen, d)
+		}
+	}
+	// Too long: moved up as JPEG's Annex K.3 does, keeping the code whole.
+	for i := maxLen; i > maxBits; i-- {
+		for count[i] > 0 {
+			j := i - 2
+			for count[j] == 0 {
+				j--
+			}
+			count[i] -= 2
+			count[i-1]++
+			count[j+1] += 2
+			count[j]--
+		}
+	}
+	// The longest codes to the rarest symbols.
+	k := 0
+	for l := min(maxLen, maxBits); l > 0; l-- {
+		for range count[l] {
+			lens[syms[k]&0xffff] = uint8(l)
+			k++
+		}
+	}
+}
+
+// canonical sets codes to the canonical Huffman code of lengths lens,
+// each code's bits reversed, as deflate writes them first bit first.
+func canonical(lens []uint8, codes []uint16) {
+	var count [16]uint16
+	for _, l := range lens {
+		count[l]++
+	}
+	count[0] = 0
+	var next [16]uint16
+	code := uint16(0)
+	for l := 1; l < 16; l++ {
+		code = (code + count[l-1]) << 1
+		next[l] = code
+	}
+	for s, l := range lens {
+		if l > 0 {
+			codes[s] = bits.Reverse16(next[l]) >> (16 - l)
+			next[l]++
+		}
+	}
+}
+
+// bitWriter appends bits to out, first bit first.
+type bitWriter struct {
+	out []byte
+	acc uint64
+	n   uint
+}
+
+// write writes the n low bits of v, n at most 32.
+func (b *bitWriter) write(v uint64, n uint) {
+	b.acc |= v << b.n
+	b.n += n
+	if b.n >= 32 {
+		b.out = binary.LittleEndian.AppendUint32(b.out, uint32(b.acc))
+		b.acc >>= 32
+		b.n -= 32
+	}
+}
+
+// align writes the bits held and pads them to a byte with zeros.
+func (b *bitWriter) align() {
+	for b.n > 0 {
+		b.out = append(b.out, byte(b.acc))
+		b.acc >>= 8
+		b.n -= min(b.n, 8)
+	}
+	b.acc = 0
+}
+
+// The length and distance codes of RFC 1951, 3.2.5: their first value and
+// extra bits.
+var (
+	lengthBase  = [29]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 255}
+	lengthExtra = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
+	distBase    = [30]int{0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576}
+	distExtra   = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
+
+	// lengthCode is the length code of each match length less minMatch.
+	lengthCode = func() (t [maxMatch - minMatch + 1]int) {
+		for c := range lengthBase {
+			for l := lengthBase[c]; l < len(t) && (c == len(lengthBase)-1 || l < lengthBase[c+1]); l++ {
+				t[l] = c
+			}
+		}
+		return t
+	}()
+)
+
+// distCode returns the distance code of distance d, 1 to maxDist.
+func distCode(d int) int {
+	d--
+	if d < 4 {
+		return d
+	}
+	// Two codes for each power of two: the highest bit and the one after.
+	hb := bits.Len(uint(d)) - 1
+	return 2*hb + d>>(hb-1)&1
+}
+
+// adler32Of returns the adler-32 checksum of p, as hash/adler32 does, eight
+// bytes at a time: each step adds to the second sum eight times the first
+// and the bytes weighted 8 down to 1, worked out by multiplying the even
+// and the odd bytes, spread over four 16-bit lanes, by their weights, the
+// products' sum falling into the top lane. Some 0.6 of the time of
+// hash/adler32, which adds a byte at a time.
+func adler32Of(p []byte) uint32 {
+	const (
+		mod  = 65521
+		nmax = 5552 // as zlib reduces the sums, a multiple of 8
+		lo   = 0x00ff00ff00ff00ff
+	)
+	s1, s2 := uint64(1), uint64(0)
+	for len(p) > 0 {
+		n := min(len(p), nmax)
+		q := p[:n]
+		for len(q) >= 8 {
+			v := binary.LittleEndian.Uint64(q)
+			even, odd := v&lo, v>>8&lo
+			s2 += 8*s1 + (even*0x0008000600040002)>>48 + (odd*0x0007000500030001)>>48
+			s1 += ((even + odd) * 0x0001000100010001) >> 48
+			q = q[8:]
+		}
+		for _, b := range q {
+			s1 += uint64(b)
+			s2 += s1
+		}
+		s1 %= mod
+		s2 %= mod
+		p = p[n:]
+	}
+	return uint32(s2<<16 | s1)
+}
