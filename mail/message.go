@@ -82,12 +82,14 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		return in, nil
 	}
 	var plain, html string
+	var plainCS, htmlCS string // the unknown character set of each, if any
 	for {
 		p, err := r.NextPart()
 		if err == io.EOF {
 			break
 		}
-		if err != nil && !message.IsUnknownCharset(err) {
+		unknown := message.IsUnknownCharset(err)
+		if err != nil && !unknown {
 			if plain != "" || html != "" {
 				break // keep what was read of a mail cut short
 			}
@@ -102,7 +104,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 			}
 			continue
 		}
-		t, _, _ := h.ContentType()
+		t, params, _ := h.ContentType()
 		if t == "" {
 			t = "text/plain"
 		}
@@ -110,24 +112,51 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		if err != nil {
 			return in, &ReadError{Reason: rules.M("its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded"), Err: err}
 		}
+		// A text in an unknown character set, or one that does not
+		// decode, is not read as bytes: its orders could read wrong.
+		cs := ""
+		if unknown || !utf8.Valid(body) {
+			cs = params["charset"]
+			if cs == "" {
+				cs = "us-ascii"
+			}
+		}
 		switch {
-		case t == "text/plain" && plain == "":
-			plain = string(body)
-		case t == "text/html" && html == "":
-			html = string(body)
+		case t == "text/plain" && plain == "" && plainCS == "":
+			plain, plainCS = string(body), cs
+		case t == "text/html" && html == "" && htmlCS == "":
+			html, htmlCS = string(body), cs
 		}
 	}
+	return in, in.text(plain, plainCS, html, htmlCS)
+}
+
+// text sets the mail's text from its plain or HTML part, the plain one
+// first; a part whose character set is unknown or does not decode (cs,
+// named) is refused.
+func (in *Incoming) text(plain, plainCS, html, htmlCS string) error {
 	switch {
+	case plainCS != "" && (plain != "" || html == ""):
+		return charsetError(plainCS)
 	case plain != "":
 		in.Text = plain
+	case htmlCS != "":
+		return charsetError(htmlCS)
 	case html != "":
 		in.Text = HTMLToText(html)
 	default:
-		return in, ErrNoText
+		return ErrNoText
 	}
 	// Mail lines end in CRLF on the wire; orders and replies quote lines.
 	in.Text = strings.ReplaceAll(in.Text, "\r\n", "\n")
-	return in, nil
+	return nil
+}
+
+// charsetError refuses a text in the character set cs, which the referee
+// does not know or which its bytes are not.
+func charsetError(cs string) error {
+	return &ReadError{Reason: rules.M("its text is in the character set %q, which the referee cannot read, or its bytes are not that character set; send it in UTF-8", cs),
+		Err: fmt.Errorf("character set %q unknown or not decodable", cs)}
 }
 
 // header reads the header fields a mail is known by.

@@ -128,7 +128,7 @@ listen = %q
 			var id string
 			err = withStore(path, func(tx *store.Tx) error {
 				var err error
-				id, _, err = mail.NewGame(tx, gomail.Address{Name: cfg.Referee.Name, Address: cfg.Referee.Address},
+				id, _, err = mail.NewGame(tx, gomail.Address{Name: cfg.Referee.Name, Address: cfg.Referee.Address}, cfg.RefereeOptions(),
 					ref.NewGame{Scenario: *scenario, German: *german, Allied: *allied, Deadline: cfg.Referee.Deadline}, c.now())
 				return err
 			})
