@@ -463,17 +463,16 @@ func (w *work) provenGame(ids []string, token string) (*adjudicator.Game, rules.
 // nothing else.
 func (w *work) unproven(token string) {
 	p := w.printer()
-	var text string
+	text, subject := "", p.Sprintf("a mail in your name was refused")
 	if token == "" {
-		w.outcome = "refused: no TOKEN line"
+		w.outcome, subject = "refused: no TOKEN line", p.Sprintf("your mail had no TOKEN line")
 		text = p.Sprintf("Your mail (subject %q) had no TOKEN line, so nothing in it was applied. Every mail to the referee needs the TOKEN line of your welcome mail, and the GAME line of the game it is for; send it again with them.", w.in.Subject)
 	} else {
 		w.outcome = "refused: wrong token"
 		text = p.Sprintf("A mail from your address (subject %q) had a TOKEN line that is none of your tokens, so nothing in it was applied. If you sent it, send it again with the GAME and TOKEN lines of your welcome mail; if you did not, your token kept it out.", w.in.Subject)
 	}
 	w.h.log.Warn("mail refused: "+strings.TrimPrefix(w.outcome, "refused: "), "from", w.in.From, "message_id", w.in.MessageID)
-	w.send(referee.Mail{Kind: referee.KindWarning, To: []string{w.in.From}, Subject: p.Sprintf("a mail in your name was refused"),
-		Text: wrapped(text)})
+	w.send(referee.Mail{Kind: referee.KindWarning, To: []string{w.in.From}, Subject: subject, Text: wrapped(text)})
 }
 
 // wrapped lays out a paragraph of a notice in lines of 78 columns at most,
