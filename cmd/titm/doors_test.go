@@ -670,3 +670,137 @@ func doorHeadings(t *testing.T, code string) {
 		})
 	}
 }
+
+// The tournament lines through every door: the director's TOURNAMENT
+// PAUSE and RESUME, typed in full-width letters, tell the players what
+// titm tournament pause and resume tell them, on the store and through the
+// socket; a player's STANDINGS and HELP by mail are answered with the
+// standings and his lines.
+func TestEveryDoorAlikeTournament(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.db")
+	start := time.Date(2026, 12, 16, 6, 0, 0, 0, time.UTC)
+	var id string
+	st, err := store.Open(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Update(func(tx *store.Tx) error {
+		cfg := doorsConfig(t, base, "")
+		if err := mail.StoreReferee(tx, cfg); err != nil {
+			return err
+		}
+		res, err := referee.New(cfg.RefereeOptions()).NewTournament(tx, "cup.toml", []byte(cupFile), start)
+		if err != nil {
+			return err
+		}
+		id = res.Tournament.ID
+		return mail.Queue(tx, cfg.From(), res.Mails, start)
+	})
+	welcomes, _ := outboxSince(t, st, 0)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var annaToken string
+	for _, m := range welcomes {
+		if strings.Contains(m, "to anna@example.test\nSubject: ["+id+"] welcome") {
+			if f := regexp.MustCompile(`(?m)^\s+([a-z0-9]{4}(?:-[a-z0-9]{4}){4})$`).FindStringSubmatch(m); f != nil {
+				annaToken = f[1]
+			}
+		}
+	}
+	if annaToken == "" {
+		t.Fatalf("no tournament token in Anna's welcome among %d mails", len(welcomes))
+	}
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyOf := func(name string) string {
+		p := filepath.Join(dir, name+".db")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	mdb := copyOf("mail")
+	mst, err := store.Open(mdb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mst.Close()
+	md := &mailDoor{st: mst, h: mail.NewHandler(doorsConfig(t, mdb, ""), quiet)}
+	cdb := copyOf("cli")
+	var cnow time.Time
+	cd := &cliDoor{db: cdb, now: &cnow, dir: t.TempDir()}
+	sdb := copyOf("socket")
+	sst, err := store.Open(sdb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sst.Close()
+	scfg := doorsConfig(t, sdb, "")
+	var snow time.Time
+	ctl, err := listenControl(socketFor(sdb), &host{st: sst, ref: referee.New(scfg.RefereeOptions()), from: scfg.From(),
+		now: func() time.Time { return snow }}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctl.Close()
+	sd := &cliDoor{st: sst, db: sdb, now: &snow, dir: t.TempDir()}
+	cliStore := func() *store.Store {
+		st, err := store.Open(cdb, &store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	steps := []step{
+		{name: "tournament pause", from: dDirector, mail: "ＴＯＫＥＮ　" + dDirToken + "\nＴＯＵＲＮＡＭＥＮＴ　ＰＡＵＳＥ　" + id + "　the venue is closed",
+			cmd: []string{"tournament", "pause", id, "--reason", "the venue is closed"}},
+		{name: "tournament resume", from: dDirector, mail: "TOKEN " + dDirToken + "\nTOURNAMENT RESUME " + id + " it is open again",
+			cmd: []string{"tournament", "resume", id, "--reason", "it is open again"}},
+	}
+	boxes := map[string]int{"mail": len(welcomes), "command": len(welcomes), "socket": len(welcomes)}
+	now := start
+	for _, s := range steps {
+		now = now.Add(time.Hour)
+		got := map[string][]string{}
+		for name, d := range map[string]door{"mail": md, "command": cd, "socket": sd} {
+			d.act(t, s, now)
+			st := d.store()
+			if st == nil {
+				st = cliStore()
+			}
+			var mails []string
+			mails, boxes[name] = outboxSince(t, st, boxes[name])
+			if d == cd {
+				st.Close()
+			}
+			for _, m := range mails {
+				if !strings.HasPrefix(m, referee.KindReply+" ") {
+					got[name] = append(got[name], m)
+				}
+			}
+			sort.Strings(got[name])
+		}
+		if len(got["mail"]) == 0 {
+			t.Errorf("%s by mail told nobody", s.name)
+		}
+		for _, name := range []string{"command", "socket"} {
+			if !reflect.DeepEqual(got[name], got["mail"]) {
+				t.Errorf("%s: the mails by %s differ from those by mail:\n%s\nby mail:\n%s", s.name, name,
+					strings.Join(got[name], "\n----\n"), strings.Join(got["mail"], "\n----\n"))
+			}
+		}
+	}
+	// A player's lines by mail, typed in full-width letters.
+	md.act(t, step{name: "standings", from: "anna@example.test",
+		mail: "ＴＯＵＲＮＡＭＥＮＴ　" + id + "\nＴＯＫＥＮ　" + annaToken + "\nＳＴＡＮＤＩＮＧＳ\nHELP"}, now.Add(time.Hour))
+	replies, _ := outboxSince(t, mst, boxes["mail"])
+	if len(replies) != 1 || !strings.Contains(replies[0], "rank") || !strings.Contains(replies[0], "BID side VP") || !strings.Contains(replies[0], "STANDINGS") {
+		t.Errorf("the answer to STANDINGS and HELP: %q", replies)
+	}
+}
