@@ -75,6 +75,9 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		}
 		return nil, &ReadError{Reason: why, Err: err}
 	}
+	// A mail of one part in an unknown character set is told at once;
+	// its part's text is then the raw bytes.
+	whole := message.IsUnknownCharset(err)
 	in := &Incoming{}
 	in.header(r.Header)
 	if t, params, _ := r.Header.ContentType(); t == "multipart/report" && strings.EqualFold(params["report-type"], "delivery-status") {
@@ -88,7 +91,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		if err == io.EOF {
 			break
 		}
-		unknown := message.IsUnknownCharset(err)
+		unknown := message.IsUnknownCharset(err) || whole
 		if err != nil && !unknown {
 			if plain != "" || html != "" {
 				break // keep what was read of a mail cut short
