@@ -300,38 +300,10 @@ func (w *work) registered(addr string) bool {
 }
 
 func (w *work) handle(raw []byte) error {
-	in, cfg, perr := w.in, w.h.cfg, w.perr
-	var re *ReadError
-	switch {
-	case w.oversize:
-		w.outcome = fmt.Sprintf("refused: %d bytes, over the limit of %d", w.size, cfg.Referee.MaxMessageBytes)
-		w.h.log.Warn("mail refused: over the size limit", "from", in.From, "message_id", in.MessageID, "bytes", w.size)
-		if w.registered(in.From) {
-			w.reply("", wrapped(w.printer().Sprintf("Your mail of %d bytes is over the referee's limit of %d bytes, so it was not read.\nSend your orders as plain text, without attachments.\n", w.size, cfg.Referee.MaxMessageBytes)))
-		}
-		return nil
-	case len(in.Bounce) > 0:
-		return w.bounce()
-	case errors.Is(perr, ErrNoText):
-		w.outcome = "refused: no text part"
-		if w.registered(in.From) {
-			w.reply("", wrapped(w.printer().Sprintf("Your mail has no text part, so it holds no orders the referee can read.\nWrite your orders in the body of a plain-text mail.\n")))
-		}
-		return nil
-	case perr != nil:
-		w.outcome = "refused: unreadable: " + perr.Error()
-		why := rules.M("it cannot be read")
-		if errors.As(perr, &re) {
-			why = re.Reason
-		}
-		if w.registered(in.From) {
-			w.reply("", wrapped(w.printer().Sprintf("The referee could not read your mail: %s.\nSend your orders in a plain-text mail.\n", why)))
-		}
-		return nil
-	case in.From == "":
-		w.outcome = "ignored: no sender"
-		return nil
+	if done, err := w.unreadable(); done || err != nil {
+		return err
 	}
+	in, cfg := w.in, w.h.cfg
 	if cfg.Referee.RequireDKIM && w.registered(in.From) && !dkimAligned(raw, in.From, w.h.LookupTXT) {
 		// Without a signature of the sender's domain the From may be
 		// forged; no reply goes to it, and the address is warned.
@@ -380,6 +352,45 @@ func (w *work) handle(raw []byte) error {
 	}
 	w.result(res)
 	return nil
+}
+
+// unreadable answers a mail that cannot be read (over the size limit,
+// without text, broken), handles a delivery report, and ignores a mail
+// without a sender. It reports whether the mail is done with.
+func (w *work) unreadable() (bool, error) {
+	in, cfg, perr := w.in, w.h.cfg, w.perr
+	var re *ReadError
+	switch {
+	case w.oversize:
+		w.outcome = fmt.Sprintf("refused: %d bytes, over the limit of %d", w.size, cfg.Referee.MaxMessageBytes)
+		w.h.log.Warn("mail refused: over the size limit", "from", in.From, "message_id", in.MessageID, "bytes", w.size)
+		if w.registered(in.From) {
+			w.reply("", wrapped(w.printer().Sprintf("Your mail of %d bytes is over the referee's limit of %d bytes, so it was not read.\nSend your orders as plain text, without attachments.\n", w.size, cfg.Referee.MaxMessageBytes)))
+		}
+		return true, nil
+	case len(in.Bounce) > 0:
+		return true, w.bounce()
+	case errors.Is(perr, ErrNoText):
+		w.outcome = "refused: no text part"
+		if w.registered(in.From) {
+			w.reply("", wrapped(w.printer().Sprintf("Your mail has no text part, so it holds no orders the referee can read.\nWrite your orders in the body of a plain-text mail.\n")))
+		}
+		return true, nil
+	case perr != nil:
+		w.outcome = "refused: unreadable: " + perr.Error()
+		why := rules.M("it cannot be read")
+		if errors.As(perr, &re) {
+			why = re.Reason
+		}
+		if w.registered(in.From) {
+			w.reply("", wrapped(w.printer().Sprintf("The referee could not read your mail: %s.\nSend your orders in a plain-text mail.\n", why)))
+		}
+		return true, nil
+	case in.From == "":
+		w.outcome = "ignored: no sender"
+		return true, nil
+	}
+	return false, nil
 }
 
 // findGame finds the game a player's mail is for: its GAME line, or [id] in

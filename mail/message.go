@@ -84,8 +84,7 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		in.report(r)
 		return in, nil
 	}
-	var plain, html string
-	var plainCS, htmlCS string // the unknown character set of each, if any
+	var t texts
 	for {
 		p, err := r.NextPart()
 		if err == io.EOF {
@@ -93,45 +92,60 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		}
 		unknown := message.IsUnknownCharset(err) || whole
 		if err != nil && !unknown {
-			if plain != "" || html != "" {
+			if t.plain != "" || t.html != "" {
 				break // keep what was read of a mail cut short
 			}
 			return in, &ReadError{Reason: rules.M("its parts are broken: a part or the closing boundary is missing, as in a mail cut short"), Err: err}
 		}
-		h, ok := p.Header.(*gomail.InlineHeader)
-		if !ok {
-			// Attachments carry no orders.
-			if ah, ok := p.Header.(*gomail.AttachmentHeader); ok {
-				name, _ := ah.Filename()
-				in.Attachments = append(in.Attachments, name)
-			}
-			continue
-		}
-		t, params, _ := h.ContentType()
-		if t == "" {
-			t = "text/plain"
-		}
-		body, err := io.ReadAll(io.LimitReader(p.Body, 1<<20))
-		if err != nil {
-			return in, &ReadError{Reason: rules.M("its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded"), Err: err}
-		}
-		// A text in an unknown character set, or one that does not
-		// decode, is not read as bytes: its orders could read wrong.
-		cs := ""
-		if unknown || !utf8.Valid(body) {
-			cs = params["charset"]
-			if cs == "" {
-				cs = "us-ascii"
-			}
-		}
-		switch {
-		case t == "text/plain" && plain == "" && plainCS == "":
-			plain, plainCS = string(body), cs
-		case t == "text/html" && html == "" && htmlCS == "":
-			html, htmlCS = string(body), cs
+		if err := t.read(in, p, unknown); err != nil {
+			return in, err
 		}
 	}
-	return in, in.text(plain, plainCS, html, htmlCS)
+	return in, in.text(t.plain, t.plainCS, t.html, t.htmlCS)
+}
+
+// texts are the text parts of a mail as read: the first plain and HTML
+// ones, and the unknown character set of each, if any.
+type texts struct {
+	plain, plainCS string
+	html, htmlCS   string
+}
+
+// read reads a part of a mail: an attachment's name, or a text; unknown
+// says that its character set is unknown.
+func (t *texts) read(in *Incoming, p *gomail.Part, unknown bool) error {
+	h, ok := p.Header.(*gomail.InlineHeader)
+	if !ok {
+		// Attachments carry no orders.
+		if ah, ok := p.Header.(*gomail.AttachmentHeader); ok {
+			name, _ := ah.Filename()
+			in.Attachments = append(in.Attachments, name)
+		}
+		return nil
+	}
+	typ, params, _ := h.ContentType()
+	if typ == "" {
+		typ = "text/plain"
+	}
+	body, err := io.ReadAll(io.LimitReader(p.Body, 1<<20))
+	if err != nil {
+		return &ReadError{Reason: rules.M("its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded"), Err: err}
+	}
+	// A text in an unknown character set, or one that does not decode,
+	// is not read as bytes: its orders could read wrong.
+	cs := ""
+	if unknown || !utf8.Valid(body) {
+		if cs = params["charset"]; cs == "" {
+			cs = "us-ascii"
+		}
+	}
+	switch {
+	case typ == "text/plain" && t.plain == "" && t.plainCS == "":
+		t.plain, t.plainCS = string(body), cs
+	case typ == "text/html" && t.html == "" && t.htmlCS == "":
+		t.html, t.htmlCS = string(body), cs
+	}
+	return nil
 }
 
 // text sets the mail's text from its plain or HTML part, the plain one
