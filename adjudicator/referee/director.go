@@ -9,6 +9,7 @@ import (
 
 	"titm/adjudicator"
 	"titm/adjudicator/lang"
+	"titm/adjudicator/tournament"
 	"titm/rules"
 )
 
@@ -258,8 +259,8 @@ func (r *Referee) Direct(tx Tx, m DirectorMail, now time.Time) (*Result, error) 
 		d.answers = append(d.answers, directorHelp(p))
 	}
 	d.res.Reply = strings.Join(d.answers, "\n\n") + "\n"
-	d.res.Outcome = "director: " + strings.Join(d.done, ", ")
-	if len(d.done) == 0 {
+	d.res.Outcome = "director: " + strings.Join(d.acts, ", ")
+	if len(d.acts) == 0 {
 		d.res.Outcome = "director: nothing done"
 	}
 	return d.res, nil
@@ -305,7 +306,7 @@ type directing struct {
 	res     *Result
 	text    string
 	answers []string
-	done    []string
+	acts    []string // the acts done
 }
 
 // line does one line and answers it.
@@ -331,7 +332,7 @@ func (d *directing) line(l aLine) {
 			return
 		}
 		d.answer(l.n, o.String(), ans)
-		d.done = append(d.done, o.Act)
+		d.acts = append(d.acts, o.Act)
 	}
 }
 
@@ -379,7 +380,25 @@ func (d *directing) act(l DirectorLine, n int) (string, error) {
 		return "", err
 	}
 	d.collect(res)
-	return res.Reply, nil
+	return d.done(l, res), nil
+}
+
+// done is the answer to a line whose act was done, in the director's
+// language: what was made, or the log's head after the act.
+func (d *directing) done(l DirectorLine, res *Result) string {
+	p := d.p
+	switch t := res.Tournament; {
+	case l.Act == "NEW":
+		return p.Sprintf("game %s made; its players are welcomed and asked to JOIN", res.Game.ID)
+	case l.Act == "NEW TOURNAMENT":
+		return p.Sprintf("tournament %s made: %d players, %s, %s; its players are welcomed and round 1 is paired\ncommitment %s",
+			t.ID, len(t.Entrants), t.Format, tournament.RoundsText(t.Settings.Rounds), t.Commitment)
+	case t != nil:
+		return p.Sprintf("done\ntournament log head %s", t.Head)
+	case res.Game != nil:
+		return p.Sprintf("done\nlog head %s", res.Game.Head)
+	}
+	return res.Reply
 }
 
 // gameAct does a director's act on a game.

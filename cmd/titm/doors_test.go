@@ -578,6 +578,10 @@ func doorHeadings(t *testing.T, code string) {
 			byMail: "refused: the director's token is missing or wrong", answer: map[string]string{"en": "with the director's token", "ja": "運営者のトークンの TOKEN 行がない"}[code]},
 		{name: "director's HELP", from: dDirector, text: "TOKEN " + dDirToken + "\nＨＥＬＰ\n",
 			byMail: "director: nothing done", answer: map[string]string{"en": "ROLLBACK game G17-2 reason", "ja": "ROLLBACK ゲーム G17-2 理由"}[code]},
+		{name: "director's act", from: dDirector, text: "ＴＯＫＥＮ　" + dDirToken + "\nＮＥＷ　intro g3@doors.test a3@doors.test\n",
+			byMail: "director: NEW", answer: map[string]string{"en": "made; its players are welcomed", "ja": "を作成しました。両プレイヤーに案内メール"}[code]},
+		{name: "director's act refused", from: dDirector, text: "ＴＯＫＥＮ　" + dDirToken + "\nＰＡＵＳＥ　" + id + "　a player is ill\n",
+			byMail: "director: nothing done", answer: map[string]string{"en": "is forming: no clock runs", "ja": "は参加待ちです: 両プレイヤーが参加するまで時計は動きません"}[code]},
 		{name: "director's wrong line", from: dDirector, text: "TOKEN " + dDirToken + "\nEXTEND " + id + " soon the holidays\n",
 			byMail: "director: nothing done", answer: map[string]string{"en": `EXTEND takes a game, a time as 24h, and a reason, not "soon"`, "ja": `"soon" は時間ではありません`}[code]},
 	}
@@ -607,10 +611,10 @@ func doorHeadings(t *testing.T, code string) {
 				outcome, err = h.Handle(tx, mail.MessageKey{Mailbox: "INBOX", UIDValidity: 1, UID: 1}, raw, int64(len(raw)), start.Add(time.Hour))
 				return err
 			})
-			if err != nil || !strings.HasPrefix(outcome, c.byMail) {
-				t.Fatalf("by mail: outcome %q, %v; want %q", outcome, err, c.byMail)
-			}
 			mails, _ := outboxSince(t, mst, n)
+			if err != nil || !strings.HasPrefix(outcome, c.byMail) {
+				t.Fatalf("by mail: outcome %q, %v; want %q\n%s", outcome, err, c.byMail, strings.Join(mails, "\n----\n"))
+			}
 			if len(mails) == 0 {
 				t.Fatal("by mail: no mail queued")
 			}
