@@ -334,10 +334,10 @@ func (g *Game) Pause(reason string, now time.Time) ([]Record, error) {
 		return nil, err
 	}
 	if g.Status != Playing {
-		return nil, fmt.Errorf("game %s is %s: no clock runs until both players have joined", g.ID, g.Status)
+		return nil, rules.M("game %s is %s: no clock runs until both players have joined", g.ID, g.Status.Message()).Err()
 	}
 	if g.Paused {
-		return nil, fmt.Errorf("game %s is already paused", g.ID)
+		return nil, rules.M("game %s is already paused", g.ID).Err()
 	}
 	g.Paused, g.Left, g.Due = true, max(g.Due.Sub(now), 0), time.Time{}
 	return []Record{g.record(Record{Kind: KindPaused, Time: now, Reason: reason})}, nil
@@ -350,7 +350,7 @@ func (g *Game) Resume(reason string, now time.Time) ([]Record, error) {
 		return nil, err
 	}
 	if !g.Paused {
-		return nil, fmt.Errorf("game %s is not paused", g.ID)
+		return nil, rules.M("game %s is not paused", g.ID).Err()
 	}
 	g.Paused, g.Due, g.Left = false, now.Add(g.Left), 0
 	return []Record{g.record(Record{Kind: KindResumed, Time: now, Reason: reason, Due: g.Due})}, nil
@@ -406,7 +406,7 @@ func (g *Game) Rollback(log []Record, to rules.Impulse, reason string, now time.
 		return nil, err
 	}
 	if g.Status != Playing {
-		return nil, fmt.Errorf("game %s is %s: only a game being played can be rolled back", g.ID, g.Status)
+		return nil, rules.M("game %s is %s: only a game being played can be rolled back", g.ID, g.Status.Message()).Err()
 	}
 	h, err := Replay(g.Header(), log, nil)
 	if err != nil {
@@ -419,7 +419,7 @@ func (g *Game) rollback(before map[rules.Impulse]*rules.State, to rules.Impulse,
 	now = at(now)
 	st := before[to]
 	if st == nil {
-		return nil, fmt.Errorf("game %s: impulse %s has not been played", g.ID, to)
+		return nil, rules.M("game %s: impulse %s has not been played", g.ID, to.String()).Err()
 	}
 	st = st.Clone()
 	for side, sd := range g.State.Standing {

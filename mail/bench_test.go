@@ -312,7 +312,7 @@ func peakRSS(b *testing.B, pid int) float64 {
 func (w *world) freshGame() {
 	w.t.Helper()
 	err := w.st.Update(func(tx *store.Tx) error {
-		id, tokens, err := mail.NewGame(tx, gomail.Address{}, acts.NewGame{Scenario: "intro",
+		id, tokens, err := mail.NewGame(tx, gomail.Address{}, nil, acts.NewGame{Scenario: "intro",
 			German: german, Allied: allied, Deadline: 48 * time.Hour}, time.Now())
 		if err != nil {
 			return err

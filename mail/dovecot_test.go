@@ -58,7 +58,7 @@ retry_min = "1s"
 	}
 	defer w.st.Close()
 	err = w.st.Update(func(tx *store.Tx) error {
-		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
+		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, nil, acts.NewGame{Scenario: "intro",
 			German: german, Allied: allied, Deadline: 48 * time.Hour}, time.Now())
 		if err != nil {
 			return err

@@ -275,8 +275,7 @@ func (h *Handler) Failed(tx *store.Tx, key MessageKey, raw []byte, size int64, c
 	l := h.read(raw, size)
 	w := &work{h: h, tx: tx, now: now, letter: l, outcome: "failed: " + cause.Error()}
 	if w.registered(l.in.From) {
-		w.reply("", "The referee met an error of its own while handling your mail, so nothing in it was applied.\n"+
-			"The operator has been told. Please send it again later, or write to the operator.\n")
+		w.reply("", wrapped(w.printer().Sprintf("The referee met an error of its own while handling your mail, so nothing in it was applied. The operator has been told. Please send it again later, or write to the operator.")))
 	}
 	if err := w.queue(); err != nil {
 		return err
@@ -301,38 +300,10 @@ func (w *work) registered(addr string) bool {
 }
 
 func (w *work) handle(raw []byte) error {
-	in, cfg, perr := w.in, w.h.cfg, w.perr
-	var re *ReadError
-	switch {
-	case w.oversize:
-		w.outcome = fmt.Sprintf("refused: %d bytes, over the limit of %d", w.size, cfg.Referee.MaxMessageBytes)
-		w.h.log.Warn("mail refused: over the size limit", "from", in.From, "message_id", in.MessageID, "bytes", w.size)
-		if w.registered(in.From) {
-			w.reply("", w.printer().Sprintf("Your mail of %d bytes is over the referee's limit of %d bytes, so it was not read.\nSend your orders as plain text, without attachments.\n", w.size, cfg.Referee.MaxMessageBytes))
-		}
-		return nil
-	case len(in.Bounce) > 0:
-		return w.bounce()
-	case errors.Is(perr, ErrNoText):
-		w.outcome = "refused: no text part"
-		if w.registered(in.From) {
-			w.reply("", w.printer().Sprintf("Your mail has no text part, so it holds no orders the referee can read.\nWrite your orders in the body of a plain-text mail.\n"))
-		}
-		return nil
-	case perr != nil:
-		w.outcome = "refused: unreadable: " + perr.Error()
-		why := rules.M("it cannot be read")
-		if errors.As(perr, &re) {
-			why = re.Reason
-		}
-		if w.registered(in.From) {
-			w.reply("", w.printer().Sprintf("The referee could not read your mail: %s.\nSend your orders in a plain-text mail.\n", why))
-		}
-		return nil
-	case in.From == "":
-		w.outcome = "ignored: no sender"
-		return nil
+	if done, err := w.unreadable(); done || err != nil {
+		return err
 	}
+	in, cfg := w.in, w.h.cfg
 	if cfg.Referee.RequireDKIM && w.registered(in.From) && !dkimAligned(raw, in.From, w.h.LookupTXT) {
 		// Without a signature of the sender's domain the From may be
 		// forged; no reply goes to it, and the address is warned.
@@ -340,9 +311,7 @@ func (w *work) handle(raw []byte) error {
 		w.h.log.Warn("mail refused: no valid DKIM signature", "from", in.From, "message_id", in.MessageID)
 		p := w.printer()
 		w.send(referee.Mail{Kind: referee.KindWarning, To: []string{in.From}, Subject: p.Sprintf("a mail in your name was refused"),
-			Text: p.Sprintf("A mail from your address (subject %q) was refused: the referee requires a valid DKIM signature\n"+
-				"of your address's domain, and it had none. Nothing in it was applied. If you sent it, send it\n"+
-				"through your own mail provider, which signs the mails it sends.\n", in.Subject)})
+			Text: wrapped(p.Sprintf("A mail from your address (subject %q) was refused: the referee requires a valid DKIM signature of your address's domain, and it had none. Nothing in it was applied. If you sent it, send it through your own mail provider, which signs the mails it sends.", in.Subject))})
 		return nil
 	}
 	if d := cfg.Referee.Director; d != "" && strings.EqualFold(d, in.From) {
@@ -362,22 +331,19 @@ func (w *work) handle(raw []byte) error {
 		w.h.log.Warn("mail from an unregistered sender", "from", in.From, "message_id", in.MessageID)
 		return nil
 	}
-	g, side, err := w.findGame(ids)
+	hd := referee.ReadHeading(in.Text)
+	g, side, err := w.findGame(ids, hd)
 	if err != nil || g == nil {
 		return err
 	}
 	w.game = g.ID
-	if !g.Authentic(side, tokenOf(in.Text)) {
-		w.outcome = "refused: missing or wrong token"
-		w.h.log.Warn("mail refused: missing or wrong token", "game", g.ID, "from", in.From, "message_id", in.MessageID)
+	if res := w.h.ref.Unproven(g, side, hd.Token, in.Subject, true); res != nil {
 		// The registered address is warned, not answered: the mail may be
-		// forged, and the warning tells only that one was refused.
-		p := w.printer()
-		w.send(referee.Mail{Game: g.ID, Kind: referee.KindWarning, To: []string{g.Players[side].Address},
-			Subject: p.Sprintf("[%s] a mail in your name was refused", g.ID),
-			Text: p.Sprintf("A mail from your address to game %s (subject %q) was refused: it had no TOKEN line, or a wrong one.\n"+
-				"Nothing in it was applied. If you sent it, send it again with the TOKEN line of your welcome mail.\n"+
-				"If you did not, someone tried to give orders in your name; your token keeps them out.\n", g.ID, in.Subject)})
+		// forged, and the warning tells only that one was refused and
+		// what it lacked.
+		w.outcome = res.Outcome
+		w.h.log.Warn("mail refused: "+strings.TrimPrefix(res.Outcome, "refused: "), "game", g.ID, "from", in.From, "message_id", in.MessageID)
+		w.collect(res)
 		return nil
 	}
 	res, err := w.h.ref.Orders(w.tx, g.ID, side, w.in.Text, w.now)
@@ -388,10 +354,51 @@ func (w *work) handle(raw []byte) error {
 	return nil
 }
 
+// unreadable answers a mail that cannot be read (over the size limit,
+// without text, broken), handles a delivery report, and ignores a mail
+// without a sender. It reports whether the mail is done with.
+func (w *work) unreadable() (bool, error) {
+	in, cfg, perr := w.in, w.h.cfg, w.perr
+	var re *ReadError
+	switch {
+	case w.oversize:
+		w.outcome = fmt.Sprintf("refused: %d bytes, over the limit of %d", w.size, cfg.Referee.MaxMessageBytes)
+		w.h.log.Warn("mail refused: over the size limit", "from", in.From, "message_id", in.MessageID, "bytes", w.size)
+		if w.registered(in.From) {
+			w.reply("", wrapped(w.printer().Sprintf("Your mail of %d bytes is over the referee's limit of %d bytes, so it was not read.\nSend your orders as plain text, without attachments.\n", w.size, cfg.Referee.MaxMessageBytes)))
+		}
+		return true, nil
+	case len(in.Bounce) > 0:
+		return true, w.bounce()
+	case errors.Is(perr, ErrNoText):
+		w.outcome = "refused: no text part"
+		if w.registered(in.From) {
+			w.reply("", wrapped(w.printer().Sprintf("Your mail has no text part, so it holds no orders the referee can read.\nWrite your orders in the body of a plain-text mail.\n")))
+		}
+		return true, nil
+	case perr != nil:
+		w.outcome = "refused: unreadable: " + perr.Error()
+		why := rules.M("it cannot be read")
+		if errors.As(perr, &re) {
+			why = re.Reason
+		}
+		if w.registered(in.From) {
+			w.reply("", wrapped(w.printer().Sprintf("The referee could not read your mail: %s.\nSend your orders in a plain-text mail.\n", why)))
+		}
+		return true, nil
+	case in.From == "":
+		w.outcome = "ignored: no sender"
+		return true, nil
+	}
+	return false, nil
+}
+
 // findGame finds the game a player's mail is for: its GAME line, or [id] in
-// its subject, or the one game of the sender still being played.
-func (w *work) findGame(ids []string) (*adjudicator.Game, rules.Side, error) {
-	id := gameLineOf(w.in.Text)
+// its subject, or else the game of the sender's that its token proves, the
+// one still being played first. A mail that names none of his games and
+// proves none is refused with a warning to his address.
+func (w *work) findGame(ids []string, hd referee.Heading) (*adjudicator.Game, rules.Side, error) {
+	id := hd.Game
 	if id == "" {
 		for _, m := range subjectGame.FindAllStringSubmatch(w.in.Subject, -1) {
 			for _, x := range ids {
@@ -402,20 +409,11 @@ func (w *work) findGame(ids []string) (*adjudicator.Game, rules.Side, error) {
 		}
 	}
 	if id == "" {
-		var open []string
-		for _, x := range ids {
-			if g, err := w.tx.Summary(x); err == nil && g.Status != adjudicator.Finished && sideOf(g, w.in.From) != "" {
-				open = append(open, x)
-			}
+		g, side, err := w.provenGame(ids, hd.Token)
+		if g == nil && err == nil {
+			w.unproven(hd.Token)
 		}
-		if len(open) != 1 {
-			w.outcome = "refused: no GAME line"
-			p := w.printer()
-			w.reply("", p.Sprintf("Your mail names no game, and you play %d games: %s.\nPut a GAME line at its top, as GAME %s, or the game's id in brackets in the subject.\n",
-				len(open), strings.Join(open, p.Sprintf(", ")), first(open, "intro-1")))
-			return nil, "", nil
-		}
-		id = open[0]
+		return g, side, err
 	}
 	var match string
 	for _, x := range ids {
@@ -424,9 +422,13 @@ func (w *work) findGame(ids []string) (*adjudicator.Game, rules.Side, error) {
 		}
 	}
 	if match == "" {
+		if g, _, err := w.provenGame(ids, hd.Token); err != nil || g == nil {
+			w.unproven(hd.Token)
+			return nil, "", err
+		}
 		w.outcome = "refused: not a player of " + id
 		p := w.printer()
-		w.reply("", p.Sprintf("You are not a player of game %s; your games are %s.\n", id, strings.Join(ids, p.Sprintf(", "))))
+		w.reply("", wrapped(p.Sprintf("You are not a player of game %s; your games are %s.\n", id, strings.Join(ids, p.Sprintf(", ")))))
 		return nil, "", nil
 	}
 	g, err := w.tx.Summary(match)
@@ -437,17 +439,61 @@ func (w *work) findGame(ids []string) (*adjudicator.Game, rules.Side, error) {
 	if side == "" {
 		w.game = g.ID
 		w.outcome = "refused: an observer's mail"
-		w.reply(g.ID, w.printer().Sprintf("You observe game %s: you receive its reports, but only its players give orders.\n", g.ID))
+		w.reply(g.ID, wrapped(w.printer().Sprintf("You observe game %s: you receive its reports, but only its players give orders.\n", g.ID)))
 		return nil, "", nil
 	}
 	return g, side, nil
 }
 
-func first(xs []string, def string) string {
-	if len(xs) > 0 {
-		return xs[0]
+// provenGame is the game of ids whose player the sender's token proves him
+// to be, the one still being played first; nil when the token proves
+// none.
+func (w *work) provenGame(ids []string, token string) (*adjudicator.Game, rules.Side, error) {
+	if token == "" {
+		return nil, "", nil
 	}
-	return def
+	var found *adjudicator.Game
+	for _, x := range ids {
+		g, err := w.tx.Summary(x)
+		if err != nil {
+			return nil, "", err
+		}
+		if side := sideOf(g, w.in.From); side != "" && g.Authentic(side, token) &&
+			(found == nil || found.Status == adjudicator.Finished) {
+			found = g
+		}
+	}
+	if found == nil {
+		return nil, "", nil
+	}
+	return found, sideOf(found, w.in.From), nil
+}
+
+// unproven warns the sender's address of a mail that names none of his
+// games and whose token proves none: it says what the mail lacked, and
+// nothing else.
+func (w *work) unproven(token string) {
+	p := w.printer()
+	text, subject := "", p.Sprintf("a mail in your name was refused")
+	if token == "" {
+		w.outcome, subject = "refused: no TOKEN line", p.Sprintf("your mail had no TOKEN line")
+		text = p.Sprintf("Your mail (subject %q) had no TOKEN line, so nothing in it was applied. Every mail to the referee needs the TOKEN line of your welcome mail, and the GAME line of the game it is for; send it again with them.", w.in.Subject)
+	} else {
+		w.outcome = "refused: wrong token"
+		text = p.Sprintf("A mail from your address (subject %q) had a TOKEN line that is none of your tokens, so nothing in it was applied. If you sent it, send it again with the GAME and TOKEN lines of your welcome mail; if you did not, your token kept it out.", w.in.Subject)
+	}
+	w.h.log.Warn("mail refused: "+strings.TrimPrefix(w.outcome, "refused: "), "from", w.in.From, "message_id", w.in.MessageID)
+	w.send(referee.Mail{Kind: referee.KindWarning, To: []string{w.in.From}, Subject: subject, Text: wrapped(text)})
+}
+
+// wrapped lays out a paragraph of a notice in lines of 78 columns at most,
+// by display width (a Japanese character takes two).
+func wrapped(text string) string {
+	var b strings.Builder
+	for _, para := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		b.WriteString(strings.Join(lang.Wrap(para, "", "", 78), "\n") + "\n")
+	}
+	return b.String()
 }
 
 // sideOf returns the side an address plays in a game, or "".
@@ -455,26 +501,6 @@ func sideOf(g *adjudicator.Game, addr string) rules.Side {
 	for _, s := range []rules.Side{rules.German, rules.Allied} {
 		if strings.EqualFold(g.Players[s].Address, addr) {
 			return s
-		}
-	}
-	return ""
-}
-
-// tokenOf finds the TOKEN line of a mail's text before any parsing, so that
-// nothing of a mail is read back to a sender who has not proved who he is.
-func tokenOf(text string) string { return headingOf(text, "TOKEN") }
-
-// gameLineOf finds the GAME line.
-func gameLineOf(text string) string { return headingOf(text, "GAME") }
-
-func headingOf(text, keyword string) string {
-	for _, l := range strings.Split(text, "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 2 && strings.EqualFold(f[0], keyword) {
-			return f[1]
-		}
-		if len(f) == 1 && strings.EqualFold(f[0], "END") {
-			break
 		}
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	acts "titm/adjudicator/referee"
 	"titm/mail"
 	"titm/store"
@@ -248,4 +249,91 @@ func TestWelcomeDroppedOnceSent(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A text in a character set the referee does not know, or whose bytes are
+// not the character set it declares, is refused with an answer that
+// names the character set, and nothing of its orders is applied; a known
+// one still reads.
+func TestCharsets(t *testing.T) {
+	w := newWorld(t, &worldOptions{noStart: true})
+	w.cfg.Referee.MaxMessageBytes = 1 << 20
+	h := mail.NewHandler(w.cfg, quiet())
+	now := time.Now()
+	w.joinDirect(h, now)
+	orders := fmt.Sprintf("GAME %s\r\nTOKEN %s\r\nIMPULSE 16-1\r\nENTRENCH 212/423\r\n", w.game, w.tokens[german])
+	raw := func(n int, charset, body string) []byte {
+		return []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: orders\r\nMessage-ID: <cs%d@test.example>\r\n"+
+			"Content-Type: text/plain; charset=%s\r\nContent-Transfer-Encoding: 8bit\r\n\r\n%s", german, referee, n, charset, body))
+	}
+	cases := []struct {
+		name, charset, body string
+		want                string // in the answer; "" for none: the orders are played
+	}{
+		{"an unknown character set", "x-klingon", orders, `the character set "x-klingon"`},
+		{"UTF-8 that is not", "utf-8", orders + "\xff\xfe\r\n", `the character set "utf-8"`},
+		{"no character set, 8-bit bytes", `""`, orders + "caf\xe9\r\n", `the character set "us-ascii"`},
+		{"ISO-8859-1", "iso-8859-1", orders + "caf\xe9\r\n", ""},
+	}
+	w.queued(german)
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := w.gameNow().Head
+			out := w.handle(h, uint32(100+i), raw(i, c.charset, c.body), now)
+			got := w.queued(german)
+			after := w.gameNow().Head
+			if c.want == "" {
+				if after == before {
+					t.Errorf("the orders were not played: %q", out)
+				}
+				return
+			}
+			if after != before || !strings.HasPrefix(out, "refused: unreadable") {
+				t.Errorf("outcome %q; the game changed: %v", out, after != before)
+			}
+			if len(got) != 1 || !strings.Contains(strings.Join(strings.Fields(got[0]), " "), c.want) || strings.Contains(got[0], "ENTRENCH") {
+				t.Fatalf("the answer: %q; want one naming %s", got, c.want)
+			}
+			for _, l := range strings.Split(got[0], "\n") {
+				if lang.Width(l) > 78 {
+					t.Errorf("a line of %d columns: %q", lang.Width(l), l)
+				}
+			}
+		})
+	}
+}
+
+// NewGame makes a game with the referee's settings: a player whose address
+// the configuration gives Japanese is welcomed in Japanese, the other in
+// the referee's language.
+func TestNewGameLanguages(t *testing.T) {
+	w := newWorld(t, &worldOptions{noStart: true})
+	const g2, a2 = "g2@test.example", "a2@test.example"
+	for _, c := range []struct {
+		name string
+		opt  *acts.Options
+		want map[string]string
+	}{
+		{"the configured languages", &acts.Options{Languages: map[string]string{g2: "ja"}},
+			map[string]string{g2: "へようこそ", a2: "Welcome to game"}},
+		{"the referee's language", &acts.Options{Language: "ja"},
+			map[string]string{g2: "へようこそ", a2: "へようこそ"}},
+		{"no settings", nil, map[string]string{g2: "Welcome to game", a2: "Welcome to game"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := w.st.Update(func(tx *store.Tx) error {
+				_, _, err := mail.NewGame(tx, w.cfg.From(), c.opt, acts.NewGame{Scenario: "intro", German: g2, Allied: a2, Deadline: 48 * time.Hour}, time.Now())
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for addr, want := range c.want {
+				got := w.queued(addr)
+				if len(got) != 1 || !strings.Contains(got[0], want) {
+					t.Errorf("the welcome to %s: %q; want %q", addr, got, want)
+				}
+			}
+		})
+	}
 }

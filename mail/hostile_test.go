@@ -313,7 +313,7 @@ func killedMidBurst(t *testing.T, w *world) string {
 	tokens := map[string]string{}
 	err := w.st.Update(func(tx *store.Tx) error {
 		for range games {
-			id, tok, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
+			id, tok, err := mail.NewGame(tx, gomail.Address{Address: referee}, nil, acts.NewGame{Scenario: "intro",
 				German: german, Allied: allied, Deadline: 48 * time.Hour}, time.Now())
 			if err != nil {
 				return err

@@ -75,59 +75,105 @@ func ParseIncoming(raw []byte) (*Incoming, error) {
 		}
 		return nil, &ReadError{Reason: why, Err: err}
 	}
+	// A mail of one part in an unknown character set is told at once;
+	// its part's text is then the raw bytes.
+	whole := message.IsUnknownCharset(err)
 	in := &Incoming{}
 	in.header(r.Header)
 	if t, params, _ := r.Header.ContentType(); t == "multipart/report" && strings.EqualFold(params["report-type"], "delivery-status") {
 		in.report(r)
 		return in, nil
 	}
-	var plain, html string
+	var t texts
 	for {
 		p, err := r.NextPart()
 		if err == io.EOF {
 			break
 		}
-		if err != nil && !message.IsUnknownCharset(err) {
-			if plain != "" || html != "" {
+		unknown := message.IsUnknownCharset(err) || whole
+		if err != nil && !unknown {
+			if t.plain != "" || t.html != "" {
 				break // keep what was read of a mail cut short
 			}
 			return in, &ReadError{Reason: rules.M("its parts are broken: a part or the closing boundary is missing, as in a mail cut short"), Err: err}
 		}
-		h, ok := p.Header.(*gomail.InlineHeader)
-		if !ok {
-			// Attachments carry no orders.
-			if ah, ok := p.Header.(*gomail.AttachmentHeader); ok {
-				name, _ := ah.Filename()
-				in.Attachments = append(in.Attachments, name)
-			}
-			continue
+		if err := t.read(in, p, unknown); err != nil {
+			return in, err
 		}
-		t, _, _ := h.ContentType()
-		if t == "" {
-			t = "text/plain"
+	}
+	return in, in.text(t.plain, t.plainCS, t.html, t.htmlCS)
+}
+
+// texts are the text parts of a mail as read: the first plain and HTML
+// ones, and the unknown character set of each, if any.
+type texts struct {
+	plain, plainCS string
+	html, htmlCS   string
+}
+
+// read reads a part of a mail: an attachment's name, or a text; unknown
+// says that its character set is unknown.
+func (t *texts) read(in *Incoming, p *gomail.Part, unknown bool) error {
+	h, ok := p.Header.(*gomail.InlineHeader)
+	if !ok {
+		// Attachments carry no orders.
+		if ah, ok := p.Header.(*gomail.AttachmentHeader); ok {
+			name, _ := ah.Filename()
+			in.Attachments = append(in.Attachments, name)
 		}
-		body, err := io.ReadAll(io.LimitReader(p.Body, 1<<20))
-		if err != nil {
-			return in, &ReadError{Reason: rules.M("its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded"), Err: err}
-		}
-		switch {
-		case t == "text/plain" && plain == "":
-			plain = string(body)
-		case t == "text/html" && html == "":
-			html = string(body)
+		return nil
+	}
+	typ, params, _ := h.ContentType()
+	if typ == "" {
+		typ = "text/plain"
+	}
+	body, err := io.ReadAll(io.LimitReader(p.Body, 1<<20))
+	if err != nil {
+		return &ReadError{Reason: rules.M("its text is damaged: its transfer encoding (base64 or quoted-printable) cannot be decoded"), Err: err}
+	}
+	// A text in an unknown character set, or one that does not decode,
+	// is not read as bytes: its orders could read wrong.
+	cs := ""
+	if unknown || !utf8.Valid(body) {
+		if cs = params["charset"]; cs == "" {
+			cs = "us-ascii"
 		}
 	}
 	switch {
+	case typ == "text/plain" && t.plain == "" && t.plainCS == "":
+		t.plain, t.plainCS = string(body), cs
+	case typ == "text/html" && t.html == "" && t.htmlCS == "":
+		t.html, t.htmlCS = string(body), cs
+	}
+	return nil
+}
+
+// text sets the mail's text from its plain or HTML part, the plain one
+// first; a part whose character set is unknown or does not decode (cs,
+// named) is refused.
+func (in *Incoming) text(plain, plainCS, html, htmlCS string) error {
+	switch {
+	case plainCS != "" && (plain != "" || html == ""):
+		return charsetError(plainCS)
 	case plain != "":
 		in.Text = plain
+	case htmlCS != "":
+		return charsetError(htmlCS)
 	case html != "":
 		in.Text = HTMLToText(html)
 	default:
-		return in, ErrNoText
+		return ErrNoText
 	}
 	// Mail lines end in CRLF on the wire; orders and replies quote lines.
 	in.Text = strings.ReplaceAll(in.Text, "\r\n", "\n")
-	return in, nil
+	return nil
+}
+
+// charsetError refuses a text in the character set cs, which the referee
+// does not know or which its bytes are not.
+func charsetError(cs string) error {
+	return &ReadError{Reason: rules.M("its text is in the character set %q, which the referee cannot read, or its bytes are not that character set; send it in UTF-8", cs),
+		Err: fmt.Errorf("character set %q unknown or not decodable", cs)}
 }
 
 // header reads the header fields a mail is known by.

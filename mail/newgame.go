@@ -10,12 +10,20 @@ import (
 	"titm/store"
 )
 
-// NewGame makes a game in the store with the referee's act and, when from
-// is not empty, queues the welcome mail with his token to each player. It
-// returns the game's id and the tokens, which are not kept anywhere else
-// once the welcomes are sent.
-func NewGame(tx *store.Tx, from gomail.Address, o referee.NewGame, now time.Time) (string, map[rules.Side]string, error) {
-	ref := referee.New(&referee.Options{Address: from.Address})
+// NewGame makes a game in the store with the act of the referee of the
+// settings opt (Config.RefereeOptions: its deadline, its languages; nil
+// for the defaults) and, when from is not empty, queues the welcome mail
+// with his token to each player, from from. It returns the game's id and
+// the tokens, which are not kept anywhere else once the welcomes are sent.
+func NewGame(tx *store.Tx, from gomail.Address, opt *referee.Options, o referee.NewGame, now time.Time) (string, map[rules.Side]string, error) {
+	settings := referee.Options{}
+	if opt != nil {
+		settings = *opt
+	}
+	if from.Address != "" {
+		settings.Address = from.Address
+	}
+	ref := referee.New(&settings)
 	c, err := ref.New(tx, o, now)
 	if err != nil {
 		return "", nil, err

@@ -65,7 +65,7 @@ func postfixWorldOf(t testing.TB, o postfixOptions) (*world, *postfix.System) {
 	}
 	t.Cleanup(func() { w.st.Close() })
 	err = w.st.Update(func(tx *store.Tx) error {
-		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, acts.NewGame{Scenario: "intro",
+		id, tokens, err := mail.NewGame(tx, gomail.Address{Address: referee}, nil, acts.NewGame{Scenario: "intro",
 			German: german, Allied: allied, Observers: o.observers, Deadline: 48 * time.Hour}, time.Now())
 		w.game, w.tokens[german], w.tokens[allied] = id, tokens["german"], tokens["allied"]
 		return err

@@ -7,40 +7,16 @@ import (
 	"titm/adjudicator/tournament"
 )
 
-// tournamentMail handles a tournament player's mail: BID and STANDINGS,
-// with his tournament token and, when he plays in more than one, a
-// TOURNAMENT line. It reports false for a mail that is none, which is then
-// read as a game's.
+// tournamentMail handles a tournament player's mail: BID, STANDINGS and
+// HELP, with his tournament token and, when he plays in more than one, a
+// TOURNAMENT line, read by the referee (referee.ReadEntrant). It reports
+// false for a mail that is none, which is then read as a game's.
 func (w *work) tournamentMail() (bool, error) {
-	var q referee.TournamentRequest
-	var id string
-	asked := false
-lines:
-	for _, l := range strings.Split(strings.ReplaceAll(w.in.Text, "\r\n", "\n"), "\n") {
-		f := strings.Fields(l)
-		if len(f) == 0 {
-			continue
-		}
-		switch kw := strings.ToUpper(f[0]); {
-		case kw == "END" || l == "-- ":
-			break lines
-		case kw == "BID":
-			if q.Bid != nil {
-				// Two BID lines: a bid for both sides, refused whole.
-				q.Bid = append(q.Bid, f[1:]...)
-			} else {
-				q.Bid = append([]string{}, f[1:]...)
-			}
-			asked = true
-		case kw == "STANDINGS" && len(f) == 1:
-			q.Standings, asked = true, true
-		case kw == "TOURNAMENT" && len(f) == 2:
-			id = f[1]
-		}
-	}
-	if !asked {
+	m := referee.ReadEntrant(w.in.Text)
+	if !m.Asks() {
 		return false, nil
 	}
+	q, id := m.Request, m.Tournament
 	ids, err := w.tx.TournamentsOf(strings.ToLower(w.in.From))
 	if err != nil || len(ids) == 0 {
 		return false, err
@@ -63,7 +39,7 @@ lines:
 			}
 			w.outcome = "refused: no TOURNAMENT line"
 			p := w.printer()
-			w.reply("", p.Sprintf("You play in %d tournaments: %s. Put a TOURNAMENT line in your mail, as TOURNAMENT %s.\n", len(running), strings.Join(running, p.Sprintf(", ")), running[0]))
+			w.reply("", wrapped(p.Sprintf("You play in %d tournaments: %s. Put a TOURNAMENT line in your mail, as TOURNAMENT %s.\n", len(running), strings.Join(running, p.Sprintf(", ")), running[0])))
 			return true, nil
 		}
 	}
@@ -76,10 +52,10 @@ lines:
 	if !found {
 		w.outcome = "refused: not a player of " + id
 		p := w.printer()
-		w.reply("", p.Sprintf("You play in no tournament %s; yours: %s.\n", id, strings.Join(ids, p.Sprintf(", "))))
+		w.reply("", wrapped(p.Sprintf("You play in no tournament %s; yours: %s.\n", id, strings.Join(ids, p.Sprintf(", ")))))
 		return true, nil
 	}
-	res, err := w.h.ref.Tournament(w.tx, id, strings.ToLower(w.in.From), tokenOf(w.in.Text), q, w.now)
+	res, err := w.h.ref.Tournament(w.tx, id, strings.ToLower(w.in.From), m.Token, q, w.now)
 	if err != nil {
 		return true, err
 	}

@@ -152,6 +152,10 @@ type ParseOptions struct {
 	// Keywords are the lines the caller reads beside the game's orders,
 	// such as a mail's heading lines and a player's requests.
 	Keywords []Keyword
+	// Only reads the caller's keywords alone, and END, without the game's
+	// orders: the director's lines, a tournament player's. A mail of such
+	// lines is not refused for holding no game order.
+	Only bool
 }
 
 // A Keyword is an order line that a caller of ParseOrders defines: the
@@ -196,7 +200,14 @@ func (kw *Keyword) kind(n int) *kind {
 
 // allKinds lists the kinds of a parse or a HELP text: the caller's heading
 // lines, the game's orders, then the caller's other lines.
-func allKinds(kws []Keyword) []*kind {
+func allKinds(kws []Keyword, only bool) []*kind {
+	if only {
+		out := []*kind{kindByKeyword("END")}
+		for i := range kws {
+			out = append(out, kws[i].kind(i))
+		}
+		return out
+	}
 	if len(kws) == 0 {
 		return kinds
 	}
@@ -227,7 +238,7 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 		opt = &ParseOptions{}
 	}
 	lines := bodyLines(body)
-	p := &parser{s: s, opt: opt, kinds: allKinds(opt.Keywords)}
+	p := &parser{s: s, opt: opt, kinds: allKinds(opt.Keywords, opt.Only)}
 	if s != nil {
 		p.movedUnit = make([]int, len(s.OOB.Units))
 	}
@@ -240,7 +251,7 @@ func ParseOrders(body string, s *Scenario, opt *ParseOptions) (*Orders, error) {
 	}
 	p.finish()
 	switch {
-	case len(p.errs) > 0:
+	case len(p.errs) > 0 || opt.Only:
 	case len(p.out.List) == 0 && len(p.out.Ignored) == 0:
 		p.errs = append(p.errs, OrderErrorAt(1, "", M("no orders found: write one order per line, as MOVE 116/60 62 70, and END after the last; quoted lines (>) and everything after a signature (-- ) are ignored. Send HELP for the whole language")))
 	case len(p.out.Ignored) > 0 && !p.ordered && !p.ended:
@@ -483,9 +494,17 @@ func (p *parser) line(n int, text string) {
 		}
 	}
 	p.out.add(n, ord)
-	if _, ok := ord.(EndLine); ok {
+	if _, ok := ord.(EndLine); ok || endsHere(ord) {
 		p.ended = true
 	}
+}
+
+// endsHere: an order whose EndsOrders method reports true ends the orders at its
+// line: what follows is its own (the tournament's file after the
+// director's NEW TOURNAMENT), and is not read as orders.
+func endsHere(o Order) bool {
+	e, ok := o.(interface{ EndsOrders() bool })
+	return ok && e.EndsOrders()
 }
 
 // unknown refuses a line whose first word is no keyword; why says why the
@@ -615,7 +634,7 @@ func (p *parser) setAside(orderFollows bool) {
 
 // kind returns the kind of a keyword, or nil.
 func (p *parser) kind(kw string) *kind {
-	if len(p.kinds) == len(kinds) {
+	if !p.opt.Only && len(p.kinds) == len(kinds) {
 		return kindByKeyword(kw)
 	}
 	for _, k := range p.kinds {

@@ -40,7 +40,7 @@ func HelpTextIn(p Printer, s *Scenario, st *State, side Side, kws []Keyword) str
 	more := helpIndent + strings.Repeat(" ", lay.width(p.Sprintf("e.g. %s", "")))
 	for _, sec := range sections {
 		b.WriteString("\n" + sectionTitle(p, sec) + "\n")
-		for _, k := range allKinds(kws) {
+		for _, k := range allKinds(kws, false) {
 			if k.section != sec || (k.applies != nil && !k.applies(s, side)) {
 				continue
 			}

@@ -506,7 +506,18 @@ func (t *turn) inquire(g *adjudicator.Game, q rules.Order) (bool, error) {
 	switch q.(type) {
 	case HelpRequest:
 		st := g.State.Clone()
-		answer(func(p *lang.Printer) string { return HelpIn(p, s, st, side) })
+		// A tournament's game: its players are told the tournament's
+		// lines too.
+		tid, err := t.tx.TournamentOf(g.ID)
+		if err != nil {
+			return true, err
+		}
+		answer(func(p *lang.Printer) string {
+			if tid != "" {
+				return HelpIn(p, s, st, side) + "\n" + EntrantHelp(p)
+			}
+			return HelpIn(p, s, st, side)
+		})
 	case StatusRequest:
 		at := g.Clone()
 		answer(func(p *lang.Printer) string { return t.withPictureNote(p, at, statusText(p, at)) })

@@ -275,10 +275,11 @@ func (r *Referee) tournamentWelcome(p *lang.Printer, t *tournament.Tournament, i
 }
 
 // TournamentRequest is what a tournament's player asks by mail: a bid
-// (BID german 3) or the standings (STANDINGS).
+// (BID german 3), the standings (STANDINGS), the lines he may write (HELP).
 type TournamentRequest struct {
 	Bid       []string // the words after BID; nil if none
 	Standings bool
+	Help      bool
 }
 
 // Tournament answers a tournament's player: his bid is taken or refused
@@ -330,6 +331,12 @@ func (r *Referee) Tournament(tx Tx, id, address, token string, q TournamentReque
 		answers = append(answers, standingsText(p, t))
 		if res.Outcome == "" {
 			res.Outcome = "standings"
+		}
+	}
+	if q.Help {
+		answers = append(answers, EntrantHelp(p))
+		if res.Outcome == "" {
+			res.Outcome = "help"
 		}
 	}
 	res.Reply = strings.Join(answers, "\n\n") + "\n"

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
@@ -218,18 +219,10 @@ func actPlay(h *host, tx *store.Tx, req request, now time.Time) (*referee.Result
 	if err != nil {
 		return nil, nil, err
 	}
-	// A TOKEN line, where there is one, must be the player's. Orders
-	// that do not read are refused with their errors by the act.
-	s, err := tx.Scenario(req.Game)
-	if err != nil {
-		return nil, nil, err
-	}
-	if o, err := referee.ParseOrders(req.Text, s, req.Side); err == nil {
-		for _, ord := range o.List {
-			if t, ok := ord.(adjudicator.TokenLine); ok && !g.Authentic(req.Side, t.Secret) {
-				return nil, nil, fmt.Errorf("the TOKEN line is not the %s player's token", req.Side.Title())
-			}
-		}
+	// The command is the operator's, who needs no token; a TOKEN line
+	// given is checked as a mail's is, and refused with the same words.
+	if res := h.ref.Unproven(g, req.Side, referee.ReadHeading(req.Text).Token, "", false); res != nil {
+		return nil, nil, errors.New(strings.TrimSpace(res.Reply))
 	}
 	res, err := h.ref.Orders(tx, req.Game, req.Side, req.Text, now)
 	return res, nil, err

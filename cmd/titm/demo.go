@@ -114,7 +114,7 @@ func (d *demo) run(dbSet bool) error {
 	var id string
 	err = withStore(d.path, func(tx *store.Tx) error {
 		var err error
-		id, _, err = mail.NewGame(tx, gomail.Address{Name: d.cfg.Referee.Name, Address: d.cfg.Referee.Address},
+		id, _, err = mail.NewGame(tx, gomail.Address{Name: d.cfg.Referee.Name, Address: d.cfg.Referee.Address}, d.cfg.RefereeOptions(),
 			ref.NewGame{Scenario: d.scenario, German: d.german, Allied: d.allied, Deadline: d.cfg.Referee.Deadline,
 				Languages: map[rules.Side]string{rules.German: d.language, rules.Allied: d.language}}, d.c.now())
 		return err

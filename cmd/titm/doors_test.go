@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/referee"
 	"titm/internal/daemon"
 	"titm/internal/playtest"
@@ -236,14 +237,20 @@ func TestEveryDoorAlike(t *testing.T) {
 			t.Fatal(err)
 		}
 	}()
+	// The German player's heading is typed as a Japanese input method
+	// types it, in full-width letters and spaces; the Allied player's in
+	// ASCII. Both read the same at every door.
 	player := func(side rules.Side, body string) string {
+		if side == rules.German {
+			return fmt.Sprintf("ＧＡＭＥ　%s\nＴＯＫＥＮ　%s\n%s", id, tokens[side], body)
+		}
 		return fmt.Sprintf("GAME %s\nTOKEN %s\n%s", id, tokens[side], body)
 	}
 	steps := []step{
 		{name: "german joins", from: dGerman, mail: player(rules.German, "JOIN SEED the German seed"), cmd: []string{"join", id, "--side", "german", "--seed", "the German seed"}},
 		{name: "allied joins", from: dAllied, mail: player(rules.Allied, "JOIN SEED the Allied seed"), cmd: []string{"join", id, "--side", "allied", "--seed", "the Allied seed"}},
 		{name: "german plays", from: dGerman, cmd: []string{"play", id, "--side", "german", "--orders", "@orders"}},
-		{name: "pause", from: dDirector, mail: "TOKEN " + dDirToken + "\nPAUSE " + id + " a player is ill", cmd: []string{"pause", id, "--reason", "a player is ill"}},
+		{name: "pause", from: dDirector, mail: "ＴＯＫＥＮ　" + dDirToken + "\nＰＡＵＳＥ　" + id + "　a player is ill", cmd: []string{"pause", id, "--reason", "a player is ill"}},
 		{name: "resume", from: dDirector, mail: "TOKEN " + dDirToken + "\nRESUME " + id + " he is well", cmd: []string{"resume", id, "--reason", "he is well"}},
 		{name: "extend", from: dDirector, mail: "TOKEN " + dDirToken + "\nEXTEND " + id + " 24h the holidays", cmd: []string{"extend", id, "--by", "24h", "--reason", "the holidays"}},
 		{name: "rollback", from: dDirector, mail: "TOKEN " + dDirToken + "\nROLLBACK " + id + " G16-1 a proven error", cmd: []string{"rollback", id, "--to", "G16-1", "--reason", "a proven error"}},
@@ -459,5 +466,347 @@ func TestEveryDoorAlikeNew(t *testing.T) {
 	sd.act(t, step{cmd: []string{"new", "--scenario", "intro", "--german", dGerman, "--allied", dAllied, "--deadline", "48h"}}, now)
 	if got := welcomes(sp, sst); got != byMail {
 		t.Errorf("the welcome mails of titm new through the socket differ from those of NEW by mail:\n%s\nby mail:\n%s", got, byMail)
+	}
+}
+
+// outboxSince returns the mails queued after the first n, as kind, recipient,
+// subject and text, and the outbox's length.
+func outboxSince(t *testing.T, st *store.Store, n int) ([]string, int) {
+	t.Helper()
+	var out []string
+	var total int
+	err := st.View(func(tx *store.Tx) error {
+		box, err := tx.Outbox("")
+		if err != nil {
+			return err
+		}
+		for _, m := range box[min(n, len(box)):] {
+			out = append(out, fmt.Sprintf("%s to %s\nSubject: %s\n%s", m.Kind, strings.Join(m.To, ","), m.Subject, mailText(t, tx, m)))
+		}
+		total = len(box)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, total
+}
+
+// logLength is the number of records in a game's log.
+func logLength(t *testing.T, st *store.Store, id string) int {
+	t.Helper()
+	var n int
+	if err := st.View(func(tx *store.Tx) error { log, err := tx.Log(id); n = len(log); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// flat is a text without its spaces and line breaks, which wrapping moves.
+func flat(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// within78 reports the lines of a text wider than 78 columns.
+func within78(t *testing.T, what, text string) {
+	t.Helper()
+	for _, l := range strings.Split(text, "\n") {
+		if w := lang.Width(l); w > 78 {
+			t.Errorf("%s: a line of %d columns: %q", what, w, l)
+		}
+	}
+}
+
+// The heading of a mail, as each door reads it: the same text by mail, by
+// titm play on the store and through the daemon's socket. A mail always
+// needs the player's token; a command is the operator's and needs none,
+// but a TOKEN line it is given must be right, and is refused with the
+// words of the mail's warning (docs/players.md). The warnings are in the
+// reader's language, within 78 columns; the director's and a tournament
+// player's lines are answered in theirs.
+func TestEveryDoorHeadings(t *testing.T) {
+	for _, code := range []string{"en", "ja"} {
+		t.Run(code, func(t *testing.T) { doorHeadings(t, code) })
+	}
+}
+
+func doorHeadings(t *testing.T, code string) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.db")
+	extra := fmt.Sprintf("languages = { %q = %q, %q = %q }", dGerman, code, dDirector, code)
+	start := time.Date(2026, 12, 16, 6, 0, 0, 0, time.UTC)
+	var id string
+	var tokens map[rules.Side]string
+	st, err := store.Open(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Update(func(tx *store.Tx) error {
+		cfg := doorsConfig(t, base, extra)
+		if err := mail.StoreReferee(tx, cfg); err != nil {
+			return err
+		}
+		c, err := referee.New(cfg.RefereeOptions()).New(tx, referee.NewGame{Scenario: "intro", German: dGerman, Allied: dAllied}, start)
+		id, tokens = c.Game.ID, c.Tokens
+		return err
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cases := []struct {
+		name, from, text string
+		// byMail is the mail's outcome; applied whether a command
+		// applies the text (an empty refused: it does), and refused the
+		// words of the command's refusal and of the mail's warning.
+		byMail  string
+		applied bool
+		refused string
+		answer  string // in the reply or warning by mail
+	}{
+		{name: "full-width heading", from: dGerman, text: "ＧＡＭＥ　" + id + "\nＴＯＫＥＮ　" + tokens[rules.German] + "\nＪＯＩＮ　SEED 「種」。",
+			byMail: "joined", applied: true},
+		{name: "no TOKEN", from: dGerman, text: "GAME " + id + "\nJOIN SEED my seed\n",
+			byMail: "refused: no TOKEN line", applied: true, answer: map[string]string{"en": "had no TOKEN line", "ja": "TOKEN 行がなかったため"}[code]},
+		{name: "wrong TOKEN", from: dGerman, text: "ＧＡＭＥ　" + id + "\nＴＯＫＥＮ　" + tokens[rules.Allied] + "\nJOIN SEED my seed\n",
+			byMail:  "refused: wrong token",
+			refused: map[string]string{"en": "is not your token for this game", "ja": "このゲームでのあなたのトークンではなかった"}[code]},
+		{name: "no GAME, no TOKEN", from: dGerman, text: "JOIN SEED my seed\n", byMail: "refused: no TOKEN line",
+			answer: map[string]string{"en": "needs the TOKEN line of your welcome mail, and the GAME line", "ja": "TOKEN 行と、対象のゲームの GAME 行が必要"}[code]},
+		{name: "director without token", from: dDirector, text: "ＰＡＵＳＥ　" + id + " a player is ill\n",
+			byMail: "refused: the director's token is missing or wrong", answer: map[string]string{"en": "with the director's token", "ja": "運営者のトークンの TOKEN 行がない"}[code]},
+		{name: "director's HELP", from: dDirector, text: "TOKEN " + dDirToken + "\nＨＥＬＰ\n",
+			byMail: "director: nothing done", answer: map[string]string{"en": "ROLLBACK game G17-2 reason", "ja": "ROLLBACK ゲーム G17-2 理由"}[code]},
+		{name: "director's act", from: dDirector, text: "ＴＯＫＥＮ　" + dDirToken + "\nＮＥＷ　intro g3@doors.test a3@doors.test\n",
+			byMail: "director: NEW", answer: map[string]string{"en": "made; its players are welcomed", "ja": "を作成しました。両プレイヤーに案内メール"}[code]},
+		{name: "director's act refused", from: dDirector, text: "ＴＯＫＥＮ　" + dDirToken + "\nＰＡＵＳＥ　" + id + "　a player is ill\n",
+			byMail: "director: nothing done", answer: map[string]string{"en": "is forming: no clock runs", "ja": "は参加待ちです: 両プレイヤーが参加するまで時計は動きません"}[code]},
+		{name: "director's wrong line", from: dDirector, text: "TOKEN " + dDirToken + "\nEXTEND " + id + " soon the holidays\n",
+			byMail: "director: nothing done", answer: map[string]string{"en": `EXTEND takes a game, a time as 24h, and a reason, not "soon"`, "ja": `"soon" は時間ではありません`}[code]},
+	}
+	for i, c := range cases {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			copyOf := func(name string) string {
+				p := filepath.Join(dir, fmt.Sprintf("%d-%s.db", i, name))
+				if err := os.WriteFile(p, data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			// By mail.
+			mdb := copyOf("mail")
+			mst, err := store.Open(mdb, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer mst.Close()
+			h := mail.NewHandler(doorsConfig(t, mdb, extra), quiet)
+			recs := logLength(t, mst, id)
+			_, n := outboxSince(t, mst, 0)
+			raw := fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: heading\r\nMessage-ID: <%d@doors.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+				c.from, dRef, i, strings.ReplaceAll(c.text, "\n", "\r\n"))
+			var outcome string
+			err = mst.Update(func(tx *store.Tx) error {
+				outcome, err = h.Handle(tx, mail.MessageKey{Mailbox: "INBOX", UIDValidity: 1, UID: 1}, raw, int64(len(raw)), start.Add(time.Hour))
+				return err
+			})
+			mails, _ := outboxSince(t, mst, n)
+			if err != nil || !strings.HasPrefix(outcome, c.byMail) {
+				t.Fatalf("by mail: outcome %q, %v; want %q\n%s", outcome, err, c.byMail, strings.Join(mails, "\n----\n"))
+			}
+			if len(mails) == 0 {
+				t.Fatal("by mail: no mail queued")
+			}
+			all := strings.Join(mails, "\n----\n")
+			for _, m := range mails {
+				within78(t, "by mail", m)
+			}
+			if c.answer != "" && !strings.Contains(flat(all), flat(c.answer)) {
+				t.Errorf("by mail: no %q in\n%s", c.answer, all)
+			}
+			if c.refused != "" && !strings.Contains(flat(all), flat(c.refused)) {
+				t.Errorf("by mail: the warning lacks %q:\n%s", c.refused, all)
+			}
+			if grew := logLength(t, mst, id) > recs; grew != (c.byMail == "joined") {
+				t.Errorf("by mail: the log grew %v, outcome %q", grew, outcome)
+			}
+			if c.from != dGerman {
+				return // the director's lines have commands of their own
+			}
+			// By titm play, on the store and through the socket.
+			for _, via := range []string{"command", "socket"} {
+				p := copyOf(via)
+				f := filepath.Join(dir, fmt.Sprintf("%d-%s.txt", i, via))
+				os.WriteFile(f, []byte(c.text), 0o600)
+				now := start.Add(time.Hour)
+				clock := func() time.Time { return now }
+				if via == "socket" {
+					sst, err := store.Open(p, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cfg := doorsConfig(t, p, extra)
+					ctl, err := listenControl(socketFor(p), &host{st: sst, ref: referee.New(cfg.RefereeOptions()), from: cfg.From(), now: clock}, quiet)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer sst.Close()
+					defer ctl.Close()
+				}
+				var out, errs bytes.Buffer
+				cl := &cli{out: &out, errOut: &errs, stdin: strings.NewReader(""), now: clock}
+				code := cl.run([]string{"play", id, "--side", "german", "--orders", f, "--db", p})
+				said := out.String() + errs.String()
+				wantApplied := c.refused == "" && (c.applied || c.byMail == "joined")
+				switch {
+				case c.byMail == "refused: no TOKEN line" && !c.applied:
+					// No GAME line names no game: the command names it.
+					if code != exitOK {
+						t.Errorf("%s: exit %d\n%s", via, code, said)
+					}
+				case wantApplied && code != exitOK:
+					t.Errorf("%s: exit %d, want the text applied\n%s", via, code, said)
+				case c.refused != "" && (code == exitOK || !strings.Contains(flat(said), flat(c.refused))):
+					t.Errorf("%s: exit %d, want the refusal %q\n%s", via, code, c.refused, said)
+				}
+			}
+		})
+	}
+}
+
+// The tournament lines through every door: the director's TOURNAMENT
+// PAUSE and RESUME, typed in full-width letters, tell the players what
+// titm tournament pause and resume tell them, on the store and through the
+// socket; a player's STANDINGS and HELP by mail are answered with the
+// standings and his lines.
+func TestEveryDoorAlikeTournament(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.db")
+	start := time.Date(2026, 12, 16, 6, 0, 0, 0, time.UTC)
+	var id string
+	st, err := store.Open(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Update(func(tx *store.Tx) error {
+		cfg := doorsConfig(t, base, "")
+		if err := mail.StoreReferee(tx, cfg); err != nil {
+			return err
+		}
+		res, err := referee.New(cfg.RefereeOptions()).NewTournament(tx, "cup.toml", []byte(cupFile), start)
+		if err != nil {
+			return err
+		}
+		id = res.Tournament.ID
+		return mail.Queue(tx, cfg.From(), res.Mails, start)
+	})
+	welcomes, _ := outboxSince(t, st, 0)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var annaToken string
+	for _, m := range welcomes {
+		if strings.Contains(m, "to anna@example.test\nSubject: ["+id+"] welcome") {
+			if f := regexp.MustCompile(`(?m)^\s+([a-z0-9]{4}(?:-[a-z0-9]{4}){4})$`).FindStringSubmatch(m); f != nil {
+				annaToken = f[1]
+			}
+		}
+	}
+	if annaToken == "" {
+		t.Fatalf("no tournament token in Anna's welcome among %d mails", len(welcomes))
+	}
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyOf := func(name string) string {
+		p := filepath.Join(dir, name+".db")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	mdb := copyOf("mail")
+	mst, err := store.Open(mdb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mst.Close()
+	md := &mailDoor{st: mst, h: mail.NewHandler(doorsConfig(t, mdb, ""), quiet)}
+	cdb := copyOf("cli")
+	var cnow time.Time
+	cd := &cliDoor{db: cdb, now: &cnow, dir: t.TempDir()}
+	sdb := copyOf("socket")
+	sst, err := store.Open(sdb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sst.Close()
+	scfg := doorsConfig(t, sdb, "")
+	var snow time.Time
+	ctl, err := listenControl(socketFor(sdb), &host{st: sst, ref: referee.New(scfg.RefereeOptions()), from: scfg.From(),
+		now: func() time.Time { return snow }}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctl.Close()
+	sd := &cliDoor{st: sst, db: sdb, now: &snow, dir: t.TempDir()}
+	cliStore := func() *store.Store {
+		st, err := store.Open(cdb, &store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	steps := []step{
+		{name: "tournament pause", from: dDirector, mail: "ＴＯＫＥＮ　" + dDirToken + "\nＴＯＵＲＮＡＭＥＮＴ　ＰＡＵＳＥ　" + id + "　the venue is closed",
+			cmd: []string{"tournament", "pause", id, "--reason", "the venue is closed"}},
+		{name: "tournament resume", from: dDirector, mail: "TOKEN " + dDirToken + "\nTOURNAMENT RESUME " + id + " it is open again",
+			cmd: []string{"tournament", "resume", id, "--reason", "it is open again"}},
+	}
+	boxes := map[string]int{"mail": len(welcomes), "command": len(welcomes), "socket": len(welcomes)}
+	now := start
+	for _, s := range steps {
+		now = now.Add(time.Hour)
+		got := map[string][]string{}
+		for name, d := range map[string]door{"mail": md, "command": cd, "socket": sd} {
+			d.act(t, s, now)
+			st := d.store()
+			if st == nil {
+				st = cliStore()
+			}
+			var mails []string
+			mails, boxes[name] = outboxSince(t, st, boxes[name])
+			if d == cd {
+				st.Close()
+			}
+			for _, m := range mails {
+				if !strings.HasPrefix(m, referee.KindReply+" ") {
+					got[name] = append(got[name], m)
+				}
+			}
+			sort.Strings(got[name])
+		}
+		if len(got["mail"]) == 0 {
+			t.Errorf("%s by mail told nobody", s.name)
+		}
+		for _, name := range []string{"command", "socket"} {
+			if !reflect.DeepEqual(got[name], got["mail"]) {
+				t.Errorf("%s: the mails by %s differ from those by mail:\n%s\nby mail:\n%s", s.name, name,
+					strings.Join(got[name], "\n----\n"), strings.Join(got["mail"], "\n----\n"))
+			}
+		}
+	}
+	// A player's lines by mail, typed in full-width letters.
+	md.act(t, step{name: "standings", from: "anna@example.test",
+		mail: "ＴＯＵＲＮＡＭＥＮＴ　" + id + "\nＴＯＫＥＮ　" + annaToken + "\nＳＴＡＮＤＩＮＧＳ\nHELP"}, now.Add(time.Hour))
+	replies, _ := outboxSince(t, mst, boxes["mail"])
+	if len(replies) != 1 || !strings.Contains(replies[0], "rank") || !strings.Contains(replies[0], "BID side VP") || !strings.Contains(replies[0], "STANDINGS") {
+		t.Errorf("the answer to STANDINGS and HELP: %q", replies)
 	}
 }

@@ -97,7 +97,7 @@ func TestGameCommands(t *testing.T) {
 	// A wrong token is refused, nothing applied.
 	orders := filepath.Join(dir, "orders.txt")
 	os.WriteFile(orders, []byte("TOKEN "+tokens["allied"]+"\nIMPULSE 16-1\nENTRENCH 212/423\n"), 0o600)
-	if code, _, errs := runT(t, "play", id, "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(errs, "not the German player's token") {
+	if code, _, errs := runT(t, "play", id, "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(errs, "had a TOKEN line that is not your token for") {
 		t.Errorf("a wrong token: exit %d, %s", code, errs)
 	}
 	// Orders with errors: every error with its line, nothing applied.
@@ -264,7 +264,7 @@ func TestGameCommandErrors(t *testing.T) {
 	// Orders given with a TOKEN line must carry the side's own token.
 	orders := filepath.Join(t.TempDir(), "orders.txt")
 	os.WriteFile(orders, []byte("GAME intro-1\nTOKEN "+tokens["allied"]+"\nBLOW NONE\n"), 0o600)
-	if code, out, errs := runT(t, "play", "intro-1", "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(out+errs, "the TOKEN line is not the German player's token") {
+	if code, out, errs := runT(t, "play", "intro-1", "--db", db, "--side", "german", "--orders", orders); code != exitProblems || !strings.Contains(out+errs, "had a TOKEN line that is not your token for") {
 		t.Errorf("play with the other side's token: exit %d, %s%s", code, out, errs)
 	}
 	if code, _, errs := runT(t, "show", "intro-9", "--db", db); code != exitProblems || !strings.Contains(errs, "no such game") || !strings.Contains(errs, "titm games lists the games") {
