@@ -175,20 +175,8 @@ func (t *turn) split(o *rules.Orders, text string) {
 // run answers the requests, then plays or checks the orders, keeps what
 // changed and tells everyone.
 func (t *turn) run() (*Result, error) {
-	if t.check || t.checkErrs != nil {
-		// A mail with CHECK applies nothing: an act that changes the game
-		// in it (JOIN, EXTEND, CONCEDE, DRAW) would be done for real while
-		// the player thinks he is only trying, so the mail is refused and
-		// he sends the act alone.
-		for _, q := range t.requests {
-			switch q.(type) {
-			case JoinRequest, ExtendRequest, ConcedeRequest, DrawRequest:
-				return t.refuse(func(p *lang.Printer) string {
-					return p.Sprintf("%s: a mail with CHECK applies nothing, so it cannot %s; send %s in a mail without CHECK.",
-						q.Keyword(), actName(q), q.Keyword())
-				}, q.Keyword()+" with CHECK")
-			}
-		}
+	if res, err := t.refusedWithCheck(); res != nil || err != nil {
+		return res, err
 	}
 	// A draw offered in the mail of one's orders is offered with them, as
 	// a move is made with an offer across the board: after the impulse
@@ -200,25 +188,12 @@ func (t *turn) run() (*Result, error) {
 			offer = &d
 			continue
 		}
-		refused, err := t.request(q)
-		if err != nil {
-			return nil, err
-		}
-		if refused != nil {
-			why := rules.MessageOf(refused)
-			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", q.Keyword(), why) }, q.Keyword())
-		}
-	}
-	if t.checkErrs != nil {
-		errs := t.checkErrs
-		t.answers = append(t.answers, func(p *lang.Printer) string { return checkErrorsText(p, errs) })
-	} else if t.check && t.hasOrder {
-		g, s, side, orders := t.g, t.s, t.side, t.orders
-		t.answers = append(t.answers, func(p *lang.Printer) string { return checkText(p, g, s, side, orders) })
-	} else if t.hasOrder {
-		if res, err := t.submit(); res != nil || err != nil {
+		if res, err := t.requestOrRefuse(q); res != nil || err != nil {
 			return res, err
 		}
+	}
+	if res, err := t.answerOrders(); res != nil || err != nil {
+		return res, err
 	}
 	if offer != nil {
 		if t.g.Status != adjudicator.Playing {
@@ -226,13 +201,61 @@ func (t *turn) run() (*Result, error) {
 			t.answers = append(t.answers, func(p *lang.Printer) string {
 				return p.Sprintf("DRAW: the game ended with your orders, so no draw is offered.")
 			})
-		} else if refused, err := t.request(*offer); err != nil {
-			return nil, err
-		} else if refused != nil {
-			why := rules.MessageOf(refused)
-			return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", offer.Keyword(), why) }, offer.Keyword())
+		} else if res, err := t.requestOrRefuse(*offer); res != nil || err != nil {
+			return res, err
 		}
 	}
+	return t.finish()
+}
+
+// refusedWithCheck refuses a mail with CHECK that asks for an act which
+// changes the game (JOIN, EXTEND, CONCEDE, DRAW): CHECK applies nothing,
+// and the act would be done for real while the player thinks he is only
+// trying, so he sends the act alone. It returns nil if there is none.
+func (t *turn) refusedWithCheck() (*Result, error) {
+	if !t.check && t.checkErrs == nil {
+		return nil, nil
+	}
+	for _, q := range t.requests {
+		switch q.(type) {
+		case JoinRequest, ExtendRequest, ConcedeRequest, DrawRequest:
+			return t.refuse(func(p *lang.Printer) string {
+				return p.Sprintf("%s: a mail with CHECK applies nothing, so it cannot %s; send %s in a mail without CHECK.",
+					q.Keyword(), actName(q), q.Keyword())
+			}, q.Keyword()+" with CHECK")
+		}
+	}
+	return nil, nil
+}
+
+// requestOrRefuse does request q, or refuses the mail for it.
+func (t *turn) requestOrRefuse(q rules.Order) (*Result, error) {
+	refused, err := t.request(q)
+	if err != nil || refused == nil {
+		return nil, err
+	}
+	why := rules.MessageOf(refused)
+	return t.refuse(func(p *lang.Printer) string { return p.Sprintf("%s: %s.", q.Keyword(), why) }, q.Keyword())
+}
+
+// answerOrders answers the errors CHECK found, or checks the orders, or
+// plays them: what the mail's orders ask.
+func (t *turn) answerOrders() (*Result, error) {
+	switch {
+	case t.checkErrs != nil:
+		errs := t.checkErrs
+		t.answers = append(t.answers, func(p *lang.Printer) string { return checkErrorsText(p, errs) })
+	case t.check && t.hasOrder:
+		g, s, side, orders := t.g, t.s, t.side, t.orders
+		t.answers = append(t.answers, func(p *lang.Printer) string { return checkText(p, g, s, side, orders) })
+	case t.hasOrder:
+		return t.submit()
+	}
+	return nil, nil
+}
+
+// finish saves the game and tells the players.
+func (t *turn) finish() (*Result, error) {
 	if err := t.res.save(t.tx, t.g); err != nil {
 		return nil, err
 	}
