@@ -524,43 +524,63 @@ func (ex *examples) elseExample() []string {
 		for _, path := range ex.paths(p, 2) {
 			steps := append([]Place{p}, path...)
 			for i := 0; i+1 < len(steps); i++ {
-				a, b := steps[i], steps[i+1]
-				if a.IsZone() || b.IsZone() {
+				r := ex.standingBridge(steps[i], steps[i+1])
+				if r == nil {
 					continue
 				}
-				r := ex.s.Map.Road(a.Area, b.Area)
-				if r == nil || !r.Bridge {
-					continue
-				}
-				if br := ex.st.Bridge(a.Area, b.Area); br == nil || br.Blown {
-					continue
-				}
-				for _, l := range ex.s.Map.Links(a) {
-					if l.To == b || l.To.IsZone() || contains(steps, l.To) || !ex.s.Uses(l.To) || len(ex.enemyAt[l.To]) > 0 {
-						continue
-					}
-					for _, id := range ids {
-						if !ex.may(id, ActMove) {
-							continue
-						}
-						line := fmt.Sprintf("MOVE %s %s ELSE %s %s", id, placesString(path), a, l.To)
-						if ex.legal(line) {
-							// A comment says when the ELSE path is taken,
-							// where the line leaves room for it.
-							if c := ex.p.Sprintf("%s   # if %s is blown: on from %s", line, r.ID(), a.String()); ex.lay.width(c) <= 67 {
-								line = c
-							}
-							return []string{line}
-						}
-						if ex.budget <= 0 {
-							return nil
-						}
-					}
+				if out, stop := ex.elseAcross(ids, path, steps, i, r); out != nil || stop {
+					return out
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// standingBridge returns the road from a to b if it is a bridge not blown,
+// else nil.
+func (ex *examples) standingBridge(a, b Place) *Road {
+	if a.IsZone() || b.IsZone() {
+		return nil
+	}
+	r := ex.s.Map.Road(a.Area, b.Area)
+	if r == nil || !r.Bridge {
+		return nil
+	}
+	if br := ex.st.Bridge(a.Area, b.Area); br == nil || br.Blown {
+		return nil
+	}
+	return r
+}
+
+// elseAcross looks for a unit of ids whose move along path crosses bridge
+// r at step i, with an ELSE path from the bank before it. It returns the
+// example, or stop when the search has spent its budget.
+func (ex *examples) elseAcross(ids []string, path, steps []Place, i int, r *Road) (out []string, stop bool) {
+	a, b := steps[i], steps[i+1]
+	for _, l := range ex.s.Map.Links(a) {
+		if l.To == b || l.To.IsZone() || contains(steps, l.To) || !ex.s.Uses(l.To) || len(ex.enemyAt[l.To]) > 0 {
+			continue
+		}
+		for _, id := range ids {
+			if !ex.may(id, ActMove) {
+				continue
+			}
+			line := fmt.Sprintf("MOVE %s %s ELSE %s %s", id, placesString(path), a, l.To)
+			if ex.legal(line) {
+				// A comment says when the ELSE path is taken, where the
+				// line leaves room for it.
+				if c := ex.p.Sprintf("%s   # if %s is blown: on from %s", line, r.ID(), a.String()); ex.lay.width(c) <= 67 {
+					line = c
+				}
+				return []string{line}, true
+			}
+			if ex.budget <= 0 {
+				return nil, true
+			}
+		}
+	}
+	return nil, false
 }
 
 func footCapable(u *Unit) bool { return u.Type == Mech || u.Type == Mot || u.Type == Engineer }
