@@ -149,6 +149,53 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 	return r.b.String()
 }
 
+// crossings writes the bridges a CHECK's moves cross where the enemy may
+// try a demolition (10.2).
+func (r *reporter) crossings(rh *rules.Rehearsal) {
+	p := r.p
+	if len(rh.Crossings) > 0 {
+		r.section(p.Sprintf("Bridges the enemy may try to blow (10.2)"))
+		for _, c := range rh.Crossings {
+			may := make([]string, len(c.Chances))
+			for i, ch := range c.Chances {
+				may[i] = p.Sprintf("%s on %d or less", ch.Unit, ch.Need)
+			}
+			r.item(p.Sprintf("Line %d: %s crossing bridge %s from %s into %s may draw a demolition die: the enemy may try with %s (10.29).",
+				c.Line, strings.Join(c.Units, ", "), c.Bridge, r.place(c.From), r.place(c.To), orList(p, may)))
+		}
+		r.item(p.Sprintf("Whether the enemy tries is his standing order, which a CHECK does not read (B1); one try per bridge an impulse (10.25). Above, every bridge holds; a bridge blown under a stack costs it 1 MP and sends it on by its ELSE path from the near side, or stops it there (8.42, B2)."))
+	}
+}
+
+// stacks writes a CHECK's stacks where units moved or entrenched, and who
+// the stacking limit would remove (7.1, 7.2).
+func (r *reporter) stacks(rh *rules.Rehearsal) {
+	p, side := r.p, rh.Impulse.Side
+	if len(rh.Stacks) > 0 {
+		r.section(p.Sprintf("Your stacks where units moved or entrenched (7.1: at most %d units and %d SP)", rules.StackUnits, rules.StackSP))
+		for _, st := range rh.Stacks {
+			switch {
+			case !st.Over() || st.Place.IsZone():
+				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
+			case rules.SetupOverLimit(side, rh.Impulse):
+				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP: OVER the limit, which the German set-up stacks may be until the end of 16-3 (7.1).", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
+			default:
+				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP: OVER the limit.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
+			}
+		}
+	}
+	if len(rh.Removed) > 0 {
+		r.section(p.Sprintf("Stacking (7.2)"))
+		for _, e := range rh.Removed {
+			if e.Why == rules.RemovedByOrder {
+				r.item(p.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, by your REMOVE order, unless the battles change the stack.", e.Unit, r.area(e.Area)))
+			} else {
+				r.item(p.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, by the fixed policy, weakest first (B6), unless the battles change the stack.", e.Unit, r.area(e.Area)))
+			}
+		}
+	}
+}
+
 // heading writes the report's first lines: the game, the impulse, how it
 // was played and what comes next.
 func (r *reporter) heading(d *ReportData) {
@@ -852,41 +899,8 @@ func WriteRehearsalIn(p *lang.Printer, s *rules.Scenario, rh *rules.Rehearsal) s
 			r.event(e)
 		}
 	}
-	if len(rh.Crossings) > 0 {
-		r.section(p.Sprintf("Bridges the enemy may try to blow (10.2)"))
-		for _, c := range rh.Crossings {
-			may := make([]string, len(c.Chances))
-			for i, ch := range c.Chances {
-				may[i] = p.Sprintf("%s on %d or less", ch.Unit, ch.Need)
-			}
-			r.item(p.Sprintf("Line %d: %s crossing bridge %s from %s into %s may draw a demolition die: the enemy may try with %s (10.29).",
-				c.Line, strings.Join(c.Units, ", "), c.Bridge, r.place(c.From), r.place(c.To), orList(p, may)))
-		}
-		r.item(p.Sprintf("Whether the enemy tries is his standing order, which a CHECK does not read (B1); one try per bridge an impulse (10.25). Above, every bridge holds; a bridge blown under a stack costs it 1 MP and sends it on by its ELSE path from the near side, or stops it there (8.42, B2)."))
-	}
-	if len(rh.Stacks) > 0 {
-		r.section(p.Sprintf("Your stacks where units moved or entrenched (7.1: at most %d units and %d SP)", rules.StackUnits, rules.StackSP))
-		for _, st := range rh.Stacks {
-			switch {
-			case !st.Over() || st.Place.IsZone():
-				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
-			case rules.SetupOverLimit(side, rh.Impulse):
-				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP: OVER the limit, which the German set-up stacks may be until the end of 16-3 (7.1).", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
-			default:
-				r.item(p.Sprintf("%s: %s; %d unit(s), %d SP: OVER the limit.", r.place(st.Place), r.unitList(st.Units), len(st.Units), st.SP()))
-			}
-		}
-	}
-	if len(rh.Removed) > 0 {
-		r.section(p.Sprintf("Stacking (7.2)"))
-		for _, e := range rh.Removed {
-			if e.Why == rules.RemovedByOrder {
-				r.item(p.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, by your REMOVE order, unless the battles change the stack.", e.Unit, r.area(e.Area)))
-			} else {
-				r.item(p.Sprintf("%s would be removed from %s at the end of the impulse, over the stacking limit, by the fixed policy, weakest first (B6), unless the battles change the stack.", e.Unit, r.area(e.Area)))
-			}
-		}
-	}
+	r.crossings(rh)
+	r.stacks(rh)
 	if len(rh.Spent) > 0 {
 		r.section(p.Sprintf("Spent for the rest of %d December", rh.Impulse.Day))
 		for _, sp := range rh.Spent {
