@@ -413,17 +413,7 @@ func (st *State) supplySearch(n *supplyNet, layers *[2][]int16, s *Scenario, sid
 	} else {
 		layer[0] = make([]int16, 0, 256)
 	}
-	for _, p := range s.Supply.Sources(side) {
-		i := supplySlot(p)
-		// 13.11: a source of the scenario's map; 13.12: a line may not end
-		// in a source that is the enemy's.
-		if i == 0 || !s.Map.Has(p) || !s.Uses(p) || e.has(i) || source[i] {
-			continue
-		}
-		source[i] = true
-		n.blown[i] = 0
-		layer[0] = append(layer[0], int16(i))
-	}
+	layer[0] = n.seed(s, side, e, &source, layer[0])
 	blownBridges := st.supplyBlown(s)
 	// Whether the scenario uses each place, asked once a place: 0 not
 	// asked yet, 1 used, 2 not.
@@ -465,6 +455,23 @@ func (st *State) supplySearch(n *supplyNet, layers *[2][]int16, s *Scenario, sid
 			}
 		}
 	}
+}
+
+// seed marks the side's sources as reached with no bridge blown and
+// appends them to the first layer of the search.
+func (n *supplyNet) seed(s *Scenario, side Side, e *supplyBits, source *[supplySlots]bool, layer []int16) []int16 {
+	for _, p := range s.Supply.Sources(side) {
+		i := supplySlot(p)
+		// 13.11: a source of the scenario's map; 13.12: a line may not end
+		// in a source that is the enemy's.
+		if i == 0 || !s.Map.Has(p) || !s.Uses(p) || e.has(i) || source[i] {
+			continue
+		}
+		source[i] = true
+		n.blown[i] = 0
+		layer = append(layer, int16(i))
+	}
+	return layer
 }
 
 // A supplyMemo keeps a side's last supply search with what it depends on:
