@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	acts "titm/adjudicator/referee"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/store"
 )
@@ -212,8 +213,7 @@ func TestForgedBounceWhileQueued(t *testing.T) {
 	mu.Unlock()
 	nA := len(w.inbox(allied))
 	w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	waitfor.Until(t, 15*time.Second, func() bool {
 		var tried bool
 		w.st.View(func(tx *store.Tx) error {
 			q, err := tx.Outbox(store.MailQueued)
@@ -222,23 +222,14 @@ func TestForgedBounceWhileQueued(t *testing.T) {
 			}
 			return err
 		})
-		if tried {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the Allied report was not refused in 15 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return tried
+	}, "the Allied report to be refused")
 	// The report waits for its retry: a forged report of its failure
 	// comes.
 	w.srv.Deliver(referee, dsn(allied, "", nil))
-	for w.folderSize(referee, "processed") < 4 { // two JOINs, the orders, the forged report
-		if time.Now().After(deadline) {
-			t.Fatal("the forged report was not handled in 15 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Until(t, 15*time.Second, func() bool {
+		return w.folderSize(referee, "processed") >= 4 // two JOINs, the orders, the forged report
+	}, "the forged report to be handled")
 	mu.Lock()
 	refuse = false
 	mu.Unlock()
