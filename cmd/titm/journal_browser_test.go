@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"titm/internal/browser"
+	"titm/internal/waitfor"
 )
 
 // mailAs sends a mail from a player to the referee through the embedded
@@ -69,12 +70,7 @@ func TestJournalInBrowser(t *testing.T) {
 	over := ids[1]
 	side := string(w.game(over).State.Next.Side)
 	w.mailAs(side+"@ops.test", "I concede", fmt.Sprintf("GAME %s\nTOKEN %s\nCONCEDE\n", over, tokens[1][side]))
-	for deadline := time.Now().Add(20 * time.Second); w.game(over).Status != "finished"; {
-		if time.Now().After(deadline) {
-			t.Fatalf("game %s is %s 20 s after the concession", over, w.game(over).Status)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Until(t, 20*time.Second, func() bool { return w.game(over).Status == "finished" }, fmt.Sprintf("game %s to finish after the concession", over))
 
 	shots := os.Getenv("TITM_SCREENSHOTS")
 	if shots == "" {
