@@ -22,6 +22,7 @@ import (
 // in HTML and JSON; never a player's address or token hash; an unknown
 // tournament is a page saying so.
 func TestJournalTournaments(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")

@@ -321,6 +321,7 @@ func readStore(t *testing.T, path string, f func(tx *store.Tx)) {
 // daemon, and open it themselves without one; the compacted store keeps
 // every game and mail, and a daemon started on it goes on.
 func TestStoreCommands(t *testing.T) {
+	t.Parallel()
 	w := newOpsWorld(t, "")
 	w.start()
 	ids, tokens := w.newGames(2)

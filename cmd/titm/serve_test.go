@@ -154,6 +154,7 @@ func freePort(t *testing.T) string {
 // second demo with the same file makes a new game beside the first and
 // lists only that game's mails.
 func TestDemoAutoplay(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "demo.db")
 	first := runDemo(t, "--db", db)
 	logData, err := os.ReadFile(filepath.Join(filepath.Dir(db), "demo.log"))
