@@ -331,6 +331,7 @@ func (w *world) join() {
 // The daemon's main path: welcome mails with the tokens, JOIN, orders in,
 // both players receive the impulse's report.
 func TestOrdersToReports(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{extra: "map_picture = true"})
 	w.join()
 	if g := w.gameNow(); g.Status != adjudicator.Playing {
@@ -395,6 +396,7 @@ func TestOrdersToReports(t *testing.T) {
 
 // Invalid orders: a reply lists every error with its line; nothing changes.
 func TestInvalidOrders(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.join()
 	before := w.gameNow()
@@ -426,6 +428,7 @@ func TestInvalidOrders(t *testing.T) {
 
 // A mail delivered twice is applied and answered once.
 func TestDuplicateDelivery(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.join()
 	n := len(w.inbox(german))
@@ -459,6 +462,7 @@ func (w *world) log() []adjudicator.Record {
 // (no backscatter); a registered address without the right token gets a
 // warning, and nothing else.
 func TestForgedMails(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.join()
 	before := w.gameNow()
@@ -484,6 +488,7 @@ func TestForgedMails(t *testing.T) {
 // The outbox: a temporary refusal (451) is tried again and delivered once;
 // a permanent one (550) is recorded as failed, and the game goes on.
 func TestSMTPFaults(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	var mu sync.Mutex
 	refuse := map[string]int{} // address -> code to answer
@@ -544,6 +549,7 @@ func TestSMTPFaults(t *testing.T) {
 
 // Requests are answered to the sender only.
 func TestRequests(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.join()
 	nG, nA := len(w.inbox(german)), len(w.inbox(allied))
@@ -595,6 +601,7 @@ func joinAll(tx *store.Tx, id string) error {
 // failed, its sender told, and the daemon goes on: it would fail again at
 // every start otherwise.
 func TestInternalError(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	w.st.Update(func(tx *store.Tx) error { return joinAll(tx, w.game) })
 	w.start(func(d *mail.Daemon) {
@@ -639,6 +646,7 @@ func selfSigned(t testing.TB) *tls.Config {
 // The daemon reads and sends over STARTTLS, as with mail servers on the
 // network.
 func TestStartTLS(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{tls: true})
 	w.join()
 	n := len(w.inbox(allied))
@@ -652,6 +660,7 @@ func TestStartTLS(t *testing.T) {
 // daemon has seen under other UIDs: it knows them by their Message-ID, and
 // applies none twice.
 func TestUIDValidityChange(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	w.st.Update(func(tx *store.Tx) error { return joinAll(tx, w.game) })
 	raw, _ := message(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
@@ -706,6 +715,7 @@ func subjects(ms []*mail.Incoming) []string {
 // before anything of the game, even when the welcome had to wait for a
 // retry; the answer to his mail before the notices it caused.
 func TestMailOrder(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	calls := map[string]int{}
 	w := newWorld(t, &worldOptions{noStart: true, fault: func(from string, to []string) error {

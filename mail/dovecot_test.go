@@ -27,6 +27,7 @@ import (
 // only IDLE can tell the daemon of new mail; the test restarts Dovecot
 // under the daemon, which reconnects; handled mails are moved.
 func TestDovecot(t *testing.T) {
+	t.Parallel()
 	dc := dovecot.Start(t, map[string]string{referee: "ref-pass"}, "processed")
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
 		Users: map[string]string{german: "g-pass", allied: "a-pass"}, Logger: quiet()})

@@ -103,6 +103,7 @@ func (w *world) lastSize(addr string) int64 {
 // as a child process and is killed in the middle of a burst
 // (killedMidBurst). The test logs a table of each case and its outcome.
 func TestHostileThroughPostfix(t *testing.T) {
+	t.Parallel()
 	var log logged
 	w, mta := postfixWorldOf(t, postfixOptions{users: []string{stranger}, logger: log.logger(), maxBytes: hostileLimit})
 	w.join()

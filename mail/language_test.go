@@ -27,6 +27,7 @@ func hasJapanese(s string) bool {
 // (English); the impulse's picture is drawn once for each language read.
 // A player's LANGUAGE by mail switches him, answered in the new language.
 func TestLanguagesByMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{extra: "map_picture = true", languages: map[rules.Side]string{rules.Allied: "ja"}, noStart: true})
 	drawn := countDrawn(w)
 	w.start()

@@ -34,6 +34,7 @@ func countDrawn(w *world) *drawCount {
 // player's reports come as text alone while the other player's and the
 // observer's carry the map; PICTURE ON brings it back.
 func TestPictureOffByMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{extra: "map_picture = true"})
 	w.join()
 	for _, box := range []string{german, allied, observer} {
@@ -74,6 +75,7 @@ func TestPictureOffByMail(t *testing.T) {
 // One picture per impulse: the report of an impulse to both players and the
 // observer carries the map drawn once.
 func TestOnePicturePerImpulse(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{extra: "map_picture = true", noStart: true})
 	drawn := countDrawn(w)
 	w.start()

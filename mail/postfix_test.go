@@ -84,6 +84,7 @@ func postfixWorldOf(t testing.TB, o postfixOptions) (*world, *postfix.System) {
 // Postfix's bounce, which the referee recognises: that mail is marked
 // failed.
 func TestPostfix(t *testing.T) {
+	t.Parallel()
 	w, mta := postfixWorld(t)
 	w.join()
 	nG, nA := len(w.inbox(german)), len(w.inbox(allied))
