@@ -91,13 +91,15 @@ func (w *opsWorld) start() {
 			w.stop()
 		}
 	})
-	for !isSocket(w.cfg.Store.ControlSocket) {
+	waitfor.Until(w.t, time.Minute, func() bool {
 		select {
 		case err := <-done:
+			done <- err // for the stop
 			w.t.Fatalf("serve ended: %v", err)
-		case <-time.After(10 * time.Millisecond):
+		default:
 		}
-	}
+		return isSocket(w.cfg.Store.ControlSocket)
+	}, "the control socket")
 }
 
 // game returns a game as the daemon has it, through its socket.
