@@ -55,6 +55,7 @@ func (w *opsWorld) mailAs(from, subject, body string) {
 // phone's width the page is one column. Each page's screenshot is saved,
 // into $TITM_SCREENSHOTS when set, to be looked at.
 func TestJournalInBrowser(t *testing.T) {
+	t.Parallel()
 	web := "127.0.0.1:" + freePort(t)
 	w := newOpsWorld(t, fmt.Sprintf("[web]\nlisten = %q\n", web))
 	w.start()

@@ -104,6 +104,7 @@ func TestJournalTournaments(t *testing.T) {
 // The list of games comes a hundred to a page, with links from page to
 // page; a page past the last, or not a number, is a page saying so.
 func TestJournalListPages(t *testing.T) {
+	t.Parallel()
 	js := newJournalStore(t)
 	const n = 230
 	for i := range n {
