@@ -22,6 +22,7 @@ func checkSteps(t *testing.T, cfg *mail.Config) (bool, []string) {
 // The connection check logs in to both servers as serve would, reports each
 // step, and stops a server's check at its first failure, naming the step.
 func TestCheckConnections(t *testing.T) {
+	t.Parallel()
 	plain := newWorld(t, &worldOptions{noStart: true})
 	secure := newWorld(t, &worldOptions{noStart: true, tls: true})
 	cases := []struct {
@@ -97,6 +98,7 @@ func TestCheckConnections(t *testing.T) {
 // The check sends nothing and changes nothing: a mail in the folder stays
 // there unread, and nobody gets a mail.
 func TestCheckConnectionsChangesNothing(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	raw, _ := message(german, "orders", "GAME x\n")
 	if err := w.srv.Deliver(referee, raw); err != nil {

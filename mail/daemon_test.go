@@ -31,6 +31,7 @@ import (
 
 	"titm/adjudicator"
 	"titm/internal/daemon"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/mail/embedded"
 	"titm/rules"
@@ -277,21 +278,15 @@ func (w *world) inbox(addr string) []*mail.Incoming {
 // waitMail waits until an address has n mails, and returns them.
 func (w *world) waitMail(addr string, n int) []*mail.Incoming {
 	w.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		got := w.inbox(addr)
-		if len(got) >= n {
-			return got
+	var got []*mail.Incoming
+	if !waitfor.Within(15*time.Second, func() bool { got = w.inbox(addr); return len(got) >= n }) {
+		var subjects []string
+		for _, m := range got {
+			subjects = append(subjects, m.Subject)
 		}
-		if time.Now().After(deadline) {
-			var subjects []string
-			for _, m := range got {
-				subjects = append(subjects, m.Subject)
-			}
-			w.t.Fatalf("%s has %d mails after 15 s, want %d: %q", addr, len(got), n, subjects)
-		}
-		time.Sleep(20 * time.Millisecond)
+		w.t.Fatalf("%s has %d mails after 15 s, want %d: %q", addr, len(got), n, subjects)
 	}
+	return got
 }
 
 // settle waits until the referee's INBOX is empty (every mail handled and
@@ -304,16 +299,11 @@ func (w *world) waitMail(addr string, n int) []*mail.Incoming {
 // client takes that for the answer, and the mail read has no body.
 func (w *world) settle() {
 	w.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
+	waitfor.Until(w.t, 15*time.Second, func() bool {
 		var queued int
 		w.st.View(func(tx *store.Tx) error { q, _ := tx.Outbox(store.MailQueued); queued = len(q); return nil })
-		if w.folderSize(referee, "INBOX") == 0 && queued == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	w.t.Fatal("the daemon did not settle in 15 s")
+		return w.folderSize(referee, "INBOX") == 0 && queued == 0
+	}, "the daemon to settle: the referee's INBOX empty and the outbox sent")
 }
 
 func (w *world) gameNow() *adjudicator.Game {
@@ -347,6 +337,7 @@ func (w *world) join() {
 // The daemon's main path: welcome mails with the tokens, JOIN, orders in,
 // both players receive the impulse's report.
 func TestOrdersToReports(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{extra: "map_picture = true"})
 	w.join()
 	if g := w.gameNow(); g.Status != adjudicator.Playing {
@@ -411,6 +402,7 @@ func TestOrdersToReports(t *testing.T) {
 
 // Invalid orders: a reply lists every error with its line; nothing changes.
 func TestInvalidOrders(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.join()
 	before := w.gameNow()
@@ -442,6 +434,7 @@ func TestInvalidOrders(t *testing.T) {
 
 // A mail delivered twice is applied and answered once.
 func TestDuplicateDelivery(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.join()
 	n := len(w.inbox(german))
@@ -475,6 +468,7 @@ func (w *world) log() []adjudicator.Record {
 // (no backscatter); a registered address without the right token gets a
 // warning, and nothing else.
 func TestForgedMails(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.join()
 	before := w.gameNow()
@@ -503,6 +497,7 @@ func TestForgedMails(t *testing.T) {
 // The outbox: a temporary refusal (451) is tried again and delivered once;
 // a permanent one (550) is recorded as failed, and the game goes on.
 func TestSMTPFaults(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	var mu sync.Mutex
 	refuse := map[string]int{} // address -> code to answer
@@ -548,20 +543,13 @@ func TestSMTPFaults(t *testing.T) {
 	nG := len(w.inbox(german))
 	w.send(allied, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[allied]))
 	w.waitMail(german, nG+1)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var failed []*store.Mail
+	var failed []*store.Mail
+	waitfor.Until(t, 10*time.Second, func() bool {
 		w.st.View(func(tx *store.Tx) error { failed, _ = tx.Outbox(store.MailFailed); return nil })
-		if len(failed) > 0 {
-			if !strings.Contains(failed[0].Error, "550") || failed[0].To[0] != allied {
-				t.Errorf("failed mail %+v", failed[0])
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("a 550 was not recorded as a failure")
-		}
-		time.Sleep(20 * time.Millisecond)
+		return len(failed) > 0
+	}, "a 550 to be recorded as a failure")
+	if !strings.Contains(failed[0].Error, "550") || failed[0].To[0] != allied {
+		t.Errorf("failed mail %+v", failed[0])
 	}
 	if g := w.gameNow(); g.Next.String() != "G16-2" {
 		t.Errorf("the game is at %s after the failed mail, want G16-2", g.Next)
@@ -570,6 +558,7 @@ func TestSMTPFaults(t *testing.T) {
 
 // Requests are answered to the sender only.
 func TestRequests(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.join()
 	nG, nA := len(w.inbox(german)), len(w.inbox(allied))
@@ -621,6 +610,7 @@ func joinAll(tx *store.Tx, id string) error {
 // failed, its sender told, and the daemon goes on: it would fail again at
 // every start otherwise.
 func TestInternalError(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	w.st.Update(func(tx *store.Tx) error { return joinAll(tx, w.game) })
 	w.start(func(d *mail.Daemon) {
@@ -665,6 +655,7 @@ func selfSigned(t testing.TB) *tls.Config {
 // The daemon reads and sends over STARTTLS, as with mail servers on the
 // network.
 func TestStartTLS(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{tls: true})
 	w.join()
 	n := len(w.inbox(allied))
@@ -678,6 +669,7 @@ func TestStartTLS(t *testing.T) {
 // daemon has seen under other UIDs: it knows them by their Message-ID, and
 // applies none twice.
 func TestUIDValidityChange(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	w.st.Update(func(tx *store.Tx) error { return joinAll(tx, w.game) })
 	raw, _ := message(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
@@ -732,6 +724,7 @@ func subjects(ms []*mail.Incoming) []string {
 // before anything of the game, even when the welcome had to wait for a
 // retry; the answer to his mail before the notices it caused.
 func TestMailOrder(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	calls := map[string]int{}
 	w := newWorld(t, &worldOptions{noStart: true, fault: func(from string, to []string) error {
@@ -745,18 +738,11 @@ func TestMailOrder(t *testing.T) {
 	}})
 	w.cfg.SMTP.RetryMin, w.cfg.SMTP.RetryMax = 3*time.Second, 3*time.Second
 	w.start()
-	for deadline := time.Now().Add(15 * time.Second); ; { // the welcome refused once
+	waitfor.Until(t, 15*time.Second, func() bool { // the welcome refused once
 		mu.Lock()
-		n := calls[german]
-		mu.Unlock()
-		if n > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the German welcome was not tried in 15 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return calls[german] > 0
+	}, "the German welcome to be tried")
 	w.send(german, "join", fmt.Sprintf("GAME %s\nTOKEN %s\nJOIN\n", w.game, w.tokens[german]))
 	w.send(allied, "join", fmt.Sprintf("GAME %s\nTOKEN %s\nJOIN\n", w.game, w.tokens[allied]))
 	w.waitMail(german, 3)

@@ -19,6 +19,7 @@ import (
 // signature of his address's domain: without one it is refused as forged,
 // with one it is played.
 func TestRequireDKIM(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true, extra: "require_dkim = true"})
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"titm/internal/daemon"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/mail/embedded"
 	"titm/mail/internal/dovecot"
@@ -26,6 +27,7 @@ import (
 // only IDLE can tell the daemon of new mail; the test restarts Dovecot
 // under the daemon, which reconnects; handled mails are moved.
 func TestDovecot(t *testing.T) {
+	t.Parallel()
 	dc := dovecot.Start(t, map[string]string{referee: "ref-pass"}, "processed")
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
 		Users: map[string]string{german: "g-pass", allied: "a-pass"}, Logger: quiet()})
@@ -105,16 +107,7 @@ retry_min = "1s"
 	}
 	// The report is sent once the mail's handling is committed, before the
 	// daemon moves the mail: wait for the move.
-	for deadline := time.Now().Add(15 * time.Second); ; {
-		n := dovecotCount(t, dc.Addr, "INBOX")
-		if n == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Dovecot's INBOX still has %d mails after 15 s", n)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Until(t, 15*time.Second, func() bool { return dovecotCount(t, dc.Addr, "INBOX") == 0 }, "Dovecot's INBOX to be empty")
 	if n := dovecotCount(t, dc.Addr, "processed"); n != 2 {
 		t.Errorf("Dovecot's processed folder has %d mails, want 2", n)
 	}
@@ -123,24 +116,13 @@ retry_min = "1s"
 	big, _ := message(german, "big", strings.Repeat("orders and more orders\n", 14000))
 	dc.Deliver(t, referee, big)
 	dc.Deliver(t, referee, big)
-	for deadline := time.Now().Add(15 * time.Second); dovecotCount(t, dc.Addr, "processed") < 4; {
-		if time.Now().After(deadline) {
-			t.Fatal("the mails over the limit were not handled in 15 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Until(t, 15*time.Second, func() bool { return dovecotCount(t, dc.Addr, "processed") >= 4 }, "the mails over the limit to be handled")
 	w.waitMail(german, 4)
-	for deadline := time.Now().Add(15 * time.Second); ; { // every answer sent
+	waitfor.Until(t, 15*time.Second, func() bool {
 		var queued int
 		w.st.View(func(tx *store.Tx) error { q, err := tx.Outbox(store.MailQueued); queued = len(q); return err })
-		if queued == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d mails still queued after 15 s", queued)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return queued == 0
+	}, "every answer to be sent")
 	if got := w.inbox(german); len(got) != 4 || !strings.Contains(got[3].Text, "over the referee's limit of 262144 bytes") {
 		t.Errorf("%d mails to the German player after two mails over the limit, want one answer more", len(got)-3)
 	}

@@ -39,6 +39,3 @@ var LanesOf = lanesOf
 // SendConns is how many connections the sender sends over at once: as many
 // mails may be in flight when the daemon is killed.
 const SendConns = sendConns
-
-// Drawn is how many map pictures the daemons of this process have drawn.
-func Drawn() int64 { return drawn.Load() }

@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	acts "titm/adjudicator/referee"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/store"
 )
@@ -131,6 +132,7 @@ func (w *world) status(id uint64) string {
 // sent to the recipient it reports failed; a forged one changes nothing,
 // and a mail still queued never bounces.
 func TestBounceAuthentic(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	h := mail.NewHandler(w.cfg, quiet())
 	now := time.Now()
@@ -196,6 +198,7 @@ func TestBounceAuthentic(t *testing.T) {
 // opponent's report is waiting for the SMTP server, does not kill that
 // report: it is sent, with its map, once the server takes mail again.
 func TestForgedBounceWhileQueued(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	refuse := false
 	w := newWorld(t, &worldOptions{extra: "map_picture = true", fault: func(from string, to []string) error {
@@ -212,8 +215,7 @@ func TestForgedBounceWhileQueued(t *testing.T) {
 	mu.Unlock()
 	nA := len(w.inbox(allied))
 	w.send(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	waitfor.Until(t, 15*time.Second, func() bool {
 		var tried bool
 		w.st.View(func(tx *store.Tx) error {
 			q, err := tx.Outbox(store.MailQueued)
@@ -222,23 +224,14 @@ func TestForgedBounceWhileQueued(t *testing.T) {
 			}
 			return err
 		})
-		if tried {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the Allied report was not refused in 15 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return tried
+	}, "the Allied report to be refused")
 	// The report waits for its retry: a forged report of its failure
 	// comes.
 	w.srv.Deliver(referee, dsn(allied, "", nil))
-	for w.folderSize(referee, "processed") < 4 { // two JOINs, the orders, the forged report
-		if time.Now().After(deadline) {
-			t.Fatal("the forged report was not handled in 15 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Until(t, 15*time.Second, func() bool {
+		return w.folderSize(referee, "processed") >= 4 // two JOINs, the orders, the forged report
+	}, "the forged report to be handled")
 	mu.Lock()
 	refuse = false
 	mu.Unlock()
@@ -282,6 +275,7 @@ func (l *logged) logger() *slog.Logger { return slog.New(slog.NewTextHandler(io.
 // mail processed before is not taken for it. Only the same mail (sender,
 // key headers and text) is a duplicate, and a duplicate skipped is logged.
 func TestMessageIDSquat(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	var log logged
 	h := mail.NewHandler(w.cfg, log.logger())
@@ -326,6 +320,7 @@ func TestMessageIDSquat(t *testing.T) {
 // A mail over max_message_bytes: only its header is read; a registered
 // sender is told, once, however often it is delivered.
 func TestOversizeDeliveredTwice(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.waitMail(german, 1) // the welcome
 	big, _ := message(german, "big", strings.Repeat("orders and more orders\n", 2000))
@@ -384,6 +379,7 @@ func TestMessageIDsUnguessable(t *testing.T) {
 // no answer's text is over 64 KB; and a mail the referee cannot read is
 // told what is wrong with it in a player's words, not in its parser's.
 func TestBoundedReplies(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	w.cfg.Referee.MaxMessageBytes = 2 << 20
 	h := mail.NewHandler(w.cfg, quiet())

@@ -79,6 +79,7 @@ func (w *world) joinDirect(h *mail.Handler, now time.Time) {
 // B8: when an impulse's deadline passes it is played as a pass and both
 // players are told; before it, the player to move is reminded once.
 func TestDeadlines(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true, extra: `reminder = "12h"`})
 	d := mail.NewDaemon(w.cfg, w.st, quiet(), time.Now)
 	t0 := time.Now()
@@ -115,6 +116,7 @@ func TestDeadlines(t *testing.T) {
 // EXTEND from the player to move, as often as the configuration allows;
 // both players are told.
 func TestExtendByMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true, extra: "max_extensions = 1\nmax_extension = \"48h\""})
 	h := mail.NewHandler(w.cfg, quiet())
 	now := time.Now()
@@ -146,6 +148,7 @@ func TestExtendByMail(t *testing.T) {
 // The director by mail: NEW welcomes two players; PAUSE needs the token
 // and a reason; both players are told of each act.
 func TestDirectorByMail(t *testing.T) {
+	t.Parallel()
 	const director = "director@test.example"
 	const token = "director-token-0123456789"
 	w := newWorld(t, &worldOptions{noStart: true, extra: fmt.Sprintf("director = %q\ndirector_token = %q", director, token)})
@@ -180,6 +183,7 @@ func TestDirectorByMail(t *testing.T) {
 // Mails the referee cannot read: too large, or without text. Registered
 // senders are told; others get nothing.
 func TestUnreadableMails(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	h := mail.NewHandler(w.cfg, quiet())
 	now := time.Now()
@@ -209,6 +213,7 @@ func TestUnreadableMails(t *testing.T) {
 // CHECK validates without applying; CONCEDE ends the game and reveals the
 // seed to both.
 func TestCheckAndConcede(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	h := mail.NewHandler(w.cfg, quiet())
 	now := time.Now()
@@ -237,6 +242,7 @@ func TestCheckAndConcede(t *testing.T) {
 // A welcome's text, which holds the token, is dropped from the store once
 // the welcome is sent.
 func TestWelcomeDroppedOnceSent(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.waitMail(german, 1)
 	w.settle()

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/mail/embedded"
 )
@@ -13,19 +14,17 @@ import (
 func waitStatus(t *testing.T, d *mail.Daemon, limit time.Duration, what string, ok func(*mail.Status) bool) time.Duration {
 	t.Helper()
 	start := time.Now()
-	for {
-		s, err := d.Status()
-		if err != nil {
+	var s *mail.Status
+	if !waitfor.Within(limit, func() bool {
+		var err error
+		if s, err = d.Status(); err != nil {
 			t.Fatal(err)
 		}
-		if ok(s) {
-			return time.Since(start)
-		}
-		if time.Since(start) > limit {
-			t.Fatalf("%s: not within %s: %+v", what, limit, s)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return ok(s)
+	}) {
+		t.Fatalf("%s: not within %s: %+v", what, limit, s)
 	}
+	return time.Since(start)
 }
 
 // The status says the IMAP server is out of reach within the poll

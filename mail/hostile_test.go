@@ -20,6 +20,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	acts "titm/adjudicator/referee"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/store"
 )
@@ -102,6 +103,7 @@ func (w *world) lastSize(addr string) int64 {
 // as a child process and is killed in the middle of a burst
 // (killedMidBurst). The test logs a table of each case and its outcome.
 func TestHostileThroughPostfix(t *testing.T) {
+	t.Parallel()
 	var log logged
 	w, mta := postfixWorldOf(t, postfixOptions{users: []string{stranger}, logger: log.logger(), maxBytes: hostileLimit})
 	w.join()
@@ -285,18 +287,14 @@ func TestHostileThroughPostfix(t *testing.T) {
 // are wanted of each Message-ID.
 func waitHandled(t *testing.T, log *logged, want map[string]int) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; {
+	if !waitfor.Within(20*time.Second, func() bool {
 		done := true
 		for id, n := range want {
 			done = done && len(log.outcomes(id)) >= n
 		}
-		if done {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the mails %v were not handled in 20 s; the log:\n%s", want, log.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		return done
+	}) {
+		t.Fatalf("the mails %v were not handled in 20 s; the log:\n%s", want, log.String())
 	}
 }
 
@@ -408,21 +406,18 @@ func killedMidBurst(t *testing.T, w *world) string {
 		}
 		return reports, mids
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	if !waitfor.Within(30*time.Second, func() bool {
 		n, _ := reports()
 		arrived := true
 		for _, id := range ids {
 			arrived = arrived && n[id] >= 2
 		}
-		if arrived && w.folderSize(referee, "INBOX") == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Signal(syscall.SIGTERM)
-			wait(cmd, out)
-			t.Fatalf("30 s after the restart the reports by game are %v, the referee's INBOX holds %d:\n%s", n, w.folderSize(referee, "INBOX"), out)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return arrived && w.folderSize(referee, "INBOX") == 0
+	}) {
+		n, _ := reports()
+		cmd.Process.Signal(syscall.SIGTERM)
+		wait(cmd, out)
+		t.Fatalf("30 s after the restart the reports by game are %v, the referee's INBOX holds %d:\n%s", n, w.folderSize(referee, "INBOX"), out)
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	wait(cmd, out)

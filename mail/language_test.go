@@ -40,7 +40,10 @@ func ownLanguage(text string) string {
 // (English); the impulse's picture is drawn once for each language read.
 // A player's LANGUAGE by mail switches him, answered in the new language.
 func TestLanguagesByMail(t *testing.T) {
-	w := newWorld(t, &worldOptions{extra: "map_picture = true", languages: map[rules.Side]string{rules.Allied: "ja"}})
+	t.Parallel()
+	w := newWorld(t, &worldOptions{extra: "map_picture = true", languages: map[rules.Side]string{rules.Allied: "ja"}, noStart: true})
+	drawn := countDrawn(w)
+	w.start()
 	w.join()
 	inLanguage := func(box string, want bool, from int) int {
 		t.Helper()
@@ -62,7 +65,7 @@ func TestLanguagesByMail(t *testing.T) {
 		t.Fatalf("the Japanese player has %d mails, want the welcome, the start and the answer to JOIN", nA)
 	}
 
-	before := mail.Drawn()
+	before := drawn.n.Load()
 	w.send(german, "my orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
 	a := w.waitMail(allied, nA+1)
 	g := w.waitMail(german, nG+1)
@@ -76,7 +79,7 @@ func TestLanguagesByMail(t *testing.T) {
 			t.Errorf("the English report of G16-1: %q with %d attachments", r.Subject, len(r.Attachments))
 		}
 	}
-	if n := mail.Drawn() - before; n != 2 {
+	if n := drawn.n.Load() - before; n != 2 {
 		t.Errorf("the map of G16-1 was drawn %d times, want twice: once in English, once in Japanese", n)
 	}
 	nA = inLanguage(allied, true, nA)

@@ -100,7 +100,7 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		return next, err
 	}
 	lanes := lanesOf(due)
-	pics := newPictures(due, &s.recent)
+	pics := newPictures(due, &s.recent, s.log)
 	var (
 		mu    sync.Mutex
 		first error

@@ -3,9 +3,9 @@ package mail
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"titm/adjudicator/referee"
@@ -24,13 +24,10 @@ type deferred struct {
 	Date      time.Time `json:"date"`
 }
 
-// drawn counts the pictures drawn, for the tests to see that each is drawn
-// once for all the mails that carry it.
-var drawn atomic.Int64
-
-// draw draws the picture of a snapshot.
-func draw(tx *store.Tx, key string) ([]byte, error) {
-	drawn.Add(1)
+// draw draws the picture of a snapshot, and logs it (at debug level) with
+// the time it took: drawing is the heaviest part of sending a report.
+func draw(tx *store.Tx, key string, log *slog.Logger) ([]byte, error) {
+	start := time.Now()
 	data := tx.Snapshot(key)
 	if data == nil {
 		return nil, fmt.Errorf("the picture's snapshot %s is missing", key)
@@ -47,6 +44,7 @@ func draw(tx *store.Tx, key string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", key, err)
 	}
+	log.Debug("map picture drawn", "game", snap.Game, "snapshot", key, "bytes", len(png), "took", time.Since(start))
 	return png, nil
 }
 
@@ -60,6 +58,7 @@ type pictures struct {
 	mu     sync.Mutex
 	m      map[string]*picture // by snapshot
 	recent *recentPictures
+	log    *slog.Logger
 }
 
 type picture struct {
@@ -69,8 +68,8 @@ type picture struct {
 	left int // mails still to be made with it
 }
 
-func newPictures(due []*store.Mail, recent *recentPictures) *pictures {
-	p := &pictures{m: map[string]*picture{}, recent: recent}
+func newPictures(due []*store.Mail, recent *recentPictures, log *slog.Logger) *pictures {
+	p := &pictures{m: map[string]*picture{}, recent: recent, log: log}
 	for _, m := range due {
 		if m.Deferred && m.Snapshot != "" {
 			if p.m[m.Snapshot] == nil {
@@ -92,7 +91,7 @@ func (p *pictures) get(tx *store.Tx, m *store.Mail) ([]byte, error) {
 		if png := p.recent.get(m.Snapshot); png != nil {
 			return png, nil
 		}
-		png, err := draw(tx, m.Snapshot)
+		png, err := draw(tx, m.Snapshot, p.log)
 		if err == nil {
 			p.recent.put(m.Snapshot, png)
 		}

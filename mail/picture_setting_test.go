@@ -1,17 +1,40 @@
 package mail_test
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
-
-	"titm/mail"
 )
+
+// drawCount counts the map pictures a daemon drew, from its log's "map
+// picture drawn" records.
+type drawCount struct{ n atomic.Int64 }
+
+func (c *drawCount) Enabled(context.Context, slog.Level) bool { return true }
+func (c *drawCount) WithAttrs([]slog.Attr) slog.Handler       { return c }
+func (c *drawCount) WithGroup(string) slog.Handler            { return c }
+func (c *drawCount) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "map picture drawn" {
+		c.n.Add(1)
+	}
+	return nil
+}
+
+// countDrawn has the world's daemon log to a drawCount, which it returns.
+func countDrawn(w *world) *drawCount {
+	c := &drawCount{}
+	w.logger = slog.New(c)
+	return c
+}
 
 // PICTURE OFF by mail: the answer confirms it, and from then on the
 // player's reports come as text alone while the other player's and the
 // observer's carry the map; PICTURE ON brings it back.
 func TestPictureOffByMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{extra: "map_picture = true"})
 	w.join()
 	for _, box := range []string{german, allied, observer} {
@@ -52,11 +75,14 @@ func TestPictureOffByMail(t *testing.T) {
 // One picture per impulse: the report of an impulse to both players and the
 // observer carries the map drawn once.
 func TestOnePicturePerImpulse(t *testing.T) {
-	w := newWorld(t, &worldOptions{extra: "map_picture = true"})
+	t.Parallel()
+	w := newWorld(t, &worldOptions{extra: "map_picture = true", noStart: true})
+	drawn := countDrawn(w)
+	w.start()
 	w.join()
 	w.settle()
 	nG, nA, nO := len(w.inbox(german)), len(w.inbox(allied)), len(w.inbox(observer))
-	before := mail.Drawn()
+	before := drawn.n.Load()
 	w.send(german, "my orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
 	for _, c := range []struct {
 		box string
@@ -68,7 +94,7 @@ func TestOnePicturePerImpulse(t *testing.T) {
 		}
 	}
 	w.settle()
-	if n := mail.Drawn() - before; n != 1 {
+	if n := drawn.n.Load() - before; n != 1 {
 		t.Errorf("the map of G16-1 was drawn %d times for its three reports, want once", n)
 	}
 }

@@ -35,7 +35,7 @@ func TestRecentPictures(t *testing.T) {
 	}
 
 	due := []*store.Mail{{ID: 1, Deferred: true, Snapshot: "new"}, {ID: 2, Deferred: true, Snapshot: "new"}}
-	p := newPictures(due, &r)
+	p := newPictures(due, &r, nil)
 	for _, m := range due {
 		png, err := p.get(nil, m)
 		if err != nil || !bytes.Equal(png, []byte("new")) {

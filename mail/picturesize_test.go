@@ -12,6 +12,7 @@ const maxReportMail = 200 << 10
 // TestReportMailSize: a report with its map picture, as the player's
 // client downloads it, stays under maxReportMail.
 func TestReportMailSize(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{extra: "map_picture = true"})
 	w.join()
 	n := len(w.inbox(german))

@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"titm/adjudicator"
+	"titm/internal/waitfor"
 	"titm/rules"
 )
 
@@ -211,7 +212,7 @@ func watchReports(b *testing.B, addr, user, pass string) *reportWatch {
 // has the server tell the session of new mail.
 func (r *reportWatch) wait(b *testing.B, subject string, deadline time.Time) {
 	crit := &imap.SearchCriteria{Header: []imap.SearchCriteriaHeaderField{{Key: "Subject", Value: subject}}}
-	for {
+	waitfor.Until(b, time.Until(deadline), func() bool {
 		if err := r.c.Noop().Wait(); err != nil {
 			b.Fatal(err)
 		}
@@ -219,12 +220,6 @@ func (r *reportWatch) wait(b *testing.B, subject string, deadline time.Time) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(data.AllUIDs()) > 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("no %q in %s's INBOX", subject, r.addr)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return len(data.AllUIDs()) > 0
+	}, fmt.Sprintf("%q in %s's INBOX", subject, r.addr))
 }

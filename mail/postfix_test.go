@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"titm/adjudicator"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/mail/internal/postfix"
 	"titm/store"
@@ -83,6 +84,7 @@ func postfixWorldOf(t testing.TB, o postfixOptions) (*world, *postfix.System) {
 // Postfix's bounce, which the referee recognises: that mail is marked
 // failed.
 func TestPostfix(t *testing.T) {
+	t.Parallel()
 	w, mta := postfixWorld(t)
 	w.join()
 	nG, nA := len(w.inbox(german)), len(w.inbox(allied))
@@ -121,19 +123,15 @@ func TestPostfix(t *testing.T) {
 	// The report to the observer bounced: Postfix's DSN reaches the
 	// referee's INBOX, and the daemon marks the report failed.
 	var failed []*store.Mail
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	if !waitfor.Within(30*time.Second, func() bool {
 		failed = failed[:0]
 		w.st.View(func(tx *store.Tx) error {
 			all, err := tx.Outbox(store.MailFailed)
 			failed = append(failed, all...)
 			return err
 		})
-		if len(failed) > 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if len(failed) == 0 {
+		return len(failed) > 0
+	}) {
 		t.Fatalf("no mail marked failed 30 s after the report to %s; Postfix's log:\n%s", nobody, mta.Log())
 	}
 	for _, m := range failed {

@@ -81,6 +81,7 @@ func TestProvidersDoc(t *testing.T) {
 // of each address is replaced by the harness's port of the same kind, and
 // ca_file by the throwaway CA's file.
 func TestProvidersSelfHosted(t *testing.T) {
+	t.Parallel()
 	blocks := providersBlocks(t)
 	block := blocks[len(blocks)-1]
 	dir := t.TempDir()

@@ -13,6 +13,7 @@ import (
 // below them, the map picture attached; the game is not changed and its
 // log keeps no record.
 func TestRefusedOrdersStatus(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		language string   // sent with LANGUAGE first, "" none
 		want     []string // in the reply, in this order

@@ -39,6 +39,7 @@ func (s *syncBuffer) String() string {
 // content for another, handles it and says so in its log, and drops
 // nothing.
 func TestUIDReusedForAnotherMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	var logs syncBuffer
 	w.logger = slog.New(slog.NewTextHandler(&logs, nil))

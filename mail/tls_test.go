@@ -76,6 +76,7 @@ func throwawayCA(t *testing.T, dir string) (ca, cert, key string) {
 // through ca_file; refused, with a hint, without it; refused when the
 // certificate does not name the host of the address.
 func TestImplicitTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ca, cert, key := throwawayCA(t, dir)
 	mta := postfix.Start(t, postfix.Options{Domain: "test.example", Users: map[string]string{referee: "ref-pass"},

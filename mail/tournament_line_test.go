@@ -17,6 +17,7 @@ import (
 // A player whose other tournament is over needs no TOURNAMENT line: only
 // the running ones count when deciding whether the mail must name one.
 func TestTournamentLineOnlyForRunning(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	h := mail.NewHandler(w.cfg, quiet())
 	ref := acts.New(&acts.Options{Address: referee, Deadline: 24 * time.Hour})

@@ -19,6 +19,7 @@ import (
 	"titm/adjudicator/tournament"
 	"titm/internal/daemon"
 	"titm/internal/golden"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/mail/embedded"
 	"titm/store"
@@ -160,29 +161,30 @@ func (c *cup) inbox(addr string) []*mail.Incoming {
 // hold want, and returns it.
 func (c *cup) await(addr, want string) *mail.Incoming {
 	c.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
 	if c.seen[addr] == nil {
 		c.seen[addr] = map[int]bool{}
 	}
-	for {
-		got := c.inbox(addr)
+	var got []*mail.Incoming
+	var found *mail.Incoming
+	if !waitfor.Within(20*time.Second, func() bool {
+		got = c.inbox(addr)
 		for i := range got {
 			if !c.seen[addr][i] && strings.Contains(got[i].Subject+"\n"+got[i].Text, want) {
-				c.seen[addr][i] = true
-				return got[i]
+				c.seen[addr][i], found = true, got[i]
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			var s []string
-			for i, m := range got {
-				if !c.seen[addr][i] {
-					s = append(s, m.Subject)
-				}
+		return false
+	}) {
+		var s []string
+		for i, m := range got {
+			if !c.seen[addr][i] {
+				s = append(s, m.Subject)
 			}
-			c.t.Fatalf("%s has no mail with %q after 20 s; its unread mails: %q", addr, want, s)
 		}
-		time.Sleep(30 * time.Millisecond)
+		c.t.Fatalf("%s has no mail with %q after 20 s; its unread mails: %q", addr, want, s)
 	}
+	return found
 }
 
 // tour reads the tournament from the store, as the test's view of where it

@@ -500,36 +500,17 @@ type supplyMemo struct {
 	}
 }
 
-// supplyMemoCheck makes every trace of a memo check what it kept of the
-// position, the control and the units' sides, against the state, and the
-// lines it gives against a search from scratch, for the tests: a change of
-// control in the middle of an impulse, or a memo that keys its lines on
-// too little, panics rather than judging supply wrongly.
-var supplyMemoCheck = false
-
 // trace returns the search for side in the position, made now or kept.
 func (m *supplyMemo) trace(st *State, s *Scenario, side Side) *supplyNet {
 	if !m.control {
 		m.h.control = [2]supplyBits{}
 		st.supplyControl(&m.h)
 		m.control = true
-	} else if supplyMemoCheck {
-		var now supplyHolding
-		st.supplyControl(&now)
-		if now.control != m.h.control {
-			panic("rules: the control of the areas changed while a supply memo kept it")
-		}
 	}
 	if len(m.unitSides) != len(st.Units) {
 		m.unitSides = make([]int8, len(st.Units))
 		for i := range st.Units {
 			m.unitSides[i] = st.supplyUnitSide(s, i)
-		}
-	} else if supplyMemoCheck {
-		for i := range st.Units {
-			if m.unitSides[i] != st.supplyUnitSide(s, i) {
-				panic("rules: the units changed while a supply memo kept their sides")
-			}
 		}
 	}
 	// What supplyUnits reads, with the sides kept.
@@ -542,17 +523,6 @@ func (m *supplyMemo) trace(st *State, s *Scenario, side Side) *supplyNet {
 	e := m.h.enemyOf(side)
 	k := &m.sides[supplySide(side)]
 	if k.ok && k.enemy == e && bridgesEqual(k.bridges, st.Bridges) {
-		if supplyMemoCheck {
-			// What the memo gives must be what a search of the position
-			// from scratch finds (13.11-13.14).
-			var h supplyHolding
-			st.supplyControl(&h)
-			st.supplyUnits(s, &h)
-			fresh := h.enemyOf(side)
-			if st.supplyTrace(s, side, &fresh).blown != k.net.blown {
-				panic("rules: a supply memo gave other lines than a search of the position")
-			}
-		}
 		return &k.net
 	}
 	st.supplySearch(&k.net, &k.layers, s, side, &e)

@@ -106,6 +106,7 @@ func mustRead(t *testing.T, path string) []byte {
 // An empty file is named as one, by a read-only and a read-write open;
 // a missing file is made by a read-write open.
 func TestEmptyFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "empty.db")
 	os.WriteFile(path, nil, 0o600)
 	for _, ro := range []bool{true, false} {
@@ -187,6 +188,7 @@ func TestTokenHashKey(t *testing.T) {
 // A branch page's element with its key one byte longer or shorter is
 // found, naming the page: a Get by the key would go down the wrong way.
 func TestBranchKeySize(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "many.db")
 	s, err := store.Open(path, nil)
 	if err != nil {
@@ -255,6 +257,7 @@ func same(t *testing.T, a, b string) bool {
 // took; a read-only open of it says how to migrate; the store migrated
 // checks clean.
 func TestMigrationLogged(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "old.db")
 	os.WriteFile(path, mustRead(t, fixtureV1), 0o600)
 	_, err := store.Open(path, &store.Options{ReadOnly: true})

@@ -48,6 +48,7 @@ func TestWriteFixtureV1(t *testing.T) {
 // A store of every earlier schema version opens, migrated to this one, and
 // its games go on.
 func TestOpenOlderStores(t *testing.T) {
+	t.Parallel()
 	for _, fixture := range []string{fixtureV1} {
 		path := filepath.Join(t.TempDir(), "old.db")
 		data, err := os.ReadFile(fixture)

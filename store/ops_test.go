@@ -49,6 +49,7 @@ func played(t testing.TB, s *store.Store, games, impulses int) []string {
 // A backup opens, checks clean, and holds every game as the store has it;
 // it is private to its owner.
 func TestBackup(t *testing.T) {
+	t.Parallel()
 	s, path := open(t)
 	ids := played(t, s, 2, 3)
 	dst := filepath.Join(t.TempDir(), "copy.db")
@@ -85,6 +86,7 @@ func TestBackup(t *testing.T) {
 // Check finds each kind of damage written into a copy of a good store,
 // naming the game or mail; the good copy checks clean.
 func TestCheckFindsDamage(t *testing.T) {
+	t.Parallel()
 	s, _ := open(t)
 	ids := played(t, s, 2, 3)
 	game := []byte(ids[1])

@@ -195,6 +195,7 @@ func TestLocked(t *testing.T) {
 // A file that is not a titm store, or one from a newer titm, is refused and
 // left as it was.
 func TestForeignAndNewer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	text := filepath.Join(dir, "notes.txt")
 	os.WriteFile(text, bytes.Repeat([]byte("not a database\n"), 500), 0o600)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 	"titm/internal/playout"
+	"titm/internal/waitfor"
 
 	"titm/adjudicator"
 	"titm/adjudicator/tournament"
@@ -202,20 +203,15 @@ func TestVerifyInBrowser(t *testing.T) {
 	// work can take seconds.
 	poll := func(what, js string, out any) {
 		t.Helper()
-		for end := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-			var raw json.RawMessage
+		var raw json.RawMessage
+		waitfor.Until(t, 2*time.Minute, func() bool {
 			if err := b.Eval(ctx, js, &raw); err != nil {
 				t.Fatal(err)
 			}
-			if string(raw) != "null" {
-				if err := json.Unmarshal(raw, out); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if time.Now().After(end) {
-				t.Fatalf("%s: nothing two minutes after", what)
-			}
+			return string(raw) != "null"
+		}, what)
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatal(err)
 		}
 	}
 	// wait waits for the verdict that follows what act does: a click, or

@@ -521,6 +521,7 @@ func TestTournamentReplaceLanguage(t *testing.T) {
 		}
 	}
 	tr := current(t, st, id)
+	seen := map[string]int{} // the mails to each replacing player checked
 	for _, round := range tr.Rounds {
 		for _, p := range round.Pairings {
 			if p.Game == "" {
@@ -528,6 +529,7 @@ func TestTournamentReplaceLanguage(t *testing.T) {
 			}
 			joinGame(t, st, ref, p.Game, start)
 			for _, m := range finish(t, st, ref, p.Game, "draw", start.Add(time.Hour)).Mails {
+				seen[m.To[0]]++
 				if m.To[0] == "nina@example.org" && japanese.MatchString(m.Subject+ownLanguage(m.Text)) {
 					t.Errorf("the replacing player reads his predecessor's language: %q\n%s", m.Subject, m.Text)
 				}
@@ -535,6 +537,11 @@ func TestTournamentReplaceLanguage(t *testing.T) {
 					t.Errorf("the player whose address reads Japanese: %q\n%s", m.Subject, m.Text)
 				}
 			}
+		}
+	}
+	for _, addr := range []string{"nina@example.org", "kenji@example.org"} {
+		if seen[addr] == 0 {
+			t.Errorf("no mail to %s at the end of the round's games: nothing of his language checked", addr)
 		}
 	}
 }

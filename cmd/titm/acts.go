@@ -145,15 +145,25 @@ func (h *host) dispatch(req request) (*response, error) {
 // actFunc does a request's act with the referee, in tx.
 type actFunc func(h *host, tx *store.Tx, req request, now time.Time) (*referee.Result, *response, error)
 
-// acts are the requests that change a game: each is a referee's act.
-var acts = map[string]actFunc{
-	"new":      actNew,
-	"join":     actJoin,
-	"play":     actPlay,
-	"pause":    actPause,
-	"resume":   actResume,
-	"extend":   actExtend,
-	"rollback": actRollback,
+// acts are the requests that change a game, each a referee's act; views
+// the requests that read.
+var acts, views = requests()
+
+// requests returns the tables of the requests: the games' and the
+// tournaments'.
+func requests() (map[string]actFunc, map[string]viewFunc) {
+	acts := map[string]actFunc{
+		"new":      actNew,
+		"join":     actJoin,
+		"play":     actPlay,
+		"pause":    actPause,
+		"resume":   actResume,
+		"extend":   actExtend,
+		"rollback": actRollback,
+	}
+	views := gameViews()
+	tournamentRequests(acts, views)
+	return acts, views
 }
 
 // act runs an act in one transaction with the queueing of its mails, then

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/store"
 )
@@ -73,11 +74,9 @@ func TestControlOutOfDescriptors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	for start := time.Now(); !strings.Contains(logs.String(), "control: accepting a connection"); time.Sleep(time.Millisecond) {
-		if time.Since(start) > time.Minute { // against a hang, not a measure
-			release()
-			t.Fatalf("the socket did not fail to accept with no descriptor free:\n%s", logs.String())
-		}
+	if !waitfor.Within(time.Minute, func() bool { return strings.Contains(logs.String(), "control: accepting a connection") }) {
+		release()
+		t.Fatalf("the socket did not fail to accept with no descriptor free:\n%s", logs.String())
 	}
 	release()
 	c.SetDeadline(time.Now().Add(time.Minute)) // against a hang, not a measure

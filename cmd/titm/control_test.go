@@ -41,6 +41,7 @@ func titmProcess(t *testing.T, args ...string) (string, int) {
 // While a daemon holds the store, the game commands of another process go
 // through its control socket and work as without it.
 func TestControlSocket(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	db := filepath.Join(t.TempDir(), "titm.db")
 	id, _ := newGame(t, db, "intro")

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"titm/internal/waitfor"
 )
 
 // bucketPage finds, in a bbolt file's bytes, the page that a top-level
@@ -105,17 +107,15 @@ func TestDamageAtTheDoors(t *testing.T) {
 			// itself until its clock's next minute: the damage is met by
 			// the requests alone, and the file mended is the file as the
 			// daemon left it.
-			for waited := time.Now(); ; {
+			waited := time.Now()
+			waitfor.Until(t, time.Minute, func() bool {
 				resp, err := forward(cfg.Store.ControlSocket, request{Version: protocol, Act: "status"})
 				if err != nil || resp.Error != "" {
 					t.Fatalf("status: %v %s", err, resp.Error)
 				}
-				if resp.Ops.Status.Queued == 0 {
-					t.Logf("the outbox was empty %s after the daemon idled", time.Since(waited).Round(time.Millisecond))
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+				return resp.Ops.Status.Queued == 0
+			}, "the outbox to be empty")
+			t.Logf("the outbox was empty %s after the daemon idled", time.Since(waited).Round(time.Millisecond))
 			good, err := os.ReadFile(db)
 			if err != nil {
 				t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // name the problem, and end with an exit status, never a panic or a
 // signal; serve refuses to start, with exitDamagedStore.
 func TestDamagedStores(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	good := filepath.Join(t.TempDir(), "good.db")
 	for range 3 {
@@ -162,6 +163,7 @@ func TestDamageUnderTheDaemon(t *testing.T) {
 // A store of an older schema: the read-only commands say how to migrate
 // it, titm migrate-store does, and then they read it.
 func TestMigrateStore(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "old.db")
 	data, err := os.ReadFile("../../testdata/store/v1.db")
 	if err != nil {

@@ -74,6 +74,7 @@ func newGame(t *testing.T, db, scenario string) (string, map[string]string) {
 // A game made, joined and played to its end from the command line; then
 // exported and verified; games, show and dicelog tell about it.
 func TestGameCommands(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")
@@ -238,6 +239,7 @@ func loadGame(t *testing.T, db, id string) *adjudicator.Game {
 
 // Bad command lines say what is wrong.
 func TestGameCommandErrors(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	db := filepath.Join(t.TempDir(), "titm.db")
 	for _, tc := range []struct {
@@ -285,6 +287,7 @@ func TestGameCommandErrors(t *testing.T) {
 // for a person to read, to the result of a conceded game; lower case is
 // left to the values a command line, a configuration or JSON takes.
 func TestSideNamesCapitalised(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")

@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"titm/internal/browser"
+	"titm/internal/waitfor"
 )
 
 // mailAs sends a mail from a player to the referee through the embedded
@@ -54,6 +55,7 @@ func (w *opsWorld) mailAs(from, subject, body string) {
 // phone's width the page is one column. Each page's screenshot is saved,
 // into $TITM_SCREENSHOTS when set, to be looked at.
 func TestJournalInBrowser(t *testing.T) {
+	t.Parallel()
 	web := "127.0.0.1:" + freePort(t)
 	w := newOpsWorld(t, fmt.Sprintf("[web]\nlisten = %q\n", web))
 	w.start()
@@ -69,12 +71,7 @@ func TestJournalInBrowser(t *testing.T) {
 	over := ids[1]
 	side := string(w.game(over).State.Next.Side)
 	w.mailAs(side+"@ops.test", "I concede", fmt.Sprintf("GAME %s\nTOKEN %s\nCONCEDE\n", over, tokens[1][side]))
-	for deadline := time.Now().Add(20 * time.Second); w.game(over).Status != "finished"; {
-		if time.Now().After(deadline) {
-			t.Fatalf("game %s is %s 20 s after the concession", over, w.game(over).Status)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Until(t, 20*time.Second, func() bool { return w.game(over).Status == "finished" }, fmt.Sprintf("game %s to finish after the concession", over))
 
 	shots := os.Getenv("TITM_SCREENSHOTS")
 	if shots == "" {

@@ -169,6 +169,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // The export the journal serves at the end verifies with titm verify.
 func TestJournalExportVerifies(t *testing.T) {
+	t.Parallel()
 	js := newJournalStore(t)
 	js.newGame(t, "three-days-1", "three-days", true)
 	js.play(t, "three-days-1", -1)

@@ -22,6 +22,7 @@ import (
 // in HTML and JSON; never a player's address or token hash; an unknown
 // tournament is a page saying so.
 func TestJournalTournaments(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")
@@ -103,6 +104,7 @@ func TestJournalTournaments(t *testing.T) {
 // The list of games comes a hundred to a page, with links from page to
 // page; a page past the last, or not a number, is a page saying so.
 func TestJournalListPages(t *testing.T) {
+	t.Parallel()
 	js := newJournalStore(t)
 	const n = 230
 	for i := range n {

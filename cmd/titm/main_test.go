@@ -331,6 +331,7 @@ func TestAdjudicateIntro(t *testing.T) {
 }
 
 func TestAdjudicateErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "g1.txt")
 	os.WriteFile(bad, []byte("MOVE 352/914 23 24\nMOVE 212/316 18 10\nSIDE axis\n"), 0o644)
@@ -392,6 +393,7 @@ func TestAdjudicateReport(t *testing.T) {
 // adjudicate --state reads a position written by hand, and refuses a bad one
 // with its line.
 func TestAdjudicateWrittenPosition(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pos := filepath.Join(dir, "pos.toml")
 	os.WriteFile(pos, []byte("next = \"G16-2\"\n\n[[unit]]\nid = \"G/AR\"\nat = 3\nturn_start = 4\nmoved = true\n"), 0o644)
@@ -412,6 +414,7 @@ func TestAdjudicateWrittenPosition(t *testing.T) {
 // titm conformance plays case files: ok for a case that holds, each
 // difference and exit 1 for one that does not.
 func TestConformanceCommand(t *testing.T) {
+	t.Parallel()
 	good := "../../testdata/conformance/8-movement/8.37-entering-occupied-area.toml"
 	code, out, errs := runT(t, "conformance", good)
 	if code != exitOK || !strings.Contains(out, "ok   "+good) || !strings.Contains(out, "1 case(s) passed") {

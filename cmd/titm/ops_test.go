@@ -21,6 +21,7 @@ import (
 	"titm/adjudicator"
 	"titm/internal/daemon"
 	"titm/internal/playtest"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/mail/embedded"
 	"titm/rules/scenarios"
@@ -90,13 +91,15 @@ func (w *opsWorld) start() {
 			w.stop()
 		}
 	})
-	for !isSocket(w.cfg.Store.ControlSocket) {
+	waitfor.Until(w.t, time.Minute, func() bool {
 		select {
 		case err := <-done:
+			done <- err // for the stop
 			w.t.Fatalf("serve ended: %v", err)
-		case <-time.After(10 * time.Millisecond):
+		default:
 		}
-	}
+		return isSocket(w.cfg.Store.ControlSocket)
+	}, "the control socket")
 }
 
 // game returns a game as the daemon has it, through its socket.
@@ -165,13 +168,7 @@ func impulsesOf(log []adjudicator.Record) int {
 // waitImpulse waits until a game's next impulse is not at.
 func (w *opsWorld) waitPast(id string, at string) {
 	w.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for w.game(id).State.Next.String() == at {
-		if time.Now().After(deadline) {
-			w.t.Fatalf("game %s is still at %s after 20 s", id, at)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Until(w.t, 20*time.Second, func() bool { return w.game(id).State.Next.String() != at }, fmt.Sprintf("game %s to pass %s", id, at))
 }
 
 // imapDo logs in as the referee and runs f on the client.
@@ -273,18 +270,14 @@ func TestBackupDuringBurstAndRestore(t *testing.T) {
 		return err
 	})
 	w.start()
-	deadline := time.Now().Add(30 * time.Second)
 	for _, id := range ids {
-		for adjudicator.StateHash(w.game(id).State) != want[id] {
-			if time.Now().After(deadline) {
-				t.Fatalf("game %s is at %s, not where it was before the restore", id, w.game(id).State.Next)
-			}
-			time.Sleep(20 * time.Millisecond)
+		if !waitfor.Within(30*time.Second, func() bool { return adjudicator.StateHash(w.game(id).State) == want[id] }) {
+			t.Fatalf("game %s is at %s, not where it was before the restore", id, w.game(id).State.Next)
 		}
 	}
 	// Every mail handled, and none twice.
-	for {
-		var left uint32
+	var left uint32
+	if !waitfor.Within(30*time.Second, func() bool {
 		w.imapDo(func(c *imapclient.Client) error {
 			st, err := c.Status("INBOX", &imap.StatusOptions{NumMessages: true}).Wait()
 			if err == nil {
@@ -292,13 +285,9 @@ func TestBackupDuringBurstAndRestore(t *testing.T) {
 			}
 			return err
 		})
-		if left == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d mails left in the referee's folder", left)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return left == 0
+	}) {
+		t.Fatalf("%d mails left in the referee's folder", left)
 	}
 	w.stop()
 	readStore(t, w.db, func(tx *store.Tx) {
@@ -334,6 +323,7 @@ func readStore(t *testing.T, path string, f func(tx *store.Tx)) {
 // daemon, and open it themselves without one; the compacted store keeps
 // every game and mail, and a daemon started on it goes on.
 func TestStoreCommands(t *testing.T) {
+	t.Parallel()
 	w := newOpsWorld(t, "")
 	w.start()
 	ids, tokens := w.newGames(2)
@@ -434,20 +424,18 @@ func TestServeStopsOnSIGTERM(t *testing.T) {
 	}()
 
 	// Up: /health answers 200 with the inbox connected.
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		var s mail.Status
-		resp, err := http.Get("http://" + web + "/health")
-		if err == nil {
-			err = json.NewDecoder(resp.Body).Decode(&s)
-			resp.Body.Close()
-			if err == nil && resp.StatusCode == http.StatusOK && s.IMAP.Connected {
-				break
-			}
+	var s mail.Status
+	var err error
+	if !waitfor.Within(20*time.Second, func() bool {
+		var resp *http.Response
+		if resp, err = http.Get("http://" + web + "/health"); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no healthy /health 20 s after the start: %v %+v\n%s", err, s, stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+		err = json.NewDecoder(resp.Body).Decode(&s)
+		resp.Body.Close()
+		return err == nil && resp.StatusCode == http.StatusOK && s.IMAP.Connected
+	}) {
+		t.Fatalf("no healthy /health 20 s after the start: %v %+v\n%s", err, s, stderr.String())
 	}
 
 	// The unit's TimeoutStopSec is 30 s; the daemon should need far less.

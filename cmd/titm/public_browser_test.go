@@ -19,6 +19,7 @@ import (
 	"titm/adjudicator/tournament"
 	"titm/internal/browser"
 	"titm/internal/tamper"
+	"titm/internal/waitfor"
 	"titm/store"
 )
 
@@ -109,20 +110,15 @@ func TestJournalTournamentVerifiesInBrowser(t *testing.T) {
 	// minutes at most, on a machine shared with other work.
 	poll := func(what, js string, out any) {
 		t.Helper()
-		for end := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-			var raw json.RawMessage
+		var raw json.RawMessage
+		waitfor.Until(t, 2*time.Minute, func() bool {
 			if err := b.Eval(ctx, js, &raw); err != nil {
 				t.Fatal(err)
 			}
-			if string(raw) != "null" {
-				if err := json.Unmarshal(raw, out); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if time.Now().After(end) {
-				t.Fatalf("%s: nothing two minutes after", what)
-			}
+			return string(raw) != "null"
+		}, what)
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatal(err)
 		}
 	}
 	type verdict struct {

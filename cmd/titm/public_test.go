@@ -41,6 +41,7 @@ func noAddress(t *testing.T, what string, data []byte) {
 // verifies and checks every address; a game's public export as well; and
 // an address changed in a full export fails, naming it.
 func TestPublicExports(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db, id, games := playPublicCup(t, dir)
@@ -218,6 +219,7 @@ func TestOldExportsVerify(t *testing.T) {
 // end, and for a tournament whose log holds its players' addresses, it has
 // none.
 func TestJournalPublicExports(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestRender(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	readPNG := func(name string) []byte {
 		t.Helper()
@@ -70,6 +71,7 @@ func TestRender(t *testing.T) {
 
 // titm render --game draws a stored game after its last impulse.
 func TestRenderGame(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")

@@ -20,6 +20,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
 
+	"titm/internal/waitfor"
 	"titm/mail"
 )
 
@@ -58,14 +59,15 @@ func (w *restartWorld) start() {
 	}
 	w.exited = make(chan error, 1)
 	go func(cmd *exec.Cmd, exited chan error) { exited <- cmd.Wait() }(w.cmd, w.exited)
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		var s mail.Status
-		resp, err := http.Get("http://" + w.web + "/health")
-		if err == nil {
+	var s mail.Status
+	var err error
+	if !waitfor.Within(20*time.Second, func() bool {
+		var resp *http.Response
+		if resp, err = http.Get("http://" + w.web + "/health"); err == nil {
 			err = json.NewDecoder(resp.Body).Decode(&s)
 			resp.Body.Close()
 			if err == nil && resp.StatusCode == http.StatusOK && s.IMAP.Connected {
-				return
+				return true
 			}
 		}
 		select {
@@ -74,10 +76,9 @@ func (w *restartWorld) start() {
 			w.t.Fatalf("serve ended at its start: %v\n%s", err, w.stderr.String())
 		default:
 		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("serve not healthy 20 s after its start: %v %+v\n%s", err, s, w.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		return false
+	}) {
+		w.t.Fatalf("serve not healthy 20 s after its start: %v %+v\n%s", err, s, w.stderr.String())
 	}
 }
 
@@ -195,37 +196,31 @@ func answers(ms []*mail.Incoming, id string) int {
 // wait waits until the mails of addr meet ok.
 func (w *restartWorld) wait(addr, what string, ok func([]*mail.Incoming) bool) {
 	w.t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		ms := w.mails(addr)
-		if ok(ms) {
-			return
+	var ms []*mail.Incoming
+	if !waitfor.Within(20*time.Second, func() bool { ms = w.mails(addr); return ok(ms) }) {
+		var subjects []string
+		for _, m := range ms {
+			subjects = append(subjects, m.Subject)
 		}
-		if time.Now().After(deadline) {
-			var subjects []string
-			for _, m := range ms {
-				subjects = append(subjects, m.Subject)
-			}
-			w.t.Fatalf("%s: no %s within 20 s; the inbox holds %q\n%s", addr, what, subjects, w.stderr.String())
-		}
+		w.t.Fatalf("%s: no %s within 20 s; the inbox holds %q\n%s", addr, what, subjects, w.stderr.String())
 	}
 }
 
 // settle waits until the referee's INBOX is empty and the outbox sent.
 func (w *restartWorld) settle() {
 	w.t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		var s mail.Status
-		resp, err := http.Get("http://" + w.web + "/health")
-		if err == nil {
+	var s mail.Status
+	var err error
+	if !waitfor.Within(20*time.Second, func() bool {
+		s = mail.Status{}
+		var resp *http.Response
+		if resp, err = http.Get("http://" + w.web + "/health"); err == nil {
 			err = json.NewDecoder(resp.Body).Decode(&s)
 			resp.Body.Close()
 		}
-		if err == nil && s.Queued == 0 && len(w.mails(rwReferee)) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("serve did not settle in 20 s: %v %+v", err, s)
-		}
+		return err == nil && s.Queued == 0 && len(w.mails(rwReferee)) == 0
+	}) {
+		w.t.Fatalf("serve did not settle in 20 s: %v %+v", err, s)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 	"titm/internal/daemon"
+	"titm/internal/waitfor"
 	"titm/mail"
 	"titm/mail/embedded"
 
@@ -153,6 +154,7 @@ func freePort(t *testing.T) string {
 // second demo with the same file makes a new game beside the first and
 // lists only that game's mails.
 func TestDemoAutoplay(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "demo.db")
 	first := runDemo(t, "--db", db)
 	logData, err := os.ReadFile(filepath.Join(filepath.Dir(db), "demo.log"))
@@ -411,17 +413,17 @@ func subjects(t *testing.T, imapAddr, user, pass string) []string {
 func waitFor(t *testing.T, imapAddr, user, pass, want string, limit time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
-	for {
+	if !waitfor.Within(limit, func() bool {
 		for _, s := range subjects(t, imapAddr, user, pass) {
 			if strings.Contains(s, want) {
-				return time.Since(start)
+				return true
 			}
 		}
-		if time.Since(start) > limit {
-			t.Fatalf("no mail %q reached %s within %s: %q", want, user, limit, subjects(t, imapAddr, user, pass))
-		}
-		time.Sleep(20 * time.Millisecond)
+		return false
+	}) {
+		t.Fatalf("no mail %q reached %s within %s: %q", want, user, limit, subjects(t, imapAddr, user, pass))
 	}
+	return time.Since(start)
 }
 
 // With titm serve running, the game commands go through its control socket
@@ -433,7 +435,8 @@ func waitFor(t *testing.T, imapAddr, user, pass, want string, limit time.Duratio
 // the welcome took is logged.
 func TestCommandsReachPlayers(t *testing.T) {
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
-		Users:   map[string]string{"referee@live.test": "r", "german@live.test": "g", "allied@live.test": "a"},
+		Users: map[string]string{"referee@live.test": "r", "german@live.test": "g", "allied@live.test": "a",
+			"early-g@live.test": "e", "early-a@live.test": "e"},
 		Folders: []string{"processed"}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -465,16 +468,21 @@ security = "none"
 			t.Errorf("serve: %v", err)
 		}
 	}()
-	for !isSocket(cfg.Store.ControlSocket) {
+	waitfor.Until(t, time.Minute, func() bool {
 		select {
 		case err := <-done:
+			done <- err // for the deferred stop
 			t.Fatalf("serve ended: %v", err)
-		case <-time.After(10 * time.Millisecond):
+		default:
 		}
-	}
-	// Wait for the sender's first pass over the (empty) outbox, so that
-	// what follows is woken by the command, not by the start.
-	time.Sleep(100 * time.Millisecond)
+		return isSocket(cfg.Store.ControlSocket)
+	}, "the control socket")
+	// A first game's welcome delivered shows the sender has read the
+	// outbox since that game was made, and sent what it read: the mails
+	// of the game that follows can only be sent because the command wakes
+	// it, not by the sender's start.
+	mustRun(t, "new", "--db", db, "--scenario", "intro", "--german", "early-g@live.test", "--allied", "early-a@live.test")
+	waitFor(t, srv.IMAPAddr(), "early-g@live.test", "e", "welcome", 15*time.Second)
 	out := mustRun(t, "new", "--db", db, "--scenario", "intro", "--german", "german@live.test", "--allied", "allied@live.test", "--json")
 	var made struct{ ID string }
 	if err := json.Unmarshal([]byte(out), &made); err != nil {

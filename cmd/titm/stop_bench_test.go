@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"titm/internal/daemon"
+	"titm/internal/waitfor"
 	"titm/store"
 )
 
@@ -69,16 +70,15 @@ func startIdle(tb testing.TB, ctx context.Context, cfg *daemon.Config) <-chan er
 	logs := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), &syncBuffer{}) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(logs.String(), "imap: reading") {
-		if time.Now().After(deadline) {
-			tb.Fatalf("the daemon did not start reading in 30 s:\n%s", logs.String())
-		}
+	if !waitfor.Within(30*time.Second, func() bool {
 		select {
 		case err := <-done:
 			tb.Fatalf("serve ended: %v\n%s", err, logs.String())
-		case <-time.After(time.Millisecond):
+		default:
 		}
+		return strings.Contains(logs.String(), "imap: reading")
+	}) {
+		tb.Fatalf("the daemon did not start reading in 30 s:\n%s", logs.String())
 	}
 	// The search of the empty folder and the IDLE command take a round
 	// trip each on loopback.
@@ -182,15 +182,11 @@ func TestStopWithSilentClients(t *testing.T) {
 	}
 	defer silent.Close()
 	fmt.Fprint(silent, `{"version": `) // and no more
-	for {
+	waitfor.Until(t, time.Minute, func() bool {
 		ctl.mu.Lock()
-		reading := ctl.reading != nil
-		ctl.mu.Unlock()
-		if reading {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer ctl.mu.Unlock()
+		return ctl.reading != nil
+	}, "the control socket to read the silent client")
 	closed := make(chan error, 1)
 	go func() { closed <- ctl.Close() }()
 	var resp response

@@ -36,7 +36,8 @@ type tourResponse struct {
 	Text       string                 `json:"text,omitempty"`
 }
 
-func init() {
+// tournamentRequests adds the tournament commands' requests to the tables.
+func tournamentRequests(acts map[string]actFunc, views map[string]viewFunc) {
 	acts["tournament-new"] = func(h *host, tx *store.Tx, req request, now time.Time) (*referee.Result, *response, error) {
 		res, err := h.ref.NewTournament(tx, req.Tour.File, []byte(req.Tour.Text), now)
 		return tourResult(res, err)

@@ -45,6 +45,7 @@ address = "cleo@example.test"
 // export and verify, ratings; a file with problems gives each with its
 // line.
 func TestTournamentCommands(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")
@@ -160,6 +161,7 @@ func TestTournamentCommands(t *testing.T) {
 // A tournament's acts tell the players the same by mail as by the command
 // line: made, paused, a player withdrawn.
 func TestTournamentDoorsAlike(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	prepare := func(name string) string {
@@ -236,6 +238,7 @@ func TestTournamentShowUnmade(t *testing.T) {
 // replaced in the rounds he played, the new one in his, and tell the
 // replacement under the standings.
 func TestTournamentShowReplaced(t *testing.T) {
+	t.Parallel()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")

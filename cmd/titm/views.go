@@ -13,14 +13,16 @@ import (
 // viewFunc serves a request that reads the store and changes nothing.
 type viewFunc func(h *host, req request) (*response, error)
 
-// views are the requests that read.
-var views = map[string]viewFunc{
-	"games":  viewGames,
-	"show":   viewShow,
-	"export": viewExport,
-	"log":    viewLog,
-	"report": viewReport,
-	"render": viewRender,
+// gameViews returns the requests that read the games.
+func gameViews() map[string]viewFunc {
+	return map[string]viewFunc{
+		"games":  viewGames,
+		"show":   viewShow,
+		"export": viewExport,
+		"log":    viewLog,
+		"report": viewReport,
+		"render": viewRender,
+	}
 }
 
 func viewGames(h *host, _ request) (*response, error) {

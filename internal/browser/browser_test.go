@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"titm/internal/waitfor"
 )
 
 // site serves the pages the tests browse: a page with an image and a link
@@ -293,10 +295,7 @@ func TestClose(t *testing.T) {
 
 	// The reader and the process's waiter are gone; allow the runtime a
 	// moment to retire them.
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitfor.Within(2*time.Second, func() bool { return runtime.NumGoroutine() <= goroutines })
 	if n := runtime.NumGoroutine(); n > goroutines {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines after Close, %d before:\n%s", n, goroutines, buf[:runtime.Stack(buf, true)])

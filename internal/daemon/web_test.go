@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"titm/internal/waitfor"
 	"titm/mail"
 )
 
@@ -136,15 +137,11 @@ func TestWebStopWithSilentClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fresh.Close()
-	for {
+	waitfor.Until(t, time.Minute, func() bool {
 		wb.mu.Lock()
-		n := len(wb.fresh)
-		wb.mu.Unlock()
-		if n > 0 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer wb.mu.Unlock()
+		return len(wb.fresh) > 0
+	}, "the web listener to accept the silent client")
 	if err := wb.Close(); err != nil {
 		t.Errorf("the web listener's Close with a silent client: %v", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"titm/internal/waitfor"
 	"titm/mail/embedded"
 )
 
@@ -612,17 +613,9 @@ func TestClose(t *testing.T) {
 
 	// A goroutine that has finished its work may take a moment to vanish
 	// from the list, hence the deadline rather than a single look.
-	deadline := time.Now().Add(patience)
-	for {
-		left := serverGoroutines()
-		if len(left) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d server goroutines outlived Close:\n%s", len(left), strings.Join(left, "\n\n"))
-		}
-		runtime.Gosched()
-		time.Sleep(time.Millisecond)
+	var left []string
+	if !waitfor.Within(patience, func() bool { runtime.Gosched(); left = serverGoroutines(); return len(left) == 0 }) {
+		t.Fatalf("%d server goroutines outlived Close:\n%s", len(left), strings.Join(left, "\n\n"))
 	}
 	if strings.Contains(sink.String(), alicePass) {
 		t.Errorf("the log contains a password:\n%s", sink.String())

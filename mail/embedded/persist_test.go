@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"titm/internal/waitfor"
 	"titm/mail/embedded"
 )
 
@@ -175,11 +176,7 @@ func equalBox(a, b box) bool {
 // most, as v was given from it.
 func waitClockPast(t *testing.T, v uint32) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); uint32(time.Now().Unix()) <= v; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the clock stays at %d", v)
-		}
-	}
+	waitfor.Until(t, 5*time.Second, func() bool { return uint32(time.Now().Unix()) > v }, fmt.Sprintf("the clock to pass %d", v))
 }
 
 // A mail file is one process's: a second Start on it fails at once, naming

@@ -99,9 +99,11 @@ func Start(t testing.TB, o Options) *System {
 	}
 	bin := requirements(t)
 	// Required Postfix means required Dovecot: a Dovecot that only skips
-	// would let the test pass without running.
+	// would let the test pass without running. For the whole process, as
+	// the requirement is, and not by t.Setenv, which a parallel test may
+	// not call.
 	if os.Getenv(RequireEnv) != "" && os.Getenv(dovecot.RequireEnv) == "" {
-		t.Setenv(dovecot.RequireEnv, "1")
+		os.Setenv(dovecot.RequireEnv, "1")
 	}
 	// Not t.TempDir: Postfix's processes, as user postfix, must reach the
 	// directory (so it is 0755 under /tmp), and the path is written into

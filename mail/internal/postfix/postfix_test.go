@@ -13,6 +13,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
 
+	"titm/internal/waitfor"
 	"titm/mail/internal/postfix"
 )
 
@@ -44,30 +45,28 @@ func waitMessages(t *testing.T, addr, user string, n int) []string {
 	if err := c.Login(user, users[user]).Wait(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(15 * time.Second); ; {
-		sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
+	var sel *imap.SelectData
+	if !waitfor.Within(15*time.Second, func() bool {
+		sel, err = c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if int(sel.NumMessages) >= n {
-			section := &imap.FetchItemBodySection{Peek: true}
-			var all imap.SeqSet
-			all.AddRange(1, sel.NumMessages)
-			got, err := c.Fetch(all, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out []string
-			for _, m := range got {
-				out = append(out, string(m.FindBodySection(section)))
-			}
-			return out
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s has %d messages after 15 s, want %d", user, sel.NumMessages, n)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return int(sel.NumMessages) >= n
+	}) {
+		t.Fatalf("%s has %d messages after 15 s, want %d", user, sel.NumMessages, n)
 	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	var all imap.SeqSet
+	all.AddRange(1, sel.NumMessages)
+	got, err := c.Fetch(all, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range got {
+		out = append(out, string(m.FindBodySection(section)))
+	}
+	return out
 }
 
 // Mail submitted to Postfix reaches the recipient's Dovecot mailbox; mail
