@@ -105,9 +105,6 @@ type keyword string
 func (k keyword) Keyword() string { return string(k) }
 func (k keyword) String() string  { return string(k) }
 
-// WriteReport writes an impulse's report in English.
-func WriteReport(d *ReportData) string { return WriteReportIn(lang.EN(), d) }
-
 // WriteReportIn writes an impulse's report in the language of p.
 func WriteReportIn(p *lang.Printer, d *ReportData) string {
 	s := d.Scenario

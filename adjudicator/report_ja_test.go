@@ -145,7 +145,7 @@ func TestReasonDeadlineMessage(t *testing.T) {
 	g, _ := newGame(t, "intro")
 	s, _ := g.Rules()
 	d := &ReportData{Scenario: s, Impulse: g.Next, Reason: ReasonDeadline, After: g.State}
-	if got := WriteReport(d); !strings.Contains(got, "Played without orders: "+ReasonDeadline+"\n") {
+	if got := WriteReportIn(lang.EN(), d); !strings.Contains(got, "Played without orders: "+ReasonDeadline+"\n") {
 		t.Errorf("the reason is not written as the log keeps it:\n%s", got)
 	}
 }

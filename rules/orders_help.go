@@ -7,17 +7,6 @@ import (
 	"strings"
 )
 
-// HelpText is the answer to HELP, in English: the order language, written
-// from the same table the parser reads, with examples made from the
-// player's own units at the game's position st (nil: the scenario's
-// start). Every example is checked with the rules' own order check
-// (CheckOrders) at that position, for the side's next impulse: an order
-// with no legal example there is shown with its form and the reason. kws
-// are the caller's lines (ParseOptions.Keywords), listed with the game's.
-func HelpText(s *Scenario, st *State, side Side, kws []Keyword) string {
-	return HelpTextIn(English, s, st, side, kws)
-}
-
 // HelpTextIn is HelpText in the language of p. The order keywords and the
 // examples' orders are as the parser reads them in any language; the rest
 // is given through p, the caller's lines too: their Syntax, Summary and

@@ -72,7 +72,7 @@ func TestHelpExamplesLegal(t *testing.T) {
 		for n := 0; n <= 6 && !st.Over; n++ {
 			if n%3 == 0 {
 				for _, side := range []rules.Side{rules.German, rules.Allied} {
-					text := referee.Help(s, st, side)
+					text := referee.HelpIn(lang.EN(), s, st, side)
 					groups, mail := helpExamples(text)
 					if n == 0 && side == rules.German && len(groups) < 8 {
 						t.Errorf("%s %s at %s: %d examples", name, side, st.Next, len(groups))
@@ -132,7 +132,7 @@ func nextOf(st *rules.State, side rules.Side) rules.Impulse {
 func TestHelpCampaignStart(t *testing.T) {
 	s := scenario(t, "campaign")
 	st := rules.NewState(s)
-	text := referee.Help(s, st, rules.German)
+	text := referee.HelpIn(lang.EN(), s, st, rules.German)
 	if err := checkAt(t, s, st, rules.German, []string{"MOVE 326/751 326/752 40 38 35"}); err == nil {
 		t.Fatal("the old example is legal: the test no longer shows what it should")
 	}
@@ -159,7 +159,7 @@ func TestHelpCampaignStart(t *testing.T) {
 	// An over game has no examples and says so.
 	over := st.Clone()
 	over.Over = true
-	if g, _ := helpExamples(referee.Help(s, over, rules.German)); len(g) != 0 {
+	if g, _ := helpExamples(referee.HelpIn(lang.EN(), s, over, rules.German)); len(g) != 0 {
 		t.Errorf("a game over has examples: %v", g)
 	}
 	var es rules.OrderErrors
@@ -183,7 +183,7 @@ func TestHelpJapanese(t *testing.T) {
 			t.Errorf("a line %d columns wide: %q", w, line)
 		}
 	}
-	en := rules.HelpText(s, nil, rules.German, referee.Keywords)
+	en := rules.HelpTextIn(rules.English, s, nil, rules.German, referee.Keywords)
 	examples := func(text, eg string) []string {
 		var out []string
 		for _, l := range strings.Split(text, "\n") {
@@ -201,7 +201,7 @@ func TestHelpJapanese(t *testing.T) {
 	for _, name := range []string{"intro", "campaign"} {
 		s := scenario(t, name)
 		for _, side := range []rules.Side{rules.German, rules.Allied} {
-			if got, want := rules.HelpTextIn(lang.EN(), s, nil, side, adjudicator.Headings), rules.HelpText(s, nil, side, adjudicator.Headings); got != want {
+			if got, want := rules.HelpTextIn(lang.EN(), s, nil, side, adjudicator.Headings), rules.HelpTextIn(rules.English, s, nil, side, adjudicator.Headings); got != want {
 				t.Errorf("%s %s: HELP through lang.EN differs from HelpText:\n%s", name, side, got)
 			}
 		}
@@ -215,6 +215,6 @@ func BenchmarkHelpText(b *testing.B) {
 	st := rules.NewState(s)
 	b.ReportAllocs()
 	for b.Loop() {
-		referee.Help(s, st, rules.German)
+		referee.HelpIn(lang.EN(), s, st, rules.German)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/referee"
 	"titm/internal/golden"
 	"titm/rules"
@@ -384,7 +385,7 @@ func TestHelpGolden(t *testing.T) {
 		side rules.Side
 	}{{"campaign", rules.German}, {"campaign", rules.Allied}, {"intro", rules.German}} {
 		s := scenario(t, c.scen)
-		got := referee.Help(s, nil, c.side)
+		got := referee.HelpIn(lang.EN(), s, nil, c.side)
 		golden.Check(t, "../testdata/golden/help-"+c.scen+"-"+string(c.side)+".txt", got)
 		for _, line := range strings.Split(got, "\n") {
 			if len(line) > 80 {

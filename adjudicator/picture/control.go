@@ -28,17 +28,6 @@ const (
 	boundaryCell = -4 // on the scenario's boundary: between an area it uses and one it leaves out
 )
 
-// tintCells returns which area's ground each pixel of the map is: the
-// areas drawn, by id, and for each pixel of r, the map inset by a pixel,
-// row by row, the index of its area among them, offCell or edgeCell. Which
-// areas a position controls changes only their tints: the cells are worked
-// out once for the scenario (see ground), a band of rows at a time.
-func (p *Plan) tintCells() (ids []int, r image.Rectangle, own []int16) {
-	cm := p.cellMap()
-	r = p.Map.Inset(1)
-	return cm.ids, r, cm.cells(r, nil)
-}
-
 // cellMap is what the cells are worked out from: the areas drawn and their
 // towns, and how far each reaches.
 type cellMap struct {

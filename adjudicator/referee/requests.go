@@ -148,13 +148,6 @@ func ParseOrders(text string, s *rules.Scenario, side rules.Side) (*rules.Orders
 	return rules.ParseOrders(text, s, &rules.ParseOptions{Side: side, Keywords: Keywords})
 }
 
-// Help is the answer to HELP in English: the order language with the
-// heading lines and the requests, with examples for the side that are
-// legal at the position st (nil: the scenario's start).
-func Help(s *rules.Scenario, st *rules.State, side rules.Side) string {
-	return HelpIn(lang.EN(), s, st, side)
-}
-
 // HelpIn is Help in the language of p.
 func HelpIn(p *lang.Printer, s *rules.Scenario, st *rules.State, side rules.Side) string {
 	return rules.HelpTextIn(p, s, st, side, Keywords)

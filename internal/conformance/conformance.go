@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -461,18 +460,4 @@ func (w ExpectUnit) compare(st *rules.State) []string {
 		}
 	}
 	return fails
-}
-
-// Covered maps each row of the rulebook to the cases that cover it.
-func Covered(cases []*Case) map[string][]string {
-	out := map[string][]string{}
-	for _, c := range cases {
-		for _, r := range c.Rows() {
-			out[r] = append(out[r], filepath.Base(c.File))
-		}
-	}
-	for _, v := range out {
-		sort.Strings(v)
-	}
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -166,4 +167,18 @@ func TestEveryRowCovered(t *testing.T) {
 	if len(cs) < minCases {
 		t.Errorf("%d cases; the suite has at least %d", len(cs), minCases)
 	}
+}
+
+// Covered maps each row of the rulebook to the cases that cover it.
+func Covered(cases []*Case) map[string][]string {
+	out := map[string][]string{}
+	for _, c := range cases {
+		for _, r := range c.Rows() {
+			out[r] = append(out[r], filepath.Base(c.File))
+		}
+	}
+	for _, v := range out {
+		sort.Strings(v)
+	}
+	return out
 }

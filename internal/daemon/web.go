@@ -81,7 +81,7 @@ func StartWeb(addr string, status func() (*mail.Status, error), journal http.Han
 			log.Error("web: the listener stopped", "addr", addr, "err", err)
 		}
 	}()
-	log.Info("web: listening", "addr", ln.Addr().String(), "health", "/health", "journal", journal != nil)
+	log.Info("web: listening", "addr", wb.Addr(), "health", "/health", "journal", journal != nil)
 	return wb, nil
 }
 
