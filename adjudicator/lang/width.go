@@ -309,3 +309,10 @@ func (p *Printer) Width(s string) int { return Width(s) }
 
 // Wrap is lang.Wrap as a method, likewise.
 func (p *Printer) Wrap(s, first, rest string, max int) []string { return Wrap(s, first, rest, max) }
+
+// Indent indents each line of s by two spaces, as a quoted block of a
+// player's text is shown, and ends it with one line end.
+func Indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
+}

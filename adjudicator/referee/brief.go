@@ -348,7 +348,7 @@ func (r *Referee) begin(tx Tx, res *Result, g *adjudicator.Game) error {
 	}
 	start := func(p *lang.Printer) (subject, text string) {
 		text = wrap(startText(p, g))
-		return "[" + g.ID + "] " + firstLine(text), text
+		return "[" + g.ID + "] " + subjectOf(text), text
 	}
 	for _, side := range sides {
 		p := r.printer(g, side)

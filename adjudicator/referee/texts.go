@@ -389,15 +389,10 @@ func ordersOnFile(p *lang.Printer, log []adjudicator.Record, side rules.Side) st
 	for i := len(log) - 1; i >= 0; i-- {
 		r := log[i]
 		if r.Kind == adjudicator.KindImpulse && r.Side == side && r.Text != "" {
-			return p.Sprintf("The orders of your last impulse, %s, as the referee holds them:\n%s", r.Impulse, indent(r.Text))
+			return p.Sprintf("The orders of your last impulse, %s, as the referee holds them:\n%s", r.Impulse, lang.Indent(r.Text))
 		}
 	}
 	return p.Sprintf("The referee holds no orders of yours for an impulse yet.")
-}
-
-func indent(s string) string {
-	s = strings.TrimRight(s, "\n")
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }
 
 // checkText is the answer to CHECK: the orders checked on the position as
@@ -772,11 +767,11 @@ func subjectLine(text, wrapped string) string {
 	if i := strings.Index(l, "。"); i >= 0 {
 		return l[:i]
 	}
-	return firstLine(wrapped)
+	return subjectOf(wrapped)
 }
 
-// firstLine is a text's first line without its full stop, for a subject.
-func firstLine(s string) string {
+// subjectOf is a text's first line without its full stop, for a subject.
+func subjectOf(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return strings.TrimSuffix(strings.TrimSuffix(l, "."), "。")
 }

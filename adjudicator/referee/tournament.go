@@ -795,7 +795,7 @@ func (r *Referee) directT(tx Tx, id string, act func(*tournament.Tournament, *Re
 		n := notice(p)
 		// The subject is the notice's first line whole, the reason with
 		// it: wrapped, a long reason would be cut.
-		return "[" + t.ID + "] " + firstLine(n), wrap(n) + "\n"
+		return "[" + t.ID + "] " + subjectOf(n), wrap(n) + "\n"
 	})
 	res.Reply = "done\ntournament log head " + t.Head
 	res.Outcome = "tournament " + t.ID + ": " + res.TournamentRecords[0].Kind

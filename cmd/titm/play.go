@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -127,7 +128,7 @@ func printPlayed(out io.Writer, file string, side rules.Side, resp *response) er
 	for _, r := range resp.Records {
 		switch r.Kind {
 		case adjudicator.KindStanding:
-			fmt.Fprintf(out, "standing orders of the %s player kept:\n%s", side.Title(), indent(r.Text))
+			fmt.Fprintf(out, "standing orders of the %s player kept:\n%s", side.Title(), lang.Indent(r.Text))
 		case adjudicator.KindImpulse:
 			fmt.Fprintf(out, "%s played\n", r.Impulse)
 			for _, e := range resp.Events {
@@ -149,14 +150,10 @@ func printPlayed(out io.Writer, file string, side rules.Side, resp *response) er
 	return nil
 }
 
+// firstLine is a text's first line.
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
-}
-
-func indent(s string) string {
-	s = strings.TrimRight(s, "\n")
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }
 
 // readInput reads a file, or the standard input for "-".
