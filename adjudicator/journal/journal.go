@@ -72,6 +72,7 @@ type Options struct {
 
 // A Journal is the journal's http.Handler.
 type Journal struct {
+	mux      *http.ServeMux // the journal's URLs (routes)
 	src      Source
 	opt      Options
 	log      *slog.Logger
@@ -115,6 +116,7 @@ func New(src Source, opt *Options) *Journal {
 	j.views = newLRU[*gameView](j.opt.GameBytes)
 	j.pictures = newLRU[[]byte](j.opt.PictureBytes)
 	j.changes = newLRU[change](1 << 16)
+	j.mux = j.routes()
 	return j
 }
 
@@ -125,64 +127,41 @@ func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		j.fail(w, r, http.StatusMethodNotAllowed, "Not allowed", "The journal is read only: it answers GET and HEAD, and nothing can be changed through it.")
 		return
 	}
-	p := r.URL.Path
-	switch p {
-	case "/":
-		j.serveList(w, r)
-		return
-	case "/api/games":
-		j.serveListJSON(w, r)
-		return
-	case "/tournaments":
-		j.serveTournaments(w, r, false)
-		return
-	case "/api/tournaments":
-		j.serveTournaments(w, r, true)
-		return
-	case verifyURL:
-		j.serveVerifyPage(w, r)
-		return
-	case verifyWasmURL:
-		j.serveWasm(w, r)
-		return
-	case verifyExecURL:
-		j.send(w, r, execPage, "")
-		return
-	case verifyScriptURL:
-		j.send(w, r, scriptPage, "")
-		return
+	j.mux.ServeHTTP(w, r)
+}
+
+// routes returns the journal's URLs (docs/journal.md) and what answers
+// each. A pattern with GET answers HEAD too; whatever no pattern matches
+// gets the journal's own page of a page not found.
+func (j *Journal) routes() *http.ServeMux {
+	m := http.NewServeMux()
+	get := func(pattern string, h func(w http.ResponseWriter, r *http.Request, id string)) {
+		m.HandleFunc("GET "+pattern, func(w http.ResponseWriter, r *http.Request) { h(w, r, r.PathValue("id")) })
 	}
-	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for _, s := range seg {
-		if s == "" {
-			j.notFound(w, r)
-			return
-		}
-	}
-	switch {
-	case len(seg) == 2 && seg[0] == "games":
-		j.serveGame(w, r, seg[1])
-	case len(seg) == 2 && seg[0] == "tournaments":
-		j.serveTournament(w, r, seg[1], false)
-	case len(seg) == 3 && seg[0] == "api" && seg[1] == "tournaments":
-		j.serveTournament(w, r, seg[2], true)
-	case len(seg) == 3 && seg[0] == "tournaments" && seg[2] == "export.json":
-		j.serveTournamentExport(w, r, seg[1])
-	case len(seg) == 3 && seg[0] == "games" && seg[2] == "picture.png":
-		j.serveCurrentPicture(w, r, seg[1])
-	case len(seg) == 3 && seg[0] == "games" && seg[2] == "replay":
-		j.serveReplay(w, r, seg[1])
-	case len(seg) == 3 && seg[0] == "games" && seg[2] == "export.json":
-		j.serveExport(w, r, seg[1])
-	case len(seg) == 5 && seg[0] == "games" && seg[2] == "impulses" && seg[4] == "picture.png":
-		j.serveImpulsePicture(w, r, seg[1], seg[3])
-	case len(seg) == 3 && seg[0] == "api" && seg[1] == "games":
-		j.serveGameJSON(w, r, seg[2])
-	case len(seg) == 5 && seg[0] == "api" && seg[1] == "games" && seg[3] == "impulses":
-		j.serveImpulseJSON(w, r, seg[2], seg[4])
-	default:
-		j.notFound(w, r)
-	}
+	m.HandleFunc("GET /{$}", j.serveList)
+	m.HandleFunc("GET /api/games", j.serveListJSON)
+	m.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) { j.serveTournaments(w, r, false) })
+	m.HandleFunc("GET /api/tournaments", func(w http.ResponseWriter, r *http.Request) { j.serveTournaments(w, r, true) })
+	m.HandleFunc("GET "+verifyURL, j.serveVerifyPage)
+	m.HandleFunc("GET "+verifyWasmURL, j.serveWasm)
+	m.HandleFunc("GET "+verifyExecURL, func(w http.ResponseWriter, r *http.Request) { j.send(w, r, execPage, "") })
+	m.HandleFunc("GET "+verifyScriptURL, func(w http.ResponseWriter, r *http.Request) { j.send(w, r, scriptPage, "") })
+	get("/games/{id}", j.serveGame)
+	get("/games/{id}/picture.png", j.serveCurrentPicture)
+	get("/games/{id}/replay", j.serveReplay)
+	get("/games/{id}/export.json", j.serveExport)
+	get("/api/games/{id}", j.serveGameJSON)
+	m.HandleFunc("GET /games/{id}/impulses/{imp}/picture.png", func(w http.ResponseWriter, r *http.Request) {
+		j.serveImpulsePicture(w, r, r.PathValue("id"), r.PathValue("imp"))
+	})
+	m.HandleFunc("GET /api/games/{id}/impulses/{imp}", func(w http.ResponseWriter, r *http.Request) {
+		j.serveImpulseJSON(w, r, r.PathValue("id"), r.PathValue("imp"))
+	})
+	get("/tournaments/{id}", func(w http.ResponseWriter, r *http.Request, id string) { j.serveTournament(w, r, id, false) })
+	get("/api/tournaments/{id}", func(w http.ResponseWriter, r *http.Request, id string) { j.serveTournament(w, r, id, true) })
+	get("/tournaments/{id}/export.json", j.serveTournamentExport)
+	m.HandleFunc("/", j.notFound)
+	return m
 }
 
 // A change is the last change of a game the journal shows: the head of
