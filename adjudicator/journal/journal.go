@@ -68,6 +68,10 @@ type Options struct {
 	// MB can spare (a campaign's page and its reports take about 1 MB, a
 	// campaign picture 0.4 MB).
 	GameBytes, PictureBytes int64
+	// Language is the language of a reader whose browser asks for none
+	// the journal has and who chose none with ?lang=: the referee's
+	// default (en or ja; English when empty).
+	Language string
 }
 
 // A Journal is the journal's http.Handler.
@@ -124,9 +128,15 @@ func New(src Source, opt *Options) *Journal {
 func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		j.fail(w, r, http.StatusMethodNotAllowed, "Not allowed", "The journal is read only: it answers GET and HEAD, and nothing can be changed through it.")
+		j.fail(w, r, http.StatusMethodNotAllowed, rules.M("Not allowed"), rules.M("The journal is read only: it answers GET and HEAD, and nothing can be changed through it."))
 		return
 	}
+	if q, bad := badLang(r); bad {
+		j.fail(w, r, http.StatusBadRequest, rules.M("No such language"), rules.M("The journal has no language %q: lang=en (English) or lang=ja (日本語).", q))
+		return
+	}
+	// A page asked for without ?lang= is in the browser's language.
+	w.Header().Add("Vary", "Accept-Language")
 	j.mux.ServeHTTP(w, r)
 }
 
@@ -160,6 +170,9 @@ func (j *Journal) routes() *http.ServeMux {
 	get("/tournaments/{id}", func(w http.ResponseWriter, r *http.Request, id string) { j.serveTournament(w, r, id, false) })
 	get("/api/tournaments/{id}", func(w http.ResponseWriter, r *http.Request, id string) { j.serveTournament(w, r, id, true) })
 	get("/tournaments/{id}/export.json", j.serveTournamentExport)
+	m.HandleFunc("GET /feed.atom", j.serveJournalFeed)
+	get("/games/{id}/feed.atom", j.serveGameFeed)
+	get("/tournaments/{id}/feed.atom", j.serveTournamentFeed)
 	m.HandleFunc("/", j.notFound)
 	return m
 }
@@ -259,7 +272,7 @@ func (j *Journal) name(addr string) string {
 // it does not hold, 500 for anything else, which is logged.
 func (j *Journal) gameError(w http.ResponseWriter, r *http.Request, id string, err error) {
 	if errors.Is(err, ErrNotFound) {
-		j.fail(w, r, http.StatusNotFound, "No such game", fmt.Sprintf("There is no game %s here. The list of games is on the first page.", id))
+		j.fail(w, r, http.StatusNotFound, rules.M("No such game"), rules.M("There is no game %s here. The list of games is on the first page.", id))
 		return
 	}
 	j.serverError(w, r, fmt.Errorf("game %s: %w", id, err))
@@ -267,9 +280,9 @@ func (j *Journal) gameError(w http.ResponseWriter, r *http.Request, id string, e
 
 func (j *Journal) serverError(w http.ResponseWriter, r *http.Request, err error) {
 	j.log.Error("journal", "path", r.URL.Path, "err", err)
-	j.fail(w, r, http.StatusInternalServerError, "Something went wrong", "The journal could not read what this page shows. The referee's operator has it in the log.")
+	j.fail(w, r, http.StatusInternalServerError, rules.M("Something went wrong"), rules.M("The journal could not read what this page shows. The referee's operator has it in the log."))
 }
 
 func (j *Journal) notFound(w http.ResponseWriter, r *http.Request) {
-	j.fail(w, r, http.StatusNotFound, "Page not found", "There is no page at this address. The list of games is on the first page.")
+	j.fail(w, r, http.StatusNotFound, rules.M("Page not found"), rules.M("There is no page at this address. The list of games is on the first page."))
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -174,6 +175,8 @@ type pictureRef struct {
 // each head.
 type gameView struct {
 	row
+	Lang          string        `json:"lang"`                  // the language of the texts: the reports, the result's text, the pictures
+	ResultText    string        `json:"result_text,omitempty"` // the result in that language
 	ScenarioTitle string        `json:"scenario_title"`
 	Created       time.Time     `json:"created"`
 	PerImpulse    string        `json:"time_per_impulse"`
@@ -191,12 +194,13 @@ type gameView struct {
 	ReplayError string `json:"replay_error,omitempty"`
 
 	dice []die
-	page struct {
+	page [2]struct {
 		once sync.Once
 		p    *page
 		err  error
-	} // the game's page, written at the first request
-	line  []*impulse // the impulses that stand, in order
+	} // the game's page, written at the first request: with links that keep ?lang= or not
+	p     *lang.Printer // the language of the texts
+	line  []*impulse    // the impulses that stand, in order
 	size  picSize
 	cost  int64
 	seed  []byte // the revealed seed, to draw the pictures with the dice it gives
@@ -222,7 +226,7 @@ func (v *gameView) find(imp rules.Impulse) *impulse {
 // buildView builds a game's view from the game and its log: every
 // impulse's report as the players and observers received it, written again
 // in one replay of the log.
-func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gameView, error) {
+func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record, p *lang.Printer) (*gameView, error) {
 	sc, err := g.Rules()
 	if err != nil {
 		return nil, err
@@ -234,10 +238,13 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	// standing orders (see lastChange): the same page, whether or not a
 	// player gave some since.
 	last := log[publicEnd(log)-1]
-	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
-		Commitment: g.Commitment, VP: g.State.VP, Impulses: []*impulse{}, size: j.pictureSize(g, sc)}
-	if v.ScenarioTitle == "" {
-		v.ScenarioTitle = sc.Name
+	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), Lang: p.Code(), ScenarioTitle: sc.Name, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
+		Commitment: g.Commitment, VP: g.State.VP, Impulses: []*impulse{}, size: j.pictureSize(g, sc), p: p}
+	if sc.Title != "" {
+		v.ScenarioTitle = p.Data(sc.Title)
+	}
+	if v.Result != "" {
+		v.ResultText = p.Text(rules.ResultMessage(v.Result))
 	}
 	if j.opt.ShowAddresses {
 		v.Observers = g.Observers
@@ -262,7 +269,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	go func() {
 		var first error
 		for jb := range reports {
-			text, err := adjudicator.Report(jb.g, jb.recs, jb.events)
+			text, err := adjudicator.ReportIn(p, jb.g, jb.recs, jb.events)
 			if err != nil && first == nil {
 				first = fmt.Errorf("the report of %s: %w", jb.iv.Impulse, err)
 			}
@@ -343,10 +350,10 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	}
 	v.Picture = pictureRef{URL: gameURL(g.ID) + "/picture.png", Width: v.size.W, Height: v.size.H}
 	if n := len(v.line); n > 0 {
-		v.Picture.Alt = fmt.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", g.ID, v.line[n-1].Impulse, v.VP)
+		v.Picture.Alt = p.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", g.ID, v.line[n-1].Impulse, v.VP)
 	} else {
 		v.start = true
-		v.Picture.Alt = fmt.Sprintf("Map of game %s before the first impulse: the units as the scenario sets them up", g.ID)
+		v.Picture.Alt = p.Sprintf("Map of game %s before the first impulse: the units as the scenario sets them up", g.ID)
 	}
 	// The game's page, kept with the view, holds the escaped reports and
 	// the dice again, and gzipped a fraction of them once more.

@@ -117,7 +117,7 @@ func serve(ctx context.Context, cfg *mail.Config, log *slog.Logger, out io.Write
 	}
 	defer ctl.Close()
 	if cfg.Web.Listen != "" {
-		j := journal.New(storeJournal{st: st, log: log, damage: dmg}, &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log})
+		j := journal.New(storeJournal{st: st, log: log, damage: dmg}, &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log, Language: cfg.Referee.Language})
 		wb, err := startWeb(cfg.Web.Listen, status, j, log)
 		if err != nil {
 			return err
