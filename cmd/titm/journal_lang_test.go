@@ -133,6 +133,6 @@ func TestJournalJapaneseGamePage(t *testing.T) {
 // journalNames are what the journal's pages name that is nobody's language:
 // the players as the journal names them, the games' ids and scenarios,
 // the programs' words (titm verify, json, the scenario's file name).
-var journalNames = []string{"gerhard.schmidt", "alice.jones", "intro-1", "intro-2", "three-days-1", "(intro)", "intro", ".json",
-	"Tigers in the Mist", "titm verify", "titm export", "titm tournament export", "titm", "WebAssembly", "JavaScript", "JSON", "Atom", "HTTP",
+var journalNames = []string{"gerhard.schmidt", "alice.jones", "intro-1", "intro-2", "intro-3", "three-days-1", "three-days", "(intro)", "intro", ".json",
+	"Tigers in the Mist", "titm verify --head HASH", "verified: N impulses, M dice", "titm verify", "titm export", "titm tournament export", "titm", "WebAssembly", "JavaScript", "JSON", "Atom", "HTTP",
 	"the German player's dice"} // the German player's seed, as he chose it
