@@ -258,6 +258,46 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record, p *la
 		}
 		v.Export = gameURL(g.ID) + "/export.json"
 	}
+	err = j.replayReports(v, g, log, sc, p)
+	j.listUnreplayed(v, g, log, err)
+	if g.Status == adjudicator.Finished {
+		v.Records = len(log)
+	}
+	for i, iv := range v.Impulses {
+		iv.N = i + 1
+		if g.Status == adjudicator.Finished {
+			iv.Record = iv.seq
+		}
+		for n, d := range iv.rolls {
+			v.dice = append(v.dice, die{Record: iv.Record, Impulse: iv.Impulse, N: n + 1, Purpose: d.Purpose, Value: d.Value, Draw: d.Draw, RolledBack: iv.RolledBack})
+		}
+		if !iv.RolledBack {
+			iv.Replay = gameURL(g.ID) + "/replay?impulse=" + url.QueryEscape(iv.Impulse)
+			iv.API = "/api/games/" + url.PathEscape(g.ID) + "/impulses/" + url.PathEscape(iv.Impulse)
+			iv.Picture = v.impulseURL(iv.Impulse) + "/picture.png"
+		}
+		v.cost += int64(len(iv.html) + len(iv.orders) + 64*len(iv.rolls) + 256)
+	}
+	v.Picture = pictureRef{URL: gameURL(g.ID) + "/picture.png", Width: v.size.W, Height: v.size.H}
+	if n := len(v.line); n > 0 {
+		v.Picture.Alt = p.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", g.ID, v.line[n-1].Impulse, v.VP)
+	} else {
+		v.start = true
+		v.Picture.Alt = p.Sprintf("Map of game %s before the first impulse: the units as the scenario sets them up", g.ID)
+	}
+	// The game's page, kept with the view, holds the escaped reports and
+	// the dice again, and gzipped a fraction of them once more.
+	v.cost = v.cost*2 + 4096
+	return v, nil
+}
+
+// replayReports writes every impulse's report again, in the language of
+// p, in one replay of the log (the referee's verification of it, once the
+// game is finished), and adds the impulses to v as they are replayed. It
+// returns the replay's error; a report that could not be written is told
+// by v.ReplayError.
+func (j *Journal) replayReports(v *gameView, g *adjudicator.Game, log []adjudicator.Record, sc *rules.Scenario, p *lang.Printer) error {
+	var err error
 	// The reports are written by a goroutine of their own while the
 	// replay goes on, each from a snapshot of the game as its impulse
 	// left it (its players copied, its position shared, as the replay
@@ -310,9 +350,13 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record, p *la
 		v.ReplayError = werr.Error()
 		j.log.Warn("journal: writing a report", "game", g.ID, "err", werr)
 	}
-	// A log the replay could not go through (it stops at the first
-	// record it finds otherwise) still has its impulses listed, from the
-	// log, without their reports.
+	return err
+}
+
+// listUnreplayed lists the impulses of a log the replay could not go
+// through (it stops at the first record it finds otherwise), from the
+// log, without their reports; err is the replay's.
+func (j *Journal) listUnreplayed(v *gameView, g *adjudicator.Game, log []adjudicator.Record, err error) {
 	reached := -1
 	if n := len(v.Impulses); n > 0 {
 		reached = v.Impulses[n-1].seq
@@ -330,35 +374,6 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record, p *la
 				Dice: len(r.Dice), Head: r.Hash, orders: adjudicator.PublicOrders(r.Text), rolls: r.Dice, end: r.Seq + 1})
 		}
 	}
-	if g.Status == adjudicator.Finished {
-		v.Records = len(log)
-	}
-	for i, iv := range v.Impulses {
-		iv.N = i + 1
-		if g.Status == adjudicator.Finished {
-			iv.Record = iv.seq
-		}
-		for n, d := range iv.rolls {
-			v.dice = append(v.dice, die{Record: iv.Record, Impulse: iv.Impulse, N: n + 1, Purpose: d.Purpose, Value: d.Value, Draw: d.Draw, RolledBack: iv.RolledBack})
-		}
-		if !iv.RolledBack {
-			iv.Replay = gameURL(g.ID) + "/replay?impulse=" + url.QueryEscape(iv.Impulse)
-			iv.API = "/api/games/" + url.PathEscape(g.ID) + "/impulses/" + url.PathEscape(iv.Impulse)
-			iv.Picture = v.impulseURL(iv.Impulse) + "/picture.png"
-		}
-		v.cost += int64(len(iv.html) + len(iv.orders) + 64*len(iv.rolls) + 256)
-	}
-	v.Picture = pictureRef{URL: gameURL(g.ID) + "/picture.png", Width: v.size.W, Height: v.size.H}
-	if n := len(v.line); n > 0 {
-		v.Picture.Alt = p.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", g.ID, v.line[n-1].Impulse, v.VP)
-	} else {
-		v.start = true
-		v.Picture.Alt = p.Sprintf("Map of game %s before the first impulse: the units as the scenario sets them up", g.ID)
-	}
-	// The game's page, kept with the view, holds the escaped reports and
-	// the dice again, and gzipped a fraction of them once more.
-	v.cost = v.cost*2 + 4096
-	return v, nil
 }
 
 // addImpulse adds an impulse replayed, whose report is written as the

@@ -109,13 +109,6 @@ func promptnessOf(p *lang.Printer, pl player) string {
 	return p.Sprintf("%s, %d missed, %s", played, pl.Missed, ext)
 }
 
-func sideTitle(s rules.Side) string {
-	if s == "" {
-		return ""
-	}
-	return s.Title()
-}
-
 // pageSizes is the size of the last page written of each template.
 var pageSizes sync.Map
 

@@ -215,43 +215,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) *tourVie
 			Impulse: r.Impulse, Reason: r.Reason, Text: p.Text(tournament.ReplacementText(x))})
 	}
 	for _, r := range t.Rounds {
-		// Each round names who played it: a player replaced keeps his
-		// rounds, and a game taken over names both.
-		name := func(i int) string {
-			if i < 0 || i >= len(t.Entrants) {
-				return ""
-			}
-			var b strings.Builder
-			for k, h := range t.PlayedBy(i, r.N) {
-				if k > 0 {
-					b.WriteString(p.Sprintf(", then %s from %s", j.handName(h), h.From))
-					continue
-				}
-				b.WriteString(j.handName(h))
-			}
-			return b.String()
-		}
-		rv := roundView{N: r.N, Scenario: r.Scenario}
-		if !r.BidsDue.IsZero() {
-			due := r.BidsDue.UTC()
-			rv.BidsDue = &due
-		}
-		for _, pr := range r.Pairings {
-			pv := pairingView{A: name(pr.A), Points: pr.Points, Done: pr.Done}
-			if !pr.Bye() {
-				pv.B = name(pr.B)
-			}
-			if pr.Sided() && !pr.Bye() {
-				pv.German, pv.Allied = name(pr.German), name(pr.Opponent(pr.German))
-			}
-			pv.Bids = bidsText(p, pr, name)
-			if pr.Game != "" {
-				pv.Game, pv.GameURL = pr.Game, gameURL(pr.Game)
-			}
-			pv.Result = pairingResult(p, pr, &pv)
-			rv.Pairings = append(rv.Pairings, pv)
-		}
-		v.Played = append(v.Played, rv)
+		v.Played = append(v.Played, j.roundViewOf(t, r, p))
 	}
 	for _, st := range t.Standings() {
 		st.Name = name(st.Player)
@@ -261,6 +225,47 @@ func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) *tourVie
 		v.Standings = append(v.Standings, st)
 	}
 	return v
+}
+
+// roundViewOf is a round as the page shows it, in the language of p.
+func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round, p *lang.Printer) roundView {
+	// Each round names who played it: a player replaced keeps his
+	// rounds, and a game taken over names both.
+	name := func(i int) string {
+		if i < 0 || i >= len(t.Entrants) {
+			return ""
+		}
+		var b strings.Builder
+		for k, h := range t.PlayedBy(i, r.N) {
+			if k > 0 {
+				b.WriteString(p.Sprintf(", then %s from %s", j.handName(h), h.From))
+				continue
+			}
+			b.WriteString(j.handName(h))
+		}
+		return b.String()
+	}
+	rv := roundView{N: r.N, Scenario: r.Scenario}
+	if !r.BidsDue.IsZero() {
+		due := r.BidsDue.UTC()
+		rv.BidsDue = &due
+	}
+	for _, pr := range r.Pairings {
+		pv := pairingView{A: name(pr.A), Points: pr.Points, Done: pr.Done}
+		if !pr.Bye() {
+			pv.B = name(pr.B)
+		}
+		if pr.Sided() && !pr.Bye() {
+			pv.German, pv.Allied = name(pr.German), name(pr.Opponent(pr.German))
+		}
+		pv.Bids = bidsText(p, pr, name)
+		if pr.Game != "" {
+			pv.Game, pv.GameURL = pr.Game, gameURL(pr.Game)
+		}
+		pv.Result = pairingResult(p, pr, &pv)
+		rv.Pairings = append(rv.Pairings, pv)
+	}
+	return rv
 }
 
 // pairingResult tells where a pairing stands: its result once done.
