@@ -188,9 +188,9 @@ func (j *Journal) fail(w http.ResponseWriter, r *http.Request, status int, title
 	l := j.locOf(r)
 	var b bytes.Buffer
 	if err := pageSets[l.key()].ExecuteTemplate(&b, "error.html", struct {
-		Title, Text, Feed string
-		Status            int
-	}{Title: l.p.Text(title), Text: l.p.Text(text), Status: status}); err != nil {
+		Title, Text, Feed, Here string
+		Status                  int
+	}{Title: l.p.Text(title), Text: l.p.Text(text), Status: status, Here: r.URL.Path}); err != nil {
 		j.log.Error("journal: writing an error page", "err", err)
 	}
 	h := w.Header()

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -78,6 +79,7 @@ func funcsOf(l loc) template.FuncMap {
 		"status":     func(s string) string { return statusWord(p, s) },
 		"promptness": func(pl player) string { return promptnessOf(p, pl) },
 		"waiting":    func(pl players) string { return waitingFor(p, pl) },
+		"in":         func(code, u string) string { return loc{lang.For(code), true}.url(cmp.Or(u, "/")) },
 	}
 }
 
@@ -232,6 +234,7 @@ const perPage = 100
 type listPageData struct {
 	*listData
 	Title            string // in the reader's language
+	Here             string // the page's own URL, for the link to it in the other language
 	Rows             []row
 	Page, Pages      int
 	First, Last      int // the games shown, from 1
@@ -262,7 +265,7 @@ func (j *Journal) serveList(w http.ResponseWriter, r *http.Request) {
 		kind = fmt.Sprintf("list-%d-%s", n, l.key())
 	}
 	p, err := j.listPage(kind, d, func() (*page, error) {
-		pd := listPageData{listData: d, Title: l.p.Sprintf("Games"), Page: n, Pages: pages, First: (n-1)*perPage + 1}
+		pd := listPageData{listData: d, Title: l.p.Sprintf("Games"), Here: listURL(n), Page: n, Pages: pages, First: (n-1)*perPage + 1}
 		pd.Rows = d.Games[(n-1)*perPage : min(len(d.Games), n*perPage)]
 		pd.Last = pd.First + len(pd.Rows) - 1
 		if n > 1 {
@@ -312,6 +315,7 @@ func (j *Journal) view(id string, p *lang.Printer) (*gameView, error) {
 // gameData is what a game's page shows.
 type gameData struct {
 	Title string
+	Here  string // the page's own URL
 	Feed  string // the game's Atom feed
 	*gameView
 	Dice     []die
@@ -398,7 +402,7 @@ func (j *Journal) serveGame(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	pg.once.Do(func() {
 		title := l.p.Sprintf("Game %s, %s: %s", v.ID, v.ScenarioTitle, statusLine(l.p, &v.row))
-		pg.p, pg.err = render(l, "game.html", gameData{Title: title, gameView: v, Dice: v.dice, DiceRows: diceRows(l.p, v.dice, v.Records != 0),
+		pg.p, pg.err = render(l, "game.html", gameData{Title: title, Here: gameURL(v.ID), gameView: v, Dice: v.dice, DiceRows: diceRows(l.p, v.dice, v.Records != 0),
 			Feed: gameURL(v.ID) + "/feed.atom"}, v.Changed, "game-"+l.key(), v.Head)
 	})
 	if pg.err != nil {
@@ -435,6 +439,7 @@ func waitingFor(p *lang.Printer, ps players) string {
 // replayData is what a step of the replay shows.
 type replayData struct {
 	Title      string
+	Here       string // the page's own URL
 	Feed       string // the game's Atom feed
 	Game       *gameView
 	Step       *impulse
@@ -486,6 +491,7 @@ func (j *Journal) serveReplay(w http.ResponseWriter, r *http.Request, id string)
 		d.Next = v.line[iv.step+1]
 	}
 	d.Title = l.p.Sprintf("Replay of game %s: impulse %s, step %d of %d", v.ID, iv.Impulse, iv.step+1, len(v.line))
+	d.Here = iv.Replay
 	p, err := render(l, "replay.html", d, v.Changed, "replay-"+iv.Impulse+"-"+l.key(), v.Head)
 	if err != nil {
 		j.serverError(w, r, err)

@@ -64,6 +64,7 @@ type tourView struct {
 	StatusText   string                `json:"status_text"` // the status in the language of lang
 	Lang         string                `json:"lang"`        // the language of the texts: the format, the results, the bids, the replacements
 	Feed         string                `json:"-"`           // the tournament's Atom feed
+	Here         string                `json:"-"`           // the page's own URL
 	Paused       bool                  `json:"paused,omitempty"`
 	Created      time.Time             `json:"created"`
 	Players      []string              `json:"players"`
@@ -192,7 +193,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) *tourVie
 	v := &tourView{Title: p.Sprintf("Tournament %s", t.Name), Lang: p.Code(), ID: t.ID, Name: t.Name, Format: formatName(p, t.Format), Rounds: t.Settings.Rounds,
 		Scenarios: t.Scenarios, Sides: word(p, t.Sides), Deadline: adjudicator.FormatDuration(t.Deadline),
 		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, StatusText: tourStatus(p, t.Status), Paused: t.Paused, Created: t.Created.UTC(),
-		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log), Feed: tourURL(t.ID) + "/feed.atom"}
+		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log), Feed: tourURL(t.ID) + "/feed.atom", Here: tourURL(t.ID)}
 	for _, tb := range t.TieBreaks {
 		v.TieBreaks = append(v.TieBreaks, word(p, tb))
 	}
@@ -328,6 +329,7 @@ func bidsText(p *lang.Printer, pr *tournament.Pairing, name func(int) string) st
 // tourList is the list of tournaments' page.
 type tourList struct {
 	Title       string
+	Here        string // the page's own URL
 	Feed        string // the journal's Atom feed
 	Tournaments []tourRow
 }
@@ -344,7 +346,7 @@ func (j *Journal) serveTournaments(w http.ResponseWriter, r *http.Request, asJSO
 		return
 	}
 	l := j.locOf(r)
-	d := tourList{Title: l.p.Sprintf("Tournaments"), Feed: "/feed.atom"}
+	d := tourList{Title: l.p.Sprintf("Tournaments"), Here: "/tournaments", Feed: "/feed.atom"}
 	var mod time.Time
 	var heads []string
 	for _, t := range all {

@@ -88,9 +88,9 @@ func (v *tourView) VerifyInBrowser() browserVerify {
 func (j *Journal) serveVerifyPage(w http.ResponseWriter, r *http.Request) {
 	l := j.locOf(r)
 	p, err := render(l, "verify.html", struct {
-		Title, Feed string
-		Verify      browserVerify
-	}{Title: l.p.Sprintf("Verify an export")}, time.Time{}, "verify-page-"+l.key(), wasmDigest)
+		Title, Feed, Here string
+		Verify            browserVerify
+	}{Title: l.p.Sprintf("Verify an export"), Here: verifyURL}, time.Time{}, "verify-page-"+l.key(), wasmDigest)
 	if err != nil {
 		j.serverError(w, r, err)
 		return

@@ -53,19 +53,30 @@ func TestJournalLanguage(t *testing.T) {
 		}
 		// Every link to a journal's page keeps ?lang= when it chose the
 		// language, and none when it did not.
-		var links, kept int
+		// One link leads to the same page in the other language.
+		var links, kept, other int
 		for _, l := range hrefs.FindAllStringSubmatch(body, -1) {
-			if strings.HasPrefix(l[1], "/verify/") {
+			u := html.UnescapeString(l[1])
+			switch {
+			case strings.HasPrefix(u, "/verify/"):
 				continue // the verifier's scripts, in no language
+			case strings.Contains(u, "lang=") && !strings.Contains(u, "lang="+c.want):
+				other++
+				continue
 			}
 			links++
-			if strings.Contains(html.UnescapeString(l[1]), "lang="+c.want) {
+			if strings.Contains(u, "lang="+c.want) {
 				kept++
 			}
 		}
-		if want := map[bool]int{true: links, false: 0}[c.keepsQ]; links == 0 || kept != want {
-			t.Errorf("%s: %d of %d links keep lang=%s, want %d", c.name, kept, links, c.want, want)
+		if want := map[bool]int{true: links, false: 0}[c.keepsQ]; links == 0 || kept != want || other != 1 {
+			t.Errorf("%s: %d of %d links keep lang=%s, want %d; %d to the other language, want 1", c.name, kept, links, c.want, want, other)
 		}
+	}
+	// The link to the other language leads to the same page: the same
+	// step of a replay.
+	if body := readBody(t, get(en, "GET", "/games/intro-1/replay?impulse=A16-1&lang=ja")); !strings.Contains(body, `href="/games/intro-1/replay?impulse=A16-1&amp;lang=en" hreflang="en"`) {
+		t.Errorf("the replay's link to English does not keep its step")
 	}
 	resp := get(en, "GET", "/games/intro-1?lang=fr")
 	if body := readBody(t, resp); resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "lang=ja") {
