@@ -189,7 +189,11 @@ func TestJournalCommunity(t *testing.T) {
 	}
 	// No page or answer the crawl reaches shows an address.
 	seen := crawl(t, h, map[string]string{"an address": "@example.test", "Anna's address": "anna@", "the domain": "example.test"})
-	for _, want := range []string{"/players/Hanna%20Ries", "/director?tournament=" + c.id, "/api/players/" + c.old, "/tournaments/" + c.id} {
+	// The Japanese pages (each page links itself in the other language,
+	// and their links keep ?lang=) and the feeds are crawled too.
+	for _, want := range []string{"/players/Hanna%20Ries", "/director?tournament=" + c.id, "/api/players/" + c.old, "/tournaments/" + c.id,
+		"/players/Hanna%20Ries?lang=ja", "/director?tournament=" + c.id + "&lang=ja", "/tournaments/" + c.id + "?lang=ja",
+		"/tournaments/" + c.id + "/feed.atom", "/feed.atom?lang=ja"} {
 		if _, ok := seen[want]; !ok {
 			t.Errorf("the crawl did not reach %s", want)
 		}
