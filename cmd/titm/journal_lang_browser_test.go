@@ -193,6 +193,14 @@ func TestJournalInBrowserJapanese(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("director")
+	// The director's view of every game: intro-1, begun a month ago, is
+	// past its deadline, and so marked, in Japanese.
+	visit(games.URL + "/director")
+	if late := eval(`Array.from(document.querySelectorAll("tr.late th")).map(e => e.innerText).join(" ")`); late != "intro-1" || !strings.Contains(eval("document.body.innerText"), "超過") {
+		t.Errorf("the director's view marks %q late:\n%s", late, eval("document.body.innerText"))
+	}
+	check("director-late")
+	want++
 	if visited != want {
 		t.Errorf("%d pages checked, want %d", visited, want)
 	}
