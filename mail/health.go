@@ -2,6 +2,8 @@ package mail
 
 import (
 	"fmt"
+	"net"
+	"net/http"
 	"sync"
 	"time"
 
@@ -203,4 +205,31 @@ func (s *Status) LogAttrs() []any {
 		a = append(a, "problems", s.Problems)
 	}
 	return a
+}
+
+// Served returns the status as /health serves it: without what tells when
+// a mail came or what it added (the last mail handled, the outbox's count
+// and age, the store's size), which move when a player sends only standing
+// orders, that the journal hides until they take effect. Healthy and
+// Problems are kept, and say it when the outbox is stuck.
+func (s *Status) Served() *Status {
+	c := *s
+	c.LastMail, c.Queued, c.Oldest, c.Bytes = time.Time{}, 0, time.Time{}, 0
+	c.Problems = append([]string(nil), s.Problems...)
+	return &c
+}
+
+// Local reports whether a request for /health may be answered: it came
+// over loopback, and not through a proxy (which names the client it
+// forwards for), since the health is the operator's, not the public's.
+func Local(r *http.Request) bool {
+	if r.Header.Get("Forwarded") != "" || r.Header.Get("X-Forwarded-For") != "" {
+		return false
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,9 +1,9 @@
 package journal
 
 import (
-	"fmt"
 	"time"
 
+	"titm/adjudicator/lang"
 	"titm/adjudicator/tournament"
 )
 
@@ -22,12 +22,12 @@ type actView struct {
 }
 
 // actsOf reads the director's acts from a tournament's log, naming each
-// player as he was named when the act was done.
-func (j *Journal) actsOf(t *tournament.Tournament) []actView {
+// player as he was named when the act was done, in the language of p.
+func (j *Journal) actsOf(t *tournament.Tournament, p *lang.Printer) []actView {
 	var names []string
 	name := func(n int) string {
 		if n < 1 || n > len(names) {
-			return fmt.Sprintf("player %d", n)
+			return p.Sprintf("player %d", n)
 		}
 		return names[n-1]
 	}
@@ -37,32 +37,25 @@ func (j *Journal) actsOf(t *tournament.Tournament) []actView {
 		switch r.Kind {
 		case tournament.KindCreated:
 			if r.Settings != nil {
-				for _, p := range r.Settings.Players {
-					names = append(names, j.handName(tournament.Hand{Name: p.Name, Address: p.Address}))
+				for _, e := range r.Settings.Players {
+					names = append(names, j.handName(tournament.Hand{Name: e.Name, Address: e.Address}))
 				}
 			}
 			continue
 		case tournament.KindPaused:
-			a.What = "The director paused the tournament: no round is paired and no game made until it resumes."
+			a.What = p.Sprintf("The director paused the tournament: no round is paired and no game made until it resumes.")
 		case tournament.KindResumed:
-			a.What = "The director resumed the tournament."
+			a.What = p.Sprintf("The director resumed the tournament.")
 		case tournament.KindReplaced:
 			n := j.handName(tournament.Hand{Name: r.Name, Address: r.Address})
-			a.What = fmt.Sprintf("The director gave %s's place to %s", name(r.Player), n)
-			if r.Round > 0 {
-				a.What += fmt.Sprintf(", from round %d", r.Round)
-			}
-			if r.Game != "" && r.Impulse != "" {
-				a.What += fmt.Sprintf(", taking over game %s at impulse %s", r.Game, r.Impulse)
-			}
-			a.What += "."
+			a.What = replacedText(p, name(r.Player), n, &r)
 			if r.Player >= 1 && r.Player <= len(names) {
 				names[r.Player-1] = n
 			}
 		case tournament.KindWithdrawn:
-			a.What = fmt.Sprintf("%s withdrew from the tournament.", name(r.Player))
+			a.What = p.Sprintf("%s withdrew from the tournament.", name(r.Player))
 		case tournament.KindAdjudicated:
-			a.What = fmt.Sprintf("The director decided game %s of round %d, which had stalled.", r.Game, r.Round)
+			a.What = p.Sprintf("The director decided game %s of round %d, which had stalled.", r.Game, r.Round)
 		default:
 			continue
 		}
@@ -72,6 +65,19 @@ func (j *Journal) actsOf(t *tournament.Tournament) []actView {
 		acts = append(acts, a)
 	}
 	return acts
+}
+
+// replacedText tells a replacement: whose place, from which round, and
+// the game in play taken over, if one was.
+func replacedText(p *lang.Printer, old, n string, r *tournament.Record) string {
+	s := p.Sprintf("The director gave %s's place to %s", old, n)
+	if r.Round > 0 {
+		s += p.Sprintf(", from round %d", r.Round)
+	}
+	if r.Game != "" && r.Impulse != "" {
+		s += p.Sprintf(", taking over game %s at impulse %s", r.Game, r.Impulse)
+	}
+	return s + p.Sprintf(".")
 }
 
 // handLinks are who played place i in round n, with their pages.

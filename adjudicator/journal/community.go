@@ -41,13 +41,10 @@ type tourGame struct {
 	tag   string // a digest of the names, which a replacement changes and the game's log does not
 }
 
-// communityCache is the community last read, and the routes of its pages.
+// communityCache is the community last read.
 type communityCache struct {
 	mu   sync.Mutex
 	last *community
-
-	muxOnce sync.Once
-	mux     *http.ServeMux
 
 	// played tells, by game id and head, whether a finished game was
 	// played out on the board, for the ratings: reading it takes the
@@ -173,21 +170,6 @@ func (j *Journal) communityRoutes(handle func(pattern string, h func(http.Respon
 	handle("GET /api/players/{name}", j.servePlayer)
 	handle("GET /director", j.serveDirector)
 	handle("GET /api/director", j.serveDirector)
-}
-
-// serveCommunity answers the community's pages, and reports whether the
-// request was for one of them.
-func (j *Journal) serveCommunity(w http.ResponseWriter, r *http.Request) bool {
-	j.comm.muxOnce.Do(func() {
-		j.comm.mux = http.NewServeMux()
-		j.communityRoutes(j.comm.mux.HandleFunc)
-	})
-	if _, pattern := j.comm.mux.Handler(r); pattern == "" {
-		return false
-	}
-	// The mux's ServeHTTP, which sets the path's values.
-	j.comm.mux.ServeHTTP(w, r)
-	return true
 }
 
 // tourLink is a game's tournament as its pages link to it.

@@ -4,6 +4,8 @@ import (
 	"html/template"
 	"strings"
 	"testing"
+
+	"titm/adjudicator/lang"
 )
 
 // diceRowTemplate is the template the dice log's rows were written with:
@@ -30,7 +32,7 @@ func TestDiceRowsAsTemplate(t *testing.T) {
 			}{records, ds}); err != nil {
 				t.Fatal(err)
 			}
-			if got := string(diceRows(ds, records != 0)); got != want.String() {
+			if got := string(diceRows(lang.EN(), ds, records != 0)); got != want.String() {
 				t.Errorf("records %d, %d dice:\n got  %q\n want %q", records, len(ds), got, want.String())
 			}
 		}

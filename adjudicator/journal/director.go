@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -42,42 +43,47 @@ type directorRow struct {
 	ForfeitAfter int `json:"forfeit_after,omitempty"`
 
 	left time.Duration
+
+	// LeftText and ForfeitText say Left and Missed in the page's language.
+	LeftText    string `json:"-"`
+	ForfeitText string `json:"-"`
 }
 
-// LeftText says how close the deadline is: "in 5h20m", "overdue by 3h".
-func (r *directorRow) LeftText() string {
+// leftText says how close the deadline is: "in 5h20m", "overdue by 3h".
+func (r *directorRow) leftText(p *lang.Printer) string {
 	switch {
 	case r.Paused:
-		return "paused"
+		return p.Sprintf("paused")
 	case r.Left == nil:
-		return "no deadline"
+		return p.Sprintf("no deadline")
 	case r.left < 0:
-		return "overdue by " + adjudicator.FormatDuration((-r.left).Round(time.Minute))
+		return p.Sprintf("overdue by %s", adjudicator.FormatDuration((-r.left).Round(time.Minute)))
 	}
-	return "in " + adjudicator.FormatDuration(r.left.Round(time.Minute))
+	return p.Sprintf("in %s", adjudicator.FormatDuration(r.left.Round(time.Minute)))
 }
 
-// ForfeitText says how close the side to move is to a forfeit.
-func (r *directorRow) ForfeitText() string {
+// forfeitText says how close the side to move is to a forfeit.
+func (r *directorRow) forfeitText(p *lang.Printer) string {
 	if r.ForfeitAfter == 0 {
-		return fmt.Sprintf("%d missed; no forfeit", r.Missed)
+		return p.Sprintf("%d missed; no forfeit", r.Missed)
 	}
-	return fmt.Sprintf("%d of %d missed", r.Missed, r.ForfeitAfter)
+	return p.Sprintf("%d of %d missed", r.Missed, r.ForfeitAfter)
 }
 
 // directorSort is an order the director's view sorts by.
 type directorSort struct {
-	Key, Label string
-	cmp        func(a, b *directorRow) int
+	Key   string
+	Label rules.Message // its column's heading
+	cmp   func(a, b *directorRow) int
 }
 
 // directorSorts are the orders the view sorts by, the first the default.
 var directorSorts = []directorSort{
-	{"deadline", "Deadline", func(a, b *directorRow) int { return cmp.Compare(a.sortLeft(), b.sortLeft()) }},
-	{"since", "Since", func(a, b *directorRow) int { return a.Since.Compare(b.Since) }},
-	{"forfeit", "Forfeit", func(a, b *directorRow) int { return cmp.Compare(a.toForfeit(), b.toForfeit()) }},
-	{"game", "Game", func(a, b *directorRow) int { return cmp.Compare(a.ID, b.ID) }},
-	{"tournament", "Tournament", func(a, b *directorRow) int { return cmp.Compare(a.tourName(), b.tourName()) }},
+	{"deadline", rules.M("Deadline"), func(a, b *directorRow) int { return cmp.Compare(a.sortLeft(), b.sortLeft()) }},
+	{"since", rules.M("Since"), func(a, b *directorRow) int { return a.Since.Compare(b.Since) }},
+	{"forfeit", rules.M("Forfeit"), func(a, b *directorRow) int { return cmp.Compare(a.toForfeit(), b.toForfeit()) }},
+	{"game", rules.M("Game"), func(a, b *directorRow) int { return cmp.Compare(a.ID, b.ID) }},
+	{"tournament", rules.M("Tournament"), func(a, b *directorRow) int { return cmp.Compare(a.tourName(), b.tourName()) }},
 }
 
 // sortLeft is the time left for sorting: a paused game, which no deadline
@@ -114,6 +120,11 @@ type directorView struct {
 	Games      []directorRow `json:"games"`
 	Late       int           `json:"late"`
 	Sorts      []sortLink    `json:"-"`
+	SortText   string        `json:"-"`    // Sort's column in the page's language
+	Lang       string        `json:"lang"` // the language of the texts
+	Here       string        `json:"-"`    // the page's own URL
+	API        string        `json:"-"`    // the view as JSON
+	Feed       string        `json:"-"`
 }
 
 // sortLink is a column's heading: the URL that sorts by it.
@@ -193,7 +204,7 @@ func (j *Journal) serveDirector(w http.ResponseWriter, r *http.Request) {
 		for _, s := range directorSorts {
 			keys = append(keys, s.Key)
 		}
-		j.fail(w, r, http.StatusBadRequest, "No such order", fmt.Sprintf("The director's view sorts by %s, not %q.", strings.Join(keys, ", "), key))
+		j.fail(w, r, http.StatusBadRequest, rules.M("No such order"), rules.M("The director's view sorts by %s, not %q.", strings.Join(keys, ", "), key))
 		return
 	}
 	tour := q.Get("tournament")
@@ -206,14 +217,17 @@ func (j *Journal) serveDirector(w http.ResponseWriter, r *http.Request) {
 	slices.SortStableFunc(rows, func(a, b directorRow) int {
 		return cmp.Or(directorSorts[k].cmp(&a, &b), cmp.Compare(a.ID, b.ID))
 	})
-	v := &directorView{Title: "The director's view: the games in play", Now: now, Sort: key, Tournament: tour, Games: rows}
-	for _, row := range rows {
-		if row.Late {
+	l := j.locOf(r)
+	v := &directorView{Title: l.p.Sprintf("The director's view: the games in play"), Now: now, Sort: key, SortText: l.p.Text(directorSorts[k].Label), Tournament: tour, Games: rows,
+		Lang: l.code(), Here: directorURL(key, tour), API: "/api" + directorURL("", tour)}
+	for i := range rows {
+		rows[i].LeftText, rows[i].ForfeitText = rows[i].leftText(l.p), rows[i].forfeitText(l.p)
+		if rows[i].Late {
 			v.Late++
 		}
 	}
 	for _, s := range directorSorts {
-		v.Sorts = append(v.Sorts, sortLink{Key: s.Key, Label: s.Label, URL: directorURL(s.Key, tour), On: s.Key == key})
+		v.Sorts = append(v.Sorts, sortLink{Key: s.Key, Label: l.p.Text(s.Label), URL: directorURL(s.Key, tour), On: s.Key == key})
 	}
 	// The view changes with the clock: each answer is written anew, and
 	// its ETag is of what it shows and the minute it was written in.
@@ -228,9 +242,9 @@ func (j *Journal) serveDirector(w http.ResponseWriter, r *http.Request) {
 	tag := digestOf(tags)
 	var p *page
 	if strings.HasPrefix(r.URL.Path, "/api/") {
-		p, err = jsonPage(v, now, "api-director", tag)
+		p, err = jsonPage(v, now, "api-director-"+l.code(), tag)
 	} else {
-		p, err = render("director.html", v, now, "director", tag)
+		p, err = render(l, "director.html", v, now, "director-"+l.key(), tag)
 	}
 	if err != nil {
 		j.serverError(w, r, err)

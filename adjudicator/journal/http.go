@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"titm/rules"
 )
 
 // The content types the journal answers with.
@@ -180,13 +182,15 @@ func jsonPage(v any, mod time.Time, kind string, heads ...string) (*page, error)
 }
 
 // fail answers with an error page: HTML for a person, whatever was asked,
-// so that a bad link shows something readable; the status says the rest.
-func (j *Journal) fail(w http.ResponseWriter, r *http.Request, status int, title, text string) {
+// so that a bad link shows something readable, in the reader's language;
+// the status says the rest.
+func (j *Journal) fail(w http.ResponseWriter, r *http.Request, status int, title, text rules.Message) {
+	l := j.locOf(r)
 	var b bytes.Buffer
-	if err := templates.ExecuteTemplate(&b, "error.html", struct {
-		Title, Text string
-		Status      int
-	}{title, text, status}); err != nil {
+	if err := pageSets[l.key()].ExecuteTemplate(&b, "error.html", struct {
+		Title, Text, Feed, Here string
+		Status                  int
+	}{Title: l.p.Text(title), Text: l.p.Text(text), Status: status, Here: r.URL.Path}); err != nil {
 		j.log.Error("journal: writing an error page", "err", err)
 	}
 	h := w.Header()

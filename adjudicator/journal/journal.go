@@ -68,10 +68,15 @@ type Options struct {
 	// MB can spare (a campaign's page and its reports take about 1 MB, a
 	// campaign picture 0.4 MB).
 	GameBytes, PictureBytes int64
+	// Language is the language of a reader whose browser asks for none
+	// the journal has and who chose none with ?lang=: the referee's
+	// default (en or ja; English when empty).
+	Language string
 }
 
 // A Journal is the journal's http.Handler.
 type Journal struct {
+	mux      *http.ServeMux // the journal's URLs (routes)
 	src      Source
 	opt      Options
 	log      *slog.Logger
@@ -117,6 +122,7 @@ func New(src Source, opt *Options) *Journal {
 	j.views = newLRU[*gameView](j.opt.GameBytes)
 	j.pictures = newLRU[[]byte](j.opt.PictureBytes)
 	j.changes = newLRU[change](1 << 16)
+	j.mux = j.routes()
 	return j
 }
 
@@ -124,71 +130,55 @@ func New(src Source, opt *Options) *Journal {
 func (j *Journal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		j.fail(w, r, http.StatusMethodNotAllowed, "Not allowed", "The journal is read only: it answers GET and HEAD, and nothing can be changed through it.")
+		j.fail(w, r, http.StatusMethodNotAllowed, rules.M("Not allowed"), rules.M("The journal is read only: it answers GET and HEAD, and nothing can be changed through it."))
 		return
 	}
-	p := r.URL.Path
-	switch p {
-	case "/":
-		j.serveList(w, r)
-		return
-	case "/api/games":
-		j.serveListJSON(w, r)
-		return
-	case "/tournaments":
-		j.serveTournaments(w, r, false)
-		return
-	case "/api/tournaments":
-		j.serveTournaments(w, r, true)
-		return
-	case verifyURL:
-		j.serveVerifyPage(w, r)
-		return
-	case verifyWasmURL:
-		j.serveWasm(w, r)
-		return
-	case verifyExecURL:
-		j.send(w, r, execPage, "")
-		return
-	case verifyScriptURL:
-		j.send(w, r, scriptPage, "")
+	if q, bad := badLang(r); bad {
+		j.fail(w, r, http.StatusBadRequest, rules.M("No such language"), rules.M("The journal has no language %q: lang=en (English) or lang=ja (日本語).", q))
 		return
 	}
+	// A page asked for without ?lang= is in the browser's language.
+	w.Header().Add("Vary", "Accept-Language")
+	j.mux.ServeHTTP(w, r)
+}
+
+// routes returns the journal's URLs (docs/journal.md) and what answers
+// each. A pattern with GET answers HEAD too; whatever no pattern matches
+// gets the journal's own page of a page not found.
+func (j *Journal) routes() *http.ServeMux {
+	m := http.NewServeMux()
+	get := func(pattern string, h func(w http.ResponseWriter, r *http.Request, id string)) {
+		m.HandleFunc("GET "+pattern, func(w http.ResponseWriter, r *http.Request) { h(w, r, r.PathValue("id")) })
+	}
+	m.HandleFunc("GET /{$}", j.serveList)
+	m.HandleFunc("GET /api/games", j.serveListJSON)
+	m.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) { j.serveTournaments(w, r, false) })
+	m.HandleFunc("GET /api/tournaments", func(w http.ResponseWriter, r *http.Request) { j.serveTournaments(w, r, true) })
+	m.HandleFunc("GET "+verifyURL, j.serveVerifyPage)
+	m.HandleFunc("GET "+verifyWasmURL, j.serveWasm)
+	m.HandleFunc("GET "+verifyExecURL, func(w http.ResponseWriter, r *http.Request) { j.send(w, r, execPage, "") })
+	m.HandleFunc("GET "+verifyScriptURL, func(w http.ResponseWriter, r *http.Request) { j.send(w, r, scriptPage, "") })
+	get("/games/{id}", j.serveGame)
+	get("/games/{id}/picture.png", j.serveCurrentPicture)
+	get("/games/{id}/replay", j.serveReplay)
+	get("/games/{id}/export.json", j.serveExport)
+	get("/api/games/{id}", j.serveGameJSON)
+	m.HandleFunc("GET /games/{id}/impulses/{imp}/picture.png", func(w http.ResponseWriter, r *http.Request) {
+		j.serveImpulsePicture(w, r, r.PathValue("id"), r.PathValue("imp"))
+	})
+	m.HandleFunc("GET /api/games/{id}/impulses/{imp}", func(w http.ResponseWriter, r *http.Request) {
+		j.serveImpulseJSON(w, r, r.PathValue("id"), r.PathValue("imp"))
+	})
+	get("/tournaments/{id}", func(w http.ResponseWriter, r *http.Request, id string) { j.serveTournament(w, r, id, false) })
+	get("/api/tournaments/{id}", func(w http.ResponseWriter, r *http.Request, id string) { j.serveTournament(w, r, id, true) })
+	get("/tournaments/{id}/export.json", j.serveTournamentExport)
+	m.HandleFunc("GET /feed.atom", j.serveJournalFeed)
+	get("/games/{id}/feed.atom", j.serveGameFeed)
+	get("/tournaments/{id}/feed.atom", j.serveTournamentFeed)
 	// The players' pages and the director's view (community.go).
-	if j.serveCommunity(w, r) {
-		return
-	}
-	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for _, s := range seg {
-		if s == "" {
-			j.notFound(w, r)
-			return
-		}
-	}
-	switch {
-	case len(seg) == 2 && seg[0] == "games":
-		j.serveGame(w, r, seg[1])
-	case len(seg) == 2 && seg[0] == "tournaments":
-		j.serveTournament(w, r, seg[1], false)
-	case len(seg) == 3 && seg[0] == "api" && seg[1] == "tournaments":
-		j.serveTournament(w, r, seg[2], true)
-	case len(seg) == 3 && seg[0] == "tournaments" && seg[2] == "export.json":
-		j.serveTournamentExport(w, r, seg[1])
-	case len(seg) == 3 && seg[0] == "games" && seg[2] == "picture.png":
-		j.serveCurrentPicture(w, r, seg[1])
-	case len(seg) == 3 && seg[0] == "games" && seg[2] == "replay":
-		j.serveReplay(w, r, seg[1])
-	case len(seg) == 3 && seg[0] == "games" && seg[2] == "export.json":
-		j.serveExport(w, r, seg[1])
-	case len(seg) == 5 && seg[0] == "games" && seg[2] == "impulses" && seg[4] == "picture.png":
-		j.serveImpulsePicture(w, r, seg[1], seg[3])
-	case len(seg) == 3 && seg[0] == "api" && seg[1] == "games":
-		j.serveGameJSON(w, r, seg[2])
-	case len(seg) == 5 && seg[0] == "api" && seg[1] == "games" && seg[3] == "impulses":
-		j.serveImpulseJSON(w, r, seg[2], seg[4])
-	default:
-		j.notFound(w, r)
-	}
+	j.communityRoutes(m.HandleFunc)
+	m.HandleFunc("/", j.notFound)
+	return m
 }
 
 // A change is the last change of a game the journal shows: the head of
@@ -286,7 +276,7 @@ func (j *Journal) name(addr string) string {
 // it does not hold, 500 for anything else, which is logged.
 func (j *Journal) gameError(w http.ResponseWriter, r *http.Request, id string, err error) {
 	if errors.Is(err, ErrNotFound) {
-		j.fail(w, r, http.StatusNotFound, "No such game", fmt.Sprintf("There is no game %s here. The list of games is on the first page.", id))
+		j.fail(w, r, http.StatusNotFound, rules.M("No such game"), rules.M("There is no game %s here. The list of games is on the first page.", id))
 		return
 	}
 	j.serverError(w, r, fmt.Errorf("game %s: %w", id, err))
@@ -294,9 +284,9 @@ func (j *Journal) gameError(w http.ResponseWriter, r *http.Request, id string, e
 
 func (j *Journal) serverError(w http.ResponseWriter, r *http.Request, err error) {
 	j.log.Error("journal", "path", r.URL.Path, "err", err)
-	j.fail(w, r, http.StatusInternalServerError, "Something went wrong", "The journal could not read what this page shows. The referee's operator has it in the log.")
+	j.fail(w, r, http.StatusInternalServerError, rules.M("Something went wrong"), rules.M("The journal could not read what this page shows. The referee's operator has it in the log."))
 }
 
 func (j *Journal) notFound(w http.ResponseWriter, r *http.Request) {
-	j.fail(w, r, http.StatusNotFound, "Page not found", "There is no page at this address. The list of games is on the first page.")
+	j.fail(w, r, http.StatusNotFound, rules.M("Page not found"), rules.M("There is no page at this address. The list of games is on the first page."))
 }

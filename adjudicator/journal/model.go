@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -182,6 +183,8 @@ type pictureRef struct {
 // each head.
 type gameView struct {
 	row
+	Lang          string        `json:"lang"`                  // the language of the texts: the reports, the result's text, the pictures
+	ResultText    string        `json:"result_text,omitempty"` // the result in that language
 	ScenarioTitle string        `json:"scenario_title"`
 	Created       time.Time     `json:"created"`
 	PerImpulse    string        `json:"time_per_impulse"`
@@ -199,12 +202,13 @@ type gameView struct {
 	ReplayError string `json:"replay_error,omitempty"`
 
 	dice []die
-	page struct {
+	page [2]struct {
 		once sync.Once
 		p    *page
 		err  error
-	} // the game's page, written at the first request
-	line  []*impulse // the impulses that stand, in order
+	} // the game's page, written at the first request: with links that keep ?lang= or not
+	p     *lang.Printer // the language of the texts
+	line  []*impulse    // the impulses that stand, in order
 	size  picSize
 	cost  int64
 	seed  []byte // the revealed seed, to draw the pictures with the dice it gives
@@ -232,7 +236,7 @@ func (v *gameView) find(imp rules.Impulse) *impulse {
 // buildView builds a game's view from the game and its log: every
 // impulse's report as the players and observers received it, written again
 // in one replay of the log.
-func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gameView, error) {
+func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record, p *lang.Printer) (*gameView, error) {
 	sc, err := g.Rules()
 	if err != nil {
 		return nil, err
@@ -244,11 +248,14 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	// standing orders (see lastChange): the same page, whether or not a
 	// player gave some since.
 	last := log[publicEnd(log)-1]
-	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), ScenarioTitle: sc.Title, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
-		Commitment: g.Commitment, VP: g.State.VP, Impulses: []*impulse{}, size: j.pictureSize(g, sc)}
+	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), Lang: p.Code(), ScenarioTitle: sc.Name, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
+		Commitment: g.Commitment, VP: g.State.VP, Impulses: []*impulse{}, size: j.pictureSize(g, sc), p: p}
 	v.tourTag = j.community().tag(g.ID)
-	if v.ScenarioTitle == "" {
-		v.ScenarioTitle = sc.Name
+	if sc.Title != "" {
+		v.ScenarioTitle = p.Data(sc.Title)
+	}
+	if v.Result != "" {
+		v.ResultText = p.Text(rules.ResultMessage(v.Result))
 	}
 	if j.opt.ShowAddresses {
 		v.Observers = g.Observers
@@ -262,6 +269,46 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 		}
 		v.Export = gameURL(g.ID) + "/export.json"
 	}
+	err = j.replayReports(v, g, log, sc, p)
+	j.listUnreplayed(v, g, log, err)
+	if g.Status == adjudicator.Finished {
+		v.Records = len(log)
+	}
+	for i, iv := range v.Impulses {
+		iv.N = i + 1
+		if g.Status == adjudicator.Finished {
+			iv.Record = iv.seq
+		}
+		for n, d := range iv.rolls {
+			v.dice = append(v.dice, die{Record: iv.Record, Impulse: iv.Impulse, N: n + 1, Purpose: d.Purpose, Value: d.Value, Draw: d.Draw, RolledBack: iv.RolledBack})
+		}
+		if !iv.RolledBack {
+			iv.Replay = gameURL(g.ID) + "/replay?impulse=" + url.QueryEscape(iv.Impulse)
+			iv.API = "/api/games/" + url.PathEscape(g.ID) + "/impulses/" + url.PathEscape(iv.Impulse)
+			iv.Picture = v.impulseURL(iv.Impulse) + "/picture.png"
+		}
+		v.cost += int64(len(iv.html) + len(iv.orders) + 64*len(iv.rolls) + 256)
+	}
+	v.Picture = pictureRef{URL: gameURL(g.ID) + "/picture.png", Width: v.size.W, Height: v.size.H}
+	if n := len(v.line); n > 0 {
+		v.Picture.Alt = p.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", g.ID, v.line[n-1].Impulse, v.VP)
+	} else {
+		v.start = true
+		v.Picture.Alt = p.Sprintf("Map of game %s before the first impulse: the units as the scenario sets them up", g.ID)
+	}
+	// The game's page, kept with the view, holds the escaped reports and
+	// the dice again, and gzipped a fraction of them once more.
+	v.cost = v.cost*2 + 4096
+	return v, nil
+}
+
+// replayReports writes every impulse's report again, in the language of
+// p, in one replay of the log (the referee's verification of it, once the
+// game is finished), and adds the impulses to v as they are replayed. It
+// returns the replay's error; a report that could not be written is told
+// by v.ReplayError.
+func (j *Journal) replayReports(v *gameView, g *adjudicator.Game, log []adjudicator.Record, sc *rules.Scenario, p *lang.Printer) error {
+	var err error
 	// The reports are written by a goroutine of their own while the
 	// replay goes on, each from a snapshot of the game as its impulse
 	// left it (its players copied, its position shared, as the replay
@@ -273,7 +320,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 	go func() {
 		var first error
 		for jb := range reports {
-			text, err := adjudicator.Report(jb.g, jb.recs, jb.events)
+			text, err := adjudicator.ReportIn(p, jb.g, jb.recs, jb.events)
 			if err != nil && first == nil {
 				first = fmt.Errorf("the report of %s: %w", jb.iv.Impulse, err)
 			}
@@ -314,9 +361,13 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 		v.ReplayError = werr.Error()
 		j.log.Warn("journal: writing a report", "game", g.ID, "err", werr)
 	}
-	// A log the replay could not go through (it stops at the first
-	// record it finds otherwise) still has its impulses listed, from the
-	// log, without their reports.
+	return err
+}
+
+// listUnreplayed lists the impulses of a log the replay could not go
+// through (it stops at the first record it finds otherwise), from the
+// log, without their reports; err is the replay's.
+func (j *Journal) listUnreplayed(v *gameView, g *adjudicator.Game, log []adjudicator.Record, err error) {
 	reached := -1
 	if n := len(v.Impulses); n > 0 {
 		reached = v.Impulses[n-1].seq
@@ -334,35 +385,6 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record) (*gam
 				Dice: len(r.Dice), Head: r.Hash, orders: adjudicator.PublicOrders(r.Text), rolls: r.Dice, end: r.Seq + 1})
 		}
 	}
-	if g.Status == adjudicator.Finished {
-		v.Records = len(log)
-	}
-	for i, iv := range v.Impulses {
-		iv.N = i + 1
-		if g.Status == adjudicator.Finished {
-			iv.Record = iv.seq
-		}
-		for n, d := range iv.rolls {
-			v.dice = append(v.dice, die{Record: iv.Record, Impulse: iv.Impulse, N: n + 1, Purpose: d.Purpose, Value: d.Value, Draw: d.Draw, RolledBack: iv.RolledBack})
-		}
-		if !iv.RolledBack {
-			iv.Replay = gameURL(g.ID) + "/replay?impulse=" + url.QueryEscape(iv.Impulse)
-			iv.API = "/api/games/" + url.PathEscape(g.ID) + "/impulses/" + url.PathEscape(iv.Impulse)
-			iv.Picture = v.impulseURL(iv.Impulse) + "/picture.png"
-		}
-		v.cost += int64(len(iv.html) + len(iv.orders) + 64*len(iv.rolls) + 256)
-	}
-	v.Picture = pictureRef{URL: gameURL(g.ID) + "/picture.png", Width: v.size.W, Height: v.size.H}
-	if n := len(v.line); n > 0 {
-		v.Picture.Alt = fmt.Sprintf("Map of game %s after impulse %s: the position of every unit; German VP %d", g.ID, v.line[n-1].Impulse, v.VP)
-	} else {
-		v.start = true
-		v.Picture.Alt = fmt.Sprintf("Map of game %s before the first impulse: the units as the scenario sets them up", g.ID)
-	}
-	// The game's page, kept with the view, holds the escaped reports and
-	// the dice again, and gzipped a fraction of them once more.
-	v.cost = v.cost*2 + 4096
-	return v, nil
 }
 
 // addImpulse adds an impulse replayed, whose report is written as the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/tournament"
 	"titm/rules"
 )
@@ -32,33 +33,40 @@ type playerView struct {
 	Games       []playerGame  `json:"games"`
 	Tournaments []playerTour  `json:"tournaments"`
 	Ratings     []ratingTrack `json:"ratings"`
+	Lang        string        `json:"lang"` // the language of the texts: the outcomes, the tournaments' notes
+	Here        string        `json:"-"`    // the page's own URL
+	Feed        string        `json:"-"`
 }
 
 // playerGame is one of a player's games.
 type playerGame struct {
-	ID         string     `json:"id"`
-	URL        string     `json:"url"`
-	Scenario   string     `json:"scenario"`
-	Side       rules.Side `json:"side"`
-	Opponent   []nameLink `json:"opponent"`
-	Status     string     `json:"status"`
-	Result     string     `json:"result,omitempty"`
-	Outcome    string     `json:"outcome"` // won, drawn, lost (both sides lose), in play, forming
-	Tournament *tourLink  `json:"tournament,omitempty"`
-	Changed    time.Time  `json:"changed"`
+	ID       string     `json:"id"`
+	URL      string     `json:"url"`
+	Scenario string     `json:"scenario"`
+	Side     rules.Side `json:"side"`
+	Opponent []nameLink `json:"opponent"`
+	Status   string     `json:"status"`
+	Result   string     `json:"result,omitempty"`
+	Outcome  string     `json:"outcome"` // won, drawn, lost (both sides lose), in play, forming
+	// OutcomeText is the outcome in the language of the page.
+	OutcomeText string    `json:"outcome_text"`
+	Tournament  *tourLink `json:"tournament,omitempty"`
+	Changed     time.Time `json:"changed"`
 }
 
 // playerTour is one of a player's tournaments: his place's standing, and
 // how he came to it or left it.
 type playerTour struct {
-	ID     string  `json:"id"`
-	URL    string  `json:"url"`
-	Name   string  `json:"name"`
-	Status string  `json:"status"`
-	Rank   int     `json:"rank"`
-	Points float64 `json:"points"`
-	Played int     `json:"played"`
-	Note   string  `json:"note,omitempty"` // a replacement: whose place he took, or who took his
+	ID     string `json:"id"`
+	URL    string `json:"url"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// StatusText is the status in the language of the page.
+	StatusText string  `json:"status_text"`
+	Rank       int     `json:"rank"`
+	Points     float64 `json:"points"`
+	Played     int     `json:"played"`
+	Note       string  `json:"note,omitempty"` // a replacement: whose place he took, or who took his
 }
 
 // ratingTrack is the rating history of one player who played under the
@@ -187,6 +195,25 @@ func (j *Journal) playedOut(g *adjudicator.Game) (time.Time, bool, error) {
 	return last.Time, out, nil
 }
 
+// outcomeText is an outcome in the language of p.
+func outcomeText(p *lang.Printer, o string) string {
+	switch o {
+	case "forming":
+		return p.Sprintf("forming")
+	case "in play":
+		return p.Sprintf("in play")
+	case "lost (both sides lose)":
+		return p.Sprintf("lost (both sides lose)")
+	case "won":
+		return p.Sprintf("won")
+	case "drawn":
+		return p.Sprintf("drawn")
+	case "lost":
+		return p.Sprintf("lost")
+	}
+	return o
+}
+
 // outcome is how a finished game went for a side.
 func outcome(r *row, side rules.Side) string {
 	switch r.Status {
@@ -207,28 +234,30 @@ func outcome(r *row, side rules.Side) string {
 	return "lost"
 }
 
-// playerOf gathers a player's page: nil when nobody played under the name.
-func (j *Journal) playerView(name string) (*playerView, time.Time, error) {
+// playerView gathers a player's page in the language of p: nil when
+// nobody played under the name.
+func (j *Journal) playerView(name string, p *lang.Printer) (*playerView, time.Time, error) {
 	d, err := j.readList()
 	if err != nil {
 		return nil, time.Time{}, err
 	}
 	c := j.community()
-	v := &playerView{Title: "Player " + name, Name: name, URL: playerURL(name), API: playerAPIURL(name),
-		Games: []playerGame{}, Tournaments: []playerTour{}, Ratings: []ratingTrack{}}
+	v := &playerView{Title: p.Sprintf("Player %s", name), Name: name, URL: playerURL(name), API: playerAPIURL(name),
+		Games: []playerGame{}, Tournaments: []playerTour{}, Ratings: []ratingTrack{}, Lang: p.Code(), Here: playerURL(name)}
 	var mod time.Time
 	for i := range d.Games {
 		r := &d.Games[i]
-		for _, p := range []player{r.Players.German, r.Players.Allied} {
-			if !slices.ContainsFunc(p.Names, func(n nameLink) bool { return n.Name == name }) {
+		for _, pl := range []player{r.Players.German, r.Players.Allied} {
+			if !slices.ContainsFunc(pl.Names, func(n nameLink) bool { return n.Name == name }) {
 				continue
 			}
 			other := r.Players.Allied
-			if p.Side == rules.Allied {
+			if pl.Side == rules.Allied {
 				other = r.Players.German
 			}
-			pg := playerGame{ID: r.ID, URL: r.URL, Scenario: r.Scenario, Side: p.Side, Opponent: other.Names, Status: r.Status,
-				Result: r.Result, Outcome: outcome(r, p.Side), Tournament: r.Tournament, Changed: r.Changed}
+			pg := playerGame{ID: r.ID, URL: r.URL, Scenario: r.Scenario, Side: pl.Side, Opponent: other.Names, Status: r.Status,
+				Result: r.Result, Outcome: outcome(r, pl.Side), Tournament: r.Tournament, Changed: r.Changed}
+			pg.OutcomeText = outcomeText(p, pg.Outcome)
 			v.Games = append(v.Games, pg)
 			v.count(pg.Outcome)
 			if r.Changed.After(mod) {
@@ -237,7 +266,7 @@ func (j *Journal) playerView(name string) (*playerView, time.Time, error) {
 		}
 	}
 	for _, t := range c.tours {
-		if pt, ok := j.playerTour(t, name); ok {
+		if pt, ok := j.playerTour(t, name, p); ok {
 			v.Tournaments = append(v.Tournaments, pt)
 		}
 	}
@@ -284,8 +313,8 @@ func trackOf(rs *ratings, addr string) ratingTrack {
 }
 
 // playerTour returns the player's line of a tournament he held a place
-// of, by his name in it.
-func (j *Journal) playerTour(t *tournament.Tournament, name string) (playerTour, bool) {
+// of, by his name in it, in the language of p.
+func (j *Journal) playerTour(t *tournament.Tournament, name string, p *lang.Printer) (playerTour, bool) {
 	for i, e := range t.Entrants {
 		held := j.playerName(e) == name
 		var notes []string
@@ -297,19 +326,19 @@ func (j *Journal) playerTour(t *tournament.Tournament, name string) (playerTour,
 			switch name {
 			case newName:
 				held = true
-				notes = append(notes, fmt.Sprintf("took over %s's place from round %d", oldName, r.Round))
+				notes = append(notes, p.Sprintf("took over %s's place from round %d", oldName, r.Round))
 			case oldName:
 				held = true
-				notes = append(notes, fmt.Sprintf("his place was taken over by %s from round %d", newName, r.Round))
+				notes = append(notes, p.Sprintf("his place was taken over by %s from round %d", newName, r.Round))
 			}
 		}
 		if !held {
 			continue
 		}
-		pt := playerTour{ID: t.ID, URL: tourURL(t.ID), Name: t.Name, Status: t.Status, Note: strings.Join(notes, "; ")}
 		if e.Withdrawn {
-			pt.Note = strings.TrimPrefix(pt.Note+"; withdrew", "; ")
+			notes = append(notes, p.Sprintf("withdrew"))
 		}
+		pt := playerTour{ID: t.ID, URL: tourURL(t.ID), Name: t.Name, Status: t.Status, StatusText: tourStatus(p, t.Status), Note: strings.Join(notes, p.Sprintf("; "))}
 		for _, st := range t.Standings() {
 			if st.Player == i {
 				pt.Rank, pt.Points, pt.Played = st.Rank, st.Points, st.Played
@@ -323,13 +352,14 @@ func (j *Journal) playerTour(t *tournament.Tournament, name string) (playerTour,
 func (j *Journal) servePlayer(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	asJSON := strings.HasPrefix(r.URL.Path, "/api/")
-	v, mod, err := j.playerView(name)
+	l := j.locOf(r)
+	v, mod, err := j.playerView(name, l.p)
 	if err != nil {
 		j.serverError(w, r, err)
 		return
 	}
 	if v == nil {
-		j.fail(w, r, http.StatusNotFound, "No such player", fmt.Sprintf("Nobody has played here under the name %q. The players are listed on the players' page.", name))
+		j.fail(w, r, http.StatusNotFound, rules.M("No such player"), rules.M("Nobody has played here under the name %q. The players are listed on the players' page.", name))
 		return
 	}
 	// The ETag is of what the page shows: the games' and tournaments'
@@ -343,9 +373,9 @@ func (j *Journal) servePlayer(w http.ResponseWriter, r *http.Request) {
 	tags := []string{d.heads, j.community().digest, name}
 	var p *page
 	if asJSON {
-		p, err = jsonPage(v, mod, "api-player", digestOf(tags))
+		p, err = jsonPage(v, mod, "api-player-"+l.code(), digestOf(tags))
 	} else {
-		p, err = render("player.html", v, mod, "player", digestOf(tags))
+		p, err = render(l, "player.html", v, mod, "player-"+l.key(), digestOf(tags))
 	}
 	if err != nil {
 		j.serverError(w, r, err)
@@ -365,6 +395,8 @@ type playerRow struct {
 // playersList is the list of players' page.
 type playersList struct {
 	Title   string      `json:"-"`
+	Here    string      `json:"-"` // the page's own URL
+	Feed    string      `json:"-"`
 	Players []playerRow `json:"players"`
 }
 
@@ -401,7 +433,8 @@ func (j *Journal) servePlayers(w http.ResponseWriter, r *http.Request) {
 			at(n).Tournaments++
 		}
 	}
-	l := playersList{Title: "Players", Players: []playerRow{}}
+	lc := j.locOf(r)
+	l := playersList{Title: lc.p.Sprintf("Players"), Here: "/players", Players: []playerRow{}}
 	for _, pr := range rows {
 		l.Players = append(l.Players, *pr)
 	}
@@ -410,7 +443,7 @@ func (j *Journal) servePlayers(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		p, err = jsonPage(l, d.mod, "api-players", d.heads, c.digest)
 	} else {
-		p, err = render("players.html", l, d.mod, "players", d.heads, c.digest)
+		p, err = render(lc, "players.html", l, d.mod, "players-"+lc.key(), d.heads, c.digest)
 	}
 	if err != nil {
 		j.serverError(w, r, err)

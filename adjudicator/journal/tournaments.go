@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/tournament"
+	"titm/rules"
 )
 
 // A TournamentSource is a Source that holds tournaments too: the journal
@@ -36,7 +38,9 @@ type tourRow struct {
 	Round   int    `json:"round"` // the round in play or the last played; 0 before the first
 	Players int    `json:"players"`
 	Status  string `json:"status"`
-	Paused  bool   `json:"paused,omitempty"`
+	// StatusText is the status in the reader's language.
+	StatusText string `json:"status_text"`
+	Paused     bool   `json:"paused,omitempty"`
 }
 
 // tourView is a tournament as its page and its JSON show it: the
@@ -57,6 +61,10 @@ type tourView struct {
 	// RateUnplayed: the games not played out on the board are rated.
 	RateUnplayed bool                  `json:"rate_unplayed,omitempty"`
 	Status       string                `json:"status"`
+	StatusText   string                `json:"status_text"` // the status in the language of lang
+	Lang         string                `json:"lang"`        // the language of the texts: the format, the results, the bids, the replacements
+	Feed         string                `json:"-"`           // the tournament's Atom feed
+	Here         string                `json:"-"`           // the page's own URL
 	Paused       bool                  `json:"paused,omitempty"`
 	Created      time.Time             `json:"created"`
 	Players      []string              `json:"players"`
@@ -146,9 +154,9 @@ func (j *Journal) playerName(e *tournament.Entrant) string {
 	return n
 }
 
-func (j *Journal) tourRowOf(t *tournament.Tournament) tourRow {
-	r := tourRow{ID: t.ID, URL: tourURL(t.ID), API: tourAPIURL(t.ID), Name: t.Name, Format: formatName(t.Format),
-		Rounds: t.Settings.Rounds, Players: len(t.Entrants), Status: t.Status, Paused: t.Paused}
+func (j *Journal) tourRowOf(t *tournament.Tournament, p *lang.Printer) tourRow {
+	r := tourRow{ID: t.ID, URL: tourURL(t.ID), API: tourAPIURL(t.ID), Name: t.Name, Format: formatName(p, t.Format),
+		Rounds: t.Settings.Rounds, Players: len(t.Entrants), Status: t.Status, StatusText: tourStatus(p, t.Status), Paused: t.Paused}
 	if n := len(t.Rounds); n > 0 {
 		r.Round = t.Rounds[n-1].N
 	}
@@ -156,36 +164,54 @@ func (j *Journal) tourRowOf(t *tournament.Tournament) tourRow {
 }
 
 // formatName is a tournament's format as a player reads it.
-func formatName(f string) string {
+func formatName(p *lang.Printer, f string) string {
 	switch f {
 	case tournament.RoundRobin:
-		return "round robin"
+		return p.Sprintf("round robin")
 	case tournament.Swiss:
-		return "Swiss"
+		return p.Sprintf("Swiss")
 	case tournament.Elimination:
-		return "single elimination"
+		return p.Sprintf("single elimination")
 	}
 	return f
 }
+
+// tourStatus is where a tournament stands, as a player reads it.
+func tourStatus(p *lang.Printer, s string) string {
+	switch s {
+	case tournament.Running:
+		return p.Sprintf("in play")
+	case tournament.Over:
+		return p.Sprintf("finished")
+	}
+	return s
+}
+
+// word is a setting's word (a tie-break, how sides are given) in the
+// reader's language, as the welcome names it (catalog tournament.toml).
+func word(p *lang.Printer, key string) string { return p.Sprintf(key) }
 
 // handName names one who played a place as the page shows him.
 func (j *Journal) handName(h tournament.Hand) string {
 	return j.playerName(&tournament.Entrant{Name: h.Name, Address: h.Address})
 }
 
-func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
+func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) *tourView {
 	name := func(i int) string {
 		if i < 0 || i >= len(t.Entrants) {
 			return ""
 		}
 		return j.playerName(t.Entrants[i])
 	}
-	v := &tourView{Title: "Tournament " + t.Name, ID: t.ID, Name: t.Name, Format: formatName(t.Format), Rounds: t.Settings.Rounds,
-		Scenarios: t.Scenarios, Sides: t.Sides, TieBreaks: t.TieBreaks, Deadline: adjudicator.FormatDuration(t.Deadline),
-		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, Paused: t.Paused, Created: t.Created.UTC(),
-		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log)}
+	v := &tourView{Title: p.Sprintf("Tournament %s", t.Name), Lang: p.Code(), ID: t.ID, Name: t.Name, Format: formatName(p, t.Format), Rounds: t.Settings.Rounds,
+		Scenarios: t.Scenarios, Sides: word(p, t.Sides), Deadline: adjudicator.FormatDuration(t.Deadline),
+		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, StatusText: tourStatus(p, t.Status), Paused: t.Paused, Created: t.Created.UTC(),
+		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log), Feed: tourURL(t.ID) + "/feed.atom", Here: tourURL(t.ID)}
+	for _, tb := range t.TieBreaks {
+		v.TieBreaks = append(v.TieBreaks, word(p, tb))
+	}
 	v.Committed = t.Committed()
-	v.Acts, v.PlayerURLs, v.Director = j.actsOf(t), map[string]string{}, directorURL("", t.ID)
+	v.Acts, v.PlayerURLs, v.Director = j.actsOf(t, p), map[string]string{}, directorURL("", t.ID)
 	if t.Status == tournament.Over {
 		v.Seed = t.Seed
 		if v.Committed {
@@ -202,10 +228,10 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 		x.Old = j.handName(tournament.Hand{Name: r.Old, Address: r.OldAddress})
 		x.New = j.handName(tournament.Hand{Name: r.New, Address: r.Address})
 		v.Replacements = append(v.Replacements, replacementView{Old: x.Old, New: x.New, Round: r.Round, Game: r.Game,
-			Impulse: r.Impulse, Reason: r.Reason, Text: tournament.ReplacementText(x).String()})
+			Impulse: r.Impulse, Reason: r.Reason, Text: p.Text(tournament.ReplacementText(x))})
 	}
 	for _, r := range t.Rounds {
-		v.Played = append(v.Played, j.roundViewOf(t, r))
+		v.Played = append(v.Played, j.roundViewOf(t, r, p))
 	}
 	for _, st := range t.Standings() {
 		st.Name = name(st.Player)
@@ -218,8 +244,8 @@ func (j *Journal) tourViewOf(t *tournament.Tournament) *tourView {
 	return v
 }
 
-// roundViewOf is a round as the tournament's page shows it.
-func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round) roundView {
+// roundViewOf is a round as the page shows it, in the language of p.
+func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round, p *lang.Printer) roundView {
 	// Each round names who played it: a player replaced keeps his
 	// rounds, and a game taken over names both.
 	name := func(i int) string {
@@ -229,7 +255,7 @@ func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round) rou
 		var b strings.Builder
 		for k, h := range t.PlayedBy(i, r.N) {
 			if k > 0 {
-				fmt.Fprintf(&b, ", then %s from %s", j.handName(h), h.From)
+				b.WriteString(p.Sprintf(", then %s from %s", j.handName(h), h.From))
 				continue
 			}
 			b.WriteString(j.handName(h))
@@ -241,59 +267,86 @@ func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round) rou
 		due := r.BidsDue.UTC()
 		rv.BidsDue = &due
 	}
-	for _, p := range r.Pairings {
-		pv := pairingView{A: name(p.A), Points: p.Points, Done: p.Done, AHands: j.handLinks(t, p.A, r.N), AGerman: p.German == p.A}
-		if !p.Bye() {
-			pv.B, pv.BHands = name(p.B), j.handLinks(t, p.B, r.N)
+	for _, pr := range r.Pairings {
+		pv := pairingView{A: name(pr.A), Points: pr.Points, Done: pr.Done, AHands: j.handLinks(t, pr.A, r.N), AGerman: pr.German == pr.A}
+		if !pr.Bye() {
+			pv.B, pv.BHands = name(pr.B), j.handLinks(t, pr.B, r.N)
 		}
-		if p.Sided() && !p.Bye() {
-			pv.German, pv.Allied = name(p.German), name(p.Opponent(p.German))
+		if pr.Sided() && !pr.Bye() {
+			pv.German, pv.Allied = name(pr.German), name(pr.Opponent(pr.German))
 		}
-		pv.Bids = bidsText(p, name)
-		if p.Game != "" {
-			pv.Game, pv.GameURL = p.Game, gameURL(p.Game)
+		pv.Bids = bidsText(p, pr, name)
+		if pr.Game != "" {
+			pv.Game, pv.GameURL = pr.Game, gameURL(pr.Game)
 		}
-		switch {
-		case p.Bye():
-			pv.Result = "a bye"
-		case p.Done:
-			pv.Result = fmt.Sprintf("%s: %s %g, %s %g", p.How, pv.A, p.Points[0], pv.B, p.Points[1])
-		case p.Game != "":
-			pv.Result = "in play"
-		default:
-			pv.Result = "waiting for the sides"
-		}
+		pv.Result = pairingResult(p, pr, &pv)
 		rv.Pairings = append(rv.Pairings, pv)
 	}
 	return rv
 }
 
+// pairingResult tells where a pairing stands: its result once done.
+func pairingResult(p *lang.Printer, pr *tournament.Pairing, pv *pairingView) string {
+	switch {
+	case pr.Bye():
+		return p.Sprintf("a bye")
+	case pr.Done:
+		return p.Sprintf("%s: %s %s, %s %s", howWord(p, pr.How), pv.A, fmt.Sprintf("%g", pr.Points[0]), pv.B, fmt.Sprintf("%g", pr.Points[1]))
+	case pr.Game != "":
+		return p.Sprintf("in play")
+	}
+	return p.Sprintf("waiting for the sides")
+}
+
+// howWord names how a pairing ended: victory, draw, concession, forfeit,
+// or the director's adjudication.
+func howWord(p *lang.Printer, how string) string {
+	switch how {
+	case "victory":
+		return p.Sprintf("victory")
+	case "draw":
+		return p.Sprintf("draw")
+	case "concession":
+		return p.Sprintf("concession")
+	case "forfeit":
+		return p.Sprintf("forfeit")
+	case "bye":
+		return p.Sprintf("a bye")
+	case "adjudicated":
+		return p.Sprintf("adjudicated by the director")
+	case "withdrawal":
+		return p.Sprintf("withdrawal")
+	}
+	return how
+}
+
 // bidsText tells a pairing's sealed bids: only that each came in while
 // they are sealed (Tournament.Public keeps them so), both once the sides
 // are decided.
-func bidsText(p *tournament.Pairing, name func(int) string) string {
+func bidsText(p *lang.Printer, pr *tournament.Pairing, name func(int) string) string {
 	var parts []string
-	for k, i := range [2]int{p.A, p.B} {
-		switch b := p.Bids[k]; {
+	for k, i := range [2]int{pr.A, pr.B} {
+		switch b := pr.Bids[k]; {
 		case b != nil:
-			parts = append(parts, fmt.Sprintf("%s bid %d VP for the %s side", name(i), b.VP, b.Side.Title()))
-		case p.Sealed[k]:
-			parts = append(parts, name(i)+"'s bid is in, sealed")
+			parts = append(parts, p.Sprintf("%s bid %d VP for the %s side", name(i), b.VP, b.Side))
+		case pr.Sealed[k]:
+			parts = append(parts, p.Sprintf("%s's bid is in, sealed", name(i)))
 		}
 	}
-	s := strings.Join(parts, "; ")
 	switch {
-	case p.Give > 0:
-		s += fmt.Sprintf("; the German side gives %d VP", p.Give)
-	case p.Give < 0:
-		s += fmt.Sprintf("; the Allied side gives %d VP", -p.Give)
+	case pr.Give > 0:
+		parts = append(parts, p.Sprintf("the German side gives %d VP", pr.Give))
+	case pr.Give < 0:
+		parts = append(parts, p.Sprintf("the Allied side gives %d VP", -pr.Give))
 	}
-	return strings.TrimPrefix(s, "; ")
+	return strings.Join(parts, p.Sprintf("; "))
 }
 
 // tourList is the list of tournaments' page.
 type tourList struct {
 	Title       string
+	Here        string // the page's own URL
+	Feed        string // the journal's Atom feed
 	Tournaments []tourRow
 }
 
@@ -308,11 +361,12 @@ func (j *Journal) serveTournaments(w http.ResponseWriter, r *http.Request, asJSO
 		j.serverError(w, r, err)
 		return
 	}
-	d := tourList{Title: "Tournaments"}
+	l := j.locOf(r)
+	d := tourList{Title: l.p.Sprintf("Tournaments"), Here: "/tournaments", Feed: "/feed.atom"}
 	var mod time.Time
 	var heads []string
 	for _, t := range all {
-		d.Tournaments = append(d.Tournaments, j.tourRowOf(t))
+		d.Tournaments = append(d.Tournaments, j.tourRowOf(t, l.p))
 		heads = append(heads, t.ID, t.Head)
 		if n := len(t.Log); n > 0 && t.Log[n-1].Time.After(mod) {
 			mod = t.Log[n-1].Time
@@ -322,10 +376,11 @@ func (j *Journal) serveTournaments(w http.ResponseWriter, r *http.Request, asJSO
 	var p *page
 	if asJSON {
 		p, err = jsonPage(struct {
+			Lang        string    `json:"lang"`
 			Tournaments []tourRow `json:"tournaments"`
-		}{d.Tournaments}, mod, "tournaments-json", digest)
+		}{l.code(), d.Tournaments}, mod, "tournaments-json-"+l.code(), digest)
 	} else {
-		p, err = render("tournaments.html", d, mod, "tournaments", digest)
+		p, err = render(l, "tournaments.html", d, mod, "tournaments-"+l.key(), digest)
 	}
 	if err != nil {
 		j.serverError(w, r, err)
@@ -349,16 +404,17 @@ func (j *Journal) serveTournament(w http.ResponseWriter, r *http.Request, id str
 		j.serverError(w, r, err)
 		return
 	}
-	v := j.tourViewOf(t)
+	l := j.locOf(r)
+	v := j.tourViewOf(t, l.p)
 	var mod time.Time
 	if n := len(t.Log); n > 0 {
 		mod = t.Log[n-1].Time
 	}
 	var p *page
 	if asJSON {
-		p, err = jsonPage(v, mod, "tournament-json", t.Head)
+		p, err = jsonPage(v, mod, "tournament-json-"+l.code(), t.Head)
 	} else {
-		p, err = render("tournament.html", v, mod, "tournament", t.Head)
+		p, err = render(l, "tournament.html", v, mod, "tournament-"+l.key(), t.Head)
 	}
 	if err != nil {
 		j.serverError(w, r, err)
@@ -390,10 +446,10 @@ func (j *Journal) serveTournamentExport(w http.ResponseWriter, r *http.Request, 
 	}
 	switch {
 	case t.Status != tournament.Over:
-		j.fail(w, r, http.StatusNotFound, "Not published yet", fmt.Sprintf("The export of tournament %s is published when the tournament is over: before, its games' logs would tell the players' standing orders, and its seed is not revealed.", id))
+		j.fail(w, r, http.StatusNotFound, rules.M("Not published yet"), rules.M("The export of tournament %s is published when the tournament is over: before, its games' logs would tell the players' standing orders, and its seed is not revealed.", id))
 		return
 	case !t.Committed():
-		j.fail(w, r, http.StatusNotFound, "No public export", fmt.Sprintf("Tournament %s was made before its log committed to its players' addresses: its records hold them, so its export is not published here. The director can give it (titm tournament export).", id))
+		j.fail(w, r, http.StatusNotFound, rules.M("No public export"), rules.M("Tournament %s was made before its log committed to its players' addresses: its records hold them, so its export is not published here. The director can give it (titm tournament export).", id))
 		return
 	}
 	var games []*adjudicator.Export
@@ -409,7 +465,7 @@ func (j *Journal) serveTournamentExport(w http.ResponseWriter, r *http.Request, 
 				return
 			}
 			if g.Status != adjudicator.Finished {
-				j.fail(w, r, http.StatusNotFound, "Not published yet", fmt.Sprintf("The export of tournament %s is published when all its games are over, and game %s is not.", id, g.ID))
+				j.fail(w, r, http.StatusNotFound, rules.M("Not published yet"), rules.M("The export of tournament %s is published when all its games are over, and game %s is not.", id, g.ID))
 				return
 			}
 			games = append(games, adjudicator.MakeExport(g, log))

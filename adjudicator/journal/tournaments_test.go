@@ -3,6 +3,7 @@ package journal
 import (
 	"testing"
 
+	"titm/adjudicator/lang"
 	"titm/adjudicator/tournament"
 	"titm/rules"
 )
@@ -19,7 +20,7 @@ func TestBidsTextGive(t *testing.T) {
 	} {
 		p := &tournament.Pairing{A: 0, B: 1, German: 0, Give: c.give,
 			Bids: [2]*tournament.Bid{{Side: rules.German}, {Side: rules.Allied, VP: 1}}}
-		if got := bidsText(p, name); got != c.want {
+		if got := bidsText(lang.EN(), p, name); got != c.want {
 			t.Errorf("give %d: %q, want %q", c.give, got, c.want)
 		}
 	}

@@ -86,10 +86,11 @@ func (v *tourView) VerifyInBrowser() browserVerify {
 // serveVerifyPage serves the verifier's own page, where a reader verifies
 // an export file of his choice, of a game or of a tournament.
 func (j *Journal) serveVerifyPage(w http.ResponseWriter, r *http.Request) {
-	p, err := render("verify.html", struct {
-		Title  string
-		Verify browserVerify
-	}{Title: "Verify an export"}, time.Time{}, "verify-page", wasmDigest)
+	l := j.locOf(r)
+	p, err := render(l, "verify.html", struct {
+		Title, Feed, Here string
+		Verify            browserVerify
+	}{Title: l.p.Sprintf("Verify an export"), Here: verifyURL}, time.Time{}, "verify-page-"+l.key(), wasmDigest)
 	if err != nil {
 		j.serverError(w, r, err)
 		return

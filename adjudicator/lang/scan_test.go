@@ -1,11 +1,15 @@
 package lang
 
 import (
+	"cmp"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,12 +44,13 @@ var domains = []struct{ dir, file string }{
 	{"adjudicator/referee", "referee.toml"},
 	{"adjudicator/purpose.go", "dice.toml"},       // the dice's purposes, shown translated
 	{"adjudicator/tournament", "tournament.toml"}, // bids refused, the standings, the settings' words
+	{"adjudicator/journal", "journal.toml"},       // the web journal's pages and feeds
 	{"adjudicator", "report.toml"},                // the rest of adjudicator: the report, CHECK
 	{"mail", "mail.toml"},
 }
 
 // skipDirs are trees of the domains above whose texts no player reads.
-var skipDirs = []string{"adjudicator/journal", "rules/scenarios"}
+var skipDirs = []string{"rules/scenarios"}
 
 // A found key: where it is and the catalog file it belongs in.
 type found struct {
@@ -116,7 +121,57 @@ func scan(t *testing.T, root string) ([]found, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	keys = append(keys, templateKeys(t, root)...)
+	// A key the journal shares with the mails (a result, a promptness)
+	// belongs to the mails' catalog: the journal's keys come last, so
+	// that the first place a key is found is the mails'.
+	slices.SortStableFunc(keys, func(a, b found) int {
+		return cmp.Compare(journalRank(a.file), journalRank(b.file))
+	})
 	return keys, bad
+}
+
+func journalRank(file string) int {
+	if file == journalFile {
+		return 1
+	}
+	return 0
+}
+
+// journalFile is the catalog of the web journal's texts.
+const journalFile = "journal.toml"
+
+// templateKey finds the texts the journal's templates translate: the
+// first argument of t, a string constant: {{t "Games"}}, (t "%d dice" .N).
+var templateKey = regexp.MustCompile(`[{(]\s*t\s+("(?:[^"\\]|\\.)*")`)
+
+// templateKeys returns the keys of the journal's templates.
+func templateKeys(t *testing.T, root string) []found {
+	dir := filepath.Join(root, "adjudicator/journal/templates")
+	names, err := filepath.Glob(filepath.Join(dir, "*.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []found
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, m := range templateKey.FindAllStringSubmatch(line, -1) {
+				key, err := strconv.Unquote(m[1])
+				if err != nil {
+					t.Fatalf("%s:%d: %v", name, i+1, err)
+				}
+				out = append(out, found{key, "adjudicator/journal/templates/" + filepath.Base(name) + ":" + strconv.Itoa(i+1), journalFile})
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no text found in the journal's templates in %s", dir)
+	}
+	return out
 }
 
 func domainOf(rel string) string {

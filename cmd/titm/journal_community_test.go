@@ -108,6 +108,11 @@ func TestJournalCommunity(t *testing.T) {
 			t.Errorf("%s names neither %s nor %s", p, c.sides[0], c.sides[1])
 		}
 	}
+	// In Japanese, chosen by ?lang=, which its links keep.
+	if body := readBody(t, get(h, "GET", "/director?lang=ja")); !strings.Contains(body, "締切超過0回 (3回で不戦敗)") ||
+		!strings.Contains(body, `href="/games/`+c.game+`?lang=ja"`) || !strings.Contains(body, "<h1>運営者ビュー</h1>") {
+		t.Errorf("the director's view in Japanese:\n%s", body)
+	}
 	if body := readBody(t, get(h, "GET", "/director?tournament=no-such-cup")); strings.Contains(body, c.game) {
 		t.Errorf("the director's view of another tournament lists %s", c.game)
 	}
@@ -131,6 +136,14 @@ func TestJournalCommunity(t *testing.T) {
 	} {
 		if !strings.Contains(tour, want) {
 			t.Errorf("the tournament's page lacks %q", want)
+		}
+	}
+	// The acts in Japanese, the reasons as the director gave them.
+	tourJa := readBody(t, get(h, "GET", "/tournaments/"+c.id, "Accept-Language", "ja"))
+	for _, want := range []string{`<h2 id="acts">運営者の処置</h2>`, "運営者が大会を中断しました", "the server moves", "運営者が大会を再開しました。",
+		"のゲーム " + c.game + " を裁定しました。", "運営者が " + c.old + " の枠を Hanna Ries に交代させました", c.gone + " が大会を棄権しました。"} {
+		if !strings.Contains(tourJa, want) {
+			t.Errorf("the tournament's page in Japanese lacks %q", want)
 		}
 	}
 	// The acts in the order of the log, each with its time.
@@ -178,6 +191,10 @@ func TestJournalCommunity(t *testing.T) {
 	if hanna := readBody(t, get(h, "GET", "/players/Hanna%20Ries")); !strings.Contains(hanna, "took over "+c.old+"&#39;s place from round ") {
 		t.Errorf("Hanna Ries's page:\n%s", hanna)
 	}
+	if hanna := readBody(t, get(h, "GET", "/players/Hanna%20Ries", "Accept-Language", "ja")); !strings.Contains(hanna, " "+c.old+" の枠を引き継ぎ") ||
+		!strings.Contains(hanna, "<th scope=\"col\">対戦相手</th>") {
+		t.Errorf("Hanna Ries's page in Japanese:\n%s", hanna)
+	}
 	list := readBody(t, get(h, "GET", "/players"))
 	for _, want := range []string{"Anna", "Bert", "Cleo", "Hanna Ries"} {
 		if !strings.Contains(list, `">`+want+`</a>`) {
@@ -189,7 +206,11 @@ func TestJournalCommunity(t *testing.T) {
 	}
 	// No page or answer the crawl reaches shows an address.
 	seen := crawl(t, h, map[string]string{"an address": "@example.test", "Anna's address": "anna@", "the domain": "example.test"})
-	for _, want := range []string{"/players/Hanna%20Ries", "/director?tournament=" + c.id, "/api/players/" + c.old, "/tournaments/" + c.id} {
+	// The Japanese pages (each page links itself in the other language,
+	// and their links keep ?lang=) and the feeds are crawled too.
+	for _, want := range []string{"/players/Hanna%20Ries", "/director?tournament=" + c.id, "/api/players/" + c.old, "/tournaments/" + c.id,
+		"/players/Hanna%20Ries?lang=ja", "/director?tournament=" + c.id + "&lang=ja", "/tournaments/" + c.id + "?lang=ja",
+		"/tournaments/" + c.id + "/feed.atom", "/feed.atom?lang=ja"} {
 		if _, ok := seen[want]; !ok {
 			t.Errorf("the crawl did not reach %s", want)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -44,6 +45,9 @@ type journalStore struct {
 	clock   time.Time
 	tokens  []string          // every player's token
 	secrets map[string]string // each game's seed, in hex
+	// fixed makes the games' secrets, tokens and salts fixed rather than
+	// drawn, so that their logs and pages are the same at every run.
+	fixed bool
 }
 
 func newJournalStore(tb testing.TB) *journalStore {
@@ -81,10 +85,17 @@ func (js *journalStore) newGame(tb testing.TB, id, scenario string, join bool) {
 		}
 		js.tokens = append(js.tokens, tokens[side])
 	}
+	salt := ""
+	if js.fixed {
+		secret = bytes.Repeat([]byte{byte(len(js.secrets) + 1)}, len(secret))
+		tokens = map[rules.Side]string{rules.German: fmt.Sprintf("germ-%04d-fixd", len(js.secrets)), rules.Allied: fmt.Sprintf("alld-%04d-fixd", len(js.secrets))}
+		js.tokens = append(js.tokens[:len(js.tokens)-2], tokens[rules.German], tokens[rules.Allied])
+		salt = hex.EncodeToString(bytes.Repeat([]byte{0x5a}, adjudicator.AddressSaltSize))
+	}
 	js.secrets[id] = hex.EncodeToString(secret)
 	g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
 		German: journalGerman, Allied: journalAllied, Observers: []string{journalObserver},
-		Deadline: 72 * time.Hour, Tokens: tokens, Secret: secret, Now: js.now()})
+		Deadline: 72 * time.Hour, Tokens: tokens, Secret: secret, Salt: salt, Now: js.now()})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -150,7 +150,7 @@ func TestJournalMapInBrowser(t *testing.T) {
 	if len(rows) != 2 || !late["intro-1"] || late["intro-3"] {
 		t.Errorf("the director's view: %+v", rows)
 	}
-	if text := eval("document.body.innerText"); !strings.Contains(text, "1 past its deadline") || strings.Contains(text, "players.test") {
+	if text := eval("document.body.innerText"); !strings.Contains(text, "1 past the deadline") || strings.Contains(text, "players.test") {
 		t.Errorf("the director's view:\n%s", text)
 	}
 	shot("director")

@@ -106,7 +106,7 @@ func Serve(ctx context.Context, cfg *Config, log *slog.Logger, out io.Writer, do
 	if cfg.Web.Listen != "" {
 		var j http.Handler
 		if doors.Journal != nil {
-			j = journal.New(doors.Journal(s), &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log})
+			j = journal.New(doors.Journal(s), &journal.Options{ShowAddresses: cfg.Web.ShowAddresses, Logger: log, Language: cfg.Referee.Language})
 		}
 		wb, err := StartWeb(cfg.Web.Listen, s.Status, j, log)
 		if err != nil {

@@ -45,6 +45,10 @@ func StartWeb(addr string, status func() (*mail.Status, error), journal http.Han
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
+		if !mail.Local(r) {
+			http.Error(w, "the health is served over loopback only, to the operator", http.StatusForbidden)
+			return
+		}
 		var s *mail.Status
 		err := Contain(log, "health", func() error {
 			var err error
@@ -64,7 +68,7 @@ func StartWeb(addr string, status func() (*mail.Status, error), journal http.Han
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		enc.Encode(s)
+		enc.Encode(s.Served())
 	})
 	if journal != nil {
 		mux.Handle("/", journal)

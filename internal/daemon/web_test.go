@@ -21,7 +21,9 @@ import (
 // not; the listener has timeouts, so that no client holds it for ever.
 func TestHealthURL(t *testing.T) {
 	var mu sync.Mutex
-	s := &mail.Status{Healthy: true, Running: true, Games: 4}
+	// What moves when a mail comes in, standing orders alone among them,
+	// is not served.
+	s := &mail.Status{Healthy: true, Running: true, Games: 4, LastMail: time.Now(), Queued: 1, Oldest: time.Now(), Bytes: 1 << 20}
 	status := func() (*mail.Status, error) { mu.Lock(); defer mu.Unlock(); c := *s; return &c, nil }
 	wb, err := StartWeb("127.0.0.1:0", status, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
@@ -50,6 +52,16 @@ func TestHealthURL(t *testing.T) {
 		if err != nil || resp.StatusCode != want || got.Games != 4 || got.Healthy != healthy {
 			t.Errorf("healthy %v: %d %v %+v", healthy, resp.StatusCode, err, got)
 		}
+		if !got.LastMail.IsZero() || got.Queued != 0 || !got.Oldest.IsZero() || got.Bytes != 0 {
+			t.Errorf("healthy %v: /health tells when mail came: %+v", healthy, got)
+		}
+	}
+	// Through a proxy, which names the client it forwards for, the
+	// health is not served: it is the operator's.
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("X-Forwarded-For", "203.0.113.9")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("GET /health through a proxy: %v %v", resp, err)
 	}
 	if resp, err := http.Post(url, "text/plain", nil); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST /health: %v %v", resp.StatusCode, err)

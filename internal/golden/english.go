@@ -26,12 +26,12 @@ var (
 func EnglishWords(text string, s *rules.Scenario, quoted ...string) []string {
 	names := map[string]bool{"English": true, "en": true, "ja": true}
 	for _, a := range s.Map.Areas {
-		for _, w := range strings.Fields(a.Name) {
+		for _, w := range latinWord.FindAllString(a.Name, -1) {
 			names[w] = true
 		}
 	}
 	for _, z := range s.Map.Zones {
-		for _, w := range strings.Fields(z.Name) {
+		for _, w := range latinWord.FindAllString(z.Name, -1) {
 			names[w] = true
 		}
 	}

@@ -19,9 +19,11 @@
   box.classList.add("js");
   var bar = document.createElement("div");
   bar.className = "mapbar";
-  [["+", "Zoom in", function () { zoom(1.25); }],
-   ["\u2212", "Zoom out", function () { zoom(0.8); }],
-   ["Fit", "Fit the whole map", function () { fitAll(); }]].forEach(function (b) {
+  // The buttons' words are the page's language's (templates/map.html).
+  var say = function (k, d) { return box.getAttribute("data-" + k) || d; };
+  [["+", say("zoom-in", "Zoom in"), function () { zoom(1.25); }],
+   ["\u2212", say("zoom-out", "Zoom out"), function () { zoom(0.8); }],
+   [say("fit", "Fit"), say("fit-all", "Fit the whole map"), function () { fitAll(); }]].forEach(function (b) {
     var e = document.createElement("button");
     e.type = "button";
     e.textContent = b[0];
