@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
 )
 
@@ -31,7 +32,7 @@ func TestReplaySteps(t *testing.T) {
 			if len(events) == 0 {
 				t.Errorf("impulse %s without events", recs[0].Impulse)
 			}
-			if _, err := Report(rg, recs, events); err != nil {
+			if _, err := ReportIn(lang.EN(), rg, recs, events); err != nil {
 				t.Errorf("the report of %s: %v", recs[0].Impulse, err)
 			}
 		}

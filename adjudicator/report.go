@@ -47,15 +47,10 @@ type ReportData struct {
 	Head     string // the log's head after the impulse
 }
 
-// Report writes the report of a change to a game that played an impulse, in
-// English: recs are the change's records (the impulse's, and the finished
-// record when the game ended with it), events the impulse's events, and g
-// the game after the change.
-func Report(g *Game, recs []Record, events []rules.Event) (string, error) {
-	return ReportIn(lang.EN(), g, recs, events)
-}
-
-// ReportIn is Report in the language of p.
+// ReportIn writes the report of a change to a game that played an
+// impulse, in the language of p: recs are the change's records (the
+// impulse's, and the finished record when the game ended with it), events
+// the impulse's events, and g the game after the change.
 func ReportIn(p *lang.Printer, g *Game, recs []Record, events []rules.Event) (string, error) {
 	s, err := g.Rules()
 	if err != nil {

@@ -42,7 +42,7 @@ func TestReportJapanese(t *testing.T) {
 	}
 	goldenReport(t, "report-intro-battle-ja.txt", ja)
 	noEnglish(t, g, "the report", ja)
-	en, err := Report(g, recs, events)
+	en, err := ReportIn(lang.EN(), g, recs, events)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestReportMovement(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, events := submit(t, g, text, t0.Add(2*time.Hour))
-	r, err := Report(g, recs, events)
+	r, err := ReportIn(lang.EN(), g, recs, events)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func battlesImpulse(t *testing.T) (*Game, []Record, []rules.Event) {
 // repair (battlesImpulse).
 func TestReportBattles(t *testing.T) {
 	g, recs, events := battlesImpulse(t)
-	r, err := Report(g, recs, events)
+	r, err := ReportIn(lang.EN(), g, recs, events)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestReportFinal(t *testing.T) {
 		recs, events := submit(t, g, text, now)
 		now = now.Add(time.Hour)
 		if g.Status == Finished {
-			r, err := Report(g, recs, events)
+			r, err := ReportIn(lang.EN(), g, recs, events)
 			if err != nil {
 				t.Fatal(err)
 			}
