@@ -613,13 +613,14 @@ func TestInternalError(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, &worldOptions{noStart: true})
 	w.st.Update(func(tx *store.Tx) error { return joinAll(tx, w.game) })
-	w.start(func(d *mail.Daemon) {
-		d.Handler.SetHook(func(in *mail.Incoming) {
-			if in.Subject == "boom" {
-				panic("a fault for the test")
-			}
-		})
+	// The fault comes from the daemon's own logger as it begins to handle
+	// the mail: anywhere in the handling is the referee's own.
+	w.logger = logOn("handling mail", func(r slog.Record) {
+		if attr(r, "subject") == "boom" {
+			panic("a fault for the test")
+		}
 	})
+	w.start()
 	n := len(w.waitMail(german, 1))
 	w.send(german, "boom", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", w.game, w.tokens[german]))
 	got := w.waitMail(german, n+1)

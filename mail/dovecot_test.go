@@ -4,6 +4,7 @@ package mail_test
 
 import (
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,14 +75,13 @@ retry_min = "1s"
 	// IDLE is what is tested: the orders are delivered once the daemon
 	// waits in it, so that only IDLE can bring them.
 	idling := make(chan struct{}, 1)
-	w.start(func(d *mail.Daemon) {
-		d.Inbox.SetIdling(func() {
-			select {
-			case idling <- struct{}{}:
-			default:
-			}
-		})
+	w.logger = logOn("imap: idling", func(slog.Record) {
+		select {
+		case idling <- struct{}{}:
+		default:
+		}
 	})
+	w.start()
 	w.waitMail(german, 1) // the welcome: the daemon runs
 	select {
 	case <-idling:

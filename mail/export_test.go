@@ -2,14 +2,6 @@ package mail
 
 import "github.com/emersion/go-imap/v2/imapclient"
 
-// SetHook has the handler call f before it handles each mail, so that a
-// test can make it fail.
-func (h *Handler) SetHook(f func(*Incoming)) { h.hook = f }
-
-// SetIdling has the inbox call f each time the server has accepted its
-// IDLE. Set it before the inbox runs.
-func (ib *Inbox) SetIdling(f func()) { ib.idling = f }
-
 // DialIMAP connects and logs in as the inbox does, then logs out.
 func DialIMAP(cfg *IMAPConfig) error {
 	c, err := (&Inbox{cfg: cfg}).dial(&imapclient.Options{})

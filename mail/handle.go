@@ -35,8 +35,6 @@ type Handler struct {
 	// LookupTXT finds DNS TXT records for DKIM (referee.require_dkim); nil
 	// means the system's resolver.
 	LookupTXT func(domain string) ([]string, error)
-
-	hook func(*Incoming) // tests: called before a mail is handled
 }
 
 // NewHandler returns the handler for a configuration.
@@ -191,9 +189,7 @@ func (h *Handler) Handle(tx *store.Tx, key MessageKey, raw []byte, size int64, n
 			"mailbox", key.Mailbox, "uidvalidity", key.UIDValidity, "uid", key.UID, "from", l.in.From, "message_id", l.in.MessageID,
 			"before_message_id", p.MessageID, "before_at", p.Time)
 	}
-	if h.hook != nil {
-		h.hook(l.in)
-	}
+	h.log.Debug("handling mail", "mailbox", key.Mailbox, "uid", key.UID, "from", l.in.From, "subject", l.in.Subject)
 	w := &work{h: h, tx: tx, now: now, letter: l}
 	if err := w.handle(raw); err != nil {
 		return "", err

@@ -29,14 +29,6 @@ type Inbox struct {
 	now     func() time.Time
 	handled func() // called after each message handled, to wake the sender
 
-	// AfterCommit, when set, is called between a message's commit and its
-	// move: the crash tests kill the process there.
-	AfterCommit func(uid uint32)
-
-	// idling, when set, is called each time the server has accepted IDLE,
-	// so that a test of IDLE can deliver mail once the inbox waits in it.
-	idling func()
-
 	// health, when set, hears of the connection and the mails handled.
 	health *Health
 }
@@ -180,9 +172,7 @@ func (ib *Inbox) wait(ctx context.Context, c *imapclient.Client, idle bool, news
 	if err != nil {
 		return fmt.Errorf("imap: IDLE: %w", err)
 	}
-	if ib.idling != nil {
-		ib.idling()
-	}
+	ib.log.Debug("imap: idling", "folder", ib.cfg.Folder)
 	select {
 	case <-ctx.Done():
 	case <-news:
@@ -265,9 +255,6 @@ func (ib *Inbox) handle(c *imapclient.Client, key MessageKey, size int64, messag
 	ib.log.Info("mail handled", "uid", uid, "message_id", messageID, "outcome", outcome, "took", time.Since(fetched))
 	if !strings.HasPrefix(outcome, alreadyProcessed) { // else nothing was committed
 		ib.health.handled(ib.now())
-		if ib.AfterCommit != nil {
-			ib.AfterCommit(uint32(uid))
-		}
 		if ib.handled != nil {
 			ib.handled()
 		}
