@@ -1,7 +1,6 @@
 package mail_test
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -13,20 +12,10 @@ import (
 // picture drawn" records.
 type drawCount struct{ n atomic.Int64 }
 
-func (c *drawCount) Enabled(context.Context, slog.Level) bool { return true }
-func (c *drawCount) WithAttrs([]slog.Attr) slog.Handler       { return c }
-func (c *drawCount) WithGroup(string) slog.Handler            { return c }
-func (c *drawCount) Handle(_ context.Context, r slog.Record) error {
-	if r.Message == "map picture drawn" {
-		c.n.Add(1)
-	}
-	return nil
-}
-
 // countDrawn has the world's daemon log to a drawCount, which it returns.
 func countDrawn(w *world) *drawCount {
 	c := &drawCount{}
-	w.logger = slog.New(c)
+	w.logger = logOn("map picture drawn", func(slog.Record) { c.n.Add(1) })
 	return c
 }
 

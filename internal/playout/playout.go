@@ -6,9 +6,11 @@ package playout
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 
 	"titm/adjudicator"
+	"titm/adjudicator/tournament"
 	"titm/internal/playtest"
 	"titm/rules"
 	"titm/rules/scenarios"
@@ -57,4 +59,36 @@ func Game(scenario, id string, seed byte) (*adjudicator.Game, []adjudicator.Reco
 		log = append(log, recs...)
 	}
 	return g, log, nil
+}
+
+// BidTournament makes tournament t-1: a Swiss of four over two rounds of
+// intro, with sealed bids, paired, the bids of its first pairing in and
+// the round's sides decided, and no game made yet.
+func BidTournament() (*tournament.Tournament, error) {
+	t0 := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	s := &tournament.Settings{Name: "test", Director: "td@example.org", Scenarios: []string{"intro"}, Format: tournament.Swiss, Rounds: 2,
+		Deadline: time.Hour, Sides: tournament.SidesBids, BidDeadline: time.Hour, TieBreaks: []string{tournament.TieBuchholz}}
+	var tokens []string
+	for i := range 4 {
+		name := string(rune('A' + i))
+		s.Players = append(s.Players, tournament.Entry{Name: name, Address: strings.ToLower(name) + "@example.org"})
+		tokens = append(tokens, fmt.Sprintf("token-%d-xyz", i))
+	}
+	tr, err := tournament.New("t-1", s, bytes.Repeat([]byte{7}, 32), tokens, t0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tr.Pair(t0); err != nil {
+		return nil, err
+	}
+	p := tr.Current().Pairings[0]
+	for _, i := range []int{p.A, p.B} {
+		if _, err := tr.Bid(i, tournament.Bid{Side: rules.Allied, VP: 1}, t0.Add(time.Minute)); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := tr.CloseBids(t0.Add(2 * time.Hour)); err != nil {
+		return nil, err
+	}
+	return tr, nil
 }

@@ -1,7 +1,6 @@
 package webverify
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"titm/adjudicator"
 	"titm/adjudicator/tournament"
-	"titm/rules"
 )
 
 // finished plays a game of a scenario to its end, every unit attacking
@@ -133,29 +131,8 @@ func TestCheckNotAnExport(t *testing.T) {
 // its first round in and its sides decided: an export with no game yet.
 func tourExport(t testing.TB) *tournament.Export {
 	t.Helper()
-	t0 := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
-	s := &tournament.Settings{Name: "test", Director: "td@example.org", Scenarios: []string{"intro"}, Format: tournament.Swiss, Rounds: 2,
-		Deadline: time.Hour, Sides: tournament.SidesBids, BidDeadline: time.Hour, TieBreaks: []string{tournament.TieBuchholz}}
-	var tokens []string
-	for i := range 4 {
-		name := string(rune('A' + i))
-		s.Players = append(s.Players, tournament.Entry{Name: name, Address: strings.ToLower(name) + "@example.org"})
-		tokens = append(tokens, fmt.Sprintf("token-%d-xyz", i))
-	}
-	tr, err := tournament.New("t-1", s, bytes.Repeat([]byte{7}, 32), tokens, t0)
+	tr, err := playout.BidTournament()
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tr.Pair(t0); err != nil {
-		t.Fatal(err)
-	}
-	p := tr.Current().Pairings[0]
-	for _, i := range []int{p.A, p.B} {
-		if _, err := tr.Bid(i, tournament.Bid{Side: rules.Allied, VP: 1}, t0.Add(time.Minute)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := tr.CloseBids(t0.Add(2 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	return tournament.MakeExport(tr, nil)
