@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"cmp"
 	"image"
 	"math"
 	"slices"
@@ -84,6 +85,7 @@ type Plan struct {
 	legendRowsKept []legendRow // the legend's rows, once worked out (see legend)
 	proj           projection
 	anchor         map[rules.Place]vec
+	zoneStacks     map[rules.Place]zoneStack // set with the zones' markers (see zoneAnchors)
 	counterW       int
 	leaders        [][2]vec
 	// riverLabels are the rivers' names, where room was found for them.
@@ -122,7 +124,7 @@ func Layout(s *rules.Scenario, st *rules.State) *Plan {
 // that are fixed (towns, bridges, zones), then the labels and stacks set
 // where there is room, then the rivers' names.
 func layout(s *rules.Scenario, st *rules.State, fs *faces, lost []Lost, pr *lang.Printer) *Plan {
-	p := &Plan{s: s, st: st, pr: pr, anchor: map[rules.Place]vec{}, lost: map[string]bool{}}
+	p := &Plan{s: s, st: st, pr: pr, anchor: map[rules.Place]vec{}, lost: map[string]bool{}, zoneStacks: map[rules.Place]zoneStack{}}
 	units := unitsByPlace(s, st)
 	// The units lost in the impulse stand crossed out where they fell,
 	// after the living.
@@ -135,7 +137,7 @@ func layout(s *rules.Scenario, st *rules.State, fs *faces, lost []Lost, pr *lang
 	}
 	areas, zones := shownPlaces(s, units)
 	p.frame(fs, areas, zones)
-	free := p.fixedBoxes(fs, areas, zones)
+	free := p.fixedBoxes(fs, areas, zones, units)
 	pl := &placer{
 		p:      p,
 		free:   free,
@@ -293,8 +295,9 @@ func counterWidth(fs *faces, units []*rules.Unit) int {
 
 // fixedBoxes returns the index of free room with what is fixed in it, which
 // nothing may cover: the towns' dots, the bridges, as a blown one must show
-// (5.1), and the zones' markers, which it records in p.Zones.
-func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone) *index {
+// (5.1), and the zones' markers with their stacks, which it records in
+// p.Zones and p.zoneStacks.
+func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone, units map[rules.Place][]string) *index {
 	free := newIndex(p.Map.Inset(3))
 	for _, a := range areas {
 		free.owner = rules.AreaPlace(a.ID)
@@ -302,7 +305,6 @@ func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone) *
 		free.add(image.Rectangle{Min: at, Max: at}.Inset(-dotR-1), kindDot)
 	}
 	free.owner = rules.Place{}
-	p.zoneAnchors(fs, free, zones)
 	for _, r := range p.s.Map.Roads {
 		a, okA := p.anchor[rules.AreaPlace(r.A)]
 		b, okB := p.anchor[rules.AreaPlace(r.B)]
@@ -311,62 +313,141 @@ func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone) *
 			free.add(image.Rectangle{Min: q, Max: q}.Inset(-7), kindBridge)
 		}
 	}
+	p.zoneAnchors(fs, free, zones, units)
 	return free
+}
+
+// A zoneStack is the stack of a zone's units, set with its marker.
+type zoneStack struct {
+	r    image.Rectangle
+	cols [][]string
 }
 
 // zoneAnchors sets each zone's marker on the edge of the map beside the
 // areas it joins (3.21, 11.13): where the line from their middle towards
 // the zone's town leaves the map, or the nearest free room along the edge,
-// kept clear of the towns and of the zones set before. It records the
-// markers in p.Zones and in free.
-func (p *Plan) zoneAnchors(fs *faces, free *index, zones []*rules.Zone) {
+// kept clear of the towns and of the zones set before. A zone with units
+// in it has them against its marker, one block with it, the marker moved
+// along the edge as far as it must be for room: a zone may hold fifteen
+// units at the start (11.11), and a stack set away from its zone hangs on
+// a long line among the areas' stacks, where it reads as theirs. Only
+// where the edge has no room for the block is the marker set alone and
+// its stack left to be placed with the areas'. It records the markers in
+// p.Zones, the stacks in p.zoneStacks, and both in free.
+func (p *Plan) zoneAnchors(fs *faces, free *index, zones []*rules.Zone, units map[rules.Place][]string) {
 	edge := p.Map.Inset(zoneR + 8)
 	for _, z := range zones {
 		pl := rules.ZonePlace(z.ID)
-		var mid vec
-		n := 0
-		for _, a := range z.Areas {
-			if at, ok := p.anchor[rules.AreaPlace(a)]; ok {
-				mid = mid.add(at)
-				n++
-			}
-		}
-		to := p.proj.at(z.Lat, z.Lon)
-		if n == 0 {
-			mid = ptVec(p.Map.Min.Add(p.Map.Max).Div(2))
-		} else {
-			mid = mid.mul(1 / float64(n))
-		}
-		at := onEdge(edge, mid, to.sub(mid))
-		// Along the edge from there, nearest first, for room.
-		along := vec{1, 0}
-		if at.X <= float64(edge.Min.X)+0.5 || at.X >= float64(edge.Max.X)-0.5 {
-			along = vec{0, 1}
-		}
-		best, found := at, false
-		for d := 0; d <= 2*searchMax && !found; d += searchStep {
-			for _, sgn := range []float64{1, -1} {
-				q := at.add(along.mul(sgn * float64(d)))
-				if q.X < float64(edge.Min.X) || q.X > float64(edge.Max.X) || q.Y < float64(edge.Min.Y) || q.Y > float64(edge.Max.Y) {
-					continue
-				}
-				if free.fits(p.zoneMarker(fs, z, q)) {
-					best, found = q, true
-					break
-				}
-			}
+		free.owner = pl
+		at, along := p.zoneStart(edge, z)
+		shapes := p.zoneShapes(units[pl])
+		best, zs, found := p.zoneRoom(fs, free, edge, z, at, along, shapes)
+		if !found && len(shapes) > 0 {
+			best, _, found = p.zoneRoom(fs, free, edge, z, at, along, nil)
 		}
 		if !found {
+			best = at
 			p.Overlaps++
 		}
 		best = ptVec(best.pt())
 		p.anchor[pl] = best
 		r := p.zoneMarker(fs, z, best)
-		free.owner = pl
 		free.add(r, kindLabel)
 		p.Zones = append(p.Zones, Box{Place: pl, Rect: r, Anchor: best.pt()})
+		if zs.cols != nil {
+			free.add(zs.r, kindStack)
+			p.zoneStacks[pl] = zs
+		}
 	}
 	free.owner = rules.Place{}
+}
+
+// zoneStart returns where on the edge a zone's marker would best go, and
+// the way along the edge there.
+func (p *Plan) zoneStart(edge image.Rectangle, z *rules.Zone) (at, along vec) {
+	var mid vec
+	n := 0
+	for _, a := range z.Areas {
+		if at, ok := p.anchor[rules.AreaPlace(a)]; ok {
+			mid = mid.add(at)
+			n++
+		}
+	}
+	to := p.proj.at(z.Lat, z.Lon)
+	if n == 0 {
+		mid = ptVec(p.Map.Min.Add(p.Map.Max).Div(2))
+	} else {
+		mid = mid.mul(1 / float64(n))
+	}
+	at = onEdge(edge, mid, to.sub(mid))
+	along = vec{1, 0}
+	if at.X <= float64(edge.Min.X)+0.5 || at.X >= float64(edge.Max.X)-0.5 {
+		along = vec{0, 1}
+	}
+	return at, along
+}
+
+// zoneRoom looks along the edge from at, nearest first, for room for a
+// zone's marker and, given the shapes its stack may take, the stack against
+// it. It returns where the disc goes and the stack, if any.
+func (p *Plan) zoneRoom(fs *faces, free *index, edge image.Rectangle, z *rules.Zone, at, along vec, shapes [][][]string) (vec, zoneStack, bool) {
+	for d := 0; d <= 2*searchMax; d += searchStep {
+		for _, sgn := range []float64{1, -1} {
+			q := at.add(along.mul(sgn * float64(d)))
+			if q.X < float64(edge.Min.X) || q.X > float64(edge.Max.X) || q.Y < float64(edge.Min.Y) || q.Y > float64(edge.Max.Y) {
+				continue
+			}
+			m := p.zoneMarker(fs, z, ptVec(q.pt()))
+			if !free.fits(m) {
+				continue
+			}
+			if len(shapes) == 0 {
+				return q, zoneStack{}, true
+			}
+			for _, cols := range shapes {
+				if r, ok := besideDisc(free, m, q, stackSize(p.counterW, cols)); ok {
+					return q, zoneStack{r, cols}, true
+				}
+			}
+		}
+	}
+	return at, zoneStack{}, false
+}
+
+// besideDisc finds room for a zone's stack against its marker m, the disc
+// at q: under or over the disc itself before the far end of the name, so
+// that the eye goes from the disc straight to the first counter.
+func besideDisc(free *index, m image.Rectangle, q vec, size image.Point) (image.Rectangle, bool) {
+	rs := beside(m, size)
+	slices.SortStableFunc(rs, func(a, b image.Rectangle) int {
+		return cmp.Compare(nearest(a, q).sub(q).len(), nearest(b, q).sub(q).len())
+	})
+	for _, r := range rs {
+		if free.fits(r) {
+			return r, true
+		}
+	}
+	return image.Rectangle{}, false
+}
+
+// zoneShapes returns the ways to arrange the units in a zone in columns,
+// the likeliest to fit first: zoneRows to a column, then taller or lower
+// blocks, which fit along an east or west edge or along a north or south
+// one. None for an empty zone.
+func (p *Plan) zoneShapes(ids []string) [][][]string {
+	if len(ids) == 0 {
+		return nil
+	}
+	var shapes [][][]string
+	seen := map[image.Point]bool{}
+	for _, rows := range []int{zoneRows, zoneRows + 2, zoneRows - 2, zoneRows + 4, zoneRows - 3} {
+		cols := p.columns(ids, rows)
+		if sz := stackSize(p.counterW, cols); !seen[sz] {
+			seen[sz] = true
+			shapes = append(shapes, cols)
+		}
+	}
+	return shapes
 }
 
 // onEdge returns where the ray from a point of r along d leaves r; the
@@ -425,6 +506,9 @@ func (p *Plan) placingOrder(fs *faces, areas []*rules.Area, zones []*rules.Zone,
 		pl := rules.ZonePlace(z.ID)
 		if us := units[pl]; len(us) > 0 {
 			cols := p.columns(us, zoneRows)
+			if zs, ok := p.zoneStacks[pl]; ok {
+				cols = zs.cols
+			}
 			items = append(items, item{place: pl, stack: stackSize(p.counterW, cols), columns: cols, crowd: 1 << 20})
 		}
 	}
@@ -518,10 +602,16 @@ func (pl *placer) placeTogether() {
 	}
 }
 
-// placeZoneStack places the stack of the i-th item, a zone's, against the
-// zone's marker, or else on rings round it.
+// placeZoneStack places the stack of the i-th item, a zone's: where
+// zoneAnchors set it, against the zone's marker; or else, where the edge
+// had no room for it, on rings round the marker.
 func (pl *placer) placeZoneStack(i int) {
 	p, it := pl.p, pl.items[i]
+	if zs, ok := p.zoneStacks[it.place]; ok {
+		pl.stacks[it.place] = Box{Place: it.place, Rect: zs.r, Anchor: p.anchor[it.place].pt(), Units: pl.units[it.place], columns: zs.cols}
+		pl.stackPlaced[i], pl.placed[i] = true, true
+		return
+	}
 	var zr image.Rectangle
 	for _, z := range p.Zones {
 		if z.Place == it.place {
@@ -809,8 +899,20 @@ func (p *Plan) placeNear(free *index, at vec, label, stack image.Point) (lr, sr 
 
 // placeBeside finds room for a stack against a box, or else returns false.
 func (p *Plan) placeBeside(free *index, b image.Rectangle, size image.Point) (image.Rectangle, bool) {
+	for _, r := range beside(b, size) {
+		if free.fits(r) {
+			return r, true
+		}
+	}
+	return image.Rectangle{}, false
+}
+
+// beside returns the ways to set a box of the size against box b: under
+// it, over it, to its right, to its left, each against one end of b and
+// then the other.
+func beside(b image.Rectangle, size image.Point) []image.Rectangle {
 	w, h := size.X, size.Y
-	for _, r := range []image.Rectangle{
+	return []image.Rectangle{
 		image.Rect(b.Min.X, b.Max.Y, b.Min.X+w, b.Max.Y+h),
 		image.Rect(b.Max.X-w, b.Max.Y, b.Max.X, b.Max.Y+h),
 		image.Rect(b.Min.X, b.Min.Y-h, b.Min.X+w, b.Min.Y),
@@ -819,12 +921,7 @@ func (p *Plan) placeBeside(free *index, b image.Rectangle, size image.Point) (im
 		image.Rect(b.Min.X-w, b.Min.Y, b.Min.X, b.Min.Y+h),
 		image.Rect(b.Max.X, b.Max.Y-h, b.Max.X+w, b.Max.Y),
 		image.Rect(b.Min.X-w, b.Max.Y-h, b.Min.X, b.Max.Y),
-	} {
-		if free.fits(r) {
-			return r, true
-		}
 	}
-	return image.Rectangle{}, false
 }
 
 // placeAround finds room for a box of the size on rings round a town out

@@ -1,0 +1,81 @@
+package picture
+
+import (
+	"image"
+	"testing"
+
+	"titm/rules"
+)
+
+// The bounds TestZoneBlocks holds the plan to.
+const (
+	// zoneReach is how far from a zone's disc, centre to nearest counter,
+	// the zone's stack may lie: a counter's height beyond the disc's edge.
+	// The stack stands under or over the disc itself, not at the far end
+	// of the zone's name, so that the eye goes from the disc straight to
+	// its first counter, with nothing of another place between.
+	zoneReach = zoneR + counterH
+	// maxLeader is the longest leader line allowed: 110 pixels, the radius
+	// within which placingOrder counts a town's neighbours. A longer line
+	// passes by other towns, and the eye follows it to the wrong one.
+	maxLeader = 110
+)
+
+// TestZoneBlocks checks, at the start of the scenarios with the most units
+// in their zones (3.21, 11.11), that every zone's stack stands against its
+// marker, as an area's against its label, with no leader line, close to the
+// disc; that no leader line crosses another place's box; and that none is
+// longer than maxLeader.
+func TestZoneBlocks(t *testing.T) {
+	for _, n := range []string{"campaign", "three-days"} {
+		s := load(t, n)
+		st := rules.NewState(s)
+		p := Layout(s, st)
+		zones := 0
+		for _, sb := range p.Stacks {
+			if !sb.Place.IsZone() {
+				continue
+			}
+			zones++
+			z := zoneBox(t, p, sb.Place)
+			if d := rectDist(z.Rect, sb.Rect); d > clearance+2 {
+				t.Errorf("%s: the stack of zone %s, %v, is %d pixels from its marker %v; want it against it", n, sb.Place, sb.Rect, d, z.Rect)
+			}
+			at := ptVec(z.Anchor)
+			if d := nearest(sb.Rect, at).sub(at).len(); d > zoneReach {
+				t.Errorf("%s: the stack of zone %s, %v, is %.0f pixels from the disc at %v; want at most %d", n, sb.Place, sb.Rect, d, z.Anchor, zoneReach)
+			}
+			for _, l := range p.leaders {
+				if l[0].pt() == z.Anchor {
+					t.Errorf("%s: zone %s's stack hangs on a leader line %v-%v", n, sb.Place, l[0].pt(), l[1].pt())
+				}
+			}
+		}
+		if zones == 0 {
+			t.Errorf("%s: no zone holds units at the start", n)
+		}
+		if c := leaderCrossings(p, t.Errorf); c > 0 {
+			t.Errorf("%s: %d leader lines cross another place's box", n, c)
+		}
+		for _, l := range p.leaders {
+			if d := l[1].sub(l[0]).len(); d > maxLeader {
+				t.Errorf("%s: the leader line %v-%v is %.0f pixels long; want at most %d", n, l[0].pt(), l[1].pt(), d, maxLeader)
+			}
+		}
+		if t.Failed() {
+			writePicture(t, n+"-zones.png", render(t, s, st, nil))
+		}
+	}
+}
+
+// zoneBox returns the marker of a zone.
+func zoneBox(t *testing.T, p *Plan, pl rules.Place) Box {
+	t.Helper()
+	for _, z := range p.Zones {
+		if z.Place == pl {
+			return z
+		}
+	}
+	t.Fatalf("zone %s has no marker", pl)
+	return Box{Rect: image.Rectangle{}}
+}
