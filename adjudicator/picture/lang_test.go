@@ -303,9 +303,9 @@ func TestJapaneseTitleLine(t *testing.T) {
 	}
 }
 
-// TestWrapJapanese: Japanese text breaks between its characters, never
-// before 、 or 。, and keeps its spaces; English text breaks at its spaces
-// alone.
+// TestWrapJapanese: Japanese text breaks between its phrases, one wider
+// than the line between its characters, never before 、 or 。, and keeps
+// its spaces; English text breaks at its spaces alone.
 func TestWrapJapanese(t *testing.T) {
 	fs, err := newFaces()
 	if err != nil {

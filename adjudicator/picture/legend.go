@@ -157,23 +157,41 @@ func lineSample(f func(c *canvas, a, b vec)) func(c *canvas, fs *faces, r image.
 }
 
 // wrap breaks text into lines no wider than w: at spaces and, in Japanese
-// text, between two characters where Japanese typesetting allows it, by
-// the rules of lang.Wrap (never before 、 or 。, never after 「 or an
-// opening parenthesis). A word wider than a line is left whole.
+// text, between two phrases, by the rules of lang.Wrap (see lang.Phrases):
+// never inside a word, between a word and its ending or particle, or a
+// name and its number. A phrase wider than a line is broken as lang.Wrap
+// breaks it, as a last resort: between its atoms, a run of kanji or kana
+// between its characters; a Latin word wider than a line is left whole.
 func wrap(f *face, text string, w int) []string {
 	var lines []string
 	line := ""
-	for _, pc := range wrapPieces(text) {
-		try := pc.text
+	put := func(sep, text string) {
+		try := text
 		if line != "" {
-			try = line + pc.sep + pc.text
+			try = line + sep + text
 		}
 		if line != "" && f.width(try) > w {
 			lines = append(lines, line)
-			line = pc.text
-			continue
+			line = text
+			return
 		}
 		line = try
+	}
+	for gap, pc := range lang.Phrases(text) {
+		sep := ""
+		if gap > 0 {
+			sep = " "
+		}
+		if f.width(pc) <= w {
+			put(sep, pc)
+			continue
+		}
+		for i, p := range wrapPieces(pc) {
+			if i > 0 {
+				sep = p.sep
+			}
+			put(sep, p.text)
+		}
 	}
 	if line != "" {
 		lines = append(lines, line)
@@ -181,15 +199,16 @@ func wrap(f *face, text string, w int) []string {
 	return lines
 }
 
-// A wrapPiece is what wrap keeps on one line: a word, or a Japanese
-// character with the punctuation that may not be parted from it; sep is
-// what stands between it and the piece before on the same line: a space,
-// or nothing.
+// A wrapPiece is what wrap keeps on one line of a phrase wider than a
+// line: a word, or a Japanese character with the punctuation that may not
+// be parted from it; sep is what stands between it and the piece before
+// on the same line: a space, or nothing.
 type wrapPiece struct{ sep, text string }
 
-// wrapPieces splits text where a line may break. lang.Wrap, with lines a
-// column wide, puts every piece on a line of its own; what stood between
-// two pieces in the text is a space, or nothing.
+// wrapPieces splits a phrase wider than a line where lang.Wrap breaks
+// one as a last resort: lang.Wrap, with lines a column wide, puts every
+// piece on a line of its own; what stood between two pieces in the text is
+// a space, or nothing.
 func wrapPieces(text string) []wrapPiece {
 	var out []wrapPiece
 	rest := strings.TrimLeft(text, " ")
