@@ -189,6 +189,17 @@ func (c *community) linkOf(game string) *tourLink {
 	return &tourLink{ID: tg.tour.ID, Name: tg.tour.Name, Round: tg.round, URL: tourURL(tg.tour.ID)}
 }
 
+// tourName is the name of the tournament id, or the id itself when no
+// tournament has it (a view asked for one the store does not hold).
+func (c *community) tourName(id string) string {
+	for _, t := range c.tours {
+		if t.ID == id {
+			return t.Name
+		}
+	}
+	return id
+}
+
 // tag is what a game's pages show of its tournament, for the key of its
 // view and its ETags: a replacement who takes over a game in play changes
 // its players' names, not its log. "" for a game of no tournament.

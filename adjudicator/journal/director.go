@@ -49,7 +49,7 @@ type directorRow struct {
 	ForfeitText string `json:"-"`
 }
 
-// leftText says how close the deadline is: "in 5h20m", "overdue by 3h".
+// leftText says how close the deadline is: "in 5h 20m", "overdue by 3d 2h".
 func (r *directorRow) leftText(p *lang.Printer) string {
 	switch {
 	case r.Paused:
@@ -57,9 +57,9 @@ func (r *directorRow) leftText(p *lang.Printer) string {
 	case r.Left == nil:
 		return p.Sprintf("no deadline")
 	case r.left < 0:
-		return p.Sprintf("overdue by %s", adjudicator.FormatDuration((-r.left).Round(time.Minute)))
+		return p.Sprintf("overdue by %s", span(p, -r.left))
 	}
-	return p.Sprintf("in %s", adjudicator.FormatDuration(r.left.Round(time.Minute)))
+	return p.Sprintf("in %s", span(p, r.left))
 }
 
 // forfeitText says how close the side to move is to a forfeit.
@@ -117,6 +117,7 @@ type directorView struct {
 	Now        time.Time     `json:"now"`
 	Sort       string        `json:"sort"`
 	Tournament string        `json:"tournament,omitempty"`
+	TourName   string        `json:"-"` // the tournament's name, as its page heads it
 	Games      []directorRow `json:"games"`
 	Late       int           `json:"late"`
 	Sorts      []sortLink    `json:"-"`
@@ -218,7 +219,7 @@ func (j *Journal) serveDirector(w http.ResponseWriter, r *http.Request) {
 		return cmp.Or(directorSorts[k].cmp(&a, &b), cmp.Compare(a.ID, b.ID))
 	})
 	l := j.locOf(r)
-	v := &directorView{Title: l.p.Sprintf("The director's view: the games in play"), Now: now, Sort: key, SortText: l.p.Text(directorSorts[k].Label), Tournament: tour, Games: rows,
+	v := &directorView{TourName: j.community().tourName(tour), Title: l.p.Sprintf("The director's view: the games in play"), Now: now, Sort: key, SortText: l.p.Text(directorSorts[k].Label), Tournament: tour, Games: rows,
 		Lang: l.code(), Here: directorURL(key, tour), API: "/api" + directorURL("", tour)}
 	for i := range rows {
 		rows[i].LeftText, rows[i].ForfeitText = rows[i].leftText(l.p), rows[i].forfeitText(l.p)

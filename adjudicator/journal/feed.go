@@ -164,7 +164,11 @@ func (j *Journal) serveTournamentFeed(w http.ResponseWriter, r *http.Request, id
 		return
 	}
 	l := j.locOf(r)
-	v := j.tourViewOf(t, l.p)
+	v, err := j.tourViewOf(t, l.p)
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
 	f := newFeed(l, tagURI(t.Created, "tournaments", t.ID, short16(t.Commitment)), v.Title, l.url(v.Feed), l.url(tourURL(t.ID)), t.Created,
 		j.tourEntries(l, t, v))
 	var mod time.Time
@@ -320,7 +324,11 @@ func (j *Journal) journalEntries(l loc, d *listData, tours []*tournament.Tournam
 		out = append(out, es...)
 	}
 	for _, t := range tours {
-		out = append(out, j.tourEntries(l, t, j.tourViewOf(t, l.p))...)
+		v, err := j.tourViewOf(t, l.p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, j.tourEntries(l, t, v)...)
 	}
 	slices.SortStableFunc(out, func(a, b atomEntry) int { return cmp.Compare(b.Updated, a.Updated) })
 	return out[:min(len(out), feedEntries)], nil

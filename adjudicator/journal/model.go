@@ -29,14 +29,15 @@ type player struct {
 	Name string     `json:"name"` // the tournament's name of him, else the address's part before the @, or the address when the operator allows
 	// Names are who played the side, with their pages: one, or in a
 	// tournament's game taken over, each in turn (community.go).
-	Names      []nameLink `json:"names,omitempty"`
-	Joined     *time.Time `json:"joined,omitempty"`
-	Seed       string     `json:"seed,omitempty"` // his contribution to the dice (B10), public from the game's start
-	Promptness string     `json:"promptness"`
-	Impulses   int        `json:"impulses"`
-	Average    string     `json:"average,omitempty"` // the average time he took over an impulse
-	Missed     int        `json:"missed"`
-	Extensions int        `json:"extensions"`
+	Names      []nameLink    `json:"names,omitempty"`
+	Joined     *time.Time    `json:"joined,omitempty"`
+	Seed       string        `json:"seed,omitempty"` // his contribution to the dice (B10), public from the game's start
+	Promptness string        `json:"promptness"`
+	Impulses   int           `json:"impulses"`
+	Average    string        `json:"average,omitempty"` // the average time he took over an impulse
+	average    time.Duration // Average, which the page says in its reader's words
+	Missed     int           `json:"missed"`
+	Extensions int           `json:"extensions"`
 }
 
 // players are a game's two players.
@@ -116,7 +117,8 @@ func (j *Journal) playerOf(c *community, g *adjudicator.Game, side rules.Side) p
 		out.Joined = &t
 	}
 	if p.Impulses > 0 {
-		out.Average = adjudicator.FormatDuration((p.Taken / time.Duration(p.Impulses)).Round(time.Minute))
+		out.average = (p.Taken / time.Duration(p.Impulses)).Round(time.Minute)
+		out.Average = adjudicator.FormatDuration(out.average)
 	}
 	return out
 }

@@ -144,7 +144,7 @@ func statusWord(p *lang.Printer, s string) string {
 func promptnessOf(p *lang.Printer, pl player) string {
 	played, ext := rules.M("%d impulses", pl.Impulses), rules.M("%d extensions", pl.Extensions)
 	if pl.Average != "" {
-		return p.Sprintf("%s in %s on average, %d missed, %s", played, pl.Average, pl.Missed, ext)
+		return p.Sprintf("%s in %s on average, %d missed, %s", played, span(p, pl.average), pl.Missed, ext)
 	}
 	return p.Sprintf("%s, %d missed, %s", played, pl.Missed, ext)
 }

@@ -93,6 +93,13 @@ type tourView struct {
 	PlayerURLs map[string]string `json:"-"`
 	// Director is the director's view of the tournament's games in play.
 	Director string `json:"director"`
+	// Games is what the page shows of its games' own records, for its
+	// ETag: a game's players join, and it starts, pauses or ends, without
+	// a record of the tournament.
+	Games string `json:"-"`
+	// Changed is the last change the journal shows of those games, for
+	// the page's Last-Modified.
+	Changed time.Time `json:"-"`
 }
 
 type replacementView struct {
@@ -123,6 +130,10 @@ type pairingView struct {
 	Result  string     `json:"result,omitempty"`
 	Points  [2]float64 `json:"points"` // A's and B's
 	Done    bool       `json:"done"`
+	// GameStatus is where the game stands while the pairing is not done:
+	// forming, playing, paused or finished.
+	GameStatus string    `json:"game_status,omitempty"`
+	changed    time.Time // the game's last change shown, while not done
 
 	// AHands and BHands are who played A's and B's places, with their
 	// pages; AGerman says A played the German side.
@@ -196,7 +207,9 @@ func (j *Journal) handName(h tournament.Hand) string {
 	return j.playerName(&tournament.Entrant{Name: h.Name, Address: h.Address})
 }
 
-func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) *tourView {
+// tourViewOf is a tournament as its page shows it, in the language of p;
+// it reads the games of the pairings not done, to tell where they stand.
+func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) (*tourView, error) {
 	name := func(i int) string {
 		if i < 0 || i >= len(t.Entrants) {
 			return ""
@@ -230,9 +243,21 @@ func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) *tourVie
 		v.Replacements = append(v.Replacements, replacementView{Old: x.Old, New: x.New, Round: r.Round, Game: r.Game,
 			Impulse: r.Impulse, Reason: r.Reason, Text: p.Text(tournament.ReplacementText(x))})
 	}
+	var games []string
 	for _, r := range t.Rounds {
-		v.Played = append(v.Played, j.roundViewOf(t, r, p))
+		rv, err := j.roundViewOf(t, r, p)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %s, round %d: %w", t.ID, r.N, err)
+		}
+		v.Played = append(v.Played, rv)
+		for _, pv := range rv.Pairings {
+			games = append(games, pv.Game, pv.GameStatus, pv.Result)
+			if pv.changed.After(v.Changed) {
+				v.Changed = pv.changed
+			}
+		}
 	}
+	v.Games = digestOf(games)
 	for _, st := range t.Standings() {
 		st.Name = name(st.Player)
 		v.PlayerURLs[st.Name] = playerURL(j.playerName(t.Entrants[st.Player]))
@@ -241,11 +266,11 @@ func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) *tourVie
 		}
 		v.Standings = append(v.Standings, st)
 	}
-	return v
+	return v, nil
 }
 
 // roundViewOf is a round as the page shows it, in the language of p.
-func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round, p *lang.Printer) roundView {
+func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round, p *lang.Printer) (roundView, error) {
 	// Each round names who played it: a player replaced keeps his
 	// rounds, and a game taken over names both.
 	name := func(i int) string {
@@ -276,26 +301,85 @@ func (j *Journal) roundViewOf(t *tournament.Tournament, r *tournament.Round, p *
 			pv.German, pv.Allied = name(pr.German), name(pr.Opponent(pr.German))
 		}
 		pv.Bids = bidsText(p, pr, name)
+		var g *adjudicator.Game
 		if pr.Game != "" {
 			pv.Game, pv.GameURL = pr.Game, gameURL(pr.Game)
+			if !pr.Done && !pr.Bye() {
+				var err error
+				if g, pv.changed, err = j.pairingGame(pr.Game); err != nil {
+					return rv, fmt.Errorf("the game of %s: %w", pv.A, err)
+				}
+				pv.GameStatus = gameStatus(g)
+			}
 		}
-		pv.Result = pairingResult(p, pr, &pv)
+		pv.Result = pairingResult(p, pr, &pv, g)
 		rv.Pairings = append(rv.Pairings, pv)
 	}
-	return rv
+	return rv, nil
 }
 
-// pairingResult tells where a pairing stands: its result once done.
-func pairingResult(p *lang.Printer, pr *tournament.Pairing, pv *pairingView) string {
+// pairingGame reads the game of a pairing not done, and the time of its
+// last change that the journal shows; again, should the game change
+// between the two reads.
+func (j *Journal) pairingGame(id string) (*adjudicator.Game, time.Time, error) {
+	for range 3 {
+		g, err := j.src.Summary(id)
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		c, err := j.lastChange(g)
+		if errors.Is(err, errStale) {
+			continue
+		}
+		if err != nil {
+			return nil, time.Time{}, fmt.Errorf("game %s: %w", id, err)
+		}
+		return g, c.Time, nil
+	}
+	return nil, time.Time{}, fmt.Errorf("game %s: %w", id, errStale)
+}
+
+// gameStatus is where a game stands, as the list of games says it:
+// forming, playing, paused or finished.
+func gameStatus(g *adjudicator.Game) string {
+	if g.Status == adjudicator.Playing && g.Paused {
+		return "paused"
+	}
+	return string(g.Status)
+}
+
+// pairingResult tells where a pairing stands: its result once done, else
+// where its game stands, g, as the game's page says it.
+func pairingResult(p *lang.Printer, pr *tournament.Pairing, pv *pairingView, g *adjudicator.Game) string {
 	switch {
 	case pr.Bye():
 		return p.Sprintf("a bye")
 	case pr.Done:
 		return p.Sprintf("%s: %s %s, %s %s", howWord(p, pr.How), pv.A, fmt.Sprintf("%g", pr.Points[0]), pv.B, fmt.Sprintf("%g", pr.Points[1]))
-	case pr.Game != "":
-		return p.Sprintf("in play")
+	case g == nil:
+		return p.Sprintf("waiting for the sides")
 	}
-	return p.Sprintf("waiting for the sides")
+	switch pv.GameStatus {
+	case "forming":
+		var sides []string
+		for _, side := range []rules.Side{rules.German, rules.Allied} {
+			if pl := g.Players[side]; pl == nil || !pl.HasJoined() {
+				sides = append(sides, p.Side(side))
+			}
+		}
+		switch len(sides) {
+		case 2:
+			return p.Sprintf("waiting for both players to join")
+		case 1:
+			return p.Sprintf("waiting for the %s player to join", sides[0])
+		}
+	case "paused":
+		return statusWord(p, "paused")
+	case "finished":
+		// The game is over and its result not yet the pairing's.
+		return p.Sprintf("finished: %s", rules.ResultMessage(g.Result))
+	}
+	return p.Sprintf("in play")
 }
 
 // howWord names how a pairing ended: victory, draw, concession, forfeit,
@@ -405,16 +489,22 @@ func (j *Journal) serveTournament(w http.ResponseWriter, r *http.Request, id str
 		return
 	}
 	l := j.locOf(r)
-	v := j.tourViewOf(t, l.p)
-	var mod time.Time
-	if n := len(t.Log); n > 0 {
+	v, err := j.tourViewOf(t, l.p)
+	if err != nil {
+		j.serverError(w, r, err)
+		return
+	}
+	// The page changed last with the tournament's log or with one of its
+	// games in play.
+	mod := v.Changed
+	if n := len(t.Log); n > 0 && t.Log[n-1].Time.After(mod) {
 		mod = t.Log[n-1].Time
 	}
 	var p *page
 	if asJSON {
-		p, err = jsonPage(v, mod, "tournament-json-"+l.code(), t.Head)
+		p, err = jsonPage(v, mod, "tournament-json-"+l.code(), t.Head, v.Games)
 	} else {
-		p, err = render(l, "tournament.html", v, mod, "tournament-"+l.key(), t.Head)
+		p, err = render(l, "tournament.html", v, mod, "tournament-"+l.key(), t.Head, v.Games)
 	}
 	if err != nil {
 		j.serverError(w, r, err)

@@ -12,8 +12,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"titm/adjudicator"
 	"titm/adjudicator/journal"
+	"titm/adjudicator/tournament"
+	"titm/rules"
 	"titm/store"
 )
 
@@ -139,5 +143,123 @@ func TestJournalListPages(t *testing.T) {
 		if resp := get(h, "GET", bad); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", bad, resp.StatusCode)
 		}
+	}
+}
+
+// A pairing's line tells where its game stands: waiting for its players,
+// in play, then its result, in English and in Japanese, in HTML and JSON.
+// The game's players join without a record of the tournament: the page's
+// ETag changes all the same, so that a copy kept while the game waited is
+// not taken as current, nor is one dated by its Last-Modified.
+func TestJournalTournamentGameStatus(t *testing.T) {
+	t.Parallel()
+	fixClock(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "titm.db")
+	file := filepath.Join(dir, "cup.toml")
+	os.WriteFile(file, []byte(cupFile), 0o600)
+	m := regexp.MustCompile(`tournament (\S+) made`).FindStringSubmatch(mustRun(t, "tournament", "new", "--db", db, file))
+	if m == nil {
+		t.Fatal("tournament new made no tournament")
+	}
+	id := m[1]
+	var shown struct {
+		Tournament *tournament.Tournament `json:"tournament"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "tournament", "show", "--db", db, id, "--json")), &shown); err != nil {
+		t.Fatal(err)
+	}
+	var game string
+	for _, p := range shown.Tournament.Rounds[0].Pairings {
+		if !p.Bye() {
+			game = p.Game
+		}
+	}
+	if game == "" {
+		t.Fatal("round 1 has no game")
+	}
+	open := func() (*journalStore, http.Handler) {
+		st, err := store.Open(db, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js := &journalStore{st: st, db: db, secrets: map[string]string{}}
+		return js, js.journal(t, nil)
+	}
+	pages := []struct{ path, lang string }{
+		{"/tournaments/" + id, "en"}, {"/tournaments/" + id + "?lang=ja", "ja"}, {"/api/tournaments/" + id, "en"}, {"/api/tournaments/" + id + "?lang=ja", "ja"},
+	}
+	etags, dates := map[string]string{}, map[string]string{}
+	// lineOf is what a page tells of round 1's game: the end of its line
+	// in HTML, its result in JSON.
+	lineOf := func(body string) string {
+		if strings.HasPrefix(body, "{") {
+			var v struct {
+				Rounds []struct {
+					Pairings []struct{ Game, Result string }
+				} `json:"round_list"`
+			}
+			json.Unmarshal([]byte(body), &v)
+			for _, r := range v.Rounds {
+				for _, p := range r.Pairings {
+					if p.Game == game {
+						return p.Result
+					}
+				}
+			}
+			return ""
+		}
+		m := regexp.MustCompile(`href="/games/` + game + `[^"]*">[^<]*</a> — ([^<]*)</li>`).FindStringSubmatch(body)
+		if m == nil {
+			return ""
+		}
+		return m[1]
+	}
+	// check asks for each page with the ETag of its last copy: it must
+	// come anew, and tell the line wanted in its language.
+	check := func(h http.Handler, stage string, want map[string]string) {
+		t.Helper()
+		for _, pg := range pages {
+			if dates[pg.path] != "" {
+				// A client that keeps the date alone is sent the page too.
+				if resp := get(h, "GET", pg.path, "If-Modified-Since", dates[pg.path]); resp.StatusCode != http.StatusOK {
+					t.Errorf("%s: %s modified since the copy before: %d, want 200", stage, pg.path, resp.StatusCode)
+				}
+			}
+			resp := get(h, "GET", pg.path, "If-None-Match", etags[pg.path])
+			body := readBody(t, resp)
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("%s: %s with the ETag of the copy before: %d, want 200 with the page as it is now", stage, pg.path, resp.StatusCode)
+			}
+			if line := lineOf(body); !strings.HasPrefix(line, want[pg.lang]) {
+				t.Errorf("%s: %s tells the game %s as %q, want %q", stage, pg.path, game, line, want[pg.lang])
+			}
+			etags[pg.path], dates[pg.path] = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+			// The copy just read is current: asked again, it is not sent.
+			if resp := get(h, "GET", pg.path, "If-None-Match", etags[pg.path]); resp.StatusCode != http.StatusNotModified {
+				t.Errorf("%s: %s asked again with its ETag: %d, want 304", stage, pg.path, resp.StatusCode)
+			}
+		}
+	}
+	// The players join at the commands' clock, which fixClock moves on.
+	clock, _ := clocks.Load(t)
+	now := clock.(func() time.Time)
+	js, h := open()
+	check(h, "waiting", map[string]string{"en": "waiting for both players to join", "ja": "両プレイヤーの参加待ち"})
+	js.change(t, game, func(g *adjudicator.Game, _ []adjudicator.Record) ([]adjudicator.Record, error) {
+		return g.Join(rules.German, "a seed", now())
+	})
+	check(h, "the German player joined", map[string]string{"en": "waiting for the Allied player to join", "ja": "連合軍プレイヤーの参加待ち"})
+	js.change(t, game, func(g *adjudicator.Game, _ []adjudicator.Record) ([]adjudicator.Record, error) {
+		return g.Join(rules.Allied, "another seed", now())
+	})
+	// The same journal, which read the page while the game waited.
+	check(h, "in play", map[string]string{"en": "in play", "ja": "進行中"})
+	js.st.Close()
+	mustRun(t, "tournament", "adjudicate", "--db", db, id, game, "draw", "--reason", "neither player answers")
+	_, h = open()
+	check(h, "decided", map[string]string{"en": "adjudicated by the director: ", "ja": "運営者の裁定: "})
+	if body := readBody(t, get(h, "GET", "/api/tournaments/"+id)); !strings.Contains(body, `"done": true`) {
+		t.Errorf("the JSON after the director's decision:\n%s", body)
 	}
 }

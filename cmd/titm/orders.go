@@ -63,7 +63,7 @@ var ordersCheckCmd = &command{
 				if aside != "" && !strings.Contains(strings.Join(written, "\n"), aside) {
 					fmt.Fprintln(out, "# "+aside)
 				}
-				fmt.Fprintf(out, "%d error(s): nothing would be applied\n", len(es))
+				fmt.Fprintln(out, p.Text(referee.CheckRefused(len(es))))
 				return errProblems
 			}
 			if err != nil {
@@ -71,7 +71,7 @@ var ordersCheckCmd = &command{
 			}
 			for _, ord := range o.List {
 				if _, ok := ord.(adjudicator.TokenLine); ok {
-					fmt.Fprintln(out, "TOKEN (given, not shown)")
+					fmt.Fprintln(out, p.Text(referee.CheckToken()))
 					continue
 				}
 				fmt.Fprintln(out, ord)
