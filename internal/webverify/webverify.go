@@ -129,12 +129,12 @@ func checkGame(w words, data []byte, head string) Result {
 	if err != nil {
 		var d *adjudicator.Discrepancy
 		if !errors.As(err, &d) {
-			res.What = w.detail(err.Error(), w.differs("", ""))
+			res.What = w.detail(err.Error(), w.differs(""))
 			w.verdict(&res, w.p.Sprintf("game %s: %s", x.ID, res.What))
 			return res
 		}
 		res.Seq, res.RecordKind = d.Seq, d.Kind
-		res.What = w.detail(d.What, w.differs(d.Field, d.What))
+		res.What = w.detail(d.What, w.differs(d.Field))
 		where := w.p.Sprintf("record %d (%s)", d.Seq, strings.TrimSpace(d.Kind+" "+d.Impulse))
 		if d.Act != 0 && d.Act != d.Seq {
 			where = w.p.Sprintf("%s, made with record %d", where, d.Act)
@@ -162,8 +162,10 @@ func checkTournament(w words, data []byte, head string) Result {
 	res := Result{Kind: KindTournament, Seq: -1}
 	x, err := tournament.ReadExport(bytes.NewReader(data))
 	if err != nil {
-		res.What = w.detail(err.Error(), w.unreadable(err))
-		w.verdict(&res, w.p.Sprintf("this is not a tournament's export as titm writes it: %s", res.What))
+		// IsExport found a tournament's format: what fails is the
+		// rest of the file.
+		res.What = w.detail(err.Error(), w.p.Sprintf("it cannot be read as a tournament's export"))
+		w.verdict(&res, res.What)
 		return res
 	}
 	res.ID, res.Records = x.ID, len(x.Records)
@@ -194,12 +196,18 @@ func checkTournament(w words, data []byte, head string) Result {
 func (w words) tournamentFailed(res *Result, x *tournament.Export, err error) {
 	var d *tournament.Discrepancy
 	if !errors.As(err, &d) {
-		res.What = w.detail(err.Error(), w.differs("", ""))
+		res.What = w.detail(err.Error(), w.differs(""))
 		w.verdict(res, w.p.Sprintf("tournament %s: %s", x.ID, res.What))
 		return
 	}
 	res.Seq = d.Seq
-	res.What = w.detail(d.What, w.differs(d.Field, d.What))
+	res.What = w.detail(d.What, w.differs(d.Field))
+	for _, g := range x.Games {
+		// The game whose export fails first, as tournament.Verify names it.
+		if d.Field == "games" && g != nil && g.ID != "" && strings.HasPrefix(d.What, "game "+g.ID+": ") {
+			res.What = w.detail(d.What, w.p.Sprintf("the export of game %s in it does not verify", g.ID))
+		}
+	}
 	if d.Seq < 0 {
 		w.verdict(res, w.p.Sprintf("tournament %s: %s", x.ID, res.What))
 		return
@@ -263,9 +271,9 @@ func (w words) failing(res *Result) {
 }
 
 // differs says what differs in a field of a record, or of the export,
-// for a language other than English, where the verifier's account (what)
-// is English: the field by its JSON name, and what of it.
-func (w words) differs(field, what string) string {
+// for a language other than English, where the verifier's account is
+// English: the field by its JSON name, and what of it.
+func (w words) differs(field string) string {
 	switch {
 	case field == "":
 		return w.p.Sprintf("the replay differs from the log")
@@ -278,12 +286,7 @@ func (w words) differs(field, what string) string {
 	case strings.HasPrefix(field, "dice[") && strings.HasSuffix(field, ".roll"):
 		return w.p.Sprintf("%s is not the die the seed gives", field)
 	case field == "games":
-		// tournament.Verify names the game whose export fails first.
-		if rest, ok := strings.CutPrefix(what, "game "); ok {
-			if id, _, ok := strings.Cut(rest, ": "); ok {
-				return w.p.Sprintf("the export of game %s in it does not verify", id)
-			}
-		}
+		return w.p.Sprintf("a game's export in it does not verify")
 	}
 	return w.p.Sprintf("%s differs between the log and its replay", field)
 }

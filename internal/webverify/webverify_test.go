@@ -180,6 +180,8 @@ func TestCheckInJapanese(t *testing.T) {
 	tour := encode(t, tx)
 	tx.Records[2].Time = tx.Records[2].Time.Add(time.Second)
 	badTour := encode(t, tx)
+	withForged := tourExport(t)
+	withForged.Games = append(withForged.Games, forged)
 	other := strings.Repeat("ab", 32)
 	for _, tt := range []struct {
 		name   string
@@ -213,6 +215,15 @@ func TestCheckInJapanese(t *testing.T) {
 			[]string{"NOT verified: tournament t-1: record 2: its hash ", "The first record that fails is record 2 (bid): its hash"},
 			[]string{"【検証失敗】: 大会 t-1: レコード2: hash がレコードの内容のハッシュと異なります", "最初に一致しないのはレコード2 (bid) です: hash が"},
 			[]string{"t-1", "bid", "hash"}},
+		{"not a tournament's export", []byte(`{"format":"titm-tournament/1","extra":1}`), "", false,
+			[]string{"NOT verified: reading the tournament's export: json: unknown field"},
+			[]string{"【検証失敗】: 大会のエクスポートとして読めません"}, nil},
+		{"a tournament's game empty", []byte(`{"format":"titm-tournament/1","games":[null]}`), "", false,
+			[]string{"NOT verified: tournament : the export has an empty game"},
+			[]string{"【検証失敗】: 大会 : 含まれるゲームのエクスポートが検証できません"}, nil},
+		{"a tournament's game forged", encode(t, withForged), "", false,
+			[]string{fmt.Sprintf("NOT verified: tournament t-1: game three-1: record %d (impulse ", seq)},
+			[]string{"【検証失敗】: 大会 t-1: 含まれるゲーム three-1 のエクスポートが検証できません"}, []string{"t-1", "three-1"}},
 		{"tournament head not found", tour, other, false,
 			[]string{"NOT verified: tournament t-1: no record of its log has the hash " + other},
 			[]string{"【検証失敗】: 大会 t-1: ハッシュが " + other + " のレコードはログにありません"}, []string{"t-1"}},
