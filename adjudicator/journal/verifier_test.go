@@ -6,11 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,6 +124,53 @@ func TestVerifySection(t *testing.T) {
 				t.Errorf("no %s or no scripts:\n%s", tt.want, page)
 			}
 		})
+	}
+}
+
+// The page gives the verifier's script its language and its sentences in
+// it: the Japanese with no English word, each with the slots the English
+// has, which the script fills in.
+func TestVerifyTexts(t *testing.T) {
+	sc, err := scenarios.Load("intro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := New(played(t, 4), nil)
+	texts := map[string]map[string]string{}
+	for _, tt := range []struct{ code, path, header string }{{"en", "/verify", ""}, {"ja", "/verify", "ja"}, {"ja", "/verify?lang=ja", "en"}} {
+		resp := get(j, "GET", tt.path, map[string]string{"Accept-Language": tt.header})
+		page, _ := io.ReadAll(resp.Body)
+		m := regexp.MustCompile(`data-lang="([a-z]*)" data-texts="([^"]*)"`).FindSubmatch(page)
+		if resp.StatusCode != 200 || m == nil {
+			t.Fatalf("%s (Accept-Language %q): %d, no data-lang and data-texts", tt.path, tt.header, resp.StatusCode)
+		}
+		if string(m[1]) != tt.code {
+			t.Fatalf("%s (Accept-Language %q): the verifier in %q, want %q", tt.path, tt.header, m[1], tt.code)
+		}
+		var got map[string]string
+		if err := json.Unmarshal([]byte(html.UnescapeString(string(m[2]))), &got); err != nil {
+			t.Fatalf("%s: data-texts: %v", tt.path, err)
+		}
+		texts[tt.code] = got
+	}
+	slots := regexp.MustCompile(`\{\d+\}`)
+	if len(texts["en"]) < 10 || len(texts["en"]) != len(texts["ja"]) {
+		t.Fatalf("%d English sentences, %d Japanese", len(texts["en"]), len(texts["ja"]))
+	}
+	for name, en := range texts["en"] {
+		ja := texts["ja"][name]
+		if en == "" || ja == "" || en == ja {
+			t.Errorf("%s: %q, %q", name, en, ja)
+		}
+		a, b := slots.FindAllString(en, -1), slots.FindAllString(ja, -1)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) || strings.Contains(en, "%") || strings.Contains(ja, "%") {
+			t.Errorf("%s: the slots of %q and %q differ", name, en, ja)
+		}
+		if w := golden.EnglishWords(slots.ReplaceAllString(ja, " "), sc); len(w) > 0 {
+			t.Errorf("%s: English in %q: %q", name, ja, w)
+		}
 	}
 }
 
