@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"titm/adjudicator/lang"
 )
 
 // The verifier for the browser: titm verify compiled to WebAssembly
@@ -61,18 +63,27 @@ func digest(b []byte) string {
 
 // browserVerify is what the "verify it in your browser" section of a
 // page needs: the export the journal offers to fetch (empty: only a file
-// the reader chooses), and what it is of.
+// the reader chooses), what it is of, and the page's language, in which
+// the verifier words its verdict and the script its own sentences.
 type browserVerify struct {
 	Export string // the URL of the export to fetch and verify
 	Of     string // "game" or "tournament", or empty on the verifier's own page
 	ID     string
+	Lang   string // the page's language: en, ja
+	Texts  string // the script's sentences in it, as JSON (verifyTexts)
+}
+
+// newBrowserVerify makes the section in the language code.
+func newBrowserVerify(export, of, id, code string) browserVerify {
+	p := lang.For(code)
+	return browserVerify{Export: export, Of: of, ID: id, Lang: p.Code(), Texts: verifyTexts(p)}
 }
 
 // VerifyInBrowser is the section of a finished game's page that verifies
 // its export in the reader's browser. Export is the one URL the page's
 // verifier fetches.
 func (v *gameView) VerifyInBrowser() browserVerify {
-	return browserVerify{Export: v.Export, Of: "game", ID: v.ID}
+	return newBrowserVerify(v.Export, "game", v.ID, v.Lang)
 }
 
 // VerifyInBrowser is the section of a tournament's page that verifies its
@@ -80,7 +91,7 @@ func (v *gameView) VerifyInBrowser() browserVerify {
 // a file the reader has (titm tournament export writes it), for a
 // tournament whose log holds its players' addresses and is not published.
 func (v *tourView) VerifyInBrowser() browserVerify {
-	return browserVerify{Export: v.Export, Of: "tournament", ID: v.ID}
+	return newBrowserVerify(v.Export, "tournament", v.ID, v.Lang)
 }
 
 // serveVerifyPage serves the verifier's own page, where a reader verifies
@@ -90,7 +101,7 @@ func (j *Journal) serveVerifyPage(w http.ResponseWriter, r *http.Request) {
 	p, err := render(l, "verify.html", struct {
 		Title, Feed, Here string
 		Verify            browserVerify
-	}{Title: l.p.Sprintf("Verify an export"), Here: verifyURL}, time.Time{}, "verify-page-"+l.key(), wasmDigest)
+	}{Title: l.p.Sprintf("Verify an export"), Here: verifyURL, Verify: newBrowserVerify("", "", "", l.code())}, time.Time{}, "verify-page-"+l.key(), wasmDigest)
 	if err != nil {
 		j.serverError(w, r, err)
 		return

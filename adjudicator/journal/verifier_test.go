@@ -6,11 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +24,8 @@ import (
 	"titm/adjudicator"
 	"titm/adjudicator/tournament"
 	"titm/internal/browser"
+	"titm/internal/golden"
+	"titm/rules/scenarios"
 )
 
 // playedOut makes a game of a scenario and plays it to its end, every
@@ -121,6 +127,53 @@ func TestVerifySection(t *testing.T) {
 	}
 }
 
+// The page gives the verifier's script its language and its sentences in
+// it: the Japanese with no English word, each with the slots the English
+// has, which the script fills in.
+func TestVerifyTexts(t *testing.T) {
+	sc, err := scenarios.Load("intro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := New(played(t, 4), nil)
+	texts := map[string]map[string]string{}
+	for _, tt := range []struct{ code, path, header string }{{"en", "/verify", ""}, {"ja", "/verify", "ja"}, {"ja", "/verify?lang=ja", "en"}} {
+		resp := get(j, "GET", tt.path, map[string]string{"Accept-Language": tt.header})
+		page, _ := io.ReadAll(resp.Body)
+		m := regexp.MustCompile(`data-lang="([a-z]*)" data-texts="([^"]*)"`).FindSubmatch(page)
+		if resp.StatusCode != 200 || m == nil {
+			t.Fatalf("%s (Accept-Language %q): %d, no data-lang and data-texts", tt.path, tt.header, resp.StatusCode)
+		}
+		if string(m[1]) != tt.code {
+			t.Fatalf("%s (Accept-Language %q): the verifier in %q, want %q", tt.path, tt.header, m[1], tt.code)
+		}
+		var got map[string]string
+		if err := json.Unmarshal([]byte(html.UnescapeString(string(m[2]))), &got); err != nil {
+			t.Fatalf("%s: data-texts: %v", tt.path, err)
+		}
+		texts[tt.code] = got
+	}
+	slots := regexp.MustCompile(`\{\d+\}`)
+	if len(texts["en"]) < 10 || len(texts["en"]) != len(texts["ja"]) {
+		t.Fatalf("%d English sentences, %d Japanese", len(texts["en"]), len(texts["ja"]))
+	}
+	for name, en := range texts["en"] {
+		ja := texts["ja"][name]
+		if en == "" || ja == "" || en == ja {
+			t.Errorf("%s: %q, %q", name, en, ja)
+		}
+		a, b := slots.FindAllString(en, -1), slots.FindAllString(ja, -1)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) || strings.Contains(en, "%") || strings.Contains(ja, "%") {
+			t.Errorf("%s: the slots of %q and %q differ", name, en, ja)
+		}
+		if w := golden.EnglishWords(slots.ReplaceAllString(ja, " "), sc); len(w) > 0 {
+			t.Errorf("%s: English in %q: %q", name, ja, w)
+		}
+	}
+}
+
 // forgeDie changes the first die of the first impulse that rolled one,
 // and rebuilds the hash chain after it (every hash, prev and the head),
 // so that only the replay can tell. It returns the record changed.
@@ -197,60 +250,8 @@ func TestVerifyInBrowser(t *testing.T) {
 			}
 		}
 	}
-	// poll evaluates js until it gives something other than null, for two
-	// minutes at most: a whole campaign on a machine shared with other
-	// work can take seconds.
-	poll := func(what, js string, out any) {
-		t.Helper()
-		var raw json.RawMessage
-		waitfor.Until(t, 2*time.Minute, func() bool {
-			if err := b.Eval(ctx, js, &raw); err != nil {
-				t.Fatal(err)
-			}
-			return string(raw) != "null"
-		}, what)
-		if err := json.Unmarshal(raw, out); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// wait waits for the verdict that follows what act does: a click, or
-	// a file chosen.
-	wait := func(act func()) verdict {
-		t.Helper()
-		if err := b.Eval(ctx, `delete document.querySelector("[data-verifier] .verdict").dataset.ok`, nil); err != nil {
-			t.Fatal(err)
-		}
-		act()
-		var v verdict
-		poll("the verdict", `(() => {
-			const out = document.querySelector("[data-verifier] .verdict");
-			return out.dataset.ok ? {OK: out.dataset.ok, Seq: +(out.dataset.seq ?? -2), Head: out.dataset.head || "",
-				MS: +(out.dataset.ms || 0), LoadMS: +(out.dataset.loadMs || 0), Text: out.innerText} : null;
-		})()`, &v)
-		return v
-	}
-	clickFetch := func() {
-		if err := b.Click(ctx, "[data-verifier] button[name=fetch]"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// chooseFile gives the page's file input a file, as a reader choosing
-	// it does; the page verifies it on the change.
-	chooseFile := func(path string) func() {
-		return func() {
-			var r struct {
-				Result struct {
-					ObjectID string `json:"objectId"`
-				} `json:"result"`
-			}
-			if err := b.Call(ctx, "Runtime.evaluate", map[string]any{"expression": `document.querySelector("[data-verifier] input[type=file]")`}, &r); err != nil || r.Result.ObjectID == "" {
-				t.Fatalf("the file input: %v %+v", err, r)
-			}
-			if err := b.Call(ctx, "DOM.setFileInputFiles", map[string]any{"files": []string{path}, "objectId": r.Result.ObjectID}, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	vp := verifyPage{t, b, ctx}
+	poll, wait, clickFetch, chooseFile := vp.poll, vp.wait, vp.clickFetch, vp.chooseFile
 
 	// The verifier is fetched as the reader comes near the form (here,
 	// the mouse moved onto it), and is ready by his click.
@@ -388,6 +389,200 @@ func TestVerifyInBrowser(t *testing.T) {
 		}
 		if v = wait(chooseFile(real)); v.OK != tt.ok || !strings.Contains(v.Text, tt.want) {
 			t.Errorf("the head %s: %+v", tt.head, v)
+		}
+	}
+}
+
+// TestVerifyInBrowserJapanese: a Japanese reader's browser (Accept-Language:
+// ja) verifies a finished game's export on its page, and the verdict is
+// Japanese, with no English word but the ids the export writes; a forgery,
+// the chain rebuilt, is refused in Japanese naming its record; on /verify
+// with ?lang=ja (the browser asking for English) a tournament's export
+// verifies, and a head not in the log is refused, in Japanese. With
+// TITM_SCREENSHOTS set, it saves screenshots of these two verdicts there
+// (the page is small enough to picture whole).
+func TestVerifyInBrowserJapanese(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game and runs Chromium (-short)")
+	}
+	sc, err := scenarios.Load("three-days")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := playedOut(t, "three-days", "three-1")
+	x := adjudicator.MakeExport(src.g, src.log)
+	srv := httptest.NewServer(New(src, nil))
+	defer srv.Close()
+	b := browser.Require(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	language := func(l string) {
+		if err := b.Call(ctx, "Network.enable", map[string]any{}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Call(ctx, "Network.setExtraHTTPHeaders", map[string]any{"headers": map[string]string{"Accept-Language": l}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vp := verifyPage{t, b, ctx}
+	// japanese checks a verdict: what it says, and no English in it but
+	// the ids given.
+	japanese := func(what string, v verdict, want []string, ids ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(v.Text, w) {
+				t.Errorf("%s: no %q in the verdict:\n%s", what, w, v.Text)
+			}
+		}
+		if words := golden.EnglishWords(v.Text, sc, ids...); len(words) > 0 {
+			t.Errorf("%s: English in the Japanese verdict: %q\n%s", what, words, v.Text)
+		}
+	}
+
+	language("ja")
+	if err := b.Navigate(ctx, srv.URL+"/games/three-1"); err != nil {
+		t.Fatal(err)
+	}
+	var page struct{ HTML, Box string }
+	if err := b.Eval(ctx, `({HTML: document.documentElement.lang, Box: document.querySelector("[data-verifier]").dataset.lang})`, &page); err != nil {
+		t.Fatal(err)
+	}
+	if page.HTML != "ja" || page.Box != "ja" {
+		t.Fatalf("the page is in %q, its verifier in %q", page.HTML, page.Box)
+	}
+	v := vp.wait(vp.clickFetch)
+	if v.OK != "true" || v.Head != x.Head || v.Seq != -1 {
+		t.Fatalf("the journal's export: %+v", v)
+	}
+	japanese("the journal's export", v, []string{"ブラウザで検証済み (ジャーナルのエクスポート): ゲーム three-1: インパルス", "検証プログラムがレコードから計算したログヘッド: " + x.Head + "。最後に受け取ったメールのログヘッドと比べてください。", "three-1: " + strconv.Itoa(len(x.Records)) + "レコード、確認に"}, "three-1")
+
+	dir := t.TempDir()
+	forged := adjudicator.MakeExport(src.g, src.log)
+	forged.Records = append([]adjudicator.Record(nil), forged.Records...)
+	seq := forgeDie(t, forged)
+	data, err := json.Marshal(forged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "forged.json")
+	if err := os.WriteFile(bad, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v = vp.wait(vp.chooseFile(bad))
+	if v.OK != "false" || v.Seq != seq || v.Head != "" {
+		t.Fatalf("a die of record %d changed, the chain rebuilt: %+v", seq, v)
+	}
+	japanese("the forgery", v, []string{"ブラウザで【検証失敗】 (ファイル forged.json): ゲーム three-1: レコード" + strconv.Itoa(seq) + " (impulse ",
+		"最初に一致しないのはレコード" + strconv.Itoa(seq) + " (impulse) です: dice[0].roll がシードから出るダイスの目と異なります"},
+		"three-1", "forged.json", "impulse", "dice[0].roll")
+	t.Logf("the forgery refused in Japanese: %s", strings.SplitN(v.Text, "\n", 2)[0])
+
+	// ?lang=ja wins over the browser's English.
+	language("en")
+	if err := b.Navigate(ctx, srv.URL+"/verify?lang=ja"); err != nil {
+		t.Fatal(err)
+	}
+	tx := tourExport(t)
+	if data, err = json.Marshal(tx); err != nil {
+		t.Fatal(err)
+	}
+	tour := filepath.Join(dir, "t-1.json")
+	if err := os.WriteFile(tour, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v = vp.wait(vp.chooseFile(tour))
+	if v.OK != "true" || v.Head != tx.Head {
+		t.Fatalf("a tournament's export: %+v", v)
+	}
+	japanese("a tournament's export", v, []string{"ブラウザで検証済み (ファイル t-1.json): 大会 t-1: " + strconv.Itoa(len(tx.Records)) + "レコード、陣営決定", "大会のシードは大会終了時に公開されます"}, "t-1.json", "t-1")
+	vp.shot("verify-ja-tournament")
+	other := strings.Repeat("ab", 32)
+	if err := b.Eval(ctx, fmt.Sprintf(`document.querySelector("[data-verifier] input[name=head]").value = %q`, other), nil); err != nil {
+		t.Fatal(err)
+	}
+	v = vp.wait(vp.chooseFile(tour))
+	if v.OK != "false" || v.Head != "" {
+		t.Fatalf("a head not in the log: %+v", v)
+	}
+	japanese("a head not in the log", v, []string{"ブラウザで【検証失敗】 (ファイル t-1.json): 大会 t-1: ハッシュが " + other + " のレコードはログにありません"}, "t-1.json", "t-1")
+	vp.shot("verify-ja-head")
+}
+
+// verifyPage drives the section of a page that verifies in the browser.
+type verifyPage struct {
+	t   *testing.T
+	b   *browser.Browser
+	ctx context.Context
+}
+
+// poll evaluates js until it gives something other than null, for two
+// minutes at most: a whole campaign on a machine shared with other work
+// can take seconds.
+func (p verifyPage) poll(what, js string, out any) {
+	p.t.Helper()
+	var raw json.RawMessage
+	waitfor.Until(p.t, 2*time.Minute, func() bool {
+		if err := p.b.Eval(p.ctx, js, &raw); err != nil {
+			p.t.Fatal(err)
+		}
+		return string(raw) != "null"
+	}, what)
+	if err := json.Unmarshal(raw, out); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// wait waits for the verdict that follows what act does: a click, or a
+// file chosen.
+func (p verifyPage) wait(act func()) verdict {
+	p.t.Helper()
+	if err := p.b.Eval(p.ctx, `delete document.querySelector("[data-verifier] .verdict").dataset.ok`, nil); err != nil {
+		p.t.Fatal(err)
+	}
+	act()
+	var v verdict
+	p.poll("the verdict", `(() => {
+		const out = document.querySelector("[data-verifier] .verdict");
+		return out.dataset.ok ? {OK: out.dataset.ok, Seq: +(out.dataset.seq ?? -2), Head: out.dataset.head || "",
+			MS: +(out.dataset.ms || 0), LoadMS: +(out.dataset.loadMs || 0), Text: out.innerText} : null;
+	})()`, &v)
+	return v
+}
+
+// shot saves a screenshot of the page into $TITM_SCREENSHOTS, when set,
+// to be looked at.
+func (p verifyPage) shot(name string) {
+	if dir := os.Getenv("TITM_SCREENSHOTS"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			p.t.Fatal(err)
+		}
+		if err := p.b.Screenshot(p.ctx, filepath.Join(dir, name+".png")); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+}
+
+// clickFetch clicks the button that verifies the journal's export.
+func (p verifyPage) clickFetch() {
+	if err := p.b.Click(p.ctx, "[data-verifier] button[name=fetch]"); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// chooseFile gives the page's file input a file, as a reader choosing it
+// does; the page verifies it on the change.
+func (p verifyPage) chooseFile(path string) func() {
+	return func() {
+		var r struct {
+			Result struct {
+				ObjectID string `json:"objectId"`
+			} `json:"result"`
+		}
+		if err := p.b.Call(p.ctx, "Runtime.evaluate", map[string]any{"expression": `document.querySelector("[data-verifier] input[type=file]")`}, &r); err != nil || r.Result.ObjectID == "" {
+			p.t.Fatalf("the file input: %v %+v", err, r)
+		}
+		if err := p.b.Call(p.ctx, "DOM.setFileInputFiles", map[string]any{"files": []string{path}, "objectId": r.Result.ObjectID}, nil); err != nil {
+			p.t.Fatal(err)
 		}
 	}
 }

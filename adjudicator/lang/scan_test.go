@@ -42,11 +42,13 @@ var domains = []struct{ dir, file string }{
 	{"adjudicator/lang", "lang.toml"},
 	{"adjudicator/picture", "picture.toml"},
 	{"adjudicator/referee", "referee.toml"},
-	{"adjudicator/purpose.go", "dice.toml"},       // the dice's purposes, shown translated
-	{"adjudicator/tournament", "tournament.toml"}, // bids refused, the standings, the settings' words
-	{"adjudicator/journal", "journal.toml"},       // the web journal's pages and feeds
-	{"adjudicator", "report.toml"},                // the rest of adjudicator: the report, CHECK
+	{"adjudicator/purpose.go", "dice.toml"},               // the dice's purposes, shown translated
+	{"adjudicator/tournament", "tournament.toml"},         // bids refused, the standings, the settings' words
+	{"adjudicator/journal/verifytexts.go", "verify.toml"}, // the verifier's script in the browser
+	{"adjudicator/journal", "journal.toml"},               // the web journal's pages and feeds
+	{"adjudicator", "report.toml"},                        // the rest of adjudicator: the report, CHECK
 	{"mail", "mail.toml"},
+	{"internal/webverify", "verify.toml"}, // the verifier's verdicts in the browser
 }
 
 // skipDirs are trees of the domains above whose texts no player reads.

@@ -6,10 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"titm/internal/playout"
 
 	"titm/adjudicator"
+	"titm/adjudicator/lang"
 	"titm/adjudicator/tournament"
+	"titm/internal/golden"
+	"titm/internal/playout"
+	"titm/rules/scenarios"
 )
 
 // finished plays a game of a scenario to its end, every unit attacking
@@ -157,6 +160,133 @@ func TestCheckTournament(t *testing.T) {
 	x.Format = "titm-tournament/99"
 	if r := Check(encode(t, x), ""); r.OK || r.Seq != -1 {
 		t.Errorf("another format: %+v", r)
+	}
+}
+
+// TestCheckInJapanese: the same verdicts in English and in Japanese. The
+// language changes the words alone; the Japanese has no English word but
+// the ids the export writes (the game's, a record's kind, a field's JSON
+// name), and names the record that fails as the English does.
+func TestCheckInJapanese(t *testing.T) {
+	s, err := scenarios.Load("three-days")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := finished(t, "three-days", "three-1")
+	game := encode(t, x)
+	forged := finished(t, "three-days", "three-1")
+	seq := forgeDie(t, forged)
+	tx := tourExport(t)
+	tour := encode(t, tx)
+	tx.Records[2].Time = tx.Records[2].Time.Add(time.Second)
+	badTour := encode(t, tx)
+	withForged := tourExport(t)
+	withForged.Games = append(withForged.Games, forged)
+	other := strings.Repeat("ab", 32)
+	for _, tt := range []struct {
+		name   string
+		data   []byte
+		head   string
+		ok     bool
+		en, ja []string // what the English and the Japanese verdict say, among others
+		ids    []string // the ids the Japanese may hold
+	}{
+		{"verified", game, "", true,
+			[]string{"verified: game three-1: ", " impulses, ", " dice"},
+			[]string{"検証済み: ゲーム three-1: インパルス", "回、ダイス"}, []string{"three-1"}},
+		{"verified with a head", game, x.Records[5].Hash, true,
+			[]string{"verified: game three-1: "}, []string{"検証済み: ゲーム three-1: "}, []string{"three-1"}},
+		{"forged die", encode(t, forged), "", false,
+			[]string{fmt.Sprintf("NOT verified: game three-1: record %d (impulse ", seq), "dice[0].roll (the dice) is ", "in the log, but the dice stream gives",
+				fmt.Sprintf("The first record that fails is record %d (impulse): dice[0].roll", seq)},
+			[]string{fmt.Sprintf("【検証失敗】: ゲーム three-1: レコード%d (impulse ", seq), "dice[0].roll がシードから出るダイスの目と異なります",
+				fmt.Sprintf("最初に一致しないのはレコード%d (impulse) です: dice[0].roll", seq)},
+			[]string{"three-1", "impulse", "dice[0].roll"}},
+		{"not an export", []byte("<html>"), "", false,
+			[]string{"NOT verified: this is not an export of a game or a tournament: reading the export: invalid character"},
+			[]string{"【検証失敗】: ゲームまたは大会のエクスポートではありません: エクスポートの JSON として読めません"}, nil},
+		{"head not found", game, other, false,
+			[]string{"NOT verified: game three-1: no record of the log has the hash " + other},
+			[]string{"【検証失敗】: ゲーム three-1: ハッシュが " + other + " のレコードはログにありません"}, []string{"three-1"}},
+		{"tournament", tour, "", true,
+			[]string{"verified: tournament t-1: 6 records, 2 side decisions, ", "The tournament's seed is revealed"},
+			[]string{"検証済み: 大会 t-1: 6レコード、陣営決定2回、", "大会のシードは大会終了時に公開されます"}, []string{"t-1"}},
+		{"tournament forged", badTour, "", false,
+			[]string{"NOT verified: tournament t-1: record 2: its hash ", "The first record that fails is record 2 (bid): its hash"},
+			[]string{"【検証失敗】: 大会 t-1: レコード2: hash がレコードの内容のハッシュと異なります", "最初に一致しないのはレコード2 (bid) です: hash が"},
+			[]string{"t-1", "bid", "hash"}},
+		{"not a tournament's export", []byte(`{"format":"titm-tournament/1","extra":1}`), "", false,
+			[]string{"NOT verified: reading the tournament's export: json: unknown field"},
+			[]string{"【検証失敗】: 大会のエクスポートとして読めません"}, nil},
+		{"a tournament's game empty", []byte(`{"format":"titm-tournament/1","games":[null]}`), "", false,
+			[]string{"NOT verified: tournament : the export has an empty game"},
+			[]string{"【検証失敗】: 大会 : 含まれるゲームのエクスポートが検証できません"}, nil},
+		{"a tournament's game forged", encode(t, withForged), "", false,
+			[]string{fmt.Sprintf("NOT verified: tournament t-1: game three-1: record %d (impulse ", seq)},
+			[]string{"【検証失敗】: 大会 t-1: 含まれるゲーム three-1 のエクスポートが検証できません"}, []string{"t-1", "three-1"}},
+		{"tournament head not found", tour, other, false,
+			[]string{"NOT verified: tournament t-1: no record of its log has the hash " + other},
+			[]string{"【検証失敗】: 大会 t-1: ハッシュが " + other + " のレコードはログにありません"}, []string{"t-1"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			en, ja := CheckIn(tt.data, tt.head, lang.English), CheckIn(tt.data, tt.head, lang.Japanese)
+			if en.OK != tt.ok {
+				t.Fatalf("%+v", en)
+			}
+			if en != Check(tt.data, tt.head) {
+				t.Errorf("Check is not CheckIn in English:\n%+v\n%+v", en, Check(tt.data, tt.head))
+			}
+			if en.Lang != "en" || ja.Lang != "ja" {
+				t.Errorf("languages %q, %q", en.Lang, ja.Lang)
+			}
+			// The verdict is the same; the words differ.
+			if en.OK != ja.OK || en.Kind != ja.Kind || en.ID != ja.ID || en.Head != ja.Head || en.Records != ja.Records || en.Seq != ja.Seq || en.RecordKind != ja.RecordKind || en.HeadFound != ja.HeadFound {
+				t.Errorf("the verdicts differ:\n%+v\n%+v", en, ja)
+			}
+			if (ja.Note == "") != (en.Note == "") || (ja.Failing == "") != (en.Failing == "") || (ja.What == "") != (en.What == "") {
+				t.Errorf("the texts given differ:\n%+v\n%+v", en, ja)
+			}
+			for _, r := range []Result{en, ja} {
+				word, _, _ := strings.Cut(r.Summary, ": ")
+				if r.Summary != word+": "+r.Finding {
+					t.Errorf("summary %q, finding %q", r.Summary, r.Finding)
+				}
+			}
+			for _, r := range []struct {
+				res  Result
+				want []string
+			}{{en, tt.en}, {ja, tt.ja}} {
+				all := strings.Join([]string{r.res.Summary, r.res.Failing, r.res.Note}, "\n")
+				for _, w := range r.want {
+					if !strings.Contains(all, w) {
+						t.Errorf("%s: no %q in\n%s", r.res.Lang, w, all)
+					}
+				}
+			}
+			for _, text := range []string{ja.Summary, ja.Finding, ja.Failing, ja.Note, ja.What} {
+				if w := golden.EnglishWords(text, s, tt.ids...); len(w) > 0 {
+					t.Errorf("English in the Japanese verdict: %q in %q", w, text)
+				}
+			}
+		})
+	}
+}
+
+// A call that gives no export's bytes is answered in the language asked.
+func TestMisused(t *testing.T) {
+	s, err := scenarios.Load("three-days")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, ja := Misused(lang.English), Misused(lang.Japanese)
+	if en.OK || en.Seq != -1 || !strings.HasPrefix(en.Summary, "NOT verified: titmVerify takes") || en.What == "" {
+		t.Errorf("%+v", en)
+	}
+	if ja.OK || ja.Lang != "ja" || !strings.HasPrefix(ja.Summary, "【検証失敗】: ") {
+		t.Errorf("%+v", ja)
+	}
+	if w := golden.EnglishWords(ja.Summary+" "+ja.What, s, "titmVerify", "Uint8Array"); len(w) > 0 {
+		t.Errorf("English in %q: %q", ja.Summary, w)
 	}
 }
 

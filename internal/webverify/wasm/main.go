@@ -1,12 +1,13 @@
 //go:build js && wasm
 
-// Command wasm is titm's verifier for the browser: webverify.Check
+// Command wasm is titm's verifier for the browser: webverify.CheckIn
 // compiled to WebAssembly. It defines one JavaScript function,
 //
-//	titmVerify(bytes, head) -> Promise<result>
+//	titmVerify(bytes, head, lang) -> Promise<result>
 //
-// where bytes is a Uint8Array of an export's JSON file and head an
-// optional log head from a report (a string, or undefined); the promise
+// where bytes is a Uint8Array of an export's JSON file, head an optional
+// log head from a report (a string, or undefined) and lang the language
+// of the verdict's texts (en, ja; English when not given); the promise
 // resolves to webverify.Result as a plain object (its JSON names). Then it
 // waits, serving calls, until the page goes.
 //
@@ -18,6 +19,7 @@ import (
 	"encoding/json"
 	"syscall/js"
 
+	"titm/adjudicator/lang"
 	"titm/internal/webverify"
 )
 
@@ -36,13 +38,16 @@ func main() {
 // calls.
 func verify(_ js.Value, args []js.Value) any {
 	var data []byte
-	head := ""
+	head, code := "", lang.English
 	if len(args) > 0 && args[0].InstanceOf(js.Global().Get("Uint8Array")) {
 		data = make([]byte, args[0].Get("length").Int())
 		js.CopyBytesToGo(data, args[0])
 	}
 	if len(args) > 1 && args[1].Type() == js.TypeString {
 		head = args[1].String()
+	}
+	if len(args) > 2 && args[2].Type() == js.TypeString {
+		code = args[2].String()
 	}
 	var run js.Func
 	run = js.FuncOf(func(_ js.Value, p []js.Value) any {
@@ -51,9 +56,9 @@ func verify(_ js.Value, args []js.Value) any {
 			defer run.Release()
 			var res webverify.Result
 			if data == nil {
-				res = webverify.Result{Seq: -1, Summary: "NOT verified: titmVerify takes the export's bytes as a Uint8Array", What: "no export given"}
+				res = webverify.Misused(code)
 			} else {
-				res = webverify.Check(data, head)
+				res = webverify.CheckIn(data, head, code)
 			}
 			resolve.Invoke(toJS(res))
 		}()
