@@ -190,6 +190,7 @@ type gameView struct {
 	ScenarioTitle string        `json:"scenario_title"`
 	Created       time.Time     `json:"created"`
 	PerImpulse    string        `json:"time_per_impulse"`
+	PerTime       string        `json:"-"`                   // PerImpulse in the reader's words
 	Observers     []string      `json:"observers,omitempty"` // only when the operator shows addresses
 	Commitment    string        `json:"commitment"`
 	Seed          string        `json:"seed,omitempty"` // the game's seed, once revealed at the end
@@ -250,7 +251,7 @@ func (j *Journal) buildView(g *adjudicator.Game, log []adjudicator.Record, p *la
 	// standing orders (see lastChange): the same page, whether or not a
 	// player gave some since.
 	last := log[publicEnd(log)-1]
-	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), Lang: p.Code(), ScenarioTitle: sc.Name, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline),
+	v := &gameView{row: j.rowOf(g, change{last.Hash, last.Time}), Lang: p.Code(), ScenarioTitle: sc.Name, Created: g.Created.UTC(), PerImpulse: adjudicator.FormatDuration(g.Deadline), PerTime: span(p, g.Deadline),
 		Commitment: g.Commitment, VP: g.State.VP, Impulses: []*impulse{}, size: j.pictureSize(g, sc), p: p}
 	v.tourTag = j.community().tag(g.ID)
 	if sc.Title != "" {

@@ -57,6 +57,7 @@ type tourView struct {
 	Sides     string   `json:"sides"`
 	TieBreaks []string `json:"tiebreaks"`
 	Deadline  string   `json:"deadline"`
+	Time      string   `json:"-"` // Deadline in the reader's words
 	Forfeit   int      `json:"forfeit_after,omitempty"`
 	// RateUnplayed: the games not played out on the board are rated.
 	RateUnplayed bool                  `json:"rate_unplayed,omitempty"`
@@ -217,7 +218,7 @@ func (j *Journal) tourViewOf(t *tournament.Tournament, p *lang.Printer) (*tourVi
 		return j.playerName(t.Entrants[i])
 	}
 	v := &tourView{Title: p.Sprintf("Tournament %s", t.Name), Lang: p.Code(), ID: t.ID, Name: t.Name, Format: formatName(p, t.Format), Rounds: t.Settings.Rounds,
-		Scenarios: t.Scenarios, Sides: word(p, t.Sides), Deadline: adjudicator.FormatDuration(t.Deadline),
+		Scenarios: t.Scenarios, Sides: word(p, t.Sides), Deadline: adjudicator.FormatDuration(t.Deadline), Time: span(p, t.Deadline),
 		Forfeit: t.ForfeitAfter, RateUnplayed: t.RateUnplayed, Status: t.Status, StatusText: tourStatus(p, t.Status), Paused: t.Paused, Created: t.Created.UTC(),
 		Commitment: t.Commitment, Head: t.Head, Records: len(t.Log), Feed: tourURL(t.ID) + "/feed.atom", Here: tourURL(t.ID)}
 	for _, tb := range t.TieBreaks {
