@@ -2,6 +2,7 @@ package picture
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -13,19 +14,32 @@ import (
 // encoding. A map's rows are mostly runs of one colour and repeats of the
 // row above, its lines' edges the row above shifted by a pixel; so the
 // matches tried first are those: the byte before, and the row above, one
-// pixel left, straight and one right. A hash of four bytes still finds
-// the repeats further off, as the letters of names and unit ids. The
+// pixel left, straight and one right, the first eight bytes of each
+// compared at once, and only the longest of them followed further. A hash
+// of four bytes still finds the repeats further off, as the letters of
+// names and unit ids, where none of those repeats three bytes. The
 // matches are taken greedily, and each band is one block with its own
 // Huffman codes.
+//
+// Where the time goes, on the crowded campaign picture: some 250,000
+// symbols for 4.4 million bytes, three in five of them literals at the
+// antialiased edges of lines and letters, a few in each run. Each symbol
+// is found with a few loads and no loop; a match of eight bytes or more
+// is followed, by eight bytes at a time, only for the best candidate, or
+// for all of them if that one ends before tryMore bytes.
 
 // zband is the scratch space of a band's compression, one per goroutine.
 type zband struct {
 	toks []uint32 // matches as length<<16 | distance, literals as the byte
 	lit  [286]int32
 	dist [30]int32
-	hash [1 << 14]int32 // the last position of each hash of four bytes, plus one
-	bw   bitWriter
-	huff huffScratch
+	// hash is the last position of each hash of four bytes, plus base:
+	// each band's base is above every position of the bands before, end,
+	// so that they are passed over without clearing the table each time.
+	hash      [1 << hashBits]int32
+	base, end int32
+	bw        bitWriter
+	huff      huffScratch
 }
 
 // deflate appends to out the band data[start:] compressed as a block of
@@ -55,6 +69,11 @@ func (z *zband) deflate(out, data []byte, start, stride int, last bool) []byte {
 }
 
 const (
+	hashBits = 14
+	// tryMore: a match of the candidate first found this long is taken;
+	// a shorter one, the other candidates are followed too. Following
+	// them all took a tenth more time for 1.4 % less.
+	tryMore  = 32
 	minMatch = 3
 	maxMatch = 258
 	maxDist  = 1 << 15
@@ -66,54 +85,110 @@ func (z *zband) match(data []byte, start, stride int) {
 	z.toks = z.toks[:0]
 	clear(z.lit[:])
 	clear(z.dist[:])
-	clear(z.hash[:])
-	dists := [4]int{1, stride, stride - 1, stride + 1}
+	if int64(z.end)+int64(len(data))+1 > math.MaxInt32 {
+		clear(z.hash[:])
+		z.end = 0
+	}
+	z.base = z.end + 1
+	z.end = z.base + int32(len(data))
 	n := len(data)
 	for i := start; i < n; {
-		bestL, bestD := 0, 0
-		if i+4 <= n {
-			next := binary.LittleEndian.Uint32(data[i:])
-			for _, d := range dists {
-				// The first four bytes told apart at once; a match as
-				// long as can be is not bettered.
-				if d > i || d > maxDist || binary.LittleEndian.Uint32(data[i-d:]) != next {
-					continue
-				}
-				if l := 4 + matchLen(data, i-d+4, i+4); l > bestL {
-					bestL, bestD = l, d
-					if l >= min(maxMatch, n-i) {
-						break
-					}
-				}
-			}
-			if bestL < 32 {
-				h := next * 0x9e3779b1 >> 18
-				if c := int(z.hash[h]) - 1; c >= 0 && i-c <= maxDist && binary.LittleEndian.Uint32(data[c:]) == next {
-					if l := 4 + matchLen(data, c+4, i+4); l > bestL {
-						bestL, bestD = l, i-c
-					}
-				}
-				z.hash[h] = int32(i + 1)
-			}
+		var l, d int
+		if i > stride && i+8 <= n {
+			l, d = z.near(data, i, stride)
+		} else {
+			l, d = z.far(data, i, stride)
 		}
-		if bestL < minMatch {
+		// Three bytes from far off cost more than three literals.
+		if l < minMatch || l == minMatch && d > stride+1 {
 			z.toks = append(z.toks, uint32(data[i]))
 			z.lit[data[i]]++
 			i++
 			continue
 		}
-		z.toks = append(z.toks, uint32(bestL)<<16|uint32(bestD))
-		z.lit[257+lengthCode[bestL-minMatch]]++
-		z.dist[distCode(bestD)]++
-		i += bestL
+		z.toks = append(z.toks, uint32(l)<<16|uint32(d))
+		z.lit[257+lengthCode[l-minMatch]]++
+		z.dist[distCode(d)]++
+		i += l
 	}
 	z.lit[256] = 1 // the end of the block
 }
 
-// matchLen returns how many bytes, up to maxMatch-4, data[i:] repeats of
-// data[j:], j < i: the first four being compared already.
-func matchLen(data []byte, j, i int) int {
-	m := min(maxMatch-4, len(data)-i)
+// near returns a match at i, stride < i <= len(data)-8, and its
+// distance, or a length under minMatch for none: of the pixel before and
+// the row above, one pixel left, straight and one right, whichever repeats
+// most of the next eight bytes, followed further if it repeats all eight
+// (see tryMore); else, if none repeats three, the last position with the
+// same hash of four bytes.
+func (z *zband) near(data []byte, i, stride int) (int, int) {
+	x := binary.LittleEndian.Uint64(data[i:])
+	l, d := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-1:]))>>3, 1
+	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride:])) >> 3; m > l {
+		l, d = m, stride
+	}
+	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride+1:])) >> 3; m > l {
+		l, d = m, stride-1
+	}
+	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride-1:])) >> 3; m > l {
+		l, d = m, stride+1
+	}
+	if l == 8 {
+		l = 8 + matchLen(data, i-d+8, i+8, maxMatch-8)
+		if l >= tryMore {
+			return l, d
+		}
+		for _, e := range [4]int{1, stride, stride - 1, stride + 1} {
+			if e != d && binary.LittleEndian.Uint64(data[i-e:]) == x {
+				if m := 8 + matchLen(data, i-e+8, i+8, maxMatch-8); m > l {
+					l, d = m, e
+				}
+			}
+		}
+		return l, d
+	}
+	if l >= 3 {
+		return l, d
+	}
+	h := uint32(x) * 0x9e3779b1 >> (32 - hashBits)
+	c := int(z.hash[h] - z.base)
+	z.hash[h] = int32(i) + z.base
+	if c < 0 || i-c > maxDist {
+		return l, d
+	}
+	m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[c:])) >> 3
+	if m == 8 {
+		m += matchLen(data, c+8, i+8, maxMatch-8)
+	}
+	if m > l {
+		return m, i - c
+	}
+	return l, d
+}
+
+// far is near for the positions near does not take, with no hash: the
+// first row of the picture, and the last seven bytes of a band.
+func (z *zband) far(data []byte, i, stride int) (int, int) {
+	bestL, bestD := 0, 0
+	n := len(data)
+	if i+4 > n {
+		return 0, 0
+	}
+	next := binary.LittleEndian.Uint32(data[i:])
+	for _, d := range [4]int{1, stride, stride - 1, stride + 1} {
+		if d > i || binary.LittleEndian.Uint32(data[i-d:]) != next {
+			continue
+		}
+		if l := 4 + matchLen(data, i-d+4, i+4, maxMatch-4); l > bestL {
+			bestL, bestD = l, d
+		}
+	}
+	return bestL, bestD
+}
+
+// matchLen returns how many bytes, up to most, data[i:] repeats of
+// data[j:], j < i.
+func matchLen(data []byte, j, i, most int) int {
+	m := min(most, len(data)-i)
 	l := 0
 	for l+8 <= m {
 		if x := binary.LittleEndian.Uint64(data[i+l:]) ^ binary.LittleEndian.Uint64(data[j+l:]); x != 0 {
@@ -148,21 +223,52 @@ func (z *zband) writeBlock() {
 	var distCodes [30]uint16
 	canonical(litLen[:], litCode[:])
 	canonical(distLen[:], distCodes[:])
-	bw := &z.bw
-	for _, t := range z.toks {
-		l := int(t >> 16)
-		if l == 0 {
-			bw.write(uint64(litCode[t]), uint(litLen[t]))
-			continue
-		}
+	// Each literal's and each length's code with its extra bits, and how
+	// many bits they are in all, as bits | count<<24.
+	var litEnc [256]uint32
+	for s := range litEnc {
+		litEnc[s] = uint32(litCode[s]) | uint32(litLen[s])<<24
+	}
+	var lenEnc [maxMatch + 1]uint32
+	for l := minMatch; l <= maxMatch; l++ {
 		lc := lengthCode[l-minMatch]
 		s := 257 + lc
-		bw.write(uint64(litCode[s])|uint64(l-minMatch-lengthBase[lc])<<litLen[s], uint(litLen[s])+uint(lengthExtra[lc]))
-		d := int(t & 0xffff)
-		dc := distCode(d)
-		bw.write(uint64(distCodes[dc])|uint64(d-1-distBase[dc])<<distLen[dc], uint(distLen[dc])+uint(distExtra[dc]))
+		lenEnc[l] = (uint32(litCode[s]) | uint32(l-minMatch-lengthBase[lc])<<litLen[s]) | (uint32(litLen[s])+uint32(lengthExtra[lc]))<<24
 	}
-	bw.write(uint64(litCode[256]), uint(litLen[256]))
+	z.bw.tokens(z.toks, &litEnc, &lenEnc, &distCodes, &distLen)
+	z.bw.write(uint64(litCode[256]), uint(litLen[256]))
+}
+
+// tokens writes the tokens of a block, literals and matches, by their
+// codes. A token is 48 bits at most (a length's code and extra bits, 20, a
+// distance's, 28): written to the 7 bits or fewer held, it fills at most
+// 55 of the 64 of acc, all of which are stored, eight bytes at a time,
+// and the whole bytes kept.
+func (b *bitWriter) tokens(toks []uint32, litEnc *[256]uint32, lenEnc *[maxMatch + 1]uint32, distCodes *[30]uint16, distLen *[30]uint8) {
+	b.flush()
+	out := slices.Grow(b.out, 7*len(toks)+8)
+	buf, pos := out[:cap(out)], len(out)
+	acc, n := b.acc, b.n
+	for _, t := range toks {
+		if t < 256 {
+			e := litEnc[t]
+			acc |= uint64(e&0xffffff) << n
+			n += uint(e >> 24)
+		} else {
+			e := lenEnc[t>>16&0x1ff]
+			acc |= uint64(e&0xffffff) << n
+			n += uint(e >> 24)
+			d := int(t & 0xffff)
+			dc := distCode(d)
+			acc |= (uint64(distCodes[dc]) | uint64(d-1-distBase[dc])<<distLen[dc]) << n
+			n += uint(distLen[dc]) + uint(distExtra[dc])
+		}
+		binary.LittleEndian.PutUint64(buf[pos:], acc)
+		pos += int(n >> 3)
+		acc >>= n &^ 7
+		n &= 7
+	}
+	b.out, b.acc, b.n = buf[:pos], acc, n
 }
 
 // clOrder is the order the code length code's lengths are written in.
@@ -229,6 +335,7 @@ func (z *zband) writeLengths(all []uint8, nLit, nDist int) {
 // huffScratch is the scratch space of Huffman codes' lengths.
 type huffScratch struct {
 	syms   []uint64 // the symbols used, by frequency: frequency<<16 | symbol
+	tmp    []uint64 // sort's
 	weight []int64  // of the tree's nodes: the leaves, then the inner nodes
 	parent []int32
 	depth  []int32
@@ -252,8 +359,7 @@ func (hs *huffScratch) lengths(freq []int32, maxBits int, lens []uint8) {
 			syms = append(syms, uint64(s))
 		}
 	}
-	slices.Sort(syms)
-	hs.syms = syms
+	syms = hs.sort(syms)
 	n := len(syms)
 	// The tree, by two queues: the leaves, by weight, and the inner nodes,
 	// made in order of weight.
@@ -312,6 +418,41 @@ func (hs *huffScratch) lengths(freq []int32, maxBits int, lens []uint8) {
 	}
 }
 
+// sort sorts syms, frequency<<16 | symbol, by two passes of a radix sort
+// on the frequency's bytes: the symbols come in order, and each pass
+// keeps the order of the one before. It is some five times quicker than
+// slices.Sort on a block's few hundred symbols. A frequency of more than
+// 16 bits, which a band's block does not have, is sorted by slices.Sort.
+func (hs *huffScratch) sort(syms []uint64) []uint64 {
+	for _, s := range syms {
+		if s>>32 != 0 {
+			slices.Sort(syms)
+			hs.syms = syms
+			return syms
+		}
+	}
+	tmp := slices.Grow(hs.tmp[:0], len(syms))[:len(syms)]
+	src, dst := syms, tmp
+	for shift := 16; shift < 32; shift += 8 {
+		var count [257]int
+		for _, s := range src {
+			count[s>>shift&0xff+1]++
+		}
+		for i := 1; i < len(count); i++ {
+			count[i] += count[i-1]
+		}
+		for _, s := range src {
+			b := s >> shift & 0xff
+			dst[count[b]] = s
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	// Two passes: the sorted symbols are back in syms.
+	hs.syms, hs.tmp = syms, tmp
+	return syms
+}
+
 // canonical sets codes to the canonical Huffman code of lengths lens,
 // each code's bits reversed, as deflate writes them first bit first.
 func canonical(lens []uint8, codes []uint16) {
@@ -349,6 +490,15 @@ func (b *bitWriter) write(v uint64, n uint) {
 		b.out = binary.LittleEndian.AppendUint32(b.out, uint32(b.acc))
 		b.acc >>= 32
 		b.n -= 32
+	}
+}
+
+// flush writes the whole bytes of the bits held.
+func (b *bitWriter) flush() {
+	for b.n >= 8 {
+		b.out = append(b.out, byte(b.acc))
+		b.acc >>= 8
+		b.n -= 8
 	}
 }
 
