@@ -286,7 +286,7 @@ func (g *ground) indexesFor(fp *fixedPalette) *groundIndexes {
 // which it covers whole, as draw does in RGBA.
 func (g *ground) drawIndexed(ix *indexed, kind []int8) {
 	gi := g.indexesFor(ix.fp)
-	top, h, stride := ix.rect.Min.Y, ix.rect.Dy(), int32(4*g.size.X)
+	top, h, w1 := ix.rect.Min.Y, ix.rect.Dy(), int32(ix.w+1)
 	nb := (h + bandRows - 1) / bandRows
 	parallel(workers(nb), nb, func(_, b int) {
 		y0, y1 := top+b*bandRows, top+min(h, (b+1)*bandRows)
@@ -301,11 +301,13 @@ func (g *ground) drawIndexed(ix *indexed, kind []int8) {
 				copy(row[s.x0:s.x1], gi.rows[spanGround(s, kind)][s.x0:])
 			}
 		}
-		lo, hi := int32(y0)*stride, int32(y1)*stride
-		i, _ := slices.BinarySearch(g.off, lo)
+		// The lines' offsets are those of the whole picture's rows,
+		// the canvas's from top.
+		pix := ix.pix[:(y1-top)*int(w1)]
+		base, hi := int32(top)*w1, int32(y1)*w1
+		i, _ := slices.BinarySearch(g.off, int32(y0)*w1)
 		for ; i < len(g.off) && g.off[i] < hi; i++ {
-			y, x := g.off[i]/stride, g.off[i]%stride/4
-			px := &ix.row(int(y))[x]
+			px := &pix[g.off[i]-base]
 			*px = gi.lines[i*nGrounds+int(gi.kindOf[*px])]
 		}
 	})
