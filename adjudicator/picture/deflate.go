@@ -418,22 +418,20 @@ func (hs *huffScratch) lengths(freq []int32, maxBits int, lens []uint8) {
 	}
 }
 
-// sort sorts syms, frequency<<16 | symbol, by two passes of a radix sort
-// on the frequency's bytes: the symbols come in order, and each pass
-// keeps the order of the one before. It is some five times quicker than
-// slices.Sort on a block's few hundred symbols. A frequency of more than
-// 16 bits, which a band's block does not have, is sorted by slices.Sort.
+// sort sorts syms, frequency<<16 | symbol, by a radix sort on the
+// frequency's bytes, as many passes as the greatest frequency has bytes:
+// the symbols come in order, and each pass keeps the order of the one
+// before. It is some five times quicker than slices.Sort on a block's few
+// hundred symbols. It returns the sorted symbols, in syms or in the
+// scratch space kept with them.
 func (hs *huffScratch) sort(syms []uint64) []uint64 {
+	top := uint64(0)
 	for _, s := range syms {
-		if s>>32 != 0 {
-			slices.Sort(syms)
-			hs.syms = syms
-			return syms
-		}
+		top = max(top, s)
 	}
 	tmp := slices.Grow(hs.tmp[:0], len(syms))[:len(syms)]
 	src, dst := syms, tmp
-	for shift := 16; shift < 32; shift += 8 {
+	for shift := 16; shift < 64 && top>>shift != 0; shift += 8 {
 		var count [257]int
 		for _, s := range src {
 			count[s>>shift&0xff+1]++
@@ -448,9 +446,8 @@ func (hs *huffScratch) sort(syms []uint64) []uint64 {
 		}
 		src, dst = dst, src
 	}
-	// Two passes: the sorted symbols are back in syms.
-	hs.syms, hs.tmp = syms, tmp
-	return syms
+	hs.syms, hs.tmp = src, dst
+	return src
 }
 
 // canonical sets codes to the canonical Huffman code of lengths lens,

@@ -31,11 +31,19 @@ type fixedPalette struct {
 	rgb   []uint32 // the entries as 0xBBGGRR
 	index *table   // colour to entry, plus one
 	near  [1 << 15]int16
-	mixed *table // pixel<<16 | colour<<8 | coverage to the entry of the mixture, plus one
+	// mixed keeps the mixtures worked out: pixel<<16 | colour<<8 |
+	// coverage, then the entry of the mixture in the low byte, each in
+	// the slot of a hash of the first, overwriting the one there. It is
+	// looked up for every pixel an edge covers in part, and a slot holds
+	// the answer or not: a crowded picture mixes some 12,000, a sixth of
+	// them sharing a slot, worked out again when met.
+	mixed []uint32
 }
 
+const mixBits = 16
+
 func newFixedPalette(pal color.Palette) *fixedPalette {
-	fp := &fixedPalette{pal: pal, index: newTable(), mixed: newTable()}
+	fp := &fixedPalette{pal: pal, index: newTable(), mixed: make([]uint32, 1<<mixBits)}
 	for i, c := range pal {
 		k := key(c.(color.RGBA))
 		fp.rgb = append(fp.rgb, k)
@@ -65,8 +73,10 @@ func (fp *fixedPalette) of(k uint32) uint8 {
 // 1 to 254, as image/draw's Over does.
 func (fp *fixedPalette) mix(d, s, a uint8) uint8 {
 	k := uint32(d)<<16 | uint32(s)<<8 | uint32(a)
-	if i := fp.mixed.get(k); i > 0 {
-		return uint8(i - 1)
+	// A key is never 0, as the coverage is not.
+	slot := &fp.mixed[k*0x9e3779b1>>(32-mixBits)]
+	if *slot>>8 == k {
+		return uint8(*slot)
 	}
 	dc, sc := fp.rgb[d], fp.rgb[s]
 	ma := uint32(a) * 0x101
@@ -76,7 +86,7 @@ func (fp *fixedPalette) mix(d, s, a uint8) uint8 {
 		out |= ((dv*(0xffff-ma) + sv*ma) / 0xffff >> 8) << ch
 	}
 	i := fp.of(out)
-	*fp.mixed.at(k) = int32(i) + 1
+	*slot = k<<8 | uint32(i)
 	return i
 }
 
@@ -223,6 +233,7 @@ func (c *canvas) rasterizeIndexed(bb image.Rectangle, col color.RGBA) {
 func (ix *indexed) composite(r image.Rectangle, m *image.Alpha, mp image.Point, col color.RGBA) {
 	fp := ix.fp
 	s := fp.of(key(col))
+	sk := uint32(s) << 8
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		row := ix.row(y)[r.Min.X:r.Max.X]
 		mrow := m.Pix[m.PixOffset(mp.X, mp.Y+y-r.Min.Y):][:len(row)]
@@ -232,7 +243,13 @@ func (ix *indexed) composite(r image.Rectangle, m *image.Alpha, mp image.Point, 
 			case 0xff:
 				row[x] = s
 			default:
-				row[x] = fp.mix(row[x], s, a)
+				// mix's lookup, inline.
+				k := uint32(row[x])<<16 | sk | uint32(a)
+				if e := fp.mixed[k*0x9e3779b1>>(32-mixBits)]; e>>8 == k {
+					row[x] = uint8(e)
+				} else {
+					row[x] = fp.mix(row[x], s, a)
+				}
 			}
 		}
 	}
