@@ -3,7 +3,6 @@ package picture
 import (
 	"image"
 	"image/color"
-	"image/draw"
 	"slices"
 	"sync"
 
@@ -218,14 +217,6 @@ func (ix *indexed) maskFor(bb image.Rectangle) *image.Alpha {
 	}
 	*ix.mask = image.Alpha{Pix: ix.mask.Pix[:n], Stride: bb.Dx(), Rect: image.Rect(0, 0, bb.Dx(), bb.Dy())}
 	return ix.mask
-}
-
-// rasterizeIndexed draws the rasterizer's shapes, of bounds bb, in col.
-func (c *canvas) rasterizeIndexed(bb image.Rectangle, col color.RGBA) {
-	m := c.ix.maskFor(bb)
-	c.r.DrawOp = draw.Src
-	c.r.Draw(m, m.Rect, image.Opaque, image.Point{})
-	c.ix.composite(bb, m, image.Point{}, col)
 }
 
 // composite lays colour col over the pixels of r with the coverage of
