@@ -82,7 +82,6 @@ const (
 // match fills z.toks with the matches and literals of data[start:], and
 // z.lit and z.dist with how often each symbol comes.
 func (z *zband) match(data []byte, start, stride int) {
-	z.toks = z.toks[:0]
 	clear(z.lit[:])
 	clear(z.dist[:])
 	if int64(z.end)+int64(len(data))+1 > math.MaxInt32 {
@@ -92,6 +91,8 @@ func (z *zband) match(data []byte, start, stride int) {
 	z.base = z.end + 1
 	z.end = z.base + int32(len(data))
 	n := len(data)
+	// As many tokens as bytes at most: written in place, not appended.
+	toks, k := slices.Grow(z.toks[:0], n-start)[:n-start], 0
 	for i := start; i < n; {
 		var l, d int
 		if i > stride && i+8 <= n {
@@ -101,16 +102,19 @@ func (z *zband) match(data []byte, start, stride int) {
 		}
 		// Three bytes from far off cost more than three literals.
 		if l < minMatch || l == minMatch && d > stride+1 {
-			z.toks = append(z.toks, uint32(data[i]))
+			toks[k] = uint32(data[i])
+			k++
 			z.lit[data[i]]++
 			i++
 			continue
 		}
-		z.toks = append(z.toks, uint32(l)<<16|uint32(d))
+		toks[k] = uint32(l)<<16 | uint32(d)
+		k++
 		z.lit[257+lengthCode[l-minMatch]]++
 		z.dist[distCode(d)]++
 		i += l
 	}
+	z.toks = toks[:k]
 	z.lit[256] = 1 // the end of the block
 }
 
