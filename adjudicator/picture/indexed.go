@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"slices"
@@ -224,12 +225,24 @@ func (ix *indexed) maskFor(bb image.Rectangle) *image.Alpha {
 func (ix *indexed) composite(r image.Rectangle, m *image.Alpha, mp image.Point, col color.RGBA) {
 	fp := ix.fp
 	s := fp.of(key(col))
-	sk := uint32(s) << 8
+	sk, s8 := uint32(s)<<8, uint64(s)*0x0101010101010101
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		row := ix.row(y)[r.Min.X:r.Max.X]
 		mrow := m.Pix[m.PixOffset(mp.X, mp.Y+y-r.Min.Y):][:len(row)]
-		for x, a := range mrow {
-			switch a {
+		for x := 0; x < len(mrow); x++ {
+			// Eight pixels the shape misses, or covers whole, at once.
+			if x+8 <= len(mrow) {
+				switch binary.LittleEndian.Uint64(mrow[x:]) {
+				case 0:
+					x += 7
+					continue
+				case ^uint64(0):
+					binary.LittleEndian.PutUint64(row[x:], s8)
+					x += 7
+					continue
+				}
+			}
+			switch a := mrow[x]; a {
 			case 0:
 			case 0xff:
 				row[x] = s
@@ -306,7 +319,16 @@ func (g *ground) drawIndexed(ix *indexed, kind []int8) {
 			}
 			j := y - g.tintR.Min.Y
 			for _, s := range g.spans[g.rowStart[j]:g.rowStart[j+1]] {
-				copy(row[s.x0:s.x1], gi.rows[spanGround(s, kind)][s.x0:])
+				k := spanGround(s, kind)
+				// Most spans are the lines between areas, a pixel or two:
+				// set at once, without a call to copy.
+				if seg := row[s.x0:s.x1]; len(seg) <= 16 {
+					for x := range seg {
+						seg[x] = gi.rows[k][0]
+					}
+				} else {
+					copy(seg, gi.rows[k][s.x0:])
+				}
 			}
 		}
 		// The lines' offsets are those of the whole picture's rows,
