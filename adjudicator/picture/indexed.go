@@ -203,10 +203,22 @@ func (c *canvas) fillIndexed(r image.Rectangle, col color.RGBA) {
 	r = r.Intersect(c.clip)
 	i := c.ix.fp.of(key(col))
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := c.ix.row(y)[r.Min.X:r.Max.X]
-		for x := range row {
-			row[x] = i
+		fill(c.ix.row(y)[r.Min.X:r.Max.X], i)
+	}
+}
+
+// fill sets every byte of b to v: a short b byte by byte, a longer one by
+// copying what is set already, doubling it each time.
+func fill(b []byte, v byte) {
+	if len(b) <= 16 {
+		for x := range b {
+			b[x] = v
 		}
+		return
+	}
+	b[0] = v
+	for n := 1; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
 	}
 }
 
@@ -323,9 +335,7 @@ func (g *ground) drawIndexed(ix *indexed, kind []int8) {
 				// Most spans are the lines between areas, a pixel or two:
 				// set at once, without a call to copy.
 				if seg := row[s.x0:s.x1]; len(seg) <= 16 {
-					for x := range seg {
-						seg[x] = gi.rows[k][0]
-					}
+					fill(seg, gi.rows[k][0])
 				} else {
 					copy(seg, gi.rows[k][s.x0:])
 				}
