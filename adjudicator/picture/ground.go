@@ -5,7 +5,6 @@ import (
 	"image"
 	"image/color"
 	"slices"
-	"sort"
 	"sync"
 
 	"titm/rules"
@@ -34,7 +33,7 @@ type ground struct {
 	tintR    image.Rectangle // where the regions may go
 	rowStart []int32         // the spans of row y of tintR: spans[rowStart[y]:rowStart[y+1]]
 	spans    []tintSpan
-	off      []int32  // the pixels the lines cover, by offset in the whole RGBA picture, ascending
+	off      []int32  // the pixels the lines cover, ascending, by offset in the rows of the whole picture in palette entries (see indexed.row)
 	lines    []uint32 // their colour, premultiplied RGBA, little-endian
 	rows     [nGrounds][]byte
 
@@ -179,7 +178,7 @@ func (p *Plan) newGround(places []rules.Place) *ground {
 		for y := c.img.Rect.Min.Y; y < c.img.Rect.Max.Y; y++ {
 			for x := p.Map.Min.X; x < p.Map.Max.X; x++ {
 				if v := binary.LittleEndian.Uint32(c.img.Pix[c.img.PixOffset(x, y):]); v != 0 {
-					g.off = append(g.off, int32(y*4*p.Width+4*x))
+					g.off = append(g.off, int32(y*(p.Width+1)+1+x))
 					g.lines = append(g.lines, v)
 				}
 			}
@@ -230,12 +229,13 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 				copy(row[4*s.x0:4*s.x1], g.rows[spanGround(s, kind)][4*s.x0:])
 			}
 		}
-		// The lines' offsets are in the whole picture, the canvas's rows
-		// from top.
-		lo, hi, base := int32(y0*img.Stride), int32(y1*img.Stride), int32(top*img.Stride)
-		i := sort.Search(len(g.off), func(i int) bool { return g.off[i] >= lo })
-		for ; i < len(g.off) && g.off[i] < hi; i++ {
-			layOver(img.Pix[g.off[i]-base:], g.lines[i])
+		// The lines' offsets are in the whole picture's rows of entries,
+		// the canvas's RGBA rows from top.
+		w1 := int32(img.Rect.Dx() + 1)
+		i, _ := slices.BinarySearch(g.off, int32(y0)*w1)
+		for ; i < len(g.off) && g.off[i] < int32(y1)*w1; i++ {
+			y, x := g.off[i]/w1, g.off[i]%w1-1
+			layOver(img.Pix[img.PixOffset(int(x), int(y)):], g.lines[i])
 		}
 	})
 }

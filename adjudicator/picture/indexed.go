@@ -1,9 +1,9 @@
 package picture
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
-	"image/draw"
 	"slices"
 	"sync"
 
@@ -31,11 +31,19 @@ type fixedPalette struct {
 	rgb   []uint32 // the entries as 0xBBGGRR
 	index *table   // colour to entry, plus one
 	near  [1 << 15]int16
-	mixed *table // pixel<<16 | colour<<8 | coverage to the entry of the mixture, plus one
+	// mixed keeps the mixtures worked out: pixel<<16 | colour<<8 |
+	// coverage, then the entry of the mixture in the low byte, each in
+	// the slot of a hash of the first, overwriting the one there. It is
+	// looked up for every pixel an edge covers in part, and a slot holds
+	// the answer or not: a crowded picture mixes some 12,000, a sixth of
+	// them sharing a slot, worked out again when met.
+	mixed []uint32
 }
 
+const mixBits = 16
+
 func newFixedPalette(pal color.Palette) *fixedPalette {
-	fp := &fixedPalette{pal: pal, index: newTable(), mixed: newTable()}
+	fp := &fixedPalette{pal: pal, index: newTable(), mixed: make([]uint32, 1<<mixBits)}
 	for i, c := range pal {
 		k := key(c.(color.RGBA))
 		fp.rgb = append(fp.rgb, k)
@@ -65,8 +73,10 @@ func (fp *fixedPalette) of(k uint32) uint8 {
 // 1 to 254, as image/draw's Over does.
 func (fp *fixedPalette) mix(d, s, a uint8) uint8 {
 	k := uint32(d)<<16 | uint32(s)<<8 | uint32(a)
-	if i := fp.mixed.get(k); i > 0 {
-		return uint8(i - 1)
+	// A key is never 0, as the coverage is not.
+	slot := &fp.mixed[k*0x9e3779b1>>(32-mixBits)]
+	if *slot>>8 == k {
+		return uint8(*slot)
 	}
 	dc, sc := fp.rgb[d], fp.rgb[s]
 	ma := uint32(a) * 0x101
@@ -76,7 +86,7 @@ func (fp *fixedPalette) mix(d, s, a uint8) uint8 {
 		out |= ((dv*(0xffff-ma) + sv*ma) / 0xffff >> 8) << ch
 	}
 	i := fp.of(out)
-	*fp.mixed.at(k) = int32(i) + 1
+	*slot = k<<8 | uint32(i)
 	return i
 }
 
@@ -193,10 +203,22 @@ func (c *canvas) fillIndexed(r image.Rectangle, col color.RGBA) {
 	r = r.Intersect(c.clip)
 	i := c.ix.fp.of(key(col))
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := c.ix.row(y)[r.Min.X:r.Max.X]
-		for x := range row {
-			row[x] = i
+		fill(c.ix.row(y)[r.Min.X:r.Max.X], i)
+	}
+}
+
+// fill sets every byte of b to v: a short b byte by byte, a longer one by
+// copying what is set already, doubling it each time.
+func fill(b []byte, v byte) {
+	if len(b) <= 16 {
+		for x := range b {
+			b[x] = v
 		}
+		return
+	}
+	b[0] = v
+	for n := 1; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
 	}
 }
 
@@ -210,29 +232,40 @@ func (ix *indexed) maskFor(bb image.Rectangle) *image.Alpha {
 	return ix.mask
 }
 
-// rasterizeIndexed draws the rasterizer's shapes, of bounds bb, in col.
-func (c *canvas) rasterizeIndexed(bb image.Rectangle, col color.RGBA) {
-	m := c.ix.maskFor(bb)
-	c.r.DrawOp = draw.Src
-	c.r.Draw(m, m.Rect, image.Opaque, image.Point{})
-	c.ix.composite(bb, m, image.Point{}, col)
-}
-
 // composite lays colour col over the pixels of r with the coverage of
 // mask m from mp.
 func (ix *indexed) composite(r image.Rectangle, m *image.Alpha, mp image.Point, col color.RGBA) {
 	fp := ix.fp
 	s := fp.of(key(col))
+	sk, s8 := uint32(s)<<8, uint64(s)*0x0101010101010101
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		row := ix.row(y)[r.Min.X:r.Max.X]
 		mrow := m.Pix[m.PixOffset(mp.X, mp.Y+y-r.Min.Y):][:len(row)]
-		for x, a := range mrow {
-			switch a {
+		for x := 0; x < len(mrow); x++ {
+			// Eight pixels the shape misses, or covers whole, at once.
+			if x+8 <= len(mrow) {
+				switch binary.LittleEndian.Uint64(mrow[x:]) {
+				case 0:
+					x += 7
+					continue
+				case ^uint64(0):
+					binary.LittleEndian.PutUint64(row[x:], s8)
+					x += 7
+					continue
+				}
+			}
+			switch a := mrow[x]; a {
 			case 0:
 			case 0xff:
 				row[x] = s
 			default:
-				row[x] = fp.mix(row[x], s, a)
+				// mix's lookup, inline.
+				k := uint32(row[x])<<16 | sk | uint32(a)
+				if e := fp.mixed[k*0x9e3779b1>>(32-mixBits)]; e>>8 == k {
+					row[x] = uint8(e)
+				} else {
+					row[x] = fp.mix(row[x], s, a)
+				}
 			}
 		}
 	}
@@ -286,7 +319,7 @@ func (g *ground) indexesFor(fp *fixedPalette) *groundIndexes {
 // which it covers whole, as draw does in RGBA.
 func (g *ground) drawIndexed(ix *indexed, kind []int8) {
 	gi := g.indexesFor(ix.fp)
-	top, h, stride := ix.rect.Min.Y, ix.rect.Dy(), int32(4*g.size.X)
+	top, h, w1 := ix.rect.Min.Y, ix.rect.Dy(), int32(ix.w+1)
 	nb := (h + bandRows - 1) / bandRows
 	parallel(workers(nb), nb, func(_, b int) {
 		y0, y1 := top+b*bandRows, top+min(h, (b+1)*bandRows)
@@ -298,14 +331,23 @@ func (g *ground) drawIndexed(ix *indexed, kind []int8) {
 			}
 			j := y - g.tintR.Min.Y
 			for _, s := range g.spans[g.rowStart[j]:g.rowStart[j+1]] {
-				copy(row[s.x0:s.x1], gi.rows[spanGround(s, kind)][s.x0:])
+				k := spanGround(s, kind)
+				// Most spans are the lines between areas, a pixel or two:
+				// set at once, without a call to copy.
+				if seg := row[s.x0:s.x1]; len(seg) <= 16 {
+					fill(seg, gi.rows[k][0])
+				} else {
+					copy(seg, gi.rows[k][s.x0:])
+				}
 			}
 		}
-		lo, hi := int32(y0)*stride, int32(y1)*stride
-		i, _ := slices.BinarySearch(g.off, lo)
+		// The lines' offsets are those of the whole picture's rows,
+		// the canvas's from top.
+		pix := ix.pix[:(y1-top)*int(w1)]
+		base, hi := int32(top)*w1, int32(y1)*w1
+		i, _ := slices.BinarySearch(g.off, int32(y0)*w1)
 		for ; i < len(g.off) && g.off[i] < hi; i++ {
-			y, x := g.off[i]/stride, g.off[i]%stride/4
-			px := &ix.row(int(y))[x]
+			px := &pix[g.off[i]-base]
 			*px = gi.lines[i*nGrounds+int(gi.kindOf[*px])]
 		}
 	})

@@ -144,6 +144,7 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	// language (see fixedPalette), each band compressed as drawn.
 	c, e := r.c, &r.enc
 	p.ground = p.groundOf()
+	c.shapes.sweep()
 	e.beginIndexed(fp, p.Width, p.Height)
 	rows := stripRowsIndexed(p.Width)
 	for i := range (p.Height + rows - 1) / rows {
