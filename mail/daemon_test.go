@@ -237,7 +237,10 @@ var passwords = map[string]string{referee: "ref-pass", german: "g-pass", allied:
 // with folderSize.
 func (w *world) inbox(addr string) []*mail.Incoming {
 	w.t.Helper()
-	pass := passwords[addr]
+	pass, ok := passwords[addr]
+	if !ok {
+		pass = "pass" // one of worldOptions.users
+	}
 	c, err := imapclient.DialInsecure(w.imapAddr(), nil)
 	if err != nil {
 		w.t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -100,7 +101,12 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		return next, err
 	}
 	lanes := lanesOf(due)
-	pics := newPictures(due, &s.recent, s.log)
+	pics := newPictures(due, s.st, &s.recent, s.log)
+	// The pictures are drawn ahead in lanes of their own, which end with
+	// the sending: a mail held back leaves its picture untaken.
+	drawing, stopDrawing := context.WithCancel(ctx)
+	waitDrawing := pics.render(drawing, runtime.GOMAXPROCS(0))
+	defer func() { stopDrawing(); waitDrawing() }()
 	var (
 		mu    sync.Mutex
 		first error

@@ -698,6 +698,9 @@ func (c *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	return nil
 }
 
+// dataBufs are the buffers Data reads messages into.
+var dataBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 func (c *smtpSession) Data(r io.Reader) error {
 	c.mu.Lock()
 	if c.closed {
@@ -709,7 +712,15 @@ func (c *smtpSession) Data(r io.Reader) error {
 	c.mu.Unlock()
 	defer c.inData.Done()
 
-	data, err := io.ReadAll(r)
+	// The message is read into a buffer kept from the last ones, and each
+	// recipient's mailbox gets a copy of its own (deliver): a picture of
+	// 550 KB read by io.ReadAll was copied some twenty times over as the
+	// slice grew.
+	buf := dataBufs.Get().(*bytes.Buffer)
+	defer dataBufs.Put(buf)
+	buf.Reset()
+	_, err := buf.ReadFrom(r)
+	data := buf.Bytes()
 	if err != nil {
 		// go-smtp recognises its own errors (such as "message too large")
 		// only unwrapped.
