@@ -82,3 +82,6 @@ func LivePages(path string) ([]int, int, error) {
 func (t *Tx) AsOlderQueue(id uint64) error {
 	return put(t.tx, path(bucketQueue), u64(id), nil)
 }
+
+// ReleaseEvery is how often at most reads unmap the pages of the file.
+const ReleaseEvery = releaseEvery

@@ -68,9 +68,9 @@ func TestReadsLeaveNoPagesMapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The transactions release at most every few milliseconds: the next
-	// one after that releases what the last read.
-	time.Sleep(50 * time.Millisecond)
+	// The transactions release at most every ReleaseEvery: the next one
+	// after that releases what the last read.
+	time.Sleep(store.ReleaseEvery + 10*time.Millisecond)
 	s.View(func(*store.Tx) error { return nil })
 	after := mappedKB(t, path)
 	t.Logf("mapped: %d kB after reading %d games, %d kB after listing them, %d kB after the transaction", during, len(ids), listing, after)
