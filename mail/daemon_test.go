@@ -91,6 +91,9 @@ type worldOptions struct {
 	languages map[rules.Side]string
 	// users are more addresses with a mailbox on the servers.
 	users []string
+	// discard, when set, names the recipients whose mails the SMTP
+	// server accepts and drops (embedded.Options.Discard).
+	discard func(to string) bool
 }
 
 func newWorld(t testing.TB, o *worldOptions) *world {
@@ -108,7 +111,7 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	}
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
 		Users:   users,
-		Folders: []string{"processed"}, Fault: o.fault, Logger: quiet(), TLSConfig: tc})
+		Folders: []string{"processed"}, Fault: o.fault, Discard: o.discard, Logger: quiet(), TLSConfig: tc})
 	if err != nil {
 		t.Fatal(err)
 	}
