@@ -94,6 +94,8 @@ type worldOptions struct {
 	// discard, when set, names the recipients whose mails the SMTP
 	// server accepts and drops (embedded.Options.Discard).
 	discard func(to string) bool
+	// serverLog, when set, is the embedded servers' logger (else quiet).
+	serverLog *slog.Logger
 }
 
 func newWorld(t testing.TB, o *worldOptions) *world {
@@ -109,9 +111,13 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	for _, u := range o.users {
 		users[u] = "pass"
 	}
+	serverLog := o.serverLog
+	if serverLog == nil {
+		serverLog = quiet()
+	}
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
 		Users:   users,
-		Folders: []string{"processed"}, Fault: o.fault, Discard: o.discard, Logger: quiet(), TLSConfig: tc})
+		Folders: []string{"processed"}, Fault: o.fault, Discard: o.discard, Logger: serverLog, TLSConfig: tc})
 	if err != nil {
 		t.Fatal(err)
 	}
