@@ -91,6 +91,11 @@ type worldOptions struct {
 	languages map[rules.Side]string
 	// users are more addresses with a mailbox on the servers.
 	users []string
+	// discard, when set, names the recipients whose mails the SMTP
+	// server accepts and drops (embedded.Options.Discard).
+	discard func(to string) bool
+	// serverLog, when set, is the embedded servers' logger (else quiet).
+	serverLog *slog.Logger
 }
 
 func newWorld(t testing.TB, o *worldOptions) *world {
@@ -106,9 +111,13 @@ func newWorld(t testing.TB, o *worldOptions) *world {
 	for _, u := range o.users {
 		users[u] = "pass"
 	}
+	serverLog := o.serverLog
+	if serverLog == nil {
+		serverLog = quiet()
+	}
 	srv, err := embedded.Start(&embedded.Options{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
 		Users:   users,
-		Folders: []string{"processed"}, Fault: o.fault, Logger: quiet(), TLSConfig: tc})
+		Folders: []string{"processed"}, Fault: o.fault, Discard: o.discard, Logger: serverLog, TLSConfig: tc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +246,10 @@ var passwords = map[string]string{referee: "ref-pass", german: "g-pass", allied:
 // with folderSize.
 func (w *world) inbox(addr string) []*mail.Incoming {
 	w.t.Helper()
-	pass := passwords[addr]
+	pass, ok := passwords[addr]
+	if !ok {
+		pass = "pass" // one of worldOptions.users
+	}
 	c, err := imapclient.DialInsecure(w.imapAddr(), nil)
 	if err != nil {
 		w.t.Fatal(err)

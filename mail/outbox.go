@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -100,7 +101,12 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 		return next, err
 	}
 	lanes := lanesOf(due)
-	pics := newPictures(due, &s.recent, s.log)
+	pics := newPictures(due, s.st, &s.recent, s.log)
+	// The pictures are drawn ahead in lanes of their own, which end with
+	// the sending: a mail held back leaves its picture untaken.
+	drawing, stopDrawing := context.WithCancel(ctx)
+	waitDrawing := pics.render(drawing, runtime.GOMAXPROCS(0))
+	defer func() { stopDrawing(); waitDrawing() }()
 	var (
 		mu    sync.Mutex
 		first error
@@ -109,6 +115,8 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 	)
 	for range min(sendConns, len(lanes)) {
 		wg.Go(func() {
+			k := &conn{}
+			defer k.quit()
 			for {
 				i := int(taken.Add(1) - 1)
 				if i >= len(lanes) {
@@ -116,7 +124,7 @@ func (s *Sender) Flush(ctx context.Context) (time.Time, error) {
 				}
 				// Lanes share no recipient: the addresses held are
 				// each lane's own from here on.
-				n, err := s.sendLane(ctx, lanes[i], maps.Clone(held), pics)
+				n, err := s.sendLane(ctx, k, lanes[i], maps.Clone(held), pics)
 				mu.Lock()
 				if !n.IsZero() && (next.IsZero() || n.Before(next)) {
 					next = n
@@ -171,21 +179,35 @@ func lanesOf(due []*store.Mail) [][]*store.Mail {
 	return lanes
 }
 
-// sendLane sends a lane's mails over one connection, and returns when the
+// conn is a connection to the server, kept from one lane to the next: a
+// lane is the mails to one player, and with many players each lane would
+// otherwise dial, greet, start TLS and log in for a mail or two.
+type conn struct {
+	c    *smtp.Client
+	stop func() bool // ends the closing of c when the context ends
+}
+
+// quit ends the connection, if there is one.
+func (k *conn) quit() {
+	if k.c != nil {
+		k.stop()
+		k.c.Quit()
+		k.c = nil
+	}
+}
+
+// drop closes a broken connection, or one whose session cannot be reset:
+// the next mail dials again.
+func (k *conn) drop() {
+	k.stop()
+	k.c.Close()
+	k.c = nil
+}
+
+// sendLane sends a lane's mails over k's connection, and returns when the
 // first of them left waiting for a retry is due.
-func (s *Sender) sendLane(ctx context.Context, lane []*store.Mail, held map[string]bool, pics *pictures) (time.Time, error) {
+func (s *Sender) sendLane(ctx context.Context, k *conn, lane []*store.Mail, held map[string]bool, pics *pictures) (time.Time, error) {
 	var next time.Time
-	var c *smtp.Client
-	// A context that ends closes the connection, which ends a send that
-	// waits on a server: the daemon stops at once, and the mail is tried
-	// again at the next start.
-	stop := func() bool { return false }
-	defer func() {
-		stop()
-		if c != nil {
-			c.Quit()
-		}
-	}()
 	var dialErr error // once the server cannot be reached, the rest wait too
 	for _, m := range lane {
 		if ctx.Err() != nil {
@@ -195,13 +217,15 @@ func (s *Sender) sendLane(ctx context.Context, lane []*store.Mail, held map[stri
 			continue // behind a mail to the same address refused just now
 		}
 		err := dialErr
-		if c == nil && err == nil {
-			c, err = s.dial()
+		if k.c == nil && err == nil {
+			k.c, err = s.dial()
 			dialErr = err
 			if err == nil {
-				stop()
-				cc := c
-				stop = context.AfterFunc(ctx, func() { cc.Close() })
+				// A context that ends closes the connection, which ends
+				// a send that waits on a server: the daemon stops at
+				// once, and the mail is tried again at the next start.
+				c := k.c
+				k.stop = context.AfterFunc(ctx, func() { c.Close() })
 			}
 		}
 		if err == nil {
@@ -210,7 +234,7 @@ func (s *Sender) sendLane(ctx context.Context, lane []*store.Mail, held map[stri
 				// The mail cannot be made: no retry would help.
 				err = unsendable{err}
 			} else {
-				err = c.SendMail(m.From, m.To, bytes.NewReader(data))
+				err = k.c.SendMail(m.From, m.To, bytes.NewReader(data))
 			}
 			var se *smtp.SMTPError
 			var un unsendable
@@ -218,14 +242,12 @@ func (s *Sender) sendLane(ctx context.Context, lane []*store.Mail, held map[stri
 			case err == nil, errors.As(err, &un):
 			case errors.As(err, &se):
 				// Refused: the session is reset for the next mail.
-				if c.Reset() != nil {
-					c.Close()
-					c = nil
+				if k.c.Reset() != nil {
+					k.drop()
 				}
 			default:
 				// The connection broke: the next mail dials again.
-				c.Close()
-				c = nil
+				k.drop()
 			}
 		}
 		if err := s.record(m, err); err != nil {

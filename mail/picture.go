@@ -1,14 +1,17 @@
 package mail
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"titm/adjudicator/referee"
+	"titm/rules"
 	"titm/store"
 )
 
@@ -25,18 +28,25 @@ type deferred struct {
 }
 
 // draw draws the picture of a snapshot, and logs it (at debug level) with
-// the time it took: drawing is the heaviest part of sending a report.
-func draw(tx *store.Tx, key string, log *slog.Logger) ([]byte, error) {
+// the time it took: drawing is the heaviest part of sending a report. The
+// snapshot is read in a transaction of its own, and drawn after it: a read
+// transaction held open would keep bbolt from growing the file meanwhile.
+func draw(st *store.Store, key string, log *slog.Logger) ([]byte, error) {
 	start := time.Now()
-	data := tx.Snapshot(key)
-	if data == nil {
-		return nil, fmt.Errorf("the picture's snapshot %s is missing", key)
-	}
-	snap, err := referee.ReadSnapshot(data)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %w", key, err)
-	}
-	s, err := tx.Scenario(snap.Game)
+	var snap *referee.Snapshot
+	var s *rules.Scenario
+	err := st.View(func(tx *store.Tx) error {
+		data := tx.Snapshot(key)
+		if data == nil {
+			return fmt.Errorf("the picture's snapshot %s is missing", key)
+		}
+		var err error
+		if snap, err = referee.ReadSnapshot(data); err != nil {
+			return fmt.Errorf("snapshot %s: %w", key, err)
+		}
+		s, err = tx.Scenario(snap.Game)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -54,26 +64,44 @@ func draw(tx *store.Tx, key string, log *slog.Logger) ([]byte, error) {
 // last of them is made; the last few drawn are kept in recent besides, for
 // the mails of the same impulse a later Flush sends (a retry, or a
 // recipient's mail queued after the others).
+//
+// The pictures are drawn ahead of the mails (render), in lanes of their
+// own, as many as the processor has cores: while the mails of one impulse
+// go out, the pictures of the next are drawn. A picture drawn ahead holds
+// one of picturesAhead places until its last mail is made, which bounds
+// the memory they take: a render takes a few MB while it runs, and a
+// picture up to 400 KB once drawn. A mail whose picture no lane has begun
+// draws it itself.
 type pictures struct {
 	mu     sync.Mutex
 	m      map[string]*picture // by snapshot
+	order  []string            // the snapshots, in the order of their first mails
+	places chan struct{}       // a token for each picture drawn ahead and not yet taken by all its mails
+	st     *store.Store
 	recent *recentPictures
 	log    *slog.Logger
 }
 
 type picture struct {
-	once sync.Once
-	png  []byte
-	err  error
-	left int // mails still to be made with it
+	claimed atomic.Bool   // someone draws it, or has drawn it
+	ready   chan struct{} // closed once drawn
+	png     []byte
+	err     error
+	left    int  // mails still to be made with it
+	ahead   bool // drawn ahead, holding a place
 }
 
-func newPictures(due []*store.Mail, recent *recentPictures, log *slog.Logger) *pictures {
-	p := &pictures{m: map[string]*picture{}, recent: recent, log: log}
+// picturesAhead is how many pictures at most are drawn ahead of their
+// mails, drawing or drawn.
+const picturesAhead = 4
+
+func newPictures(due []*store.Mail, st *store.Store, recent *recentPictures, log *slog.Logger) *pictures {
+	p := &pictures{m: map[string]*picture{}, places: make(chan struct{}, picturesAhead), st: st, recent: recent, log: log}
 	for _, m := range due {
 		if m.Deferred && m.Snapshot != "" {
 			if p.m[m.Snapshot] == nil {
-				p.m[m.Snapshot] = &picture{}
+				p.m[m.Snapshot] = &picture{ready: make(chan struct{})}
+				p.order = append(p.order, m.Snapshot)
 			}
 			p.m[m.Snapshot].left++
 		}
@@ -81,36 +109,80 @@ func newPictures(due []*store.Mail, recent *recentPictures, log *slog.Logger) *p
 	return p
 }
 
-// get returns a mail's picture: one drawn lately, or drawn now by the first
-// mail that asks for it.
-func (p *pictures) get(tx *store.Tx, m *store.Mail) ([]byte, error) {
+// render draws the pictures ahead of their mails, in up to lanes at once,
+// until all are drawn or ctx ends; the returned function waits for the
+// lanes to end.
+func (p *pictures) render(ctx context.Context, lanes int) (wait func()) {
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(lanes, len(p.order), picturesAhead) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(p.order) {
+					return
+				}
+				select {
+				case p.places <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				p.mu.Lock()
+				pic := p.m[p.order[i]]
+				p.mu.Unlock()
+				if pic == nil || !pic.claimed.CompareAndSwap(false, true) {
+					<-p.places // a mail draws it, or has: no place is held
+					continue
+				}
+				pic.ahead = true
+				pic.png, pic.err = p.draw(p.order[i])
+				close(pic.ready)
+			}
+		})
+	}
+	return wg.Wait
+}
+
+// draw draws a picture, or takes it from the recent ones.
+func (p *pictures) draw(key string) ([]byte, error) {
+	if png := p.recent.get(key); png != nil {
+		return png, nil
+	}
+	png, err := draw(p.st, key, p.log)
+	if err == nil {
+		p.recent.put(key, png)
+	}
+	return png, err
+}
+
+// get returns a mail's picture: drawn ahead, or lately, or drawn now by the
+// first mail that asks for it.
+func (p *pictures) get(m *store.Mail) ([]byte, error) {
 	p.mu.Lock()
 	pic := p.m[m.Snapshot]
 	p.mu.Unlock()
-	draw := func() ([]byte, error) {
-		if png := p.recent.get(m.Snapshot); png != nil {
-			return png, nil
-		}
-		png, err := draw(tx, m.Snapshot, p.log)
-		if err == nil {
-			p.recent.put(m.Snapshot, png)
-		}
-		return png, err
-	}
 	if pic == nil {
-		return draw()
+		return p.draw(m.Snapshot)
 	}
-	pic.once.Do(func() { pic.png, pic.err = draw() })
+	if pic.claimed.CompareAndSwap(false, true) {
+		pic.png, pic.err = p.draw(m.Snapshot)
+		close(pic.ready)
+	}
+	<-pic.ready
 	return pic.png, pic.err
 }
 
-// done forgets a mail's picture once the last mail that carries it is made.
+// done forgets a mail's picture once the last mail that carries it is
+// made, and frees its place if it was drawn ahead.
 func (p *pictures) done(m *store.Mail) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if pic := p.m[m.Snapshot]; pic != nil {
 		if pic.left--; pic.left <= 0 {
 			delete(p.m, m.Snapshot)
+			if pic.ahead {
+				<-p.places
+			}
 		}
 	}
 }
@@ -158,21 +230,22 @@ func (r *recentPictures) put(key string, png []byte) {
 // message returns the message of a queued mail: stored whole, or composed
 // now with its picture.
 func (s *Sender) message(m *store.Mail, pics *pictures) ([]byte, error) {
-	var data, png []byte
-	var err error
+	var data []byte
 	s.st.View(func(tx *store.Tx) error {
 		data = tx.MailData(m.ID)
-		if m.Deferred && m.Snapshot != "" {
-			png, err = pics.get(tx, m)
-			pics.done(m)
-		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("mail %d: drawing its map: %w", m.ID, err)
-	}
 	if !m.Deferred {
 		return data, nil
+	}
+	var png []byte
+	if m.Snapshot != "" {
+		var err error
+		png, err = pics.get(m)
+		pics.done(m)
+		if err != nil {
+			return nil, fmt.Errorf("mail %d: drawing its map: %w", m.ID, err)
+		}
 	}
 	var d deferred
 	if err := json.Unmarshal(data, &d); err != nil {

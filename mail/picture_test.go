@@ -10,7 +10,7 @@ import (
 
 // TestRecentPictures: the pictures drawn last are kept, the latest used
 // last to go, and a mail whose picture is kept is made without drawing it
-// again (the store's transaction, nil here, is not touched).
+// again (the store, nil here, is not touched).
 func TestRecentPictures(t *testing.T) {
 	var r recentPictures
 	for i := range keptPictures {
@@ -35,9 +35,9 @@ func TestRecentPictures(t *testing.T) {
 	}
 
 	due := []*store.Mail{{ID: 1, Deferred: true, Snapshot: "new"}, {ID: 2, Deferred: true, Snapshot: "new"}}
-	p := newPictures(due, &r, nil)
+	p := newPictures(due, nil, &r, nil)
 	for _, m := range due {
-		png, err := p.get(nil, m)
+		png, err := p.get(m)
 		if err != nil || !bytes.Equal(png, []byte("new")) {
 			t.Errorf("mail %d: picture %q, %v", m.ID, png, err)
 		}

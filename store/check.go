@@ -130,6 +130,7 @@ func (t *Tx) checkGames(r *CheckReport) {
 	}
 	games.ForEach(func(k, _ []byte) error {
 		r.Games++
+		t.s.release(t.tx, false)
 		gr := &CheckReport{}
 		per = append(per, gr)
 		if replay := t.checkGame(gr, string(k)); replay != nil {
@@ -321,12 +322,16 @@ func (t *Tx) checkOutbox(r *CheckReport) {
 		if !bytes.Equal(u64(m.ID), k) {
 			r.add(where, "it is kept under the key %x", k)
 		}
-		queued := queue.Get(k) != nil
+		entry := queue.Get(k)
+		queued := entry != nil
 		switch {
 		case m.Status == MailQueued:
 			r.Queued++
 			if !queued {
 				r.add(where, "it is queued, but not in the queue's index: it would never be sent")
+			}
+			if len(entry) > 0 && string(entry) != m.Snapshot {
+				r.add(where, "the queue's index gives it the snapshot %q, and its record %q", entry, m.Snapshot)
 			}
 			if len(data.Get(k)) == 0 {
 				r.add(where, "it is queued without its message")

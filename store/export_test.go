@@ -76,3 +76,12 @@ func LivePages(path string) ([]int, int, error) {
 	}
 	return live, m.pageSize, nil
 }
+
+// AsOlderQueue writes a queued mail's entry in the queue's index as a titm
+// of schema version 9 before the entries named the mail's snapshot: empty.
+func (t *Tx) AsOlderQueue(id uint64) error {
+	return put(t.tx, path(bucketQueue), u64(id), nil)
+}
+
+// ReleaseEvery is how often at most reads unmap the pages of the file.
+const ReleaseEvery = releaseEvery

@@ -180,7 +180,9 @@ func (t *Tx) Games() ([]*adjudicator.Game, error) {
 		if err != nil {
 			return fmt.Errorf("store: game %s: %w", k, err)
 		}
-		out = append(out, g)
+		if out = append(out, g); len(out)%releaseBatch == 0 {
+			t.s.release(t.tx, true)
+		}
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return lessID(out[i].ID, out[j].ID) })

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -179,11 +180,11 @@ func (t *Tx) PutMail(m *Mail) error {
 			err = del(t.tx, msgs, u64(m.ID))
 		}
 	case len(m.Data) > 0:
-		if err = put(t.tx, q, u64(m.ID), nil); err == nil {
+		if err = put(t.tx, q, u64(m.ID), []byte(m.Snapshot)); err == nil {
 			err = put(t.tx, msgs, u64(m.ID), m.Data)
 		}
 	default:
-		err = put(t.tx, q, u64(m.ID), nil)
+		err = put(t.tx, q, u64(m.ID), []byte(m.Snapshot))
 	}
 	if err != nil {
 		return fmt.Errorf("store: mail %d: %w", m.ID, err)
@@ -240,16 +241,33 @@ func (t *Tx) Snapshot(key string) []byte {
 	return append([]byte(nil), t.tx.Bucket(bucketSnapshots).Get([]byte(key))...)
 }
 
-// DropSnapshot deletes a snapshot once no queued mail names it.
+// DropSnapshot deletes a snapshot once no queued mail names it. The
+// queue's index gives each mail's snapshot, so that the sender, which
+// calls it for every mail it sends, reads no mail's record: only an entry
+// an older titm wrote, without it, sends it to the record.
 func (t *Tx) DropSnapshot(key string) error {
-	q, err := t.Outbox(MailQueued)
-	if err != nil {
-		return err
-	}
-	for _, m := range q {
-		if m.Snapshot == key {
-			return nil
+	box := t.tx.Bucket(bucketOutbox)
+	named := errors.New("named")
+	err := t.tx.Bucket(bucketQueue).ForEach(func(k, v []byte) error {
+		if len(v) == 0 {
+			var m struct {
+				Snapshot string `json:"snapshot"`
+			}
+			if err := json.Unmarshal(box.Get(k), &m); err != nil {
+				return fmt.Errorf("store: mail %x: %w", k, err)
+			}
+			v = []byte(m.Snapshot)
 		}
+		if string(v) == key {
+			return named
+		}
+		return nil
+	})
+	switch {
+	case err == named:
+		return nil
+	case err != nil:
+		return err
 	}
 	return del(t.tx, path(bucketSnapshots), []byte(key))
 }

@@ -191,6 +191,7 @@ func (t *Tx) checkGameRecords(r *CheckReport) int {
 	games := 0
 	t.tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
 		games++
+		t.s.release(t.tx, false)
 		where := "game " + string(k)
 		var g adjudicator.Game
 		if p := strict(v, &g); p != "" {

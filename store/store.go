@@ -29,6 +29,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -111,6 +112,10 @@ type Store struct {
 	// files counts the files Compact put in place, whose transaction ids
 	// start again: with the id, it makes Tx.Version. Changed under gate.
 	files uint64
+
+	// released is when the pages of the file read were last unmapped
+	// (release.go), in nanoseconds since epoch.
+	released atomic.Int64
 }
 
 // loaded is a scenario loaded from the files a game keeps.
@@ -490,7 +495,11 @@ func (s *Store) Update(fn func(*Tx) error) (err error) {
 	defer s.gate.RUnlock()
 	defer onFault()()
 	defer s.guard(&err)
-	return s.db.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+	err = s.db.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+	// What the change read, in a read transaction of its own: the
+	// mapping may move at the commit.
+	s.db.View(func(tx *bolt.Tx) error { s.release(tx, false); return nil })
+	return err
 }
 
 // View runs fn in a read-only transaction, which sees the store as it was
@@ -501,7 +510,11 @@ func (s *Store) View(fn func(*Tx) error) (err error) {
 	defer s.gate.RUnlock()
 	defer onFault()()
 	defer s.guard(&err)
-	return s.db.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+	return s.db.View(func(tx *bolt.Tx) error {
+		err := fn(&Tx{tx: tx, s: s})
+		s.release(tx, false)
+		return err
+	})
 }
 
 // Tx is a transaction. It is valid only inside the function given to Update

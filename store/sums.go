@@ -184,7 +184,7 @@ func (t *Tx) checkSums(r *CheckReport) {
 	values := 0
 	t.tx.ForEach(func(name []byte, b *bolt.Bucket) error {
 		if !bytes.Equal(name, bucketSums) {
-			values += checkBucketSums(r, sums, b, [][]byte{name})
+			values += t.checkBucketSums(r, sums, b, [][]byte{name})
 		}
 		return nil
 	})
@@ -215,8 +215,9 @@ func (t *Tx) checkSums(r *CheckReport) {
 
 // checkBucketSums checks the sequence and every value of bucket b, at
 // path, and of the buckets inside it, against their sums, and returns how
-// many values it read.
-func checkBucketSums(r *CheckReport, sums, b *bolt.Bucket, path [][]byte) int {
+// many values it read. It reads every page of the file: the pages read
+// are unmapped as it goes (release).
+func (t *Tx) checkBucketSums(r *CheckReport, sums, b *bolt.Bucket, path [][]byte) int {
 	want := sums.Get(sumKey('s', path, nil))
 	if n := b.Sequence(); (want == nil && n != 0) || (want != nil && (len(want) != 8 || binary.BigEndian.Uint64(want) != n)) {
 		r.add(where(path, nil), "the sequence of %s, %d, does not match its sum: it was changed on the disk", describePath(path), n)
@@ -225,11 +226,12 @@ func checkBucketSums(r *CheckReport, sums, b *bolt.Bucket, path [][]byte) int {
 	b.ForEach(func(k, v []byte) error {
 		if v == nil {
 			if sub := b.Bucket(k); sub != nil {
-				values += checkBucketSums(r, sums, sub, append(path[:len(path):len(path)], k))
+				values += t.checkBucketSums(r, sums, sub, append(path[:len(path):len(path)], k))
 				return nil
 			}
 		}
 		values++
+		t.s.release(t.tx, false)
 		switch s := sums.Get(sumKey('v', path, k)); {
 		case s == nil:
 			r.add(where(path, k), "the key %q of %s has no sum: the key was changed on the disk, or written without the store", k, describePath(path))

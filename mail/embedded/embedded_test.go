@@ -346,6 +346,29 @@ func TestFault(t *testing.T) {
 	})
 }
 
+// A message to a recipient Discard names is accepted and kept for the
+// others only; the same message read twice in a row, into the buffer kept
+// from the last, reaches its recipients whole.
+func TestDiscard(t *testing.T) {
+	s := start(t, func(o *embedded.Options) {
+		o.Discard = func(to string) bool { return to == bob }
+	})
+	long := message("Long", strings.Repeat("a line of the message\r\n", 5000))
+	short := message("Short", "x\r\n")
+	for _, msg := range []string{long, short} {
+		if err := send(t, s, nil, referee, []string{alice, bob}, msg); err != nil {
+			t.Fatalf("send: %v", err)
+		}
+	}
+	got := messages(t, login(t, s, alice, alicePass), "INBOX")
+	if len(got) != 2 || !bytes.Equal(got[0].body, []byte(long)) || !bytes.Equal(got[1].body, []byte(short)) {
+		t.Errorf("alice's INBOX holds %d messages, want both whole", len(got))
+	}
+	if got := messages(t, login(t, s, bob, bobPass), "INBOX"); len(got) != 0 {
+		t.Errorf("bob's INBOX holds %d messages, want none: they were discarded", len(got))
+	}
+}
+
 func TestIdle(t *testing.T) {
 	msg := message("Wake up", "your turn\r\n")
 	viaSMTP := func(t *testing.T, s *embedded.Servers) {
