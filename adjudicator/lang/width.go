@@ -12,33 +12,8 @@ import (
 // character (East Asian wide or full-width) two, a combining mark none,
 // any other character one. The 80-column reports are laid out by it.
 func Width(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		w, size := columns(s, i)
-		n += w
-		i += size
-	}
+	n, _ := measure(s)
 	return n
-}
-
-// columns returns the columns and the bytes of the character at s[i:], a
-// kana or a kanji quicker than decode and RuneWidth: a Japanese text is
-// measured character by character, every line of every report.
-func columns(s string, i int) (w, size int) {
-	if c := s[i]; c >= 0xe3 && c <= 0xe9 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
-		// U+3000 to U+9FFF, never overlong nor a surrogate.
-		r := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
-		if r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff {
-			return 2, 3
-		}
-	}
-	r, size := decode(s, i)
-	return RuneWidth(r), size
 }
 
 // decode is utf8.DecodeRuneInString(s[i:]), quicker for the 3-byte
@@ -156,9 +131,10 @@ func fits(first, s string, max int) (string, int, bool) {
 	return s, total, Width(first)+total <= max
 }
 
-// measure returns the columns of s, as Width does, and whether a space
-// follows 。 or 、 in it, as untidy does: one reading of a text too long
-// to fit by its bytes, rather than two.
+// measure returns the columns of s and whether a space follows 。 or 、
+// in it, as untidy does: one reading of a text too long to fit by its
+// bytes, rather than two. It reads ASCII, kana and kanji, most of every
+// report, without a call.
 func measure(s string) (n int, messy bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -170,8 +146,19 @@ func measure(s string) (n int, messy bool) {
 			i++
 			continue
 		}
-		w, size := columns(s, i)
-		n += w
+		if c >= 0xe3 && c <= 0xe9 && i+2 < len(s) {
+			if c1, c2 := s[i+1], s[i+2]; c1&0xc0 == 0x80 && c2&0xc0 == 0x80 {
+				// U+3000 to U+9FFF, never overlong nor a surrogate.
+				r := rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
+				if r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff {
+					n += 2
+					i += 3
+					continue
+				}
+			}
+		}
+		r, size := decode(s, i)
+		n += RuneWidth(r)
 		i += size
 	}
 	return n, messy
