@@ -95,7 +95,8 @@ func char(s string, i int) (r rune, size, w int, kind byte) {
 // reads it: a phrase is read atom by atom, every line of every report.
 func (a *atom) read(s string, i int) {
 	r, size, w, kind := char(s, i)
-	*a = atom{start: i, end: i + size, w: w, first: r, last: r, kind: kind, n: 1}
+	// Field by field: a composite literal is built aside and copied.
+	a.start, a.end, a.w, a.first, a.last, a.kind, a.n = i, i+size, w, r, r, kind, 1
 	switch {
 	case r == '【' || r == '(' || r == '（':
 		a.aside(s)
