@@ -70,13 +70,17 @@ func kindOf(r rune) byte {
 // the kana and kanji that most of a Japanese text is, read character by
 // character as it is broken into phrases.
 func char(s string, i int) (r rune, size, w int, kind byte) {
-	c := s[i]
-	if c < utf8.RuneSelf {
+	if c := s[i]; c < utf8.RuneSelf {
 		return rune(c), 1, 1, kindNarrow
 	}
-	if c >= 0xe3 && c <= 0xe9 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+	return wideChar(s, i)
+}
+
+// wideChar is char for a character beyond ASCII.
+func wideChar(s string, i int) (r rune, size, w int, kind byte) {
+	if c := s[i]; c >= 0xe3 && c <= 0xe9 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
 		// U+3000 to U+9FFF, never overlong nor a surrogate.
-		r = rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
+		r = rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
 		switch {
 		case r >= 0x4e00:
 			return r, 3, 2, kindKanji
@@ -113,7 +117,7 @@ func (a *atom) read(s string, i int) {
 	case a.kind != kindWide:
 		a.end, a.w, a.n, a.last = run(s, a.end, a.w, a.kind, r)
 	}
-	for a.end < len(s) {
+	for a.end < len(s) && s[a.end] != ' ' {
 		r, size, w, _ := char(s, a.end)
 		if !noBreakBefore(r) {
 			break
