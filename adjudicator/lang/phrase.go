@@ -165,13 +165,13 @@ func asideEnd(s string, j int, r rune) (end, w int, last rune) {
 	near := s[j:min(len(s), j+3*maxAside)]
 	space, ja := false, false
 	for k := 0; k < len(near); {
-		c, size := decode(near, k)
+		c, size, cw, _ := char(near, k)
 		switch {
 		case c == ')' || c == '）':
-			if space && !ja || w+RuneWidth(c) > maxAside {
+			if space && !ja || w+cw > maxAside {
 				return -1, 0, 0
 			}
-			return j + k + size, w + RuneWidth(c), c
+			return j + k + size, w + cw, c
 		case c == '(' || c == '（':
 			return -1, 0, 0
 		case c == ' ':
@@ -179,7 +179,7 @@ func asideEnd(s string, j int, r rune) (end, w int, last rune) {
 		case near[k] >= 0xe3 && near[k] <= 0xef:
 			ja = true
 		}
-		if w += RuneWidth(c); w > maxAside {
+		if w += cw; w > maxAside {
 			return -1, 0, 0
 		}
 		k += size
