@@ -65,78 +65,126 @@ func kindOf(r rune) byte {
 	return kindNarrow
 }
 
-// nextAtom reads the atom that begins at s[i], which is no space.
-func nextAtom(s string, i int) atom {
-	r, size := decode(s, i)
-	a := atom{start: i, end: i + size, w: RuneWidth(r), first: r, last: r, kind: kindOf(r), n: 1}
+// char returns the character at s[i], i within s, its bytes, its
+// columns and its kind: decode, RuneWidth and kindOf at once, quicker for
+// the kana and kanji that most of a Japanese text is, read character by
+// character as it is broken into phrases.
+func char(s string, i int) (r rune, size, w int, kind byte) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1, 1, kindNarrow
+	}
+	return wideChar(s, i)
+}
+
+// wideChar is char for a character beyond ASCII.
+func wideChar(s string, i int) (r rune, size, w int, kind byte) {
+	if c := s[i]; c >= 0xe3 && c <= 0xe9 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+		// U+3000 to U+9FFF, never overlong nor a surrogate.
+		r = rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
+		switch {
+		case r >= 0x4e00:
+			return r, 3, 2, kindKanji
+		case r >= 0x3041 && r <= 0x3096:
+			return r, 3, 2, kindHiragana
+		case r >= 'ァ' && r <= 'ヺ' || r == 'ー':
+			return r, 3, 2, kindKatakana
+		}
+	}
+	r, size = decode(s, i)
+	return r, size, RuneWidth(r), kindOf(r)
+}
+
+// read reads the atom that begins at s[i], which is no space, into a.
+// It fills a in place, and notes each atom's last character as it
+// reads it: a phrase is read atom by atom, every line of every report.
+func (a *atom) read(s string, i int) {
+	r, size, w, kind := char(s, i)
+	// Field by field: a composite literal is built aside and copied.
+	a.start, a.end, a.w, a.first, a.last, a.kind, a.n = i, i+size, w, r, r, kind, 1
 	switch {
 	case r == '【' || r == '(' || r == '（':
-		aside(s, &a)
+		a.aside(s)
 	case noBreakAfter(r):
 		// Opening punctuation stays with what follows it.
 		if a.end < len(s) && s[a.end] != ' ' {
-			b := nextAtom(s, a.end)
-			b.start, b.w, b.first = i, b.w+a.w, r
-			return b
+			w := a.w
+			a.read(s, a.end)
+			a.start, a.w, a.first = i, a.w+w, r
+			return
 		}
 	case a.kind == kindNarrow:
 		a.end, a.w, a.last = narrowRun(s, a.end, a.w, r)
 	case a.kind != kindWide:
-		a.end, a.w, a.n = run(s, a.end, a.w, a.kind)
-		a.last, _ = utf8.DecodeLastRuneInString(s[:a.end])
+		a.end, a.w, a.n, a.last = run(s, a.end, a.w, a.kind, r)
 	}
-	for a.end < len(s) {
-		r, size := decode(s, a.end)
+	for a.end < len(s) && s[a.end] != ' ' {
+		r, size, w, _ := char(s, a.end)
 		if !noBreakBefore(r) {
 			break
 		}
 		a.end += size
-		a.w += RuneWidth(r)
+		a.w += w
+		a.last = r
 	}
-	a.last, _ = utf8.DecodeLastRuneInString(s[a.start:a.end])
-	return a
 }
 
 // aside reads a word set off for emphasis, 【除去】, or a short aside in
 // parentheses, (3個中1個目), (5) or (工兵, 2戦力), into a whole; "(3個中" and
 // "1個目)" apart read badly. An aside with a space in it and no Japanese,
 // (as 51-70), is none: English breaks at its spaces.
-func aside(s string, a *atom) {
+func (a *atom) aside(s string) {
 	j := a.end
-	end := asideEnd(s, j, a.first)
+	end, w, last := asideEnd(s, j, a.first)
 	if end < 0 {
 		if a.first != '【' && j < len(s) && s[j] != ' ' {
 			// An opening parenthesis alone stays with what follows it.
-			b := nextAtom(s, j)
+			var b atom
+			b.read(s, j)
 			a.end, a.w, a.last, a.kind, a.n = b.end, a.w+b.w, b.last, b.kind, b.n
 		}
 		return
 	}
-	a.end, a.w = end, a.w+Width(s[j:end])
-	a.last, _ = utf8.DecodeLastRuneInString(s[:a.end])
+	a.end, a.w, a.last = end, a.w+w, last
 }
 
 // asideEnd returns the end of the aside opened by r, which ends at s[j],
-// or -1 when there is none.
-func asideEnd(s string, j int, r rune) int {
+// the columns and the last character of what follows r to it, or an end
+// of -1 when there is none.
+func asideEnd(s string, j int, r rune) (end, w int, last rune) {
 	if r == '【' {
-		k := strings.Index(s[j:], "】")
-		if k < 0 || k > 30 {
-			return -1
+		k := strings.Index(s[j:min(len(s), j+30+len("】"))], "】")
+		if k < 0 {
+			return -1, 0, 0
 		}
-		return j + k + len("】")
+		end = j + k + len("】")
+		return end, Width(s[j:end]), '】'
 	}
+	// The first closing parenthesis within 3*maxAside bytes, read in one
+	// pass: none, an opening one before it, a space in an aside without
+	// Japanese, or more than maxAside columns, and it is no aside.
 	near := s[j:min(len(s), j+3*maxAside)]
-	k := strings.IndexAny(near, ")）")
-	if k < 0 {
-		return -1
+	space, ja := false, false
+	for k := 0; k < len(near); {
+		c, size, cw, _ := char(near, k)
+		switch {
+		case c == ')' || c == '）':
+			if space && !ja || w+cw > maxAside {
+				return -1, 0, 0
+			}
+			return j + k + size, w + cw, c
+		case c == '(' || c == '（':
+			return -1, 0, 0
+		case c == ' ':
+			space = true
+		case near[k] >= 0xe3 && near[k] <= 0xef:
+			ja = true
+		}
+		if w += cw; w > maxAside {
+			return -1, 0, 0
+		}
+		k += size
 	}
-	in := near[:k]
-	_, size := utf8.DecodeRuneInString(near[k:])
-	if strings.ContainsAny(in, "(（") || strings.IndexByte(in, ' ') >= 0 && !japanese(in) || Width(near[:k+size]) > maxAside {
-		return -1
-	}
-	return j + k + size
+	return -1, 0, 0
 }
 
 // narrowRun reads on a run of narrow characters from s[j], w columns so
@@ -144,9 +192,19 @@ func asideEnd(s string, j int, r rune) int {
 // keeps the word that counts it: 3戦力, 18日, 1移動力.
 func narrowRun(s string, j, w int, last rune) (int, int, rune) {
 	for j < len(s) {
+		c := s[j]
+		if c == ' ' {
+			break
+		}
+		if c < utf8.RuneSelf {
+			j++
+			w++
+			last = rune(c)
+			continue
+		}
 		r, size := decode(s, j)
 		rw := RuneWidth(r)
-		if r == ' ' || rw == 2 {
+		if rw == 2 {
 			break
 		}
 		j += size
@@ -154,10 +212,9 @@ func narrowRun(s string, j, w int, last rune) (int, int, rune) {
 		last = r
 	}
 	if last >= '0' && last <= '9' {
-		k := counter(s, j)
-		if k > j {
-			w += Width(s[j:k])
-			last, _ = utf8.DecodeLastRuneInString(s[:k])
+		if k, cw, r := counter(s, j); k > j {
+			w += cw
+			last = r
 			j = k
 		}
 	}
@@ -165,19 +222,21 @@ func narrowRun(s string, j, w int, last rune) (int, int, rune) {
 }
 
 // run reads on a run of characters of kind k from s[j], w columns and one
-// character so far, and returns its end, columns and characters.
-func run(s string, j, w int, k byte) (int, int, int) {
+// character, last, so far, and returns its end, columns, characters and
+// last character.
+func run(s string, j, w int, k byte, last rune) (int, int, int, rune) {
 	n := 1
 	for j < len(s) {
-		r, size := decode(s, j)
-		if kindOf(r) != k && !(k == kindKatakana && r == 'ー') {
+		r, size, _, kind := char(s, j)
+		if kind != k {
 			break
 		}
 		j += size
 		w += 2 // every kanji and kana
 		n++
+		last = r
 	}
-	return j, w, n
+	return j, w, n, last
 }
 
 // closing reports whether r is punctuation after which a phrase ends.
@@ -213,7 +272,7 @@ func particle(r rune) bool {
 // breaksBetween reports whether a line may break between atoms a and b,
 // which meet without a space; before is the kind of the atom before a,
 // or narrow.
-func breaksBetween(a, b atom, before byte) bool {
+func breaksBetween(a, b *atom, before byte) bool {
 	if closing(a.last) {
 		return b.kind != kindHiragana || stop(a.last)
 	}
@@ -237,7 +296,7 @@ func breaksBetween(a, b atom, before byte) bool {
 
 // joinsAcross reports whether the atoms a and b, between which are spaces,
 // are one phrase all the same.
-func joinsAcross(s string, a, b atom) bool {
+func joinsAcross(s string, a, b *atom) bool {
 	switch {
 	case b.kind == kindHiragana, noBreakBefore(b.first):
 		return true // Bastogne で, 212/320 は
@@ -254,7 +313,7 @@ func joinsAcross(s string, a, b atom) bool {
 // numbered reports whether a, a word of Latin letters or digits, and b,
 // after a space, are a name and its number or a number and what it
 // counts or names.
-func numbered(s string, a, b atom) bool {
+func numbered(s string, a, b *atom) bool {
 	t := s[b.start:b.end]
 	switch {
 	case b.first == '(' && len(t) > 2 && alnum(rune(t[1])) && strings.IndexByte(t, ')') > 0:
@@ -307,11 +366,13 @@ func nextPhrase(s string, i int, ja bool, ahead *atom) (start, end, gap, w int) 
 		}
 		return i, i + end, gap, Width(s[i : i+end])
 	}
-	a := *ahead
+	// a and b are the last atom of the phrase and the one after it,
+	// read in place, each in turn.
+	var x atom
+	a, b := ahead, &x
 	if a.end == 0 || a.start != i {
-		a = nextAtom(s, i)
+		a.read(s, i)
 	}
-	*ahead = atom{}
 	w, end = a.w, a.end
 	before := kindNarrow
 	for end < len(s) {
@@ -319,14 +380,18 @@ func nextPhrase(s string, i int, ja bool, ahead *atom) (start, end, gap, w int) 
 		for k < len(s) && s[k] == ' ' {
 			k++
 		}
-		b := nextAtom(s, k)
+		b.read(s, k)
 		if k == end && breaksBetween(a, b, before) || k > end && !(ja && joinsAcross(s, a, b)) {
-			*ahead = b
-			break
+			if b != ahead {
+				*ahead = *b
+			}
+			return i, end, gap, w
 		}
 		w += k - end + b.w
-		end, before, a = b.end, a.kind, b
+		end, before = b.end, a.kind
+		a, b = b, a
 	}
+	*ahead = atom{}
 	return i, end, gap, w
 }
 
@@ -341,20 +406,20 @@ func japanese(s string) bool {
 	return false
 }
 
-// untidy reports whether a space follows 。 or 、 in s. It looks at the
-// spaces, fewer in a Japanese text than the bytes that begin 。 and 、,
-// which begin every kana as well.
+// untidy reports whether a space follows 。 or 、 in s.
 func untidy(s string) bool {
-	for i := 0; ; i++ {
-		j := strings.IndexByte(s[i:], ' ')
-		if j < 0 {
-			return false
-		}
-		i += j
-		if i >= 3 && (s[i-3:i] == "。" || s[i-3:i] == "、") {
+	for i := 3; i < len(s); i++ {
+		if s[i] == ' ' && stopBefore(s, i) {
 			return true
 		}
 	}
+	return false
+}
+
+// stopBefore reports whether s[i-3:i], i at least 3, is 。 or 、
+// (E3 80 82, E3 80 81).
+func stopBefore(s string, i int) bool {
+	return s[i-2] == 0x80 && s[i-3] == 0xe3 && (s[i-1] == 0x81 || s[i-1] == 0x82)
 }
 
 // tidy drops the spaces after 。 and 、, which Japanese does not write, but

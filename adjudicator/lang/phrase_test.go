@@ -43,8 +43,15 @@ func TestPhrases(t *testing.T) {
 		// phrase: 軍の攻撃.
 		{"見出し行の説明", "", 10, []string{"見出し行の", "説明"}},
 		{"連合軍の攻撃", "", 10, []string{"連合軍の", "攻撃"}},
-		// No space after 。 or 、.
+		// A word in 【】 is kept whole; an aside in parentheses with a
+		// space in it among Japanese, not among English alone.
+		{"ユニットは【一二三四五六七八九十】された", "", 24, []string{"ユニットは", "【一二三四五六七八九十】", "された"}},
+		{"戦闘は(51-70 の範囲)で", "", 14, []string{"戦闘は", "(51-70 の範囲)", "で"}},
+		{"戦闘は(as 51-70)で", "", 12, []string{"戦闘は(as", "51-70)で"}},
+		// No space after 。 or 、, in a line that fits and in one that
+		// does not.
 		{"失敗。 次に、 成功。", "", 78, []string{"失敗。次に、成功。"}},
+		{"失敗しました。 次に、 成功しました。 その後、 勝利しました。", "", 24, []string{"失敗しました。次に、", "成功しました。その後、", "勝利しました。"}},
 		{"インパルスです。 次のインパルス", "", 18, []string{"インパルスです。", "次のインパルス"}},
 		// A phrase wider than a line breaks between its atoms, a run of
 		// kanji wider than a line between its characters.

@@ -12,33 +12,8 @@ import (
 // character (East Asian wide or full-width) two, a combining mark none,
 // any other character one. The 80-column reports are laid out by it.
 func Width(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		w, size := columns(s, i)
-		n += w
-		i += size
-	}
+	n, _ := measure(s)
 	return n
-}
-
-// columns returns the columns and the bytes of the character at s[i:], a
-// kana or a kanji quicker than decode and RuneWidth: a Japanese text is
-// measured character by character, every line of every report.
-func columns(s string, i int) (w, size int) {
-	if c := s[i]; c >= 0xe3 && c <= 0xe9 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
-		// U+3000 to U+9FFF, never overlong nor a surrogate.
-		r := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
-		if r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff {
-			return 2, 3
-		}
-	}
-	r, size := decode(s, i)
-	return RuneWidth(r), size
 }
 
 // decode is utf8.DecodeRuneInString(s[i:]), quicker for the 3-byte
@@ -114,8 +89,7 @@ func PadLeft(s string, n int) string {
 // the spaces between words are kept as written, but those after 。 and 、;
 // at a break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
-	s = tidy(s)
-	total, ok := fits(first, s, max)
+	s, total, ok := fits(first, s, max)
 	if ok {
 		return []string{first + s}
 	}
@@ -127,8 +101,7 @@ func Wrap(s, first, rest string, max int) []string {
 // WrapTo writes the lines Wrap gives to b, each ended by a newline, as a
 // report writes them: without making the lines as strings first.
 func WrapTo(b *strings.Builder, s, first, rest string, max int) {
-	s = tidy(s)
-	total, ok := fits(first, s, max)
+	s, total, ok := fits(first, s, max)
 	if ok {
 		b.WriteString(first)
 		b.WriteString(s)
@@ -142,15 +115,53 @@ func WrapTo(b *strings.Builder, s, first, rest string, max int) {
 	})
 }
 
-// fits reports whether first and s take max columns at most; when they
-// do not, it returns the columns of s.
-func fits(first, s string, max int) (int, bool) {
-	// No character takes more columns than it has bytes.
+// fits returns s tidied (see tidy) and reports whether first and it take
+// max columns at most; when they do not, it returns the columns of s.
+func fits(first, s string, max int) (string, int, bool) {
+	// No character takes more columns than it has bytes, and tidy only
+	// drops spaces.
 	if len(first)+len(s) <= max {
-		return 0, true
+		return tidy(s), 0, true
 	}
-	total := Width(s)
-	return total, Width(first)+total <= max
+	total, messy := measure(s)
+	if messy {
+		s = tidy(s)
+		total = Width(s)
+	}
+	return s, total, Width(first)+total <= max
+}
+
+// measure returns the columns of s and whether a space follows 。 or 、
+// in it, as untidy does: one reading of a text too long to fit by its
+// bytes, rather than two. It reads ASCII, kana and kanji, most of every
+// report, without a call.
+func measure(s string) (n int, messy bool) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == ' ' && i >= 3 && stopBefore(s, i) {
+				messy = true
+			}
+			n++
+			i++
+			continue
+		}
+		if c >= 0xe3 && c <= 0xe9 && i+2 < len(s) {
+			if c1, c2 := s[i+1], s[i+2]; c1&0xc0 == 0x80 && c2&0xc0 == 0x80 {
+				// U+3000 to U+9FFF, never overlong nor a surrogate.
+				r := rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
+				if r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff {
+					n += 2
+					i += 3
+					continue
+				}
+			}
+		}
+		r, size := decode(s, i)
+		n += RuneWidth(r)
+		i += size
+	}
+	return n, messy
 }
 
 // wrap is Wrap's breaking, giving each line to line as its prefix and its
@@ -231,7 +242,8 @@ func (l *liner) add(line func(prefix, text string), start, end, gap, w int) {
 // but for punctuation that may not begin or end a line.
 func (l *liner) split(line func(prefix, text string), start, end, gap int) {
 	for k := start; k < end; {
-		a := nextAtom(l.s, k)
+		var a atom
+		a.read(l.s, k)
 		if l.restW+a.w <= l.max || a.kind != kindKanji && a.kind != kindHiragana {
 			l.add(line, a.start, a.end, gap, a.w)
 		} else {
@@ -259,22 +271,24 @@ func (l *liner) split(line func(prefix, text string), start, end, gap int) {
 // closing parenthesis included: (自動車化, 2戦力).
 const maxAside = 18
 
-// counter returns the end of the counting word that begins at s[j:]: up to
-// three kanji, as 戦力, 個目, 移動力, or a word in katakana, as ヒット.
-func counter(s string, j int) int {
+// counter returns the end of the counting word that begins at s[j:], its
+// columns and its last character: up to three kanji, as 戦力, 個目, 移動力,
+// or a word in katakana, as ヒット. Every kanji and katakana takes two
+// columns.
+func counter(s string, j int) (end, w int, last rune) {
 	r, size := decode(s, j)
 	if katakana(r) {
 		for j < len(s) && katakana(r) {
-			j += size
+			j, w, last = j+size, w+2, r
 			r, size = decode(s, j)
 		}
-		return j
+		return j, w, last
 	}
 	for n := 0; n < 3 && j < len(s) && kindOf(r) == kindKanji; n++ {
-		j += size
+		j, w, last = j+size, w+2, r
 		r, size = decode(s, j)
 	}
-	return j
+	return j, w, last
 }
 
 // katakana reports whether r is a katakana letter or the long-vowel mark.
