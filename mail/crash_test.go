@@ -89,11 +89,19 @@ func TestKilledBetweenCommitAndMove(t *testing.T) {
 	raw, _ := message(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\nENTRENCH 212/423\n", w.game, w.tokens[german]))
 	w.srv.Deliver(referee, raw)
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestDaemonChild$", "-test.count=1")
+	// A child that never kills itself (it did not log the record it
+	// waits for) would hang the test: after a minute it is made to quit,
+	// which writes its goroutines and fails the test, not killed with the
+	// signal the test waits for.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestDaemonChild$", "-test.count=1")
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGQUIT) }
+	cmd.WaitDelay = 10 * time.Second
 	cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf, "TITM_DAEMON_KILL=1")
 	out, _ := cmd.CombinedOutput()
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("the child was not killed after its commit:\n%s", out)
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ctx.Err() != nil || !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the child was not killed after its commit (%v):\n%s", ctx.Err(), out)
 	}
 	st, err := store.Open(w.db, nil)
 	if err != nil {
