@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -98,11 +99,23 @@ func (w *opsWorld) start() {
 			w.t.Fatalf("serve ended: %v", err)
 		default:
 		}
-		return isSocket(w.cfg.Store.ControlSocket)
+		return socketAnswers(w.cfg.Store.ControlSocket)
 	}, "the control socket")
 }
 
 // game returns a game as the daemon has it, through its socket.
+// socketAnswers reports whether a daemon answers on the control socket:
+// its file is there from the moment the socket is bound, a moment before
+// it listens, and a request sent then is refused.
+func socketAnswers(path string) bool {
+	c, err := net.DialTimeout("unix", path, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
 func (w *opsWorld) game(id string) *adjudicator.Game {
 	w.t.Helper()
 	resp, err := forward(w.cfg.Store.ControlSocket, request{Version: protocol, Act: "show", Game: id})

@@ -475,7 +475,7 @@ security = "none"
 			t.Fatalf("serve ended: %v", err)
 		default:
 		}
-		return isSocket(cfg.Store.ControlSocket)
+		return socketAnswers(cfg.Store.ControlSocket)
 	}, "the control socket")
 	// A first game's welcome delivered shows the sender has read the
 	// outbox since that game was made, and sent what it read: the mails
