@@ -135,6 +135,11 @@ type Discrepancy struct {
 	// which of the two was changed, the log cannot tell.
 	Act  int
 	What string
+	// Logged and Replayed are the field's JSON in the log and in the
+	// replay, when one field differs ("" where a side has none), so that
+	// a reader in another language than the verifier's own sees the
+	// values without reading What.
+	Logged, Replayed string
 }
 
 func (d *Discrepancy) Error() string {
@@ -423,7 +428,9 @@ func compare(e, r Record) error {
 	}
 	// The record is named by its place in the log, which the replay
 	// numbers, not by the number it claims.
-	return discrepancy(r.Seq, e, d.Field, describe(d))
+	dd := discrepancy(r.Seq, e, d.Field, describe(d))
+	dd.Logged, dd.Replayed = d.Logged, d.Replayed
+	return dd
 }
 
 // fieldWords says what some fields of a record are, for a reader of a

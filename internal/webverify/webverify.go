@@ -134,7 +134,7 @@ func checkGame(w words, data []byte, head string) Result {
 			return res
 		}
 		res.Seq, res.RecordKind = d.Seq, d.Kind
-		res.What = w.detail(d.What, w.differs(d.Field))
+		res.What = w.detail(d.What, w.values(w.differs(d.Field), d))
 		where := w.p.Sprintf("record %d (%s)", d.Seq, strings.TrimSpace(d.Kind+" "+d.Impulse))
 		if d.Act != 0 && d.Act != d.Seq {
 			where = w.p.Sprintf("%s, made with record %d", where, d.Act)
@@ -289,6 +289,16 @@ func (w words) differs(field string) string {
 		return w.p.Sprintf("a game's export in it does not verify")
 	}
 	return w.p.Sprintf("%s differs between the log and its replay", field)
+}
+
+// values adds to what differs the field's values in the log and in the
+// replay, when both are short enough to read at a glance: a die, a
+// number, a time; a record's whole position is not.
+func (w words) values(what string, d *adjudicator.Discrepancy) string {
+	if d.Logged == "" || d.Replayed == "" || len(d.Logged) > 40 || len(d.Replayed) > 40 {
+		return what
+	}
+	return w.p.Sprintf("%s (in the log %s, in the replay %s)", what, d.Logged, d.Replayed)
 }
 
 // unreadable says why a file is no export, for a language other than

@@ -199,7 +199,7 @@ func TestCheckInJapanese(t *testing.T) {
 		{"forged die", encode(t, forged), "", false,
 			[]string{fmt.Sprintf("NOT verified: game three-1: record %d (impulse ", seq), "dice[0].roll (the dice) is ", "in the log, but the dice stream gives",
 				fmt.Sprintf("The first record that fails is record %d (impulse): dice[0].roll", seq)},
-			[]string{fmt.Sprintf("【検証失敗】: ゲーム three-1: レコード%d (impulse ", seq), "dice[0].roll がシードから出るダイスの目と異なります",
+			[]string{fmt.Sprintf("【検証失敗】: ゲーム three-1: レコード%d (impulse ", seq), "dice[0].roll がシードから出るダイスの目と異なります (ログでは ", "、再現では ",
 				fmt.Sprintf("最初に一致しないのはレコード%d (impulse) です: dice[0].roll", seq)},
 			[]string{"three-1", "impulse", "dice[0].roll"}},
 		{"not an export", []byte("<html>"), "", false,
