@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"image/png"
 	"log/slog"
 	"net/http/httptest"
@@ -11,11 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"titm/adjudicator"
 	"titm/adjudicator/journal"
-	"titm/internal/browser"
 	"titm/internal/golden"
 	"titm/rules"
 	"titm/rules/scenarios"
@@ -85,31 +82,7 @@ func TestJournalInBrowserJapanese(t *testing.T) {
 	tours := httptest.NewServer(journal.New(storeJournal{st: st, log: slog.New(slog.DiscardHandler)}, nil))
 	defer tours.Close()
 
-	shots := os.Getenv("TITM_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b := browser.Require(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := b.SetViewport(ctx, 1280, 900); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Call(ctx, "Network.enable", map[string]any{}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Call(ctx, "Network.setExtraHTTPHeaders", map[string]any{"headers": map[string]string{"Accept-Language": "ja"}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	eval := func(js string) (s string) {
-		t.Helper()
-		if err := b.Eval(ctx, js, &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	b, ctx, shots, eval := startReader(t, "ja")
 	// A command's line and a method's name first, before a name within them.
 	quoted := append([]string{"titm tournament ratings", "Glicko-2"}, journalNames...)
 	quoted = append(quoted, "Ardennes Cup", "Anna", "Bert", "Cleo", cup, "JSON")

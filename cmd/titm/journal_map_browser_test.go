@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"titm/internal/browser"
 )
 
 // The map and the director's view in a real browser. The replay's map is
@@ -31,26 +27,7 @@ func TestJournalMapInBrowser(t *testing.T) {
 	srv := httptest.NewServer(js.journal(t, nil))
 	defer srv.Close()
 
-	shots := os.Getenv("TITM_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b := browser.Require(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := b.SetViewport(ctx, 1280, 900); err != nil {
-		t.Fatal(err)
-	}
-	eval := func(js string) string {
-		t.Helper()
-		var s string
-		if err := b.Eval(ctx, js, &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	b, ctx, shots, eval := startReader(t, "")
 	// view is the map's scale and transform as the page shows them.
 	view := func() (float64, string) {
 		t.Helper()

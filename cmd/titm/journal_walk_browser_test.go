@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,7 +17,6 @@ import (
 
 	"titm/adjudicator"
 	"titm/adjudicator/tournament"
-	"titm/internal/browser"
 	"titm/rules"
 	"titm/store"
 )
@@ -85,31 +83,7 @@ func TestJournalWalkJapanese(t *testing.T) {
 	srv := httptest.NewServer(js.journal(t, nil))
 	defer srv.Close()
 
-	shots := os.Getenv("TITM_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b := browser.Require(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := b.SetViewport(ctx, 1280, 900); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Call(ctx, "Network.enable", map[string]any{}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Call(ctx, "Network.setExtraHTTPHeaders", map[string]any{"headers": map[string]string{"Accept-Language": "ja"}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	eval := func(js string) (s string) {
-		t.Helper()
-		if err := b.Eval(ctx, js, &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	b, ctx, shots, eval := startReader(t, "ja")
 	click := func(selector string) {
 		t.Helper()
 		if err := b.ClickAndWait(ctx, selector); err != nil {
