@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -125,7 +126,7 @@ var logins = []struct {
 		return ib.login(c)
 	}},
 	{"smtp", func(cfg *Config) error {
-		c, err := (&Sender{cfg: &cfg.SMTP}).dial()
+		c, err := (&Sender{cfg: &cfg.SMTP}).dial(context.Background())
 		if err != nil {
 			return err
 		}
@@ -221,7 +222,7 @@ func TestSMTPLoginRefusedIsTemporary(t *testing.T) {
 	}
 	defer s.Close()
 	snd := &Sender{cfg: &SMTPConfig{Address: s.SMTPAddr(), Security: "none", Username: "referee@example.org", Auth: "password", Password: "wrong"}}
-	_, err = snd.dial()
+	_, err = snd.dial(context.Background())
 	var se *smtp.SMTPError
 	if err == nil || errors.As(err, &se) {
 		t.Errorf("got %v; want an error that is not an SMTP error, so that the mail is retried", err)

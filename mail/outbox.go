@@ -218,7 +218,7 @@ func (s *Sender) sendLane(ctx context.Context, k *conn, lane []*store.Mail, held
 		}
 		err := dialErr
 		if k.c == nil && err == nil {
-			k.c, err = s.dial()
+			k.c, err = s.dial(ctx)
 			dialErr = err
 			if err == nil {
 				// A context that ends closes the connection, which ends
@@ -332,36 +332,6 @@ func backoff(lo, hi time.Duration, n int) time.Duration {
 		d *= 2
 	}
 	return min(d, hi)
-}
-
-// dial connects and authenticates as configured.
-func (s *Sender) dial() (*smtp.Client, error) {
-	tc, err := clientTLS(s.cfg.Address, s.cfg.CAFile, s.cfg.InsecureSkipVerify)
-	if err != nil {
-		return nil, fmt.Errorf("smtp.ca_file: %w", err)
-	}
-	var c *smtp.Client
-	switch s.cfg.Security {
-	case "tls":
-		c, err = smtp.DialTLS(s.cfg.Address, tc)
-	case "none":
-		c, err = smtp.Dial(s.cfg.Address)
-	default:
-		c, err = smtp.DialStartTLS(s.cfg.Address, tc)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("smtp: connecting to %s: %w", s.cfg.Address, certHint(err, "smtp"))
-	}
-	if s.cfg.Username != "" {
-		if err := s.login(c); err != nil {
-			c.Close()
-			// %v, not %w: a refused login (535) is the referee's setup at
-			// fault, or a token the provider revoked, not the mail; it must
-			// wait for a retry rather than be failed for good.
-			return nil, fmt.Errorf("smtp: logging in to %s as %s: %v", s.cfg.Address, s.cfg.Username, err)
-		}
-	}
-	return c, nil
 }
 
 // login logs in with the password or, when smtp.auth is "oauth2", with an
