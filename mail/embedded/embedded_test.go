@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/textproto"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -826,5 +827,84 @@ func TestCloseAfterAbandonedFetch(t *testing.T) {
 	case <-done:
 	case <-time.After(time.Minute):
 		t.Fatal("Close did not return after clients abandoned their FETCH")
+	}
+}
+
+// readCounter counts the reads of the connections it accepts.
+type readCounter struct {
+	net.Listener
+	reads atomic.Int64
+}
+
+func (l *readCounter) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countedConn{Conn: c, reads: &l.reads}, nil
+}
+
+type countedConn struct {
+	net.Conn
+	reads *atomic.Int64
+}
+
+func (c *countedConn) Read(p []byte) (int, error) {
+	c.reads.Add(1)
+	return c.Conn.Read(p)
+}
+
+// The SMTP server reads a mail of 1 MB, written in one piece, in far fewer
+// reads of the socket than the 256 or more of go-smtp's own buffer of 4
+// KB, and the mail arrives whole.
+func TestSMTPReadsGathered(t *testing.T) {
+	// Not parallel: the hook is the package's.
+	counter := &readCounter{}
+	embedded.SetListenHook(func(ln net.Listener) net.Listener { counter.Listener = ln; return counter })
+	s := start(t, nil)
+	embedded.SetListenHook(nil)
+	var body strings.Builder
+	for body.Len() < 1<<20 {
+		fmt.Fprintf(&body, "line %07d of a long mail, as a picture in base64 would be\r\n", body.Len())
+	}
+	msg := message("Big", body.String())
+	c, err := textproto.Dial("tcp", s.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	step := func(code int, cmd string) {
+		t.Helper()
+		if cmd != "" {
+			if err := c.PrintfLine("%s", cmd); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := c.ReadResponse(code); err != nil {
+			t.Fatalf("%q: %v", cmd, err)
+		}
+	}
+	step(220, "")
+	step(250, "EHLO client.test")
+	step(250, "MAIL FROM:<"+referee+">")
+	step(250, "RCPT TO:<"+alice+">")
+	step(354, "DATA")
+	before := counter.reads.Load()
+	// The whole mail in one write; it holds no line that begins with a
+	// dot.
+	if _, err := io.WriteString(c.W, msg+".\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	c.W.Flush()
+	step(250, "")
+	step(221, "QUIT")
+	if n := counter.reads.Load() - before; n >= 100 {
+		t.Errorf("1 MB read in %d reads of the socket, want under 100", n)
+	} else {
+		t.Logf("1 MB read in %d reads of the socket", n)
+	}
+	got := messages(t, login(t, s, alice, alicePass), "INBOX")
+	if len(got) != 1 || !bytes.Equal(got[0].body, []byte(msg)) {
+		t.Errorf("alice's INBOX holds %d messages, want the mail of 1 MB whole", len(got))
 	}
 }
