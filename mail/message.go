@@ -364,6 +364,18 @@ func Compose(from gomail.Address, o *Outgoing, now time.Time) (data []byte, mess
 // a new one): a mail composed when it is sent keeps the identity it was
 // given when it was queued.
 func ComposeAs(from gomail.Address, o *Outgoing, now time.Time, messageID string) (data []byte, id string, err error) {
+	var b bytes.Buffer
+	if id, err = composeTo(&b, from, o, now, messageID); err != nil {
+		return nil, "", err
+	}
+	return b.Bytes(), id, nil
+}
+
+// composeTo composes as ComposeAs does, onto the end of b: the sender
+// composes each mail of a connection into the same buffer, which grows to
+// the largest once, where a buffer of its own for each mail with the
+// whole map allocated and cleared some 550 KB.
+func composeTo(b *bytes.Buffer, from gomail.Address, o *Outgoing, now time.Time, messageID string) (id string, err error) {
 	var h gomail.Header
 	h.SetDate(now)
 	h.SetAddressList("From", []*gomail.Address{&from})
@@ -375,7 +387,7 @@ func ComposeAs(from gomail.Address, o *Outgoing, now time.Time, messageID string
 	h.SetSubject(o.Subject)
 	if messageID == "" {
 		if messageID, err = newMessageID(from.Address); err != nil {
-			return nil, "", err
+			return "", err
 		}
 	}
 	h.SetMessageID(messageID)
@@ -384,55 +396,59 @@ func ComposeAs(from gomail.Address, o *Outgoing, now time.Time, messageID string
 		h.SetMsgIDList("References", o.References)
 	}
 	h.Set("Auto-Submitted", "auto-replied") // RFC 3834: no vacation replies to the referee's mails
-	var b bytes.Buffer
 	text := strings.ReplaceAll(o.Text, "\r\n", "\n")
 	if len(o.Attachments) == 0 {
 		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
-		w, err := gomail.CreateSingleInlineWriter(&b, h)
+		w, err := gomail.CreateSingleInlineWriter(b, h)
 		if err != nil {
-			return nil, "", fmt.Errorf("composing a mail: %w", err)
+			return "", fmt.Errorf("composing a mail: %w", err)
 		}
 		io.WriteString(w, text)
 		if err := w.Close(); err != nil {
-			return nil, "", fmt.Errorf("composing a mail: %w", err)
+			return "", fmt.Errorf("composing a mail: %w", err)
 		}
-		return b.Bytes(), messageID, nil
+		return messageID, nil
 	}
+	if err := composeParts(b, h, text, o.Attachments); err != nil {
+		return "", fmt.Errorf("composing a mail: %w", err)
+	}
+	return messageID, nil
+}
+
+// composeParts writes a mail of a text and attachments, its header h.
+func composeParts(b *bytes.Buffer, h gomail.Header, text string, attachments []Attachment) error {
 	// Room for it all at once: a picture in base64, some 550 KB for the
 	// whole map, would otherwise be copied over and over as the buffer
 	// doubles.
 	size := 4<<10 + len(text)
-	for _, a := range o.Attachments {
+	for _, a := range attachments {
 		size += base64.StdEncoding.EncodedLen(len(a.Data)) * 78 / 76
 	}
 	b.Grow(size)
-	w, err := gomail.CreateWriter(&b, h)
+	w, err := gomail.CreateWriter(b, h)
 	if err != nil {
-		return nil, "", fmt.Errorf("composing a mail: %w", err)
+		return err
 	}
 	var th gomail.InlineHeader
 	th.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
 	tw, err := w.CreateSingleInline(th)
 	if err != nil {
-		return nil, "", fmt.Errorf("composing a mail: %w", err)
+		return err
 	}
 	io.WriteString(tw, text)
 	tw.Close()
-	for _, a := range o.Attachments {
+	for _, a := range attachments {
 		var ah gomail.AttachmentHeader
 		ah.SetContentType(a.Type, nil)
 		ah.SetFilename(a.Name)
 		aw, err := w.CreateAttachment(ah)
 		if err != nil {
-			return nil, "", fmt.Errorf("composing a mail: %w", err)
+			return err
 		}
 		aw.Write(a.Data)
 		aw.Close()
 	}
-	if err := w.Close(); err != nil {
-		return nil, "", fmt.Errorf("composing a mail: %w", err)
-	}
-	return b.Bytes(), messageID, nil
+	return w.Close()
 }
 
 // newMessageID makes a Message-ID on the domain of addr, of 160 random

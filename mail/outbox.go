@@ -185,6 +185,10 @@ func lanesOf(due []*store.Mail) [][]*store.Mail {
 type conn struct {
 	c    *smtp.Client
 	stop func() bool // ends the closing of c when the context ends
+	// buf is what the mails sent over it are composed in, one after the
+	// other: it grows to the largest once, and goes with the conn at
+	// the end of the Flush.
+	buf bytes.Buffer
 }
 
 // quit ends the connection, if there is one.
@@ -230,7 +234,7 @@ func (s *Sender) sendLane(ctx context.Context, k *conn, lane []*store.Mail, held
 		}
 		if err == nil {
 			var data []byte
-			if data, err = s.message(m, pics); err != nil {
+			if data, err = s.message(m, pics, &k.buf); err != nil {
 				// The mail cannot be made: no retry would help.
 				err = unsendable{err}
 			} else {

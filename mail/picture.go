@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -228,8 +229,8 @@ func (r *recentPictures) put(key string, png []byte) {
 }
 
 // message returns the message of a queued mail: stored whole, or composed
-// now with its picture.
-func (s *Sender) message(m *store.Mail, pics *pictures) ([]byte, error) {
+// now with its picture, into buf, whose bytes it returns then.
+func (s *Sender) message(m *store.Mail, pics *pictures, buf *bytes.Buffer) ([]byte, error) {
 	var data []byte
 	s.st.View(func(tx *store.Tx) error {
 		data = tx.MailData(m.ID)
@@ -254,6 +255,9 @@ func (s *Sender) message(m *store.Mail, pics *pictures) ([]byte, error) {
 	if d.Out.Map != nil && png != nil {
 		d.Out.Attachments = append(d.Out.Attachments, Attachment{Name: d.Out.Map.Name, Type: "image/png", Data: png})
 	}
-	msg, _, err := ComposeAs(s.from, &d.Out, d.Date, d.MessageID)
-	return msg, err
+	buf.Reset()
+	if _, err := composeTo(buf, s.from, &d.Out, d.Date, d.MessageID); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,8 +88,14 @@ func TestPicturesDrawnInLanes(t *testing.T) {
 	for i := range games {
 		for _, side := range []rules.Side{rules.German, rules.Allied} {
 			ms := w.inbox(playerOf(side, i))
-			if len(ms) != 1 || !strings.Contains(ms[0].Subject, "G16-1 played") || len(ms[0].Attachments) != 1 {
-				t.Errorf("%s: %d mails, want the report of G16-1 with its map", playerOf(side, i), len(ms))
+			// Each its own game's: the mails of a connection are
+			// composed in the same buffer, one after the other.
+			if len(ms) != 1 || !strings.Contains(ms[0].Subject, "G16-1 played") || !strings.Contains(ms[0].Subject, fmt.Sprintf("[lanes-%d]", i)) ||
+				!slices.Equal(ms[0].Attachments, []string{fmt.Sprintf("lanes-%d-G16-1.png", i)}) {
+				t.Errorf("%s: %d mails, want the report of G16-1 of lanes-%d with its map", playerOf(side, i), len(ms), i)
+				for _, m := range ms {
+					t.Logf("%q with %q", m.Subject, m.Attachments)
+				}
 			}
 		}
 	}
