@@ -112,20 +112,28 @@ func (r *Referee) mapRef(tx Tx, g *adjudicator.Game, impulse string, events []ru
 func packSnapshot(js []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(snapshotMagic)
-	zw, _ := snapshotWriters.Get().(*flate.Writer)
-	if zw == nil {
-		zw, _ = flate.NewWriter(nil, flate.BestSpeed) // only a level out of range fails
+	snapshotWriter.Lock()
+	defer snapshotWriter.Unlock()
+	if snapshotWriter.w == nil {
+		snapshotWriter.w, _ = flate.NewWriter(nil, flate.BestSpeed) // only a level out of range fails
 	}
+	zw := snapshotWriter.w
 	zw.Reset(&b)
 	zw.Write(js) // a bytes.Buffer fails not
 	zw.Close()
-	snapshotWriters.Put(zw)
+	zw.Reset(nil) // nor is b kept
 	return b.Bytes()
 }
 
-// snapshotWriters keeps deflate writers for packSnapshot: a writer is some
-// hundreds of kilobytes of tables, too many to make for every report.
-var snapshotWriters sync.Pool
+// snapshotWriter is the deflate writer of packSnapshot, kept for the
+// process's life: a writer is some 600 KB of tables, too many to make for
+// every report. A sync.Pool did not keep it: the collector empties the
+// pool, and a daemon under its soft memory limit, drawing map pictures,
+// collects several times between two reports.
+var snapshotWriter struct {
+	sync.Mutex
+	w *flate.Writer
+}
 
 // snapshotMagic begins a deflated snapshot; a snapshot kept before they
 // were deflated is JSON, which begins with "{".
