@@ -2,7 +2,11 @@ package mail
 
 import (
 	"bytes"
+	"crypto/rand"
+	"io"
+	"regexp"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,5 +42,75 @@ func TestComposeReusesBuffer(t *testing.T) {
 	// The MIME boundaries are random: the mails are alike but for them.
 	if buf.Len() != len(want) {
 		t.Errorf("composed into the buffer: %d bytes, alone: %d", buf.Len(), len(want))
+	}
+}
+
+// goMessageParts is how composeParts wrote a mail before it wrote the
+// attachments' base64 itself: with go-message's mail.Writer.
+func goMessageParts(b *bytes.Buffer, h gomail.Header, text string, attachments []Attachment) error {
+	w, err := gomail.CreateWriter(b, h)
+	if err != nil {
+		return err
+	}
+	var th gomail.InlineHeader
+	th.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	tw, err := w.CreateSingleInline(th)
+	if err != nil {
+		return err
+	}
+	io.WriteString(tw, text)
+	tw.Close()
+	for _, a := range attachments {
+		var ah gomail.AttachmentHeader
+		ah.SetContentType(a.Type, nil)
+		ah.SetFilename(a.Name)
+		aw, err := w.CreateAttachment(ah)
+		if err != nil {
+			return err
+		}
+		aw.Write(a.Data)
+		aw.Close()
+	}
+	return w.Close()
+}
+
+// boundaryOf finds a mail's MIME boundary, random in each mail.
+var boundaryOf = regexp.MustCompile(`boundary=([0-9a-f]+)`)
+
+// A mail with attachments is written byte for byte as go-message's
+// mail.Writer writes it, but for its random boundary, whatever the length
+// of the attachments (a last line of base64 full or short, none at all),
+// whether their base64 was made before (Attachment.encoded) or not.
+func TestComposePartsAsGoMessage(t *testing.T) {
+	var h gomail.Header
+	h.SetDate(time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC))
+	h.SetAddressList("From", []*gomail.Address{{Address: "referee@test.example"}})
+	h.SetSubject("G16-1 played; ünïcode, and a subject long enough to be folded over more than one line of the header")
+	h.SetMessageID("abc@test.example")
+	text := "The report.\nA line of Japanese: 第１６日 ドイツ軍の第１インパルス\n" + strings.Repeat("A long line of the report that quoted-printable must break. ", 5) + "\n."
+	for _, n := range []int{0, 1, 56, 57, 58, 57 * 100, 57*100 + 13, 400 << 10} {
+		data := make([]byte, n)
+		rand.Read(data)
+		for _, pre := range []bool{false, true} {
+			a := Attachment{Name: "map.png", Type: "image/png", Data: data}
+			if pre {
+				a.encoded, a.Data = encodeBase64(data), nil
+			}
+			var got, want bytes.Buffer
+			if err := composeParts(&got, h, text, []Attachment{a, {Name: "b.txt", Type: "text/plain", Data: []byte("x")}}); err != nil {
+				t.Fatal(err)
+			}
+			a.Data = data
+			if err := goMessageParts(&want, h, text, []Attachment{a, {Name: "b.txt", Type: "text/plain", Data: []byte("x")}}); err != nil {
+				t.Fatal(err)
+			}
+			g, w := boundaryOf.FindSubmatch(got.Bytes()), boundaryOf.FindSubmatch(want.Bytes())
+			if g == nil || w == nil {
+				t.Fatalf("%d bytes: no boundary in\n%.600s\nor\n%.600s", n, got.Bytes(), want.Bytes())
+			}
+			if gb := bytes.ReplaceAll(got.Bytes(), g[1], w[1]); !bytes.Equal(gb, want.Bytes()) {
+				t.Errorf("%d bytes (base64 made before: %v): composed\n%.1500s\nwant\n%.1500s", n, pre, gb, want.Bytes())
+			}
+		}
 	}
 }

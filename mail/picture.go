@@ -71,7 +71,8 @@ func draw(st *store.Store, key string, log *slog.Logger) ([]byte, error) {
 // go out, the pictures of the next are drawn. A picture drawn ahead holds
 // one of picturesAhead places until its last mail is made, which bounds
 // the memory they take: a render takes a few MB while it runs, and a
-// picture up to 400 KB once drawn. A mail whose picture no lane has begun
+// picture up to 550 KB once drawn and put in base64, which is done once
+// for all its mails. A mail whose picture no lane has begun
 // draws it itself.
 type pictures struct {
 	mu     sync.Mutex
@@ -86,7 +87,7 @@ type pictures struct {
 type picture struct {
 	claimed atomic.Bool   // someone draws it, or has drawn it
 	ready   chan struct{} // closed once drawn
-	png     []byte
+	enc     []byte        // the PNG in base64, as the mails carry it
 	err     error
 	left    int  // mails still to be made with it
 	ahead   bool // drawn ahead, holding a place
@@ -136,7 +137,7 @@ func (p *pictures) render(ctx context.Context, lanes int) (wait func()) {
 					continue
 				}
 				pic.ahead = true
-				pic.png, pic.err = p.draw(p.order[i])
+				pic.enc, pic.err = p.draw(p.order[i])
 				close(pic.ready)
 			}
 		})
@@ -144,20 +145,23 @@ func (p *pictures) render(ctx context.Context, lanes int) (wait func()) {
 	return wg.Wait
 }
 
-// draw draws a picture, or takes it from the recent ones.
+// draw draws a picture and encodes it in base64 as the mails carry it,
+// once for all of them, or takes it from the recent ones.
 func (p *pictures) draw(key string) ([]byte, error) {
-	if png := p.recent.get(key); png != nil {
-		return png, nil
+	if enc := p.recent.get(key); enc != nil {
+		return enc, nil
 	}
 	png, err := draw(p.st, key, p.log)
-	if err == nil {
-		p.recent.put(key, png)
+	if err != nil {
+		return nil, err
 	}
-	return png, err
+	enc := encodeBase64(png)
+	p.recent.put(key, enc)
+	return enc, nil
 }
 
-// get returns a mail's picture: drawn ahead, or lately, or drawn now by the
-// first mail that asks for it.
+// get returns a mail's picture, in base64: drawn ahead, or lately, or
+// drawn now by the first mail that asks for it.
 func (p *pictures) get(m *store.Mail) ([]byte, error) {
 	p.mu.Lock()
 	pic := p.m[m.Snapshot]
@@ -166,11 +170,11 @@ func (p *pictures) get(m *store.Mail) ([]byte, error) {
 		return p.draw(m.Snapshot)
 	}
 	if pic.claimed.CompareAndSwap(false, true) {
-		pic.png, pic.err = p.draw(m.Snapshot)
+		pic.enc, pic.err = p.draw(m.Snapshot)
 		close(pic.ready)
 	}
 	<-pic.ready
-	return pic.png, pic.err
+	return pic.enc, pic.err
 }
 
 // done forgets a mail's picture once the last mail that carries it is
@@ -188,8 +192,8 @@ func (p *pictures) done(m *store.Mail) {
 	}
 }
 
-// recentPictures keeps the last few pictures drawn, by snapshot: a
-// snapshot never changes once kept, nor does its picture.
+// recentPictures keeps the last few pictures drawn, by snapshot, in
+// base64: a snapshot never changes once kept, nor does its picture.
 type recentPictures struct {
 	mu   sync.Mutex
 	keys []string // the latest last
@@ -197,7 +201,8 @@ type recentPictures struct {
 }
 
 // keptPictures is how many recentPictures keeps: a picture is 130 to 400
-// KB, and the mails of one impulse are queued together.
+// KB, 180 to 550 in base64, and the mails of one impulse are queued
+// together.
 const keptPictures = 2
 
 func (r *recentPictures) get(key string) []byte {
@@ -239,10 +244,10 @@ func (s *Sender) message(m *store.Mail, pics *pictures, buf *bytes.Buffer) ([]by
 	if !m.Deferred {
 		return data, nil
 	}
-	var png []byte
+	var enc []byte
 	if m.Snapshot != "" {
 		var err error
-		png, err = pics.get(m)
+		enc, err = pics.get(m)
 		pics.done(m)
 		if err != nil {
 			return nil, fmt.Errorf("mail %d: drawing its map: %w", m.ID, err)
@@ -252,8 +257,8 @@ func (s *Sender) message(m *store.Mail, pics *pictures, buf *bytes.Buffer) ([]by
 	if err := json.Unmarshal(data, &d); err != nil {
 		return nil, fmt.Errorf("mail %d: %w", m.ID, err)
 	}
-	if d.Out.Map != nil && png != nil {
-		d.Out.Attachments = append(d.Out.Attachments, Attachment{Name: d.Out.Map.Name, Type: "image/png", Data: png})
+	if d.Out.Map != nil && enc != nil {
+		d.Out.Attachments = append(d.Out.Attachments, Attachment{Name: d.Out.Map.Name, Type: "image/png", encoded: enc})
 	}
 	buf.Reset()
 	if _, err := composeTo(buf, s.from, &d.Out, d.Date, d.MessageID); err != nil {

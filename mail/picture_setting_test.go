@@ -1,11 +1,18 @@
 package mail_test
 
 import (
+	"bytes"
 	"fmt"
+	"image/png"
+	"io"
 	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	gomail "github.com/emersion/go-message/mail"
 )
 
 // drawCount counts the map pictures a daemon drew, from its log's "map
@@ -85,5 +92,59 @@ func TestOnePicturePerImpulse(t *testing.T) {
 	w.settle()
 	if n := drawn.n.Load() - before; n != 1 {
 		t.Errorf("the map of G16-1 was drawn %d times for its three reports, want once", n)
+	}
+	// Put in base64 once for the three, it reads back as the same PNG in
+	// each.
+	var first []byte
+	for _, box := range []string{german, allied, observer} {
+		pic := lastPicture(t, w, box)
+		if _, err := png.DecodeConfig(bytes.NewReader(pic)); err != nil {
+			t.Errorf("%s: the map of %d bytes is no PNG: %v", box, len(pic), err)
+		}
+		if first == nil {
+			first = pic
+		} else if !bytes.Equal(pic, first) {
+			t.Errorf("%s: the map differs from the German player's", box)
+		}
+	}
+}
+
+// lastPicture returns the attachment of the last mail in an address's
+// INBOX, decoded.
+func lastPicture(t *testing.T, w *world, addr string) []byte {
+	t.Helper()
+	c, err := imapclient.DialInsecure(w.imapAddr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(addr, passwords[addr]).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil || sel.NumMessages == 0 {
+		t.Fatalf("%s: INBOX: %d messages, %v", addr, sel.NumMessages, err)
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := c.Fetch(imap.SeqSetNum(sel.NumMessages), &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil || len(msgs) != 1 {
+		t.Fatalf("%s: fetch: %v", addr, err)
+	}
+	r, err := gomail.CreateReader(bytes.NewReader(msgs[0].FindBodySection(section)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p, err := r.NextPart()
+		if err != nil {
+			t.Fatalf("%s: no attachment in the last mail: %v", addr, err)
+		}
+		if _, ok := p.Header.(*gomail.AttachmentHeader); ok {
+			data, err := io.ReadAll(p.Body)
+			if err != nil {
+				t.Fatalf("%s: the attachment does not decode: %v", addr, err)
+			}
+			return data
+		}
 	}
 }
