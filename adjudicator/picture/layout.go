@@ -3,6 +3,7 @@ package picture
 import (
 	"cmp"
 	"image"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -136,13 +137,17 @@ func layout(s *rules.Scenario, st *rules.State, fs *faces, lost []Lost, pr *lang
 		}
 	}
 	areas, zones := shownPlaces(s, units)
-	p.frame(fs, areas, zones)
-	free := p.fixedBoxes(fs, areas, zones, units)
+	b := baseOf(s, pr, fs, areas, zones)
+	p.Width, p.Height, p.Title, p.Map, p.Legend = b.width, b.height, b.title, b.mapR, b.legend
+	p.proj, p.counterW, p.anchor = b.proj, b.counterW, maps.Clone(b.anchor)
+	p.legendRowsKept = b.legendRows
+	free := b.fixed.over()
+	p.zoneAnchors(fs, free, zones, units)
 	pl := &placer{
 		p:      p,
 		free:   free,
 		units:  units,
-		items:  p.placingOrder(fs, areas, zones, units),
+		items:  p.placingOrder(b, zones, units),
 		labels: map[int]Box{},
 		stacks: map[rules.Place]Box{},
 	}
@@ -293,11 +298,105 @@ func counterWidth(fs *faces, units []*rules.Unit) int {
 	return movedW + 3 + idW + 4 + strengthW + 1
 }
 
+// base is what of a plan depends on the scenario, the language and the
+// places drawn alone, not on the units: the frame and the projection, the
+// anchors of the areas, the boxes fixed in it, and each area's label's
+// size and how crowded its part of the map is. It is worked out once for
+// the places a scenario uses, in each language, and kept (see bases):
+// the daemon lays out many positions of the same few scenarios. A base is
+// not changed once made, and renders share it.
+type base struct {
+	s      *rules.Scenario
+	pr     *lang.Printer
+	areas  []*rules.Area
+	zones  []*rules.Zone
+	width  int
+	height int
+	title  image.Rectangle
+	mapR   image.Rectangle
+	legend image.Rectangle
+	proj   projection
+	anchor map[rules.Place]vec // of the areas
+	// counterW is the counters' width (see counterWidth).
+	counterW int
+	// legendRows are the legend's rows, their text wrapped (see legend).
+	legendRows []legendRow
+	// fixed holds the towns' dots and the bridges (see fixedBoxes); each
+	// plan lays its own boxes over it (see index.over).
+	fixed *index
+	// label and crowd are each area's label's size and how many other
+	// towns are near it, by the area's index in areas (see placingOrder).
+	label []image.Point
+	crowd []int
+}
+
+// bases keeps the bases of the places the scenarios drawn lately use, in
+// each language, the latest first: some tens of kilobytes each.
+var bases struct {
+	sync.Mutex
+	list []*base
+}
+
+const maxBases = 8
+
+// baseOf returns the base of a plan of scenario s in the language of pr,
+// drawing areas and zones: kept, if they are the places the scenario uses
+// (see shownPlaces), or else worked out for the plan alone.
+func baseOf(s *rules.Scenario, pr *lang.Printer, fs *faces, areas []*rules.Area, zones []*rules.Zone) *base {
+	bases.Lock()
+	for i, b := range bases.list {
+		if b.s == s && b.pr == pr && slices.Equal(b.areas, areas) && slices.Equal(b.zones, zones) {
+			copy(bases.list[1:i+1], bases.list[:i])
+			bases.list[0] = b
+			bases.Unlock()
+			return b
+		}
+	}
+	bases.Unlock()
+	b := newBase(s, pr, fs, areas, zones)
+	if used, usedZones := shownPlaces(s, nil); !slices.Equal(used, areas) || !slices.Equal(usedZones, zones) {
+		// A position with units where the scenario goes not: its plan's
+		// own, not kept.
+		return b
+	}
+	bases.Lock()
+	bases.list = slices.Insert(bases.list, 0, b)
+	if len(bases.list) > maxBases {
+		bases.list[maxBases] = nil
+		bases.list = bases.list[:maxBases]
+	}
+	bases.Unlock()
+	return b
+}
+
+// newBase works out the base of a plan drawing areas and zones.
+func newBase(s *rules.Scenario, pr *lang.Printer, fs *faces, areas []*rules.Area, zones []*rules.Zone) *base {
+	p := &Plan{s: s, pr: pr, anchor: map[rules.Place]vec{}}
+	p.frame(fs, areas, zones)
+	b := &base{
+		s: s, pr: pr, areas: areas, zones: zones,
+		width: p.Width, height: p.Height, title: p.Title, mapR: p.Map, legend: p.Legend,
+		proj: p.proj, anchor: p.anchor, counterW: p.counterW, legendRows: p.legendRowsKept,
+		fixed: p.fixedBoxes(areas),
+	}
+	for _, a := range areas {
+		b.label = append(b.label, image.Pt(labelWidth(fs, s, a), labelH))
+		at, crowd := p.anchor[rules.AreaPlace(a.ID)], 0
+		for _, o := range areas {
+			if d := p.anchor[rules.AreaPlace(o.ID)].sub(at).len(); o != a && d < 110 {
+				crowd++
+			}
+		}
+		b.crowd = append(b.crowd, crowd)
+	}
+	return b
+}
+
 // fixedBoxes returns the index of free room with what is fixed in it, which
-// nothing may cover: the towns' dots, the bridges, as a blown one must show
-// (5.1), and the zones' markers with their stacks, which it records in
-// p.Zones and p.zoneStacks.
-func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone, units map[rules.Place][]string) *index {
+// nothing may cover: the towns' dots, and the bridges, as a blown one must
+// show (5.1). The zones' markers with their stacks are added to it for
+// each plan (see zoneAnchors).
+func (p *Plan) fixedBoxes(areas []*rules.Area) *index {
 	free := newIndex(p.Map.Inset(3))
 	for _, a := range areas {
 		free.owner = rules.AreaPlace(a.ID)
@@ -313,7 +412,6 @@ func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone, u
 			free.add(image.Rectangle{Min: q, Max: q}.Inset(-7), kindBridge)
 		}
 	}
-	p.zoneAnchors(fs, free, zones, units)
 	return free
 }
 
@@ -500,7 +598,7 @@ type item struct {
 // of the map out, so that where room is scarce the first come nearest their
 // towns. The order is fixed by the data alone: the same position, the same
 // picture.
-func (p *Plan) placingOrder(fs *faces, areas []*rules.Area, zones []*rules.Zone, units map[rules.Place][]string) []item {
+func (p *Plan) placingOrder(b *base, zones []*rules.Zone, units map[rules.Place][]string) []item {
 	var items []item
 	for _, z := range zones {
 		pl := rules.ZonePlace(z.ID)
@@ -512,18 +610,12 @@ func (p *Plan) placingOrder(fs *faces, areas []*rules.Area, zones []*rules.Zone,
 			items = append(items, item{place: pl, stack: stackSize(p.counterW, cols), columns: cols, crowd: 1 << 20})
 		}
 	}
-	for _, a := range areas {
+	for i, a := range b.areas {
 		pl := rules.AreaPlace(a.ID)
-		it := item{place: pl, label: image.Pt(labelWidth(fs, p.s, a), labelH)}
+		it := item{place: pl, label: b.label[i], crowd: b.crowd[i]}
 		if us := units[pl]; len(us) > 0 {
 			it.columns = p.columns(us, rules.StackUnits)
 			it.stack = stackSize(p.counterW, it.columns)
-		}
-		at := p.anchor[pl]
-		for _, b := range areas {
-			if d := p.anchor[rules.AreaPlace(b.ID)].sub(at).len(); b != a && d < 110 {
-				it.crowd++
-			}
 		}
 		items = append(items, it)
 	}
@@ -1020,6 +1112,9 @@ type index struct {
 	bounds image.Rectangle // boxes must lie inside
 	cols   int
 	cells  [][]entry
+	// under holds boxes under these, as in cells, shared and not changed
+	// (see over); or nil.
+	under [][]entry
 	// owner is the place whose boxes are being placed: they may touch its
 	// label, so that a stack against a label is plainly that label's.
 	owner rules.Place
@@ -1110,6 +1205,21 @@ func newIndex(bounds image.Rectangle) *index {
 	return &index{bounds: bounds, cols: cols, cells: make([][]entry, cols*rows)}
 }
 
+// over returns an empty index over ix, which holds no leader lines: it
+// holds the boxes of ix, and those added to it alone. ix must be no index
+// over another, hold no leader lines and not change while it is in use.
+func (ix *index) over() *index {
+	return &index{bounds: ix.bounds, cols: ix.cols, cells: make([][]entry, len(ix.cells)), under: ix.cells}
+}
+
+// entries returns the boxes of cell i: those under, and its own.
+func (ix *index) entries(i int) (under, own []entry) {
+	if ix.under != nil {
+		under = ix.under[i]
+	}
+	return under, ix.cells[i]
+}
+
 func (ix *index) each(r image.Rectangle, f func(i int) bool) {
 	r = r.Intersect(ix.bounds)
 	if r.Empty() {
@@ -1135,10 +1245,13 @@ func (ix *index) clear(at vec, r image.Rectangle) bool {
 		pr := image.Rectangle{Min: v, Max: v.Add(image.Pt(1, 1))}
 		hit := false
 		ix.each(pr, func(i int) bool {
-			for _, e := range ix.cells[i] {
-				if e.owner != ix.owner && e.kind != kindBridge && e.r.Overlaps(pr) {
-					hit = true
-					return false
+			under, own := ix.entries(i)
+			for _, es := range [2][]entry{under, own} {
+				for _, e := range es {
+					if e.owner != ix.owner && e.kind != kindBridge && e.r.Overlaps(pr) {
+						hit = true
+						return false
+					}
 				}
 			}
 			return true
@@ -1157,9 +1270,12 @@ func (ix *index) crossed(at vec, r image.Rectangle) int {
 	seg := image.Rectangle{Min: at.pt(), Max: at.pt().Add(image.Pt(1, 1))}.Union(image.Rectangle{Min: q.pt(), Max: q.pt().Add(image.Pt(1, 1))})
 	seen := map[image.Rectangle]bool{}
 	ix.each(seg, func(i int) bool {
-		for _, e := range ix.cells[i] {
-			if e.owner != ix.owner && e.kind != kindBridge && !seen[e.r] && segmentMeets(at, q, e.r) {
-				seen[e.r] = true
+		under, own := ix.entries(i)
+		for _, es := range [2][]entry{under, own} {
+			for _, e := range es {
+				if e.owner != ix.owner && e.kind != kindBridge && !seen[e.r] && segmentMeets(at, q, e.r) {
+					seen[e.r] = true
+				}
 			}
 		}
 		return true
@@ -1186,10 +1302,13 @@ func (ix *index) fits(r image.Rectangle) bool {
 	g := r.Inset(-clearance)
 	ok := true
 	ix.each(g, func(i int) bool {
-		for _, e := range ix.cells[i] {
-			if e.r.Overlaps(g) && (e.kind != kindLabel || e.owner != ix.owner || e.r.Overlaps(r)) {
-				ok = false
-				return false
+		under, own := ix.entries(i)
+		for _, es := range [2][]entry{under, own} {
+			for _, e := range es {
+				if e.r.Overlaps(g) && (e.kind != kindLabel || e.owner != ix.owner || e.r.Overlaps(r)) {
+					ok = false
+					return false
+				}
 			}
 		}
 		return true
