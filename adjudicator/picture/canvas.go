@@ -41,6 +41,7 @@ type canvas struct {
 	// shapes for the next (see keptMask).
 	keep   bool
 	shapes shapeCache
+	blocks blockCache // see block
 }
 
 // shapeCache keeps the masks of the shapes drawn with canvas.keep, by a

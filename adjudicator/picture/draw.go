@@ -52,7 +52,7 @@ func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
 	c.frame(p.Map, 1, frameInk)
 
 	p.drawTitle(c, fs, opt.Title)
-	p.drawLegend(c, fs)
+	c.block(blockOf{legend: true}, p.Legend, func() { p.drawLegend(c, fs) })
 }
 
 // drawRivers draws the rivers the map gives a course (3.23).
@@ -291,7 +291,9 @@ func drawZoneDisc(c *canvas, fs *faces, at vec, id string, side rules.Side) {
 // VP area of the scenario, its VP marker in gold (3.26, see vpMark).
 func (p *Plan) drawLabel(c *canvas, fs *faces, b Box) {
 	a := p.s.Map.Area(b.Place.Area)
-	drawLabelText(c, fs, b.Rect, a.ID, a.Name, b.VP)
+	c.block(blockOf{area: a.ID, name: a.Name, vp: b.VP}, b.Rect, func() {
+		drawLabelText(c, fs, b.Rect, a.ID, a.Name, b.VP)
+	})
 }
 
 func drawLabelText(c *canvas, fs *faces, r image.Rectangle, id int, name string, vp string) {
@@ -324,15 +326,15 @@ func (p *Plan) drawStack(c *canvas, fs *faces, b Box, battle bool) {
 }
 
 func (p *Plan) drawCounter(c *canvas, fs *faces, r image.Rectangle, id string) {
-	us := p.st.Unit(id)
-	if p.lost[id] {
-		drawCounter(c, fs, r, counter{style: styleOf(p.s.OOB.Unit(id)), id: id, lost: true})
-		return
+	u := counter{style: styleOf(p.s.OOB.Unit(id)), id: id, lost: true}
+	if !p.lost[id] {
+		us := p.st.Unit(id)
+		u = counter{
+			style: u.style, id: id, strength: us.Strength,
+			moved: us.Moved && !p.newDay(), entrenched: us.Entrenched, oos: !us.InSupply,
+		}
 	}
-	drawCounter(c, fs, r, counter{
-		style: styleOf(p.s.OOB.Unit(id)), id: id, strength: us.Strength,
-		moved: us.Moved && !p.newDay(), entrenched: us.Entrenched, oos: !us.InSupply,
-	})
+	c.block(blockOf{u: u}, r, func() { drawCounter(c, fs, r, u) })
 }
 
 // newDay reports whether the position is before the first impulse of a
