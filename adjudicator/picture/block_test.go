@@ -10,10 +10,11 @@ import (
 
 // TestBlocksKept: the blocks a render keeps (the legend, the labels, the
 // counters: see canvas.block) and copies into the next are the pixels it
-// would draw. The crowded campaign and the intro, in English and
-// Japanese, are drawn with nothing kept, then again in turn, with what
-// the renders before kept; the bytes are the same, and the renders kept
-// and copied blocks.
+// would draw, and so are the shapes it keeps (towns' dots, zones' discs,
+// bridges: see canvas.kept). The crowded campaign and the intro, in
+// English and Japanese, are drawn with nothing kept, then again in turn,
+// with what the renders before kept; the bytes are the same, and the
+// renders kept blocks and shapes.
 func TestBlocksKept(t *testing.T) {
 	s, st, ev := crowded(t)
 	intro := load(t, "intro")
@@ -31,7 +32,7 @@ func TestBlocksKept(t *testing.T) {
 	}
 	forget := func() {
 		r := <-renderers
-		r.c.blocks = blockCache{}
+		r.c.blocks, r.c.shapes = blockCache{}, shapeCache{}
 		renderers <- r
 	}
 	want := make([][]byte, len(jobs))
@@ -56,10 +57,16 @@ func TestBlocksKept(t *testing.T) {
 			drawn++
 		}
 	}
+	shapes := len(r.c.shapes.kept)
 	renderers <- r
+	// The campaign's towns and bridges alone are over 200, some cut by
+	// the edges of bands of rows.
+	if shapes < 200 {
+		t.Errorf("the renders kept %d shapes; want the towns', the zones' and the bridges', over 200", shapes)
+	}
 	// The crowded campaign's labels and counters alone are over 400.
 	if copied < 400 {
 		t.Errorf("the renders kept %d blocks; want the legends', the labels' and the counters', over 400", copied)
 	}
-	t.Logf("%d blocks kept, %d drawn every time", copied, drawn)
+	t.Logf("%d blocks kept, %d drawn every time; %d shapes kept", copied, drawn, shapes)
 }

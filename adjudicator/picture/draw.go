@@ -129,8 +129,10 @@ func (p *Plan) drawBridges(c *canvas) {
 // (5.1, 10.0).
 func drawBridge(c *canvas, at, d vec, blown bool) {
 	// A bridge's shapes are the scenario's, blown or not.
-	c.keep = true
-	defer func() { c.keep = false }()
+	c.kept(shapeKey{what: shapeBridge, at: at, d: d, blown: blown}, func() { bridgeShapes(c, at, d, blown) })
+}
+
+func bridgeShapes(c *canvas, at, d vec, blown bool) {
 	n := d.perp()
 	if blown {
 		u, v := d.add(n).mul(6), d.sub(n).mul(6)
@@ -237,10 +239,12 @@ func (p *Plan) drawTowns(c *canvas, battles []int) {
 		if slices.Contains(battles, a.ID) {
 			c.fill(battleRed, annulus(at, 15, 10.5)...)
 		}
-		c.keep = true // the dots' shapes are the scenario's
-		c.fill(ink, circle(at, dotR+1.3))
-		c.fill(controlDot(p.st.Control[a.ID]), circle(at, dotR))
-		c.keep = false
+		// The dots' shapes are the scenario's, in a side's colour.
+		side := p.st.Control[a.ID]
+		c.kept(shapeKey{what: shapeTown, at: at, side: side}, func() {
+			c.fill(ink, circle(at, dotR+1.3))
+			c.fill(controlDot(side), circle(at, dotR))
+		})
 	}
 }
 
@@ -279,10 +283,10 @@ func drawZoneDisc(c *canvas, fs *faces, at vec, id string, side rules.Side) {
 	if side == rules.German {
 		col = germanDot
 	}
-	c.keep = true // the disc's shapes are the scenario's
-	c.fill(white, circle(at, zoneR+1.5))
-	c.fill(col, circle(at, zoneR))
-	c.keep = false
+	c.kept(shapeKey{what: shapeZone, at: at, side: side}, func() { // the disc's shapes are the scenario's
+		c.fill(white, circle(at, zoneR+1.5))
+		c.fill(col, circle(at, zoneR))
+	})
 	lw := fs.zone.width(id)
 	c.text(fs.zone, int(math.Round(at.X))-lw/2, int(math.Round(at.Y))+6, id, white)
 }
