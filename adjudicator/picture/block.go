@@ -19,13 +19,15 @@ type blockKey struct {
 	part image.Rectangle // relative to the rectangle's corner
 }
 
-// blockOf is what a block shows: a counter, an area's label, or the
-// legend.
+// blockOf is what a block shows: a counter, an area's label, a zone's
+// name plate, or the legend.
 type blockOf struct {
 	u      counter
 	area   int
 	name   string
 	vp     string
+	zone   bool
+	x      int // where a zone's name begins in its plate
 	legend bool
 }
 

@@ -114,13 +114,11 @@ func (p *Plan) drawRoadLines(c *canvas) {
 // drawBridges draws on every road across a river its bridge, a blown one
 // crossed out in red (5.1, 10.0).
 func (p *Plan) drawBridges(c *canvas) {
-	for _, r := range p.s.Map.Roads {
-		if !(r.Bridge || r.River != "") || !p.used(r) {
-			continue
+	for _, b := range p.bridges {
+		// A bridge, blown or not, reaches some 11 pixels from its middle.
+		if at := b.at.pt(); c.shows(image.Rectangle{Min: at, Max: at}.Inset(-20)) {
+			drawBridge(c, b.at, b.d, p.blown(b.r))
 		}
-		a, b := p.anchor[rules.AreaPlace(r.A)], p.anchor[rules.AreaPlace(r.B)]
-		at := p.crossing(r, a, b)
-		drawBridge(c, at, b.sub(a).unit(), p.blown(r))
 	}
 }
 
@@ -270,9 +268,11 @@ func (p *Plan) drawZones(c *canvas, fs *faces) {
 			plate = image.Rect(b.Rect.Min.X, b.Anchor.Y-9, b.Rect.Max.X-zoneR, b.Anchor.Y+9)
 			tx = plate.Min.X + 3
 		}
-		c.fillRect(plate, white)
-		c.frame(plate, 1, frameInk)
-		c.text(fs.smallBold, tx, b.Anchor.Y+4, name, ink)
+		c.block(blockOf{zone: true, name: name, x: tx - plate.Min.X}, plate, func() {
+			c.fillRect(plate, white)
+			c.frame(plate, 1, frameInk)
+			c.text(fs.smallBold, tx, b.Anchor.Y+4, name, ink)
+		})
 		drawZoneDisc(c, fs, at, z.ID, z.Side)
 	}
 }

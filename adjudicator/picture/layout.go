@@ -88,6 +88,7 @@ type Plan struct {
 	anchor         map[rules.Place]vec
 	zoneStacks     map[rules.Place]zoneStack // set with the zones' markers (see zoneAnchors)
 	counterW       int
+	bridges        []bridgeAt // in the map's order of roads (see fixedBoxes)
 	leaders        [][2]vec
 	// riverLabels are the rivers' names, where room was found for them.
 	riverLabels []riverLabel
@@ -140,7 +141,7 @@ func layout(s *rules.Scenario, st *rules.State, fs *faces, lost []Lost, pr *lang
 	b := baseOf(s, pr, fs, areas, zones)
 	p.Width, p.Height, p.Title, p.Map, p.Legend = b.width, b.height, b.title, b.mapR, b.legend
 	p.proj, p.counterW, p.anchor = b.proj, b.counterW, maps.Clone(b.anchor)
-	p.legendRowsKept = b.legendRows
+	p.legendRowsKept, p.bridges = b.legendRows, b.bridges
 	free := b.fixed.over()
 	p.zoneAnchors(fs, free, zones, units)
 	pl := &placer{
@@ -321,6 +322,7 @@ type base struct {
 	counterW int
 	// legendRows are the legend's rows, their text wrapped (see legend).
 	legendRows []legendRow
+	bridges    []bridgeAt
 	// fixed holds the towns' dots and the bridges (see fixedBoxes); each
 	// plan lays its own boxes over it (see index.over).
 	fixed *index
@@ -379,6 +381,7 @@ func newBase(s *rules.Scenario, pr *lang.Printer, fs *faces, areas []*rules.Area
 		proj: p.proj, anchor: p.anchor, counterW: p.counterW, legendRows: p.legendRowsKept,
 		fixed: p.fixedBoxes(areas),
 	}
+	b.bridges = p.bridges
 	for _, a := range areas {
 		b.label = append(b.label, image.Pt(labelWidth(fs, s, a), labelH))
 		at, crowd := p.anchor[rules.AreaPlace(a.ID)], 0
@@ -408,11 +411,20 @@ func (p *Plan) fixedBoxes(areas []*rules.Area) *index {
 		a, okA := p.anchor[rules.AreaPlace(r.A)]
 		b, okB := p.anchor[rules.AreaPlace(r.B)]
 		if okA && okB && (r.Bridge || r.River != "") {
-			q := p.crossing(r, a, b).pt()
+			at := p.crossing(r, a, b)
+			p.bridges = append(p.bridges, bridgeAt{r, at, b.sub(a).unit()})
+			q := at.pt()
 			free.add(image.Rectangle{Min: q, Max: q}.Inset(-7), kindBridge)
 		}
 	}
 	return free
+}
+
+// bridgeAt is a bridge drawn: its road, where the road crosses its river,
+// and the road's way from its first area to its second.
+type bridgeAt struct {
+	r     *rules.Road
+	at, d vec
 }
 
 // A zoneStack is the stack of a zone's units, set with its marker.
