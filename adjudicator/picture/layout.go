@@ -793,6 +793,7 @@ func (pl *placer) placeLabelsAround() {
 // collect records the boxes placed in the map's order, areas then zones,
 // and the leader lines of those set away from their towns.
 func (p *Plan) collect(areas []*rules.Area, zones []*rules.Zone, labels map[int]Box, stacks map[rules.Place]Box) {
+	p.Labels, p.Stacks = make([]Box, 0, len(areas)), make([]Box, 0, len(stacks))
 	for _, a := range areas {
 		b := labels[a.ID]
 		b.VP = vpMark(p.s, a)
@@ -953,14 +954,14 @@ func shiftInto(r, in image.Rectangle) image.Rectangle {
 // card returns the ways to set an area's label with its stack under it
 // (or over it) against the town's dot: to its right, left, below or above.
 // A zero stack is a label alone.
-func card(at vec, label, stack image.Point) [][2]image.Rectangle {
+func card(at vec, label, stack image.Point) [6][2]image.Rectangle {
 	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
 	lw, lh := label.X, label.Y
 	east := image.Rect(ax+dotR+gap, ay-lh/2, ax+dotR+gap+lw, ay-lh/2+lh)
 	west := image.Rect(ax-dotR-gap-lw, ay-lh/2, ax-dotR-gap, ay-lh/2+lh)
 	south := image.Rect(ax-lw/2, ay+dotR+2, ax-lw/2+lw, ay+dotR+2+lh)
 	north := image.Rect(ax-lw/2, ay-dotR-2-lh, ax-lw/2+lw, ay-dotR-2)
-	return [][2]image.Rectangle{
+	return [6][2]image.Rectangle{
 		{east, under(east, stack, false)}, {west, under(west, stack, true)},
 		{east, over(east, stack, false)}, {west, over(west, stack, true)},
 		{south, centred(south, stack, true)}, {north, centred(north, stack, false)},
