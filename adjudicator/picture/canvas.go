@@ -87,8 +87,8 @@ type keptFill struct {
 
 // keepRenders is how many renders a kept shape or block outlives the last
 // that drew it: a daemon drawing the games of a few scenarios in turn
-// keeps theirs. The crowded campaign picture keeps some 400 shapes'
-// masks, a few hundred kilobytes.
+// keeps theirs. The crowded campaign picture keeps some 210 shapes, 140
+// KB, and 260 blocks, 1.06 MB (see block).
 const keepRenders = 4
 
 // sweep begins a render: the shapes none of the last keepRenders renders
