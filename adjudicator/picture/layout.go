@@ -1132,8 +1132,16 @@ type index struct {
 	// label, so that a stack against a label is plainly that label's.
 	owner rules.Place
 	// leaders are the leader lines of the boxes placed away from their
-	// towns: no other place's box goes over one.
-	leaders []leaderLine
+	// towns: no other place's box goes over one. leaderCells holds, by
+	// cell, the leaders whose bounds reach it (see cellRange).
+	leaders     []leaderLine
+	leaderCells [][]int32
+	// blocker is the box that last kept a box from fitting, if any: the
+	// boxes tried one after another round a town mostly overlap, and
+	// most are kept out by the same box as the one before.
+	blocker *entry
+	// crosser is the box that last kept a leader line from being clear.
+	crosser *entry
 }
 
 // leaderLine is a leader line of a place's box, and its bounds.
@@ -1152,14 +1160,41 @@ func (ix *index) addLeader(at vec, r image.Rectangle, near int) {
 		return
 	}
 	b := image.Rectangle{Min: at.pt(), Max: at.pt().Add(image.Pt(1, 1))}.Union(image.Rectangle{Min: q.pt(), Max: q.pt().Add(image.Pt(1, 1))})
+	if ix.leaderCells == nil {
+		ix.leaderCells = make([][]int32, len(ix.cells))
+	}
+	x0, y0, x1, y1 := ix.cellRange(b)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			ix.leaderCells[y*ix.cols+x] = append(ix.leaderCells[y*ix.cols+x], int32(len(ix.leaders)))
+		}
+	}
 	ix.leaders = append(ix.leaders, leaderLine{at, q, b, ix.owner})
+}
+
+// cellRange returns the cells r reaches, from x0, y0 to x1, y1, each
+// taken into the grid: two rectangles that overlap share a cell, wherever
+// they lie.
+func (ix *index) cellRange(r image.Rectangle) (x0, y0, x1, y1 int) {
+	rows := len(ix.cells) / ix.cols
+	in := func(v, n int) int { return max(0, min(n-1, v)) }
+	return in(r.Min.X/cell, ix.cols), in(r.Min.Y/cell, rows), in((r.Max.X-1)/cell, ix.cols), in((r.Max.Y-1)/cell, rows)
 }
 
 // onLeader reports whether r lies over another place's leader line.
 func (ix *index) onLeader(r image.Rectangle) bool {
-	for _, l := range ix.leaders {
-		if l.owner != ix.owner && l.bounds.Overlaps(r) && segmentMeets(l.a, l.b, r) {
-			return true
+	if len(ix.leaders) == 0 || r.Empty() {
+		return false
+	}
+	x0, y0, x1, y1 := ix.cellRange(r)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			for _, i := range ix.leaderCells[y*ix.cols+x] {
+				l := &ix.leaders[i]
+				if l.owner != ix.owner && l.bounds.Overlaps(r) && segmentMeets(l.a, l.b, r) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -1253,24 +1288,28 @@ func (ix *index) clear(at vec, r image.Rectangle) bool {
 	q := nearest(r, at)
 	d := q.sub(at)
 	l := d.len()
+	// A point of the line crosses a box if the box holds it; it lies in
+	// one cell, or in none outside the bounds. The box that kept the line
+	// before is tried first (see blocker).
+	crosses := func(e *entry, v image.Point) bool {
+		return e.owner != ix.owner && e.kind != kindBridge && v.In(e.r)
+	}
 	for t := 0.0; t < l; t += 3 {
 		v := at.add(d.mul(t / l)).pt()
-		pr := image.Rectangle{Min: v, Max: v.Add(image.Pt(1, 1))}
-		hit := false
-		ix.each(pr, func(i int) bool {
-			under, own := ix.entries(i)
-			for _, es := range [2][]entry{under, own} {
-				for _, e := range es {
-					if e.owner != ix.owner && e.kind != kindBridge && e.r.Overlaps(pr) {
-						hit = true
-						return false
-					}
+		if !v.In(ix.bounds) {
+			continue
+		}
+		if ix.crosser != nil && crosses(ix.crosser, v) {
+			return false
+		}
+		under, own := ix.entries(v.Y/cell*ix.cols + v.X/cell)
+		for _, es := range [2][]entry{under, own} {
+			for i := range es {
+				if crosses(&es[i], v) {
+					ix.crosser = &es[i]
+					return false
 				}
 			}
-			return true
-		})
-		if hit {
-			return false
 		}
 	}
 	return true
@@ -1309,24 +1348,34 @@ func (ix *index) add(r image.Rectangle, k kind) {
 // from every box placed, but the owner's label, which it need only not
 // overlap.
 func (ix *index) fits(r image.Rectangle) bool {
-	if !r.In(ix.bounds) || ix.onLeader(r.Inset(-1)) {
+	if !r.In(ix.bounds) {
 		return false
 	}
+	// The cells of each, in loops of their own: fits is asked some tens
+	// of thousands of times for a crowded picture. The leader lines
+	// last: most boxes tried are kept out by a box.
 	g := r.Inset(-clearance)
-	ok := true
-	ix.each(g, func(i int) bool {
-		under, own := ix.entries(i)
-		for _, es := range [2][]entry{under, own} {
-			for _, e := range es {
-				if e.r.Overlaps(g) && (e.kind != kindLabel || e.owner != ix.owner || e.r.Overlaps(r)) {
-					ok = false
-					return false
+	blocks := func(e *entry) bool {
+		return e.r.Overlaps(g) && (e.kind != kindLabel || e.owner != ix.owner || e.r.Overlaps(r))
+	}
+	if ix.blocker != nil && blocks(ix.blocker) {
+		return false
+	}
+	in := g.Intersect(ix.bounds)
+	for y := in.Min.Y / cell; y <= (in.Max.Y-1)/cell; y++ {
+		for x := in.Min.X / cell; x <= (in.Max.X-1)/cell; x++ {
+			under, own := ix.entries(y*ix.cols + x)
+			for _, es := range [2][]entry{under, own} {
+				for i := range es {
+					if blocks(&es[i]) {
+						ix.blocker = &es[i]
+						return false
+					}
 				}
 			}
 		}
-		return true
-	})
-	return ok
+	}
+	return !ix.onLeader(r.Inset(-1))
 }
 
 // placeRiverNames finds room for each river's name by its course, as near
