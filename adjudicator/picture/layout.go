@@ -347,7 +347,7 @@ const maxBases = 8
 func baseOf(s *rules.Scenario, pr *lang.Printer, fs *faces, areas []*rules.Area, zones []*rules.Zone) *base {
 	bases.Lock()
 	for i, b := range bases.list {
-		if b.s == s && b.pr == pr && slices.Equal(b.areas, areas) && slices.Equal(b.zones, zones) {
+		if b.of(s, pr, areas, zones) {
 			copy(bases.list[1:i+1], bases.list[:i])
 			bases.list[0] = b
 			bases.Unlock()
@@ -362,13 +362,25 @@ func baseOf(s *rules.Scenario, pr *lang.Printer, fs *faces, areas []*rules.Area,
 		return b
 	}
 	bases.Lock()
+	defer bases.Unlock()
+	// Another render may have kept the same meanwhile: one is kept.
+	for _, o := range bases.list {
+		if o.of(s, pr, areas, zones) {
+			return o
+		}
+	}
 	bases.list = slices.Insert(bases.list, 0, b)
 	if len(bases.list) > maxBases {
 		bases.list[maxBases] = nil
 		bases.list = bases.list[:maxBases]
 	}
-	bases.Unlock()
 	return b
+}
+
+// of reports whether b is the base of a plan of scenario s in the language
+// of pr drawing areas and zones.
+func (b *base) of(s *rules.Scenario, pr *lang.Printer, areas []*rules.Area, zones []*rules.Zone) bool {
+	return b.s == s && b.pr == pr && slices.Equal(b.areas, areas) && slices.Equal(b.zones, zones)
 }
 
 // newBase works out the base of a plan drawing areas and zones.
