@@ -30,7 +30,7 @@ import (
 
 // zband is the scratch space of a band's compression, one per goroutine.
 type zband struct {
-	toks []uint32 // matches as length<<16 | distance, literals as the byte
+	toks []uint32 // matches as distance code<<25 | length<<16 | distance, literals as the byte
 	lit  [286]int32
 	dist [30]int32
 	// hash is the last position of each hash of four bytes, plus base:
@@ -108,10 +108,11 @@ func (z *zband) match(data []byte, start, stride int) {
 			i++
 			continue
 		}
-		toks[k] = uint32(l)<<16 | uint32(d)
+		dc := distCode(d)
+		toks[k] = uint32(dc)<<25 | uint32(l)<<16 | uint32(d)
 		k++
 		z.lit[257+lengthCode[l-minMatch]]++
-		z.dist[distCode(d)]++
+		z.dist[dc]++
 		i += l
 	}
 	z.toks = toks[:k]
@@ -246,7 +247,13 @@ func (z *zband) writeBlock() {
 		s := 257 + lc
 		lenEnc[l] = (uint32(litCode[s]) | uint32(l-minMatch-lengthBase[lc])<<litLen[s]) | (uint32(litLen[s])+uint32(lengthExtra[lc]))<<24
 	}
-	z.bw.tokens(z.toks, &litEnc, &lenEnc, &distCodes, &distLen)
+	// Each distance code's code, as bits | code length<<16 | length with
+	// the extra bits<<24 | the code's first distance less one<<32.
+	var distEnc [30]uint64
+	for dc := range distEnc {
+		distEnc[dc] = uint64(distCodes[dc]) | uint64(distLen[dc])<<16 | (uint64(distLen[dc])+uint64(distExtra[dc]))<<24 | uint64(distBase[dc])<<32
+	}
+	z.bw.tokens(z.toks, &litEnc, &lenEnc, &distEnc)
 	z.bw.write(uint64(litCode[256]), uint(litLen[256]))
 }
 
@@ -255,7 +262,7 @@ func (z *zband) writeBlock() {
 // distance's, 28): written to the 7 bits or fewer held, it fills at most
 // 55 of the 64 of acc, all of which are stored, eight bytes at a time,
 // and the whole bytes kept.
-func (b *bitWriter) tokens(toks []uint32, litEnc *[256]uint32, lenEnc *[maxMatch + 1]uint32, distCodes *[30]uint16, distLen *[30]uint8) {
+func (b *bitWriter) tokens(toks []uint32, litEnc *[256]uint32, lenEnc *[maxMatch + 1]uint32, distEnc *[30]uint64) {
 	b.flush()
 	out := slices.Grow(b.out, 7*len(toks)+8)
 	buf, pos := out[:cap(out)], len(out)
@@ -269,10 +276,9 @@ func (b *bitWriter) tokens(toks []uint32, litEnc *[256]uint32, lenEnc *[maxMatch
 			e := lenEnc[t>>16&0x1ff]
 			acc |= uint64(e&0xffffff) << n
 			n += uint(e >> 24)
-			d := int(t & 0xffff)
-			dc := distCode(d)
-			acc |= (uint64(distCodes[dc]) | uint64(d-1-distBase[dc])<<distLen[dc]) << n
-			n += uint(distLen[dc]) + uint(distExtra[dc])
+			de := distEnc[t>>25&31]
+			acc |= (de&0xffff | (uint64(t&0xffff)-1-de>>32)<<(de>>16&0xff)) << n
+			n += uint(de >> 24 & 0xff)
 		}
 		binary.LittleEndian.PutUint64(buf[pos:], acc)
 		pos += int(n >> 3)

@@ -52,7 +52,7 @@ func (p *Plan) draw(c *canvas, fs *faces, opt *Options) {
 	c.frame(p.Map, 1, frameInk)
 
 	p.drawTitle(c, fs, opt.Title)
-	p.drawLegend(c, fs)
+	c.block(blockOf{legend: true}, p.Legend, func() { p.drawLegend(c, fs) })
 }
 
 // drawRivers draws the rivers the map gives a course (3.23).
@@ -114,13 +114,11 @@ func (p *Plan) drawRoadLines(c *canvas) {
 // drawBridges draws on every road across a river its bridge, a blown one
 // crossed out in red (5.1, 10.0).
 func (p *Plan) drawBridges(c *canvas) {
-	for _, r := range p.s.Map.Roads {
-		if !(r.Bridge || r.River != "") || !p.used(r) {
-			continue
+	for _, b := range p.bridges {
+		// A bridge, blown or not, reaches some 11 pixels from its middle.
+		if at := b.at.pt(); c.shows(image.Rectangle{Min: at, Max: at}.Inset(-20)) {
+			drawBridge(c, b.at, b.d, p.blown(b.r))
 		}
-		a, b := p.anchor[rules.AreaPlace(r.A)], p.anchor[rules.AreaPlace(r.B)]
-		at := p.crossing(r, a, b)
-		drawBridge(c, at, b.sub(a).unit(), p.blown(r))
 	}
 }
 
@@ -129,8 +127,10 @@ func (p *Plan) drawBridges(c *canvas) {
 // (5.1, 10.0).
 func drawBridge(c *canvas, at, d vec, blown bool) {
 	// A bridge's shapes are the scenario's, blown or not.
-	c.keep = true
-	defer func() { c.keep = false }()
+	c.kept(shapeKey{what: shapeBridge, at: at, d: d, blown: blown}, func() { bridgeShapes(c, at, d, blown) })
+}
+
+func bridgeShapes(c *canvas, at, d vec, blown bool) {
 	n := d.perp()
 	if blown {
 		u, v := d.add(n).mul(6), d.sub(n).mul(6)
@@ -237,10 +237,12 @@ func (p *Plan) drawTowns(c *canvas, battles []int) {
 		if slices.Contains(battles, a.ID) {
 			c.fill(battleRed, annulus(at, 15, 10.5)...)
 		}
-		c.keep = true // the dots' shapes are the scenario's
-		c.fill(ink, circle(at, dotR+1.3))
-		c.fill(controlDot(p.st.Control[a.ID]), circle(at, dotR))
-		c.keep = false
+		// The dots' shapes are the scenario's, in a side's colour.
+		side := p.st.Control[a.ID]
+		c.kept(shapeKey{what: shapeTown, at: at, side: side}, func() {
+			c.fill(ink, circle(at, dotR+1.3))
+			c.fill(controlDot(side), circle(at, dotR))
+		})
 	}
 }
 
@@ -266,9 +268,11 @@ func (p *Plan) drawZones(c *canvas, fs *faces) {
 			plate = image.Rect(b.Rect.Min.X, b.Anchor.Y-9, b.Rect.Max.X-zoneR, b.Anchor.Y+9)
 			tx = plate.Min.X + 3
 		}
-		c.fillRect(plate, white)
-		c.frame(plate, 1, frameInk)
-		c.text(fs.smallBold, tx, b.Anchor.Y+4, name, ink)
+		c.block(blockOf{zone: true, name: name, x: tx - plate.Min.X}, plate, func() {
+			c.fillRect(plate, white)
+			c.frame(plate, 1, frameInk)
+			c.text(fs.smallBold, tx, b.Anchor.Y+4, name, ink)
+		})
 		drawZoneDisc(c, fs, at, z.ID, z.Side)
 	}
 }
@@ -279,10 +283,10 @@ func drawZoneDisc(c *canvas, fs *faces, at vec, id string, side rules.Side) {
 	if side == rules.German {
 		col = germanDot
 	}
-	c.keep = true // the disc's shapes are the scenario's
-	c.fill(white, circle(at, zoneR+1.5))
-	c.fill(col, circle(at, zoneR))
-	c.keep = false
+	c.kept(shapeKey{what: shapeZone, at: at, side: side}, func() { // the disc's shapes are the scenario's
+		c.fill(white, circle(at, zoneR+1.5))
+		c.fill(col, circle(at, zoneR))
+	})
 	lw := fs.zone.width(id)
 	c.text(fs.zone, int(math.Round(at.X))-lw/2, int(math.Round(at.Y))+6, id, white)
 }
@@ -291,7 +295,9 @@ func drawZoneDisc(c *canvas, fs *faces, at vec, id string, side rules.Side) {
 // VP area of the scenario, its VP marker in gold (3.26, see vpMark).
 func (p *Plan) drawLabel(c *canvas, fs *faces, b Box) {
 	a := p.s.Map.Area(b.Place.Area)
-	drawLabelText(c, fs, b.Rect, a.ID, a.Name, b.VP)
+	c.block(blockOf{area: a.ID, name: a.Name, vp: b.VP}, b.Rect, func() {
+		drawLabelText(c, fs, b.Rect, a.ID, a.Name, b.VP)
+	})
 }
 
 func drawLabelText(c *canvas, fs *faces, r image.Rectangle, id int, name string, vp string) {
@@ -324,15 +330,15 @@ func (p *Plan) drawStack(c *canvas, fs *faces, b Box, battle bool) {
 }
 
 func (p *Plan) drawCounter(c *canvas, fs *faces, r image.Rectangle, id string) {
-	us := p.st.Unit(id)
-	if p.lost[id] {
-		drawCounter(c, fs, r, counter{style: styleOf(p.s.OOB.Unit(id)), id: id, lost: true})
-		return
+	u := counter{style: styleOf(p.s.OOB.Unit(id)), id: id, lost: true}
+	if !p.lost[id] {
+		us := p.st.Unit(id)
+		u = counter{
+			style: u.style, id: id, strength: us.Strength,
+			moved: us.Moved && !p.newDay(), entrenched: us.Entrenched, oos: !us.InSupply,
+		}
 	}
-	drawCounter(c, fs, r, counter{
-		style: styleOf(p.s.OOB.Unit(id)), id: id, strength: us.Strength,
-		moved: us.Moved && !p.newDay(), entrenched: us.Entrenched, oos: !us.InSupply,
-	})
+	c.block(blockOf{u: u}, r, func() { drawCounter(c, fs, r, u) })
 }
 
 // newDay reports whether the position is before the first impulse of a

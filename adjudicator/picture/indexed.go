@@ -162,6 +162,9 @@ type indexed struct {
 	rect image.Rectangle
 	fp   *fixedPalette
 	mask *image.Alpha // a shape's coverage, as the rasterizer gives it
+	// track notes where the drawing goes while a block is drawn (see
+	// canvas.block); else nil.
+	track *tracked
 }
 
 // row returns the pixels of row y.
@@ -201,6 +204,9 @@ func (c *canvas) resetIndexed(fp *fixedPalette, w, y0, y1 int) {
 // fillIndexed fills r, within the clip, with colour col.
 func (c *canvas) fillIndexed(r image.Rectangle, col color.RGBA) {
 	r = r.Intersect(c.clip)
+	if c.ix.track != nil {
+		c.ix.track.note(r, true)
+	}
 	i := c.ix.fp.of(key(col))
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		fill(c.ix.row(y)[r.Min.X:r.Max.X], i)
@@ -235,6 +241,9 @@ func (ix *indexed) maskFor(bb image.Rectangle) *image.Alpha {
 // composite lays colour col over the pixels of r with the coverage of
 // mask m from mp.
 func (ix *indexed) composite(r image.Rectangle, m *image.Alpha, mp image.Point, col color.RGBA) {
+	if ix.track != nil {
+		ix.track.note(r, false)
+	}
 	fp := ix.fp
 	s := fp.of(key(col))
 	sk, s8 := uint32(s)<<8, uint64(s)*0x0101010101010101

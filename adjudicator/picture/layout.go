@@ -3,6 +3,7 @@ package picture
 import (
 	"cmp"
 	"image"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -87,6 +88,7 @@ type Plan struct {
 	anchor         map[rules.Place]vec
 	zoneStacks     map[rules.Place]zoneStack // set with the zones' markers (see zoneAnchors)
 	counterW       int
+	bridges        []bridgeAt // in the map's order of roads (see fixedBoxes)
 	leaders        [][2]vec
 	// riverLabels are the rivers' names, where room was found for them.
 	riverLabels []riverLabel
@@ -136,13 +138,17 @@ func layout(s *rules.Scenario, st *rules.State, fs *faces, lost []Lost, pr *lang
 		}
 	}
 	areas, zones := shownPlaces(s, units)
-	p.frame(fs, areas, zones)
-	free := p.fixedBoxes(fs, areas, zones, units)
+	b := baseOf(s, pr, fs, areas, zones)
+	p.Width, p.Height, p.Title, p.Map, p.Legend = b.width, b.height, b.title, b.mapR, b.legend
+	p.proj, p.counterW, p.anchor = b.proj, b.counterW, maps.Clone(b.anchor)
+	p.legendRowsKept, p.bridges = b.legendRows, b.bridges
+	free := b.fixed.over()
+	p.zoneAnchors(fs, free, zones, units)
 	pl := &placer{
 		p:      p,
 		free:   free,
 		units:  units,
-		items:  p.placingOrder(fs, areas, zones, units),
+		items:  p.placingOrder(b, zones, units),
 		labels: map[int]Box{},
 		stacks: map[rules.Place]Box{},
 	}
@@ -293,11 +299,119 @@ func counterWidth(fs *faces, units []*rules.Unit) int {
 	return movedW + 3 + idW + 4 + strengthW + 1
 }
 
+// base is what of a plan depends on the scenario, the language and the
+// places drawn alone, not on the units: the frame and the projection, the
+// anchors of the areas, the boxes fixed in it, and each area's label's
+// size and how crowded its part of the map is. It is worked out once for
+// the places a scenario uses, in each language, and kept (see bases):
+// the daemon lays out many positions of the same few scenarios. A base is
+// not changed once made, and renders share it.
+type base struct {
+	s      *rules.Scenario
+	pr     *lang.Printer
+	areas  []*rules.Area
+	zones  []*rules.Zone
+	width  int
+	height int
+	title  image.Rectangle
+	mapR   image.Rectangle
+	legend image.Rectangle
+	proj   projection
+	anchor map[rules.Place]vec // of the areas
+	// counterW is the counters' width (see counterWidth).
+	counterW int
+	// legendRows are the legend's rows, their text wrapped (see legend).
+	legendRows []legendRow
+	bridges    []bridgeAt
+	// fixed holds the towns' dots and the bridges (see fixedBoxes); each
+	// plan lays its own boxes over it (see index.over).
+	fixed *index
+	// label and crowd are each area's label's size and how many other
+	// towns are near it, by the area's index in areas (see placingOrder).
+	label []image.Point
+	crowd []int
+}
+
+// bases keeps the bases of the places the scenarios drawn lately use, in
+// each language, the latest first: some tens of kilobytes each.
+var bases struct {
+	sync.Mutex
+	list []*base
+}
+
+const maxBases = 8
+
+// baseOf returns the base of a plan of scenario s in the language of pr,
+// drawing areas and zones: kept, if they are the places the scenario uses
+// (see shownPlaces), or else worked out for the plan alone.
+func baseOf(s *rules.Scenario, pr *lang.Printer, fs *faces, areas []*rules.Area, zones []*rules.Zone) *base {
+	bases.Lock()
+	for i, b := range bases.list {
+		if b.of(s, pr, areas, zones) {
+			copy(bases.list[1:i+1], bases.list[:i])
+			bases.list[0] = b
+			bases.Unlock()
+			return b
+		}
+	}
+	bases.Unlock()
+	b := newBase(s, pr, fs, areas, zones)
+	if used, usedZones := shownPlaces(s, nil); !slices.Equal(used, areas) || !slices.Equal(usedZones, zones) {
+		// A position with units where the scenario goes not: its plan's
+		// own, not kept.
+		return b
+	}
+	bases.Lock()
+	defer bases.Unlock()
+	// Another render may have kept the same meanwhile: one is kept.
+	for _, o := range bases.list {
+		if o.of(s, pr, areas, zones) {
+			return o
+		}
+	}
+	bases.list = slices.Insert(bases.list, 0, b)
+	if len(bases.list) > maxBases {
+		bases.list[maxBases] = nil
+		bases.list = bases.list[:maxBases]
+	}
+	return b
+}
+
+// of reports whether b is the base of a plan of scenario s in the language
+// of pr drawing areas and zones.
+func (b *base) of(s *rules.Scenario, pr *lang.Printer, areas []*rules.Area, zones []*rules.Zone) bool {
+	return b.s == s && b.pr == pr && slices.Equal(b.areas, areas) && slices.Equal(b.zones, zones)
+}
+
+// newBase works out the base of a plan drawing areas and zones.
+func newBase(s *rules.Scenario, pr *lang.Printer, fs *faces, areas []*rules.Area, zones []*rules.Zone) *base {
+	p := &Plan{s: s, pr: pr, anchor: map[rules.Place]vec{}}
+	p.frame(fs, areas, zones)
+	b := &base{
+		s: s, pr: pr, areas: areas, zones: zones,
+		width: p.Width, height: p.Height, title: p.Title, mapR: p.Map, legend: p.Legend,
+		proj: p.proj, anchor: p.anchor, counterW: p.counterW, legendRows: p.legendRowsKept,
+		fixed: p.fixedBoxes(areas),
+	}
+	b.bridges = p.bridges
+	for _, a := range areas {
+		b.label = append(b.label, image.Pt(labelWidth(fs, s, a), labelH))
+		at, crowd := p.anchor[rules.AreaPlace(a.ID)], 0
+		for _, o := range areas {
+			if d := p.anchor[rules.AreaPlace(o.ID)].sub(at).len(); o != a && d < 110 {
+				crowd++
+			}
+		}
+		b.crowd = append(b.crowd, crowd)
+	}
+	return b
+}
+
 // fixedBoxes returns the index of free room with what is fixed in it, which
-// nothing may cover: the towns' dots, the bridges, as a blown one must show
-// (5.1), and the zones' markers with their stacks, which it records in
-// p.Zones and p.zoneStacks.
-func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone, units map[rules.Place][]string) *index {
+// nothing may cover: the towns' dots, and the bridges, as a blown one must
+// show (5.1). The zones' markers with their stacks are added to it for
+// each plan (see zoneAnchors).
+func (p *Plan) fixedBoxes(areas []*rules.Area) *index {
 	free := newIndex(p.Map.Inset(3))
 	for _, a := range areas {
 		free.owner = rules.AreaPlace(a.ID)
@@ -309,12 +423,20 @@ func (p *Plan) fixedBoxes(fs *faces, areas []*rules.Area, zones []*rules.Zone, u
 		a, okA := p.anchor[rules.AreaPlace(r.A)]
 		b, okB := p.anchor[rules.AreaPlace(r.B)]
 		if okA && okB && (r.Bridge || r.River != "") {
-			q := p.crossing(r, a, b).pt()
+			at := p.crossing(r, a, b)
+			p.bridges = append(p.bridges, bridgeAt{r, at, b.sub(a).unit()})
+			q := at.pt()
 			free.add(image.Rectangle{Min: q, Max: q}.Inset(-7), kindBridge)
 		}
 	}
-	p.zoneAnchors(fs, free, zones, units)
 	return free
+}
+
+// bridgeAt is a bridge drawn: its road, where the road crosses its river,
+// and the road's way from its first area to its second.
+type bridgeAt struct {
+	r     *rules.Road
+	at, d vec
 }
 
 // A zoneStack is the stack of a zone's units, set with its marker.
@@ -500,7 +622,7 @@ type item struct {
 // of the map out, so that where room is scarce the first come nearest their
 // towns. The order is fixed by the data alone: the same position, the same
 // picture.
-func (p *Plan) placingOrder(fs *faces, areas []*rules.Area, zones []*rules.Zone, units map[rules.Place][]string) []item {
+func (p *Plan) placingOrder(b *base, zones []*rules.Zone, units map[rules.Place][]string) []item {
 	var items []item
 	for _, z := range zones {
 		pl := rules.ZonePlace(z.ID)
@@ -512,18 +634,12 @@ func (p *Plan) placingOrder(fs *faces, areas []*rules.Area, zones []*rules.Zone,
 			items = append(items, item{place: pl, stack: stackSize(p.counterW, cols), columns: cols, crowd: 1 << 20})
 		}
 	}
-	for _, a := range areas {
+	for i, a := range b.areas {
 		pl := rules.AreaPlace(a.ID)
-		it := item{place: pl, label: image.Pt(labelWidth(fs, p.s, a), labelH)}
+		it := item{place: pl, label: b.label[i], crowd: b.crowd[i]}
 		if us := units[pl]; len(us) > 0 {
 			it.columns = p.columns(us, rules.StackUnits)
 			it.stack = stackSize(p.counterW, it.columns)
-		}
-		at := p.anchor[pl]
-		for _, b := range areas {
-			if d := p.anchor[rules.AreaPlace(b.ID)].sub(at).len(); b != a && d < 110 {
-				it.crowd++
-			}
 		}
 		items = append(items, it)
 	}
@@ -689,6 +805,7 @@ func (pl *placer) placeLabelsAround() {
 // collect records the boxes placed in the map's order, areas then zones,
 // and the leader lines of those set away from their towns.
 func (p *Plan) collect(areas []*rules.Area, zones []*rules.Zone, labels map[int]Box, stacks map[rules.Place]Box) {
+	p.Labels, p.Stacks = make([]Box, 0, len(areas)), make([]Box, 0, len(stacks))
 	for _, a := range areas {
 		b := labels[a.ID]
 		b.VP = vpMark(p.s, a)
@@ -849,14 +966,14 @@ func shiftInto(r, in image.Rectangle) image.Rectangle {
 // card returns the ways to set an area's label with its stack under it
 // (or over it) against the town's dot: to its right, left, below or above.
 // A zero stack is a label alone.
-func card(at vec, label, stack image.Point) [][2]image.Rectangle {
+func card(at vec, label, stack image.Point) [6][2]image.Rectangle {
 	ax, ay := int(math.Round(at.X)), int(math.Round(at.Y))
 	lw, lh := label.X, label.Y
 	east := image.Rect(ax+dotR+gap, ay-lh/2, ax+dotR+gap+lw, ay-lh/2+lh)
 	west := image.Rect(ax-dotR-gap-lw, ay-lh/2, ax-dotR-gap, ay-lh/2+lh)
 	south := image.Rect(ax-lw/2, ay+dotR+2, ax-lw/2+lw, ay+dotR+2+lh)
 	north := image.Rect(ax-lw/2, ay-dotR-2-lh, ax-lw/2+lw, ay-dotR-2)
-	return [][2]image.Rectangle{
+	return [6][2]image.Rectangle{
 		{east, under(east, stack, false)}, {west, under(west, stack, true)},
 		{east, over(east, stack, false)}, {west, over(west, stack, true)},
 		{south, centred(south, stack, true)}, {north, centred(north, stack, false)},
@@ -1020,12 +1137,23 @@ type index struct {
 	bounds image.Rectangle // boxes must lie inside
 	cols   int
 	cells  [][]entry
+	// under holds boxes under these, as in cells, shared and not changed
+	// (see over); or nil.
+	under [][]entry
 	// owner is the place whose boxes are being placed: they may touch its
 	// label, so that a stack against a label is plainly that label's.
 	owner rules.Place
 	// leaders are the leader lines of the boxes placed away from their
-	// towns: no other place's box goes over one.
-	leaders []leaderLine
+	// towns: no other place's box goes over one. leaderCells holds, by
+	// cell, the leaders whose bounds reach it (see cellRange).
+	leaders     []leaderLine
+	leaderCells [][]int32
+	// blocker is the box that last kept a box from fitting, if any: the
+	// boxes tried one after another round a town mostly overlap, and
+	// most are kept out by the same box as the one before.
+	blocker *entry
+	// crosser is the box that last kept a leader line from being clear.
+	crosser *entry
 }
 
 // leaderLine is a leader line of a place's box, and its bounds.
@@ -1044,14 +1172,41 @@ func (ix *index) addLeader(at vec, r image.Rectangle, near int) {
 		return
 	}
 	b := image.Rectangle{Min: at.pt(), Max: at.pt().Add(image.Pt(1, 1))}.Union(image.Rectangle{Min: q.pt(), Max: q.pt().Add(image.Pt(1, 1))})
+	if ix.leaderCells == nil {
+		ix.leaderCells = make([][]int32, len(ix.cells))
+	}
+	x0, y0, x1, y1 := ix.cellRange(b)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			ix.leaderCells[y*ix.cols+x] = append(ix.leaderCells[y*ix.cols+x], int32(len(ix.leaders)))
+		}
+	}
 	ix.leaders = append(ix.leaders, leaderLine{at, q, b, ix.owner})
+}
+
+// cellRange returns the cells r reaches, from x0, y0 to x1, y1, each
+// taken into the grid: two rectangles that overlap share a cell, wherever
+// they lie.
+func (ix *index) cellRange(r image.Rectangle) (x0, y0, x1, y1 int) {
+	rows := len(ix.cells) / ix.cols
+	in := func(v, n int) int { return max(0, min(n-1, v)) }
+	return in(r.Min.X/cell, ix.cols), in(r.Min.Y/cell, rows), in((r.Max.X-1)/cell, ix.cols), in((r.Max.Y-1)/cell, rows)
 }
 
 // onLeader reports whether r lies over another place's leader line.
 func (ix *index) onLeader(r image.Rectangle) bool {
-	for _, l := range ix.leaders {
-		if l.owner != ix.owner && l.bounds.Overlaps(r) && segmentMeets(l.a, l.b, r) {
-			return true
+	if len(ix.leaders) == 0 || r.Empty() {
+		return false
+	}
+	x0, y0, x1, y1 := ix.cellRange(r)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			for _, i := range ix.leaderCells[y*ix.cols+x] {
+				l := &ix.leaders[i]
+				if l.owner != ix.owner && l.bounds.Overlaps(r) && segmentMeets(l.a, l.b, r) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -1110,6 +1265,21 @@ func newIndex(bounds image.Rectangle) *index {
 	return &index{bounds: bounds, cols: cols, cells: make([][]entry, cols*rows)}
 }
 
+// over returns an empty index over ix, which holds no leader lines: it
+// holds the boxes of ix, and those added to it alone. ix must be no index
+// over another, hold no leader lines and not change while it is in use.
+func (ix *index) over() *index {
+	return &index{bounds: ix.bounds, cols: ix.cols, cells: make([][]entry, len(ix.cells)), under: ix.cells}
+}
+
+// entries returns the boxes of cell i: those under, and its own.
+func (ix *index) entries(i int) (under, own []entry) {
+	if ix.under != nil {
+		under = ix.under[i]
+	}
+	return under, ix.cells[i]
+}
+
 func (ix *index) each(r image.Rectangle, f func(i int) bool) {
 	r = r.Intersect(ix.bounds)
 	if r.Empty() {
@@ -1130,21 +1300,28 @@ func (ix *index) clear(at vec, r image.Rectangle) bool {
 	q := nearest(r, at)
 	d := q.sub(at)
 	l := d.len()
+	// A point of the line crosses a box if the box holds it; it lies in
+	// one cell, or in none outside the bounds. The box that kept the line
+	// before is tried first (see blocker).
+	crosses := func(e *entry, v image.Point) bool {
+		return e.owner != ix.owner && e.kind != kindBridge && v.In(e.r)
+	}
 	for t := 0.0; t < l; t += 3 {
 		v := at.add(d.mul(t / l)).pt()
-		pr := image.Rectangle{Min: v, Max: v.Add(image.Pt(1, 1))}
-		hit := false
-		ix.each(pr, func(i int) bool {
-			for _, e := range ix.cells[i] {
-				if e.owner != ix.owner && e.kind != kindBridge && e.r.Overlaps(pr) {
-					hit = true
+		if !v.In(ix.bounds) {
+			continue
+		}
+		if ix.crosser != nil && crosses(ix.crosser, v) {
+			return false
+		}
+		under, own := ix.entries(v.Y/cell*ix.cols + v.X/cell)
+		for _, es := range [2][]entry{under, own} {
+			for i := range es {
+				if crosses(&es[i], v) {
+					ix.crosser = &es[i]
 					return false
 				}
 			}
-			return true
-		})
-		if hit {
-			return false
 		}
 	}
 	return true
@@ -1157,9 +1334,12 @@ func (ix *index) crossed(at vec, r image.Rectangle) int {
 	seg := image.Rectangle{Min: at.pt(), Max: at.pt().Add(image.Pt(1, 1))}.Union(image.Rectangle{Min: q.pt(), Max: q.pt().Add(image.Pt(1, 1))})
 	seen := map[image.Rectangle]bool{}
 	ix.each(seg, func(i int) bool {
-		for _, e := range ix.cells[i] {
-			if e.owner != ix.owner && e.kind != kindBridge && !seen[e.r] && segmentMeets(at, q, e.r) {
-				seen[e.r] = true
+		under, own := ix.entries(i)
+		for _, es := range [2][]entry{under, own} {
+			for _, e := range es {
+				if e.owner != ix.owner && e.kind != kindBridge && !seen[e.r] && segmentMeets(at, q, e.r) {
+					seen[e.r] = true
+				}
 			}
 		}
 		return true
@@ -1180,21 +1360,34 @@ func (ix *index) add(r image.Rectangle, k kind) {
 // from every box placed, but the owner's label, which it need only not
 // overlap.
 func (ix *index) fits(r image.Rectangle) bool {
-	if !r.In(ix.bounds) || ix.onLeader(r.Inset(-1)) {
+	if !r.In(ix.bounds) {
 		return false
 	}
+	// The cells of each, in loops of their own: fits is asked some tens
+	// of thousands of times for a crowded picture. The leader lines
+	// last: most boxes tried are kept out by a box.
 	g := r.Inset(-clearance)
-	ok := true
-	ix.each(g, func(i int) bool {
-		for _, e := range ix.cells[i] {
-			if e.r.Overlaps(g) && (e.kind != kindLabel || e.owner != ix.owner || e.r.Overlaps(r)) {
-				ok = false
-				return false
+	blocks := func(e *entry) bool {
+		return e.r.Overlaps(g) && (e.kind != kindLabel || e.owner != ix.owner || e.r.Overlaps(r))
+	}
+	if ix.blocker != nil && blocks(ix.blocker) {
+		return false
+	}
+	in := g.Intersect(ix.bounds)
+	for y := in.Min.Y / cell; y <= (in.Max.Y-1)/cell; y++ {
+		for x := in.Min.X / cell; x <= (in.Max.X-1)/cell; x++ {
+			under, own := ix.entries(y*ix.cols + x)
+			for _, es := range [2][]entry{under, own} {
+				for i := range es {
+					if blocks(&es[i]) {
+						ix.blocker = &es[i]
+						return false
+					}
+				}
 			}
 		}
-		return true
-	})
-	return ok
+	}
+	return !ix.onLeader(r.Inset(-1))
 }
 
 // placeRiverNames finds room for each river's name by its course, as near

@@ -1,10 +1,14 @@
 package picture
 
 import (
+	"bytes"
 	"image"
+	"sync"
 	"testing"
 
+	"titm/adjudicator/lang"
 	"titm/rules"
+	"titm/rules/scenarios"
 )
 
 // The bounds TestZoneBlocks holds the plan to.
@@ -78,4 +82,71 @@ func zoneBox(t *testing.T, p *Plan, pl rules.Place) Box {
 	}
 	t.Fatalf("zone %s has no marker", pl)
 	return Box{Rect: image.Rectangle{}}
+}
+
+// TestKeptAtOnce: what renders keep for the next of a scenario and
+// language (bases, the plans' frames and fixed boxes) is the same, worked
+// out by renders running at once, as worked out for each render alone,
+// and each render takes its own scenario's and language's; a position
+// with a unit where its scenario goes not lays out its own, keeping none.
+// Every scenario in both languages is drawn alone with nothing kept, then
+// twice more by renders all at once, and the bytes are the same.
+func TestKeptAtOnce(t *testing.T) {
+	type job struct {
+		s   *rules.Scenario
+		st  *rules.State
+		opt *Options
+	}
+	var jobs []job
+	for _, n := range scenarios.Names {
+		s := load(t, n)
+		for _, pr := range []*lang.Printer{lang.EN(), lang.For(lang.Japanese)} {
+			jobs = append(jobs, job{s, rules.NewState(s), &Options{Title: TitleBefore(pr, n+"-1", rules.Impulse{Day: 16, N: 1}, 0), Lang: pr}})
+		}
+	}
+	intro := jobs[0].s
+	stray := rules.NewState(intro)
+	for _, u := range stray.Units {
+		if u.OnMap() {
+			u.Place = rules.AreaPlace(88) // Bastogne, outside the intro's sector
+			break
+		}
+	}
+	jobs = append(jobs, job{intro, stray, nil})
+	forget := func() {
+		bases.Lock()
+		bases.list = nil
+		bases.Unlock()
+	}
+	// Each drawn with nothing kept from the others.
+	want := make([][]byte, len(jobs))
+	for i, j := range jobs {
+		forget()
+		want[i] = render(t, j.s, j.st, j.opt)
+	}
+	if len(bases.list) > 0 {
+		t.Error("the base of a position with a unit outside its scenario is kept")
+	}
+
+	forget()
+	got := make([][]byte, 2*len(jobs))
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			j := jobs[i%len(jobs)]
+			var err error
+			if got[i], err = Render(j.s, j.st, j.opt); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, g := range got {
+		if !bytes.Equal(g, want[i%len(jobs)]) {
+			t.Errorf("render %d of %d at once differs from the same drawn alone", i, len(got))
+		}
+	}
+	if n := len(bases.list); n != len(jobs)-1 {
+		t.Errorf("%d bases kept; want %d, one for each scenario and language", n, len(jobs)-1)
+	}
 }

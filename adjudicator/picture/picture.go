@@ -145,6 +145,7 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 	c, e := r.c, &r.enc
 	p.ground = p.groundOf()
 	c.shapes.sweep()
+	c.blocks.sweep()
 	e.beginIndexed(fp, p.Width, p.Height)
 	rows := stripRowsIndexed(p.Width)
 	for i := range (p.Height + rows - 1) / rows {
