@@ -226,6 +226,22 @@ func narrowRun(s string, j, w int, last rune) (int, int, rune) {
 // last character.
 func run(s string, j, w int, k byte, last rune) (int, int, int, rune) {
 	n := 1
+	for j+2 < len(s) {
+		// Every kanji and kana is three bytes from E3 to E9 (U+3000 to
+		// U+9FFF), read here without a call: most of a Japanese text.
+		c := s[j]
+		if c < 0xe3 || c > 0xe9 || s[j+1]&0xc0 != 0x80 || s[j+2]&0xc0 != 0x80 {
+			break
+		}
+		r := rune(c&0x0f)<<12 | rune(s[j+1]&0x3f)<<6 | rune(s[j+2]&0x3f)
+		if kind3(r) != k {
+			return j, w, n, last
+		}
+		j += 3
+		w += 2
+		n++
+		last = r
+	}
 	for j < len(s) {
 		r, size, _, kind := char(s, j)
 		if kind != k {
@@ -237,6 +253,19 @@ func run(s string, j, w int, k byte, last rune) (int, int, int, rune) {
 		last = r
 	}
 	return j, w, n, last
+}
+
+// kind3 is the kind of r, from U+3000 to U+9FFF, as kindOf gives it.
+func kind3(r rune) byte {
+	switch {
+	case r >= 0x4e00:
+		return kindKanji
+	case r >= 0x3041 && r <= 0x3096:
+		return kindHiragana
+	case r >= 'ァ' && r <= 'ヺ' || r == 'ー':
+		return kindKatakana
+	}
+	return kindOf(r)
 }
 
 // closing reports whether r is punctuation after which a phrase ends.

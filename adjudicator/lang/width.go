@@ -133,16 +133,15 @@ func fits(first, s string, max int) (string, int, bool) {
 
 // measure returns the columns of s and whether a space follows 。 or 、
 // in it, as untidy does: one reading of a text too long to fit by its
-// bytes, rather than two. It reads ASCII, kana and kanji, most of every
-// report, without a call.
+// bytes, rather than two. A character takes no more columns than it has
+// bytes: n starts at the bytes of s, and ASCII, most of every report, is
+// passed over; a kana or kanji, three bytes, takes one column less, read
+// without a call.
 func measure(s string) (n int, messy bool) {
+	n = len(s)
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c == ' ' && i >= 3 && stopBefore(s, i) {
-				messy = true
-			}
-			n++
 			i++
 			continue
 		}
@@ -151,15 +150,18 @@ func measure(s string) (n int, messy bool) {
 				// U+3000 to U+9FFF, never overlong nor a surrogate.
 				r := rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
 				if r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff {
-					n += 2
+					n--
 					i += 3
 					continue
 				}
 			}
 		}
 		r, size := decode(s, i)
-		n += RuneWidth(r)
+		n += RuneWidth(r) - size
 		i += size
+		if (r == '。' || r == '、') && i < len(s) && s[i] == ' ' {
+			messy = true
+		}
 	}
 	return n, messy
 }
