@@ -98,7 +98,14 @@ func wideChar(s string, i int) (r rune, size, w int, kind byte) {
 // It fills a in place, and notes each atom's last character as it
 // reads it: a phrase is read atom by atom, every line of every report.
 func (a *atom) read(s string, i int) {
-	r, size, w, kind := char(s, i)
+	var r rune
+	var size, w int
+	var kind byte
+	if c := s[i]; c < utf8.RuneSelf {
+		r, size, w, kind = rune(c), 1, 1, kindNarrow // char, without its call
+	} else {
+		r, size, w, kind = wideChar(s, i)
+	}
 	// Field by field: a composite literal is built aside and copied.
 	a.start, a.end, a.w, a.first, a.last, a.kind, a.n = i, i+size, w, r, r, kind, 1
 	switch {
@@ -117,8 +124,17 @@ func (a *atom) read(s string, i int) {
 	case a.kind != kindWide:
 		a.end, a.w, a.n, a.last = run(s, a.end, a.w, a.kind, r)
 	}
-	for a.end < len(s) && s[a.end] != ' ' {
-		r, size, w, _ := char(s, a.end)
+	for a.end < len(s) {
+		if c := s[a.end]; c < utf8.RuneSelf {
+			if c == ' ' || !noBreakBefore(rune(c)) {
+				break
+			}
+			a.end++
+			a.w++
+			a.last = rune(c)
+			continue
+		}
+		r, size, w, _ := wideChar(s, a.end)
 		if !noBreakBefore(r) {
 			break
 		}
@@ -165,7 +181,10 @@ func asideEnd(s string, j int, r rune) (end, w int, last rune) {
 	near := s[j:min(len(s), j+3*maxAside)]
 	space, ja := false, false
 	for k := 0; k < len(near); {
-		c, size, cw, _ := char(near, k)
+		c, size, cw := rune(near[k]), 1, 1
+		if c >= utf8.RuneSelf {
+			c, size, cw, _ = wideChar(near, k)
+		}
 		switch {
 		case c == ')' || c == '）':
 			if space && !ja || w+cw > maxAside {

@@ -278,6 +278,9 @@ const maxAside = 18
 // or a word in katakana, as ヒット. Every kanji and katakana takes two
 // columns.
 func counter(s string, j int) (end, w int, last rune) {
+	if j >= len(s) || s[j] < utf8.RuneSelf {
+		return j, 0, 0 // most numbers: before a space or a Latin word
+	}
 	r, size := decode(s, j)
 	if katakana(r) {
 		for j < len(s) && katakana(r) {
