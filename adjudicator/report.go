@@ -134,7 +134,7 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 		for _, x := range d.Dice {
 			// The draw's number is written without digit grouping, as
 			// titm verify reads it.
-			r.wrap(p.Sprintf("%s  (draw %s)", PurposeText(p, x.Purpose), strconv.FormatUint(x.Draw, 10)), fmt.Sprintf("  %2d  ", x.Value), itemRest)
+			r.wrap(p.Fill("%s  (draw %s)", PurposeText(p, x.Purpose), strconv.FormatUint(x.Draw, 10)), fmt.Sprintf("  %2d  ", x.Value), itemRest)
 		}
 	}
 	r.ending(d)
