@@ -145,16 +145,10 @@ func measure(s string) (n int, messy bool) {
 			i++
 			continue
 		}
-		if c >= 0xe3 && c <= 0xe9 && i+2 < len(s) {
-			if c1, c2 := s[i+1], s[i+2]; c1&0xc0 == 0x80 && c2&0xc0 == 0x80 {
-				// U+3000 to U+9FFF, never overlong nor a surrogate.
-				r := rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
-				if r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff {
-					n--
-					i += 3
-					continue
-				}
-			}
+		if c-0xe3 <= 0xe9-0xe3 && i+2 < len(s) && wide3(c, s[i+1], s[i+2]) {
+			n--
+			i += 3
+			continue
 		}
 		r, size := decode(s, i)
 		n += RuneWidth(r) - size
@@ -164,6 +158,20 @@ func measure(s string) (n int, messy bool) {
 		}
 	}
 	return n, messy
+}
+
+// wide3 reports whether c, c1 and c2, c from E3 to E9, are a kana or a
+// kanji: U+3000 to U+9FFF, never overlong nor a surrogate; from E5 on
+// every character is a kanji.
+func wide3(c, c1, c2 byte) bool {
+	if c1&0xc0 != 0x80 || c2&0xc0 != 0x80 {
+		return false
+	}
+	if c > 0xe4 {
+		return true
+	}
+	r := rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
+	return r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff
 }
 
 // wrap is Wrap's breaking, giving each line to line as its prefix and its
