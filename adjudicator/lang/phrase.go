@@ -94,6 +94,16 @@ func wideChar(s string, i int) (r rune, size, w int, kind byte) {
 	return r, size, RuneWidth(r), kindOf(r)
 }
 
+// decode3 decodes the character of three bytes from E3 to E9 at s[i]:
+// U+3000 to U+9FFF, never overlong nor a surrogate, most of a Japanese
+// text; false for any other. It is small enough to be inlined.
+func decode3(s string, i int) (rune, bool) {
+	if i+2 < len(s) && s[i]-0xe3 <= 0xe9-0xe3 && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+		return rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f), true
+	}
+	return 0, false
+}
+
 // read reads the atom that begins at s[i], which is no space, into a.
 // It fills a in place, and notes each atom's last character as it
 // reads it: a phrase is read atom by atom, every line of every report.
@@ -134,12 +144,17 @@ func (a *atom) read(s string, i int) {
 			a.last = rune(c)
 			continue
 		}
-		r, size, w, _ := wideChar(s, a.end)
+		// A kana or kanji is read in place: most atoms end before one.
+		r, ok := decode3(s, a.end)
+		size := 3
+		if !ok {
+			r, size = decode(s, a.end)
+		}
 		if !noBreakBefore(r) {
 			break
 		}
 		a.end += size
-		a.w += w
+		a.w += RuneWidth(r)
 		a.last = r
 	}
 }
@@ -253,7 +268,18 @@ func run(s string, j, w int, k byte, last rune) (int, int, int, rune) {
 			break
 		}
 		r := rune(c&0x0f)<<12 | rune(s[j+1]&0x3f)<<6 | rune(s[j+2]&0x3f)
-		if kind3(r) != k {
+		var kind byte
+		switch {
+		case r >= 0x4e00:
+			kind = kindKanji
+		case r >= 0x3041 && r <= 0x3096:
+			kind = kindHiragana
+		case r >= 'ァ' && r <= 'ヺ' || r == 'ー':
+			kind = kindKatakana
+		default:
+			kind = kindOf(r)
+		}
+		if kind != k {
 			return j, w, n, last
 		}
 		j += 3
@@ -272,19 +298,6 @@ func run(s string, j, w int, k byte, last rune) (int, int, int, rune) {
 		last = r
 	}
 	return j, w, n, last
-}
-
-// kind3 is the kind of r, from U+3000 to U+9FFF, as kindOf gives it.
-func kind3(r rune) byte {
-	switch {
-	case r >= 0x4e00:
-		return kindKanji
-	case r >= 0x3041 && r <= 0x3096:
-		return kindHiragana
-	case r >= 'ァ' && r <= 'ヺ' || r == 'ー':
-		return kindKatakana
-	}
-	return kindOf(r)
 }
 
 // closing reports whether r is punctuation after which a phrase ends.
@@ -350,7 +363,7 @@ func joinsAcross(s string, a, b *atom) bool {
 		return true // Bastogne で, 212/320 は
 	case a.last == '→' || b.first == '→':
 		return true // 3 → 2戦力
-	case word(kindOf(a.last)) && word(b.kind):
+	case a.last >= utf8.RuneSelf && word(kindOf(a.last)) && word(b.kind):
 		return true // 12戦力 対 連合軍: a kanji at a line's end and one at the next's read as one word
 	case a.kind != kindNarrow || !alnum(a.last):
 		return false
