@@ -80,14 +80,9 @@ var files embed.FS
 type Printer struct {
 	code string
 	p    *message.Printer
-	// texts are the catalog's plain texts, by key, which fmt formats:
-	// the catalog's printer is asked only for the plural tables, as most
-	// messages are plain and a report makes a thousand of them.
-	texts map[string]string
-	// fills are the texts whose verbs are all %s, read once for Fill.
-	fills map[string]*fill
-	// plural are the keys of the plural tables.
-	plural map[string]bool
+	// msgs are the catalog's messages, by key: looked up once a message,
+	// as a report makes a thousand of them.
+	msgs map[string]msg
 	// german and allied are the sides' names, which most texts name.
 	german, allied string
 }
@@ -97,6 +92,15 @@ var (
 	printers map[string]*Printer
 	loadErr  error
 )
+
+// A msg is a message of a printer's catalog: a plain text, which fmt
+// formats (the catalog's printer is asked only for the plural tables, as
+// most messages are plain), or a table of plural cases.
+type msg struct {
+	text   string
+	fill   *fill // the text read once for Fill, when its verbs are all %s
+	plural bool
+}
 
 // For returns the printer of the language code; of English for "" or an
 // unknown code.
@@ -127,10 +131,11 @@ func (p *Printer) Code() string { return p.code }
 // Arguments that are messages themselves (rules.Message) or that name a
 // side are given in the same language.
 func (p *Printer) Sprintf(key string, args ...any) string {
-	if p.plural[key] {
+	m, ok := p.msgs[key]
+	if m.plural {
 		return p.p.Sprintf(key, p.args(args)...)
 	}
-	f, ok := p.texts[key]
+	f := m.text
 	if !ok {
 		f = key // as the catalogs fall back: to the English key
 	}
@@ -145,11 +150,10 @@ func (p *Printer) Sprintf(key string, args ...any) string {
 // texts a report makes by the dozen (a die's purpose). A key of other
 // verbs goes to Sprintf.
 func (p *Printer) Fill(key string, args ...string) string {
-	f, ok := p.fills[key]
-	if !ok && !p.plural[key] {
-		if _, ok := p.texts[key]; !ok {
-			f = parseFill(key) // as the catalogs fall back: to the English key
-		}
+	m, ok := p.msgs[key]
+	f := m.fill
+	if !ok {
+		f = parseFill(key) // as the catalogs fall back: to the English key
 	}
 	if out, ok := f.apply(args); ok {
 		return out
@@ -366,18 +370,15 @@ func load() {
 		if err != nil {
 			errs = append(errs, err)
 		}
-		pr := &Printer{code: code, texts: map[string]string{}, fills: map[string]*fill{}, plural: map[string]bool{}}
+		pr := &Printer{code: code, msgs: make(map[string]msg, len(cat))}
 		for key, e := range cat {
 			if err := set(b, tag, key, e); err != nil {
 				errs = append(errs, fmt.Errorf("catalog %s: %q: %w", e.file, key, err))
 			}
 			if e.cases != nil {
-				pr.plural[key] = true
+				pr.msgs[key] = msg{plural: true}
 			} else {
-				pr.texts[key] = e.text
-				if f := parseFill(e.text); f != nil {
-					pr.fills[key] = f
-				}
+				pr.msgs[key] = msg{text: e.text, fill: parseFill(e.text)}
 			}
 		}
 		pr.p = message.NewPrinter(tag, message.Catalog(b))

@@ -67,8 +67,8 @@ func TestPlural(t *testing.T) {
 	if err := set(b, language.Japanese, key, entry{text: "%dヒット"}); err != nil {
 		t.Fatal(err)
 	}
-	en := &Printer{code: English, p: message.NewPrinter(language.English, message.Catalog(b)), plural: map[string]bool{key: true}}
-	ja := &Printer{code: Japanese, p: message.NewPrinter(language.Japanese, message.Catalog(b)), texts: map[string]string{key: "%dヒット"}}
+	en := &Printer{code: English, p: message.NewPrinter(language.English, message.Catalog(b)), msgs: map[string]msg{key: {plural: true}}}
+	ja := &Printer{code: Japanese, p: message.NewPrinter(language.Japanese, message.Catalog(b)), msgs: map[string]msg{key: {text: "%dヒット"}}}
 	for _, tc := range []struct {
 		p    *Printer
 		n    int
