@@ -53,7 +53,7 @@ func kindOf(r rune) byte {
 	switch {
 	case r < utf8.RuneSelf:
 		return kindNarrow
-	case r >= 0x4E00 && r <= 0x9FFF || r == '々' || r == '〆' || r >= 0x3400 && r <= 0x4DBF:
+	case kanji(r):
 		return kindKanji
 	case r >= 0x3041 && r <= 0x3096:
 		return kindHiragana

@@ -286,22 +286,26 @@ const maxAside = 18
 // or a word in katakana, as ヒット. Every kanji and katakana takes two
 // columns.
 func counter(s string, j int) (end, w int, last rune) {
-	if j >= len(s) || s[j] < utf8.RuneSelf {
-		return j, 0, 0 // most numbers: before a space or a Latin word
-	}
-	r, size := decode(s, j)
-	if katakana(r) {
-		for j < len(s) && katakana(r) {
-			j, w, last = j+size, w+2, r
-			r, size = decode(s, j)
+	// A counting word is kana or kanji, three bytes each: most numbers
+	// stand before a space or a Latin word.
+	r, ok := decode3(s, j)
+	if ok && katakana(r) {
+		for ok && katakana(r) {
+			j, w, last = j+3, w+2, r
+			r, ok = decode3(s, j)
 		}
 		return j, w, last
 	}
-	for n := 0; n < 3 && j < len(s) && kindOf(r) == kindKanji; n++ {
-		j, w, last = j+size, w+2, r
-		r, size = decode(s, j)
+	for n := 0; n < 3 && ok && kanji(r); n++ {
+		j, w, last = j+3, w+2, r
+		r, ok = decode3(s, j)
 	}
 	return j, w, last
+}
+
+// kanji reports whether r is a kanji, as kindOf tells it.
+func kanji(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r == '々' || r == '〆' || r >= 0x3400 && r <= 0x4DBF
 }
 
 // katakana reports whether r is a katakana letter or the long-vowel mark.
