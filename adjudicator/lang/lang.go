@@ -150,12 +150,7 @@ func (p *Printer) Sprintf(key string, args ...any) string {
 // texts a report makes by the dozen (a die's purpose). A key of other
 // verbs goes to Sprintf.
 func (p *Printer) Fill(key string, args ...string) string {
-	m, ok := p.msgs[key]
-	f := m.fill
-	if !ok {
-		f = parseFill(key) // as the catalogs fall back: to the English key
-	}
-	if out, ok := f.apply(args); ok {
+	if out, ok := p.fillOf(key).apply(args); ok {
 		return out
 	}
 	anys := make([]any, len(args))
@@ -163,6 +158,68 @@ func (p *Printer) Fill(key string, args ...string) string {
 		anys[i] = a
 	}
 	return p.Sprintf(key, anys...)
+}
+
+// FillIn is Fill of the message format with args, but for the argument at
+// index at, which is the text Fill gives for the message key and keyArgs:
+// written in its place, not made as a text of its own first, for a line of
+// two messages that a report writes by the dozen (a die's purpose in its
+// line). An index beyond args gives Fill of format and args.
+func (p *Printer) FillIn(format string, at int, key string, keyArgs []string, args ...string) string {
+	if at < 0 || at >= len(args) {
+		return p.Fill(format, args...)
+	}
+	f, in := p.fillOf(format), p.fillOf(key)
+	n, ok := f.sizeIn(args, at, in, keyArgs)
+	if !ok {
+		// Not all %s: Fill's way, the inner text made first.
+		outer := slices.Clone(args)
+		outer[at] = p.Fill(key, keyArgs...)
+		return p.Fill(format, outer...)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, a := range f.args {
+		b.WriteString(f.lits[i])
+		if a == at {
+			in.write(&b, keyArgs)
+		} else {
+			b.WriteString(args[a])
+		}
+	}
+	b.WriteString(f.lits[len(f.args)])
+	return b.String()
+}
+
+// sizeIn is size for FillIn: the bytes of the text with args, and the
+// text of in with innerArgs for the argument at.
+func (t *fill) sizeIn(args []string, at int, in *fill, innerArgs []string) (int, bool) {
+	m, ok := in.size(innerArgs)
+	if !ok || t == nil {
+		return 0, false
+	}
+	n := t.n
+	for _, a := range t.args {
+		switch {
+		case a == at:
+			n += m
+		case a >= len(args):
+			return 0, false
+		default:
+			n += len(args[a])
+		}
+	}
+	return n, true
+}
+
+// fillOf returns the reading of key's text for Fill: nil when its verbs
+// are not all %s or it is a plural table.
+func (p *Printer) fillOf(key string) *fill {
+	m, ok := p.msgs[key]
+	if !ok {
+		return parseFill(key) // as the catalogs fall back: to the English key
+	}
+	return m.fill
 }
 
 // A fill is a text whose verbs are all %s or %[n]s, read into its
@@ -220,24 +277,39 @@ func parseFill(f string) *fill {
 // apply writes the text with args in its verbs; false if it is nil or
 // names an argument args lacks.
 func (t *fill) apply(args []string) (string, bool) {
-	if t == nil {
+	n, ok := t.size(args)
+	if !ok {
 		return "", false
+	}
+	var b strings.Builder
+	b.Grow(n)
+	t.write(&b, args)
+	return b.String(), true
+}
+
+// size returns the bytes of the text with args; false if t is nil or
+// names an argument args lacks.
+func (t *fill) size(args []string) (int, bool) {
+	if t == nil {
+		return 0, false
 	}
 	n := t.n
 	for _, a := range t.args {
 		if a >= len(args) {
-			return "", false
+			return 0, false
 		}
 		n += len(args[a])
 	}
-	var b strings.Builder
-	b.Grow(n)
+	return n, true
+}
+
+// write writes the text with args, which size has found whole, to b.
+func (t *fill) write(b *strings.Builder, args []string) {
 	for i, a := range t.args {
 		b.WriteString(t.lits[i])
 		b.WriteString(args[a])
 	}
 	b.WriteString(t.lits[len(t.args)])
-	return b.String(), true
 }
 
 // Text returns the message m in the printer's language.
