@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -209,6 +210,43 @@ func TestFill(t *testing.T) {
 		}
 		if got, want := c.p.Fill(c.key, c.args...), c.p.Sprintf(c.key, anys...); got != want {
 			t.Errorf("%s %q: Fill %q, Sprintf %q", c.p.Code(), c.key, got, want)
+		}
+	}
+}
+
+// TestFillIn: a message written in another's place reads as Fill of the
+// outer message with the inner one's text, in both languages, whether
+// both are all %s or one is not (Fill's way), and with an index beyond
+// the arguments.
+func TestFillIn(t *testing.T) {
+	ja := For(Japanese)
+	fire := []string{"G16-1", "11", "ドイツ軍", "1/2", "3/4", "1", "3"}
+	for _, c := range []struct {
+		p      *Printer
+		format string
+		at     int
+		key    string
+		keyArg []string
+		args   []string
+	}{
+		{ja, "%s  (draw %s)", 0, "%s battle %s: %s fire %s at %s, die %s of %s", fire, []string{"", "12"}},
+		{EN(), "%s  (draw %s)", 0, "%s battle %s: %s fire %s at %s, die %s of %s", fire, []string{"", "12"}},
+		{ja, "%s  (draw %s)", 1, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"x", ""}},
+		{ja, "swapped: %[2]s, %[1]s; %[2]s", 1, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"a", ""}},
+		{ja, "%s  (draw %s)", 0, "line %d: %s", []string{"3", "x"}, []string{"", "12"}},
+		{ja, "%s  (draw %s)", 0, "too few: %s %s", []string{"a"}, []string{"", "12"}},
+		{ja, "%d is not %s", 1, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"a", ""}},
+		{ja, "%s  (draw %s)", 2, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"a", "b"}},
+		{ja, "too few: %s %s %s", 0, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"", "b"}},
+	} {
+		want := c.p.Fill(c.format, c.args...)
+		if c.at < len(c.args) {
+			outer := slices.Clone(c.args)
+			outer[c.at] = c.p.Fill(c.key, c.keyArg...)
+			want = c.p.Fill(c.format, outer...)
+		}
+		if got := c.p.FillIn(c.format, c.at, c.key, c.keyArg, c.args...); got != want {
+			t.Errorf("%s %q in %q: %q, want %q", c.p.Code(), c.key, c.format, got, want)
 		}
 	}
 }
