@@ -147,6 +147,11 @@ func TestWrap(t *testing.T) {
 		{"射撃する (3個中1個目)", "", "", 16, []string{"射撃する", "(3個中1個目)"}},
 		{"射撃する (2回中1回目、目標 4/12)", "", "", 28, []string{"射撃する (2回中1回目、目標", "4/12)"}},
 		{"連合軍の（ドイツ軍）", "", "", 12, []string{"連合軍の", "（ドイツ軍）"}},
+		// No space after 。 nor 、, in a text longer than the line in
+		// bytes though not in columns, and in one wrapped.
+		{"出た目 2、 4以下で成功: 外れ", "", "", 30, []string{"出た目 2、4以下で成功: 外れ"}},
+		{"出た目 2。 4以下で成功: 外れ", "", "", 30, []string{"出た目 2。4以下で成功: 外れ"}},
+		{"出た目 2、 4以下で成功: 外れ", "", "", 14, []string{"出た目 2、", "4以下で成功:", "外れ"}},
 	} {
 		got := Wrap(tc.s, tc.first, tc.rest, tc.max)
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
