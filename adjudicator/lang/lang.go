@@ -100,6 +100,60 @@ type msg struct {
 	text   string
 	fill   *fill // the text read once for Fill, when its verbs are all %s
 	plural bool
+	exact  *exact // the plural table, when its cases are all numbers (=1) but other
+}
+
+// An exact is a plural table whose cases are all numbers, but its other
+// case (第一, 第二, 第三 by the impulse's number): chosen by the number
+// itself, as the catalog's printer chooses it, and formatted by fmt, as
+// a plain text is, without the catalog's printer.
+type exact struct {
+	arg   int // the argument the case is chosen by, from 0
+	cases map[int64]string
+	other string
+}
+
+// readExact reads e's cases into an exact; nil when a case is a plural
+// category (one, few ...), which the language's rules choose.
+func readExact(e entry) *exact {
+	x := &exact{arg: max(e.arg, 1) - 1, cases: map[int64]string{}}
+	for c, t := range e.cases {
+		if c == "other" {
+			x.other = t
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimPrefix(c, "="), 10, 64)
+		if err != nil || !strings.HasPrefix(c, "=") {
+			return nil
+		}
+		x.cases[n] = t
+	}
+	return x
+}
+
+// text returns the case args choose: false when the argument is no whole
+// number, which the catalog's printer is left to choose by.
+func (x *exact) text(args []any) (string, bool) {
+	if x == nil || x.arg >= len(args) {
+		return "", false
+	}
+	var n int64
+	switch a := args[x.arg].(type) {
+	case int:
+		n = int64(a)
+	case int64:
+		n = a
+	case int32:
+		n = int64(a)
+	case uint8:
+		n = int64(a)
+	default:
+		return "", false
+	}
+	if t, ok := x.cases[n]; ok {
+		return t, true
+	}
+	return x.other, true
 }
 
 // For returns the printer of the language code; of English for "" or an
@@ -133,6 +187,9 @@ func (p *Printer) Code() string { return p.code }
 func (p *Printer) Sprintf(key string, args ...any) string {
 	m, ok := p.msgs[key]
 	if m.plural {
+		if f, ok := m.exact.text(args); ok {
+			return fmt.Sprintf(f, p.args(args)...)
+		}
 		return p.p.Sprintf(key, p.args(args)...)
 	}
 	f := m.text
@@ -448,7 +505,7 @@ func load() {
 				errs = append(errs, fmt.Errorf("catalog %s: %q: %w", e.file, key, err))
 			}
 			if e.cases != nil {
-				pr.msgs[key] = msg{plural: true}
+				pr.msgs[key] = msg{plural: true, exact: readExact(e)}
 			} else {
 				pr.msgs[key] = msg{text: e.text, fill: parseFill(e.text)}
 			}

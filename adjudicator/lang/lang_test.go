@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -253,5 +254,38 @@ func TestFillIn(t *testing.T) {
 		if got := c.p.FillIn(c.format, c.at, c.key, c.keyArg, c.args...); got != want {
 			t.Errorf("%s %q in %q: %q, want %q", c.p.Code(), c.key, c.format, got, want)
 		}
+	}
+}
+
+// TestPluralExact: a plural table of numbers (=1, =2 ... and other) is
+// chosen and formatted by the printer itself as the catalog's printer does
+// it, for every such table of the catalogs and numbers in and out of its
+// cases.
+func TestPluralExact(t *testing.T) {
+	tables := 0
+	for _, code := range Codes {
+		p := For(code)
+		for key, m := range p.msgs {
+			if m.exact == nil {
+				continue
+			}
+			tables++
+			verbs := regexp.MustCompile(`%[a-z]`).FindAllString(strings.ReplaceAll(key, "%%", ""), -1)
+			for _, v := range []int{-1, 0, 1, 2, 3, 4, 16, 1001} {
+				args := make([]any, len(verbs))
+				for i, verb := range verbs {
+					args[i] = v
+					if verb == "%s" {
+						args[i] = "G16-1"
+					}
+				}
+				if got, want := p.Sprintf(key, args...), p.p.Sprintf(key, p.args(args)...); got != want {
+					t.Errorf("%s %q %d: %q, want %q", code, key, v, got, want)
+				}
+			}
+		}
+	}
+	if tables == 0 {
+		t.Error("no plural table of numbers in the catalogs")
 	}
 }
