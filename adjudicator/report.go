@@ -132,13 +132,23 @@ func WriteReportIn(p *lang.Printer, d *ReportData) string {
 	if len(d.Dice) > 0 {
 		r.section(p.Sprintf("Every die, in the order rolled (draw numbers for titm verify)"))
 		for _, x := range d.Dice {
-			// The draw's number is written without digit grouping, as
-			// titm verify reads it.
-			r.wrap(p.Sprintf("%s  (draw %s)", PurposeText(p, x.Purpose), strconv.FormatUint(x.Draw, 10)), fmt.Sprintf("  %2d  ", x.Value), itemRest)
+			r.wrap(dieLine(p, x), fmt.Sprintf("  %2d  ", x.Value), itemRest)
 		}
 	}
 	r.ending(d)
 	return r.b.String()
+}
+
+// dieLine is a die's line of the report: its purpose in the language of p
+// (PurposeText), written in the line's place rather than made first, and
+// its draw's number, without digit grouping, as titm verify reads it.
+func dieLine(p *lang.Printer, x Roll) string {
+	draw := strconv.FormatUint(x.Draw, 10)
+	var m purposeMsg
+	if p.Code() == lang.English || !m.read(p, x.Purpose) {
+		return p.Fill("%s  (draw %s)", x.Purpose, draw)
+	}
+	return p.FillIn("%s  (draw %s)", 0, m.Key, m.args[:m.n], "", draw)
 }
 
 // crossings writes the bridges a CHECK's moves cross where the enemy may

@@ -80,14 +80,9 @@ var files embed.FS
 type Printer struct {
 	code string
 	p    *message.Printer
-	// texts are the catalog's plain texts, by key, which fmt formats:
-	// the catalog's printer is asked only for the plural tables, as most
-	// messages are plain and a report makes a thousand of them.
-	texts map[string]string
-	// fills are the texts whose verbs are all %s, read once for Fill.
-	fills map[string]*fill
-	// plural are the keys of the plural tables.
-	plural map[string]bool
+	// msgs are the catalog's messages, by key: looked up once a message,
+	// as a report makes a thousand of them.
+	msgs map[string]msg
 	// german and allied are the sides' names, which most texts name.
 	german, allied string
 }
@@ -97,6 +92,69 @@ var (
 	printers map[string]*Printer
 	loadErr  error
 )
+
+// A msg is a message of a printer's catalog: a plain text, which fmt
+// formats (the catalog's printer is asked only for the plural tables, as
+// most messages are plain), or a table of plural cases.
+type msg struct {
+	text   string
+	fill   *fill // the text read once for Fill, when its verbs are all %s
+	plural bool
+	exact  *exact // the plural table, when its cases are all numbers (=1) but other
+}
+
+// An exact is a plural table whose cases are all numbers, but its other
+// case (第一, 第二, 第三 by the impulse's number): chosen by the number
+// itself, as the catalog's printer chooses it, and formatted by fmt, as
+// a plain text is, without the catalog's printer.
+type exact struct {
+	arg   int // the argument the case is chosen by, from 0
+	cases map[int64]string
+	other string
+}
+
+// readExact reads e's cases into an exact; nil when a case is a plural
+// category (one, few ...), which the language's rules choose.
+func readExact(e entry) *exact {
+	x := &exact{arg: max(e.arg, 1) - 1, cases: map[int64]string{}}
+	for c, t := range e.cases {
+		if c == "other" {
+			x.other = t
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimPrefix(c, "="), 10, 64)
+		if err != nil || !strings.HasPrefix(c, "=") {
+			return nil
+		}
+		x.cases[n] = t
+	}
+	return x
+}
+
+// text returns the case args choose: false when the argument is no whole
+// number, which the catalog's printer is left to choose by.
+func (x *exact) text(args []any) (string, bool) {
+	if x == nil || x.arg >= len(args) {
+		return "", false
+	}
+	var n int64
+	switch a := args[x.arg].(type) {
+	case int:
+		n = int64(a)
+	case int64:
+		n = a
+	case int32:
+		n = int64(a)
+	case uint8:
+		n = int64(a)
+	default:
+		return "", false
+	}
+	if t, ok := x.cases[n]; ok {
+		return t, true
+	}
+	return x.other, true
+}
 
 // For returns the printer of the language code; of English for "" or an
 // unknown code.
@@ -127,10 +185,14 @@ func (p *Printer) Code() string { return p.code }
 // Arguments that are messages themselves (rules.Message) or that name a
 // side are given in the same language.
 func (p *Printer) Sprintf(key string, args ...any) string {
-	if p.plural[key] {
+	m, ok := p.msgs[key]
+	if m.plural {
+		if f, ok := m.exact.text(args); ok {
+			return fmt.Sprintf(f, p.args(args)...)
+		}
 		return p.p.Sprintf(key, p.args(args)...)
 	}
-	f, ok := p.texts[key]
+	f := m.text
 	if !ok {
 		f = key // as the catalogs fall back: to the English key
 	}
@@ -145,13 +207,7 @@ func (p *Printer) Sprintf(key string, args ...any) string {
 // texts a report makes by the dozen (a die's purpose). A key of other
 // verbs goes to Sprintf.
 func (p *Printer) Fill(key string, args ...string) string {
-	f, ok := p.fills[key]
-	if !ok && !p.plural[key] {
-		if _, ok := p.texts[key]; !ok {
-			f = parseFill(key) // as the catalogs fall back: to the English key
-		}
-	}
-	if out, ok := f.apply(args); ok {
+	if out, ok := p.fillOf(key).apply(args); ok {
 		return out
 	}
 	anys := make([]any, len(args))
@@ -159,6 +215,68 @@ func (p *Printer) Fill(key string, args ...string) string {
 		anys[i] = a
 	}
 	return p.Sprintf(key, anys...)
+}
+
+// FillIn is Fill of the message format with args, but for the argument at
+// index at, which is the text Fill gives for the message key and keyArgs:
+// written in its place, not made as a text of its own first, for a line of
+// two messages that a report writes by the dozen (a die's purpose in its
+// line). An index beyond args gives Fill of format and args.
+func (p *Printer) FillIn(format string, at int, key string, keyArgs []string, args ...string) string {
+	if at < 0 || at >= len(args) {
+		return p.Fill(format, args...)
+	}
+	f, in := p.fillOf(format), p.fillOf(key)
+	n, ok := f.sizeIn(args, at, in, keyArgs)
+	if !ok {
+		// Not all %s: Fill's way, the inner text made first.
+		outer := slices.Clone(args)
+		outer[at] = p.Fill(key, keyArgs...)
+		return p.Fill(format, outer...)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, a := range f.args {
+		b.WriteString(f.lits[i])
+		if a == at {
+			in.write(&b, keyArgs)
+		} else {
+			b.WriteString(args[a])
+		}
+	}
+	b.WriteString(f.lits[len(f.args)])
+	return b.String()
+}
+
+// sizeIn is size for FillIn: the bytes of the text with args, and the
+// text of in with innerArgs for the argument at.
+func (t *fill) sizeIn(args []string, at int, in *fill, innerArgs []string) (int, bool) {
+	m, ok := in.size(innerArgs)
+	if !ok || t == nil {
+		return 0, false
+	}
+	n := t.n
+	for _, a := range t.args {
+		switch {
+		case a == at:
+			n += m
+		case a >= len(args):
+			return 0, false
+		default:
+			n += len(args[a])
+		}
+	}
+	return n, true
+}
+
+// fillOf returns the reading of key's text for Fill: nil when its verbs
+// are not all %s or it is a plural table.
+func (p *Printer) fillOf(key string) *fill {
+	m, ok := p.msgs[key]
+	if !ok {
+		return parseFill(key) // as the catalogs fall back: to the English key
+	}
+	return m.fill
 }
 
 // A fill is a text whose verbs are all %s or %[n]s, read into its
@@ -216,24 +334,39 @@ func parseFill(f string) *fill {
 // apply writes the text with args in its verbs; false if it is nil or
 // names an argument args lacks.
 func (t *fill) apply(args []string) (string, bool) {
-	if t == nil {
+	n, ok := t.size(args)
+	if !ok {
 		return "", false
+	}
+	var b strings.Builder
+	b.Grow(n)
+	t.write(&b, args)
+	return b.String(), true
+}
+
+// size returns the bytes of the text with args; false if t is nil or
+// names an argument args lacks.
+func (t *fill) size(args []string) (int, bool) {
+	if t == nil {
+		return 0, false
 	}
 	n := t.n
 	for _, a := range t.args {
 		if a >= len(args) {
-			return "", false
+			return 0, false
 		}
 		n += len(args[a])
 	}
-	var b strings.Builder
-	b.Grow(n)
+	return n, true
+}
+
+// write writes the text with args, which size has found whole, to b.
+func (t *fill) write(b *strings.Builder, args []string) {
 	for i, a := range t.args {
 		b.WriteString(t.lits[i])
 		b.WriteString(args[a])
 	}
 	b.WriteString(t.lits[len(t.args)])
-	return b.String(), true
 }
 
 // Text returns the message m in the printer's language.
@@ -366,18 +499,15 @@ func load() {
 		if err != nil {
 			errs = append(errs, err)
 		}
-		pr := &Printer{code: code, texts: map[string]string{}, fills: map[string]*fill{}, plural: map[string]bool{}}
+		pr := &Printer{code: code, msgs: make(map[string]msg, len(cat))}
 		for key, e := range cat {
 			if err := set(b, tag, key, e); err != nil {
 				errs = append(errs, fmt.Errorf("catalog %s: %q: %w", e.file, key, err))
 			}
 			if e.cases != nil {
-				pr.plural[key] = true
+				pr.msgs[key] = msg{plural: true, exact: readExact(e)}
 			} else {
-				pr.texts[key] = e.text
-				if f := parseFill(e.text); f != nil {
-					pr.fills[key] = f
-				}
+				pr.msgs[key] = msg{text: e.text, fill: parseFill(e.text)}
 			}
 		}
 		pr.p = message.NewPrinter(tag, message.Catalog(b))

@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -67,8 +69,8 @@ func TestPlural(t *testing.T) {
 	if err := set(b, language.Japanese, key, entry{text: "%dヒット"}); err != nil {
 		t.Fatal(err)
 	}
-	en := &Printer{code: English, p: message.NewPrinter(language.English, message.Catalog(b)), plural: map[string]bool{key: true}}
-	ja := &Printer{code: Japanese, p: message.NewPrinter(language.Japanese, message.Catalog(b)), texts: map[string]string{key: "%dヒット"}}
+	en := &Printer{code: English, p: message.NewPrinter(language.English, message.Catalog(b)), msgs: map[string]msg{key: {plural: true}}}
+	ja := &Printer{code: Japanese, p: message.NewPrinter(language.Japanese, message.Catalog(b)), msgs: map[string]msg{key: {text: "%dヒット"}}}
 	for _, tc := range []struct {
 		p    *Printer
 		n    int
@@ -146,6 +148,11 @@ func TestWrap(t *testing.T) {
 		{"射撃する (3個中1個目)", "", "", 16, []string{"射撃する", "(3個中1個目)"}},
 		{"射撃する (2回中1回目、目標 4/12)", "", "", 28, []string{"射撃する (2回中1回目、目標", "4/12)"}},
 		{"連合軍の（ドイツ軍）", "", "", 12, []string{"連合軍の", "（ドイツ軍）"}},
+		// No space after 。 nor 、, in a text longer than the line in
+		// bytes though not in columns, and in one wrapped.
+		{"出た目 2、 4以下で成功: 外れ", "", "", 30, []string{"出た目 2、4以下で成功: 外れ"}},
+		{"出た目 2。 4以下で成功: 外れ", "", "", 30, []string{"出た目 2。4以下で成功: 外れ"}},
+		{"出た目 2、 4以下で成功: 外れ", "", "", 14, []string{"出た目 2、", "4以下で成功:", "外れ"}},
 	} {
 		got := Wrap(tc.s, tc.first, tc.rest, tc.max)
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
@@ -210,5 +217,75 @@ func TestFill(t *testing.T) {
 		if got, want := c.p.Fill(c.key, c.args...), c.p.Sprintf(c.key, anys...); got != want {
 			t.Errorf("%s %q: Fill %q, Sprintf %q", c.p.Code(), c.key, got, want)
 		}
+	}
+}
+
+// TestFillIn: a message written in another's place reads as Fill of the
+// outer message with the inner one's text, in both languages, whether
+// both are all %s or one is not (Fill's way), and with an index beyond
+// the arguments.
+func TestFillIn(t *testing.T) {
+	ja := For(Japanese)
+	fire := []string{"G16-1", "11", "ドイツ軍", "1/2", "3/4", "1", "3"}
+	for _, c := range []struct {
+		p      *Printer
+		format string
+		at     int
+		key    string
+		keyArg []string
+		args   []string
+	}{
+		{ja, "%s  (draw %s)", 0, "%s battle %s: %s fire %s at %s, die %s of %s", fire, []string{"", "12"}},
+		{EN(), "%s  (draw %s)", 0, "%s battle %s: %s fire %s at %s, die %s of %s", fire, []string{"", "12"}},
+		{ja, "%s  (draw %s)", 1, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"x", ""}},
+		{ja, "swapped: %[2]s, %[1]s; %[2]s", 1, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"a", ""}},
+		{ja, "%s  (draw %s)", 0, "line %d: %s", []string{"3", "x"}, []string{"", "12"}},
+		{ja, "%s  (draw %s)", 0, "too few: %s %s", []string{"a"}, []string{"", "12"}},
+		{ja, "%d is not %s", 1, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"a", ""}},
+		{ja, "%s  (draw %s)", 2, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"a", "b"}},
+		{ja, "too few: %s %s %s", 0, "%s repair %s by %s", []string{"G16-1", "51-70", "600E"}, []string{"", "b"}},
+	} {
+		want := c.p.Fill(c.format, c.args...)
+		if c.at < len(c.args) {
+			outer := slices.Clone(c.args)
+			outer[c.at] = c.p.Fill(c.key, c.keyArg...)
+			want = c.p.Fill(c.format, outer...)
+		}
+		if got := c.p.FillIn(c.format, c.at, c.key, c.keyArg, c.args...); got != want {
+			t.Errorf("%s %q in %q: %q, want %q", c.p.Code(), c.key, c.format, got, want)
+		}
+	}
+}
+
+// TestPluralExact: a plural table of numbers (=1, =2 ... and other) is
+// chosen and formatted by the printer itself as the catalog's printer does
+// it, for every such table of the catalogs and numbers in and out of its
+// cases.
+func TestPluralExact(t *testing.T) {
+	tables := 0
+	for _, code := range Codes {
+		p := For(code)
+		for key, m := range p.msgs {
+			if m.exact == nil {
+				continue
+			}
+			tables++
+			verbs := regexp.MustCompile(`%[a-z]`).FindAllString(strings.ReplaceAll(key, "%%", ""), -1)
+			for _, v := range []int{-1, 0, 1, 2, 3, 4, 16, 1001} {
+				args := make([]any, len(verbs))
+				for i, verb := range verbs {
+					args[i] = v
+					if verb == "%s" {
+						args[i] = "G16-1"
+					}
+				}
+				if got, want := p.Sprintf(key, args...), p.p.Sprintf(key, p.args(args)...); got != want {
+					t.Errorf("%s %q %d: %q, want %q", code, key, v, got, want)
+				}
+			}
+		}
+	}
+	if tables == 0 {
+		t.Error("no plural table of numbers in the catalogs")
 	}
 }

@@ -53,7 +53,7 @@ func kindOf(r rune) byte {
 	switch {
 	case r < utf8.RuneSelf:
 		return kindNarrow
-	case r >= 0x4E00 && r <= 0x9FFF || r == '々' || r == '〆' || r >= 0x3400 && r <= 0x4DBF:
+	case kanji(r):
 		return kindKanji
 	case r >= 0x3041 && r <= 0x3096:
 		return kindHiragana
@@ -94,11 +94,28 @@ func wideChar(s string, i int) (r rune, size, w int, kind byte) {
 	return r, size, RuneWidth(r), kindOf(r)
 }
 
+// decode3 decodes the character of three bytes from E3 to E9 at s[i]:
+// U+3000 to U+9FFF, never overlong nor a surrogate, most of a Japanese
+// text; false for any other. It is small enough to be inlined.
+func decode3(s string, i int) (rune, bool) {
+	if i+2 < len(s) && s[i]-0xe3 <= 0xe9-0xe3 && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+		return rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f), true
+	}
+	return 0, false
+}
+
 // read reads the atom that begins at s[i], which is no space, into a.
 // It fills a in place, and notes each atom's last character as it
 // reads it: a phrase is read atom by atom, every line of every report.
 func (a *atom) read(s string, i int) {
-	r, size, w, kind := char(s, i)
+	var r rune
+	var size, w int
+	var kind byte
+	if c := s[i]; c < utf8.RuneSelf {
+		r, size, w, kind = rune(c), 1, 1, kindNarrow // char, without its call
+	} else {
+		r, size, w, kind = wideChar(s, i)
+	}
 	// Field by field: a composite literal is built aside and copied.
 	a.start, a.end, a.w, a.first, a.last, a.kind, a.n = i, i+size, w, r, r, kind, 1
 	switch {
@@ -117,13 +134,27 @@ func (a *atom) read(s string, i int) {
 	case a.kind != kindWide:
 		a.end, a.w, a.n, a.last = run(s, a.end, a.w, a.kind, r)
 	}
-	for a.end < len(s) && s[a.end] != ' ' {
-		r, size, w, _ := char(s, a.end)
+	for a.end < len(s) {
+		if c := s[a.end]; c < utf8.RuneSelf {
+			if c == ' ' || !noBreakBefore(rune(c)) {
+				break
+			}
+			a.end++
+			a.w++
+			a.last = rune(c)
+			continue
+		}
+		// A kana or kanji is read in place: most atoms end before one.
+		r, ok := decode3(s, a.end)
+		size := 3
+		if !ok {
+			r, size = decode(s, a.end)
+		}
 		if !noBreakBefore(r) {
 			break
 		}
 		a.end += size
-		a.w += w
+		a.w += RuneWidth(r)
 		a.last = r
 	}
 }
@@ -165,7 +196,10 @@ func asideEnd(s string, j int, r rune) (end, w int, last rune) {
 	near := s[j:min(len(s), j+3*maxAside)]
 	space, ja := false, false
 	for k := 0; k < len(near); {
-		c, size, cw, _ := char(near, k)
+		c, size, cw := rune(near[k]), 1, 1
+		if c >= utf8.RuneSelf {
+			c, size, cw, _ = wideChar(near, k)
+		}
 		switch {
 		case c == ')' || c == '）':
 			if space && !ja || w+cw > maxAside {
@@ -226,6 +260,33 @@ func narrowRun(s string, j, w int, last rune) (int, int, rune) {
 // last character.
 func run(s string, j, w int, k byte, last rune) (int, int, int, rune) {
 	n := 1
+	for j+2 < len(s) {
+		// Every kanji and kana is three bytes from E3 to E9 (U+3000 to
+		// U+9FFF), read here without a call: most of a Japanese text.
+		c := s[j]
+		if c < 0xe3 || c > 0xe9 || s[j+1]&0xc0 != 0x80 || s[j+2]&0xc0 != 0x80 {
+			break
+		}
+		r := rune(c&0x0f)<<12 | rune(s[j+1]&0x3f)<<6 | rune(s[j+2]&0x3f)
+		var kind byte
+		switch {
+		case r >= 0x4e00:
+			kind = kindKanji
+		case r >= 0x3041 && r <= 0x3096:
+			kind = kindHiragana
+		case r >= 'ァ' && r <= 'ヺ' || r == 'ー':
+			kind = kindKatakana
+		default:
+			kind = kindOf(r)
+		}
+		if kind != k {
+			return j, w, n, last
+		}
+		j += 3
+		w += 2
+		n++
+		last = r
+	}
 	for j < len(s) {
 		r, size, _, kind := char(s, j)
 		if kind != k {
@@ -302,7 +363,7 @@ func joinsAcross(s string, a, b *atom) bool {
 		return true // Bastogne で, 212/320 は
 	case a.last == '→' || b.first == '→':
 		return true // 3 → 2戦力
-	case word(kindOf(a.last)) && word(b.kind):
+	case a.last >= utf8.RuneSelf && word(kindOf(a.last)) && word(b.kind):
 		return true // 12戦力 対 連合軍: a kanji at a line's end and one at the next's read as one word
 	case a.kind != kindNarrow || !alnum(a.last):
 		return false

@@ -24,6 +24,9 @@ var keyArgs = map[string]int{
 	"Fprintf": 1, // likewise
 	"M":       0, // rules.M
 	"Fill":    0, // a Printer's, with string arguments
+	"FillIn":  0, // likewise, the key of the text around the inner one
+
+	"translated": 0, // a die's purpose read as its message (adjudicator/purpose.go)
 }
 
 // rulesKeyArgs are more of them, in package rules alone.

@@ -133,35 +133,45 @@ func fits(first, s string, max int) (string, int, bool) {
 
 // measure returns the columns of s and whether a space follows 。 or 、
 // in it, as untidy does: one reading of a text too long to fit by its
-// bytes, rather than two. It reads ASCII, kana and kanji, most of every
-// report, without a call.
+// bytes, rather than two. A character takes no more columns than it has
+// bytes: n starts at the bytes of s, and ASCII, most of every report, is
+// passed over; a kana or kanji, three bytes, takes one column less, read
+// without a call.
 func measure(s string) (n int, messy bool) {
+	n = len(s)
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c == ' ' && i >= 3 && stopBefore(s, i) {
-				messy = true
-			}
-			n++
 			i++
 			continue
 		}
-		if c >= 0xe3 && c <= 0xe9 && i+2 < len(s) {
-			if c1, c2 := s[i+1], s[i+2]; c1&0xc0 == 0x80 && c2&0xc0 == 0x80 {
-				// U+3000 to U+9FFF, never overlong nor a surrogate.
-				r := rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
-				if r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff {
-					n += 2
-					i += 3
-					continue
-				}
-			}
+		if c-0xe3 <= 0xe9-0xe3 && i+2 < len(s) && wide3(c, s[i+1], s[i+2]) {
+			n--
+			i += 3
+			continue
 		}
 		r, size := decode(s, i)
-		n += RuneWidth(r)
+		n += RuneWidth(r) - size
 		i += size
+		if (r == '。' || r == '、') && i < len(s) && s[i] == ' ' {
+			messy = true
+		}
 	}
 	return n, messy
+}
+
+// wide3 reports whether c, c1 and c2, c from E3 to E9, are a kana or a
+// kanji: U+3000 to U+9FFF, never overlong nor a surrogate; from E5 on
+// every character is a kanji.
+func wide3(c, c1, c2 byte) bool {
+	if c1&0xc0 != 0x80 || c2&0xc0 != 0x80 {
+		return false
+	}
+	if c > 0xe4 {
+		return true
+	}
+	r := rune(c&0x0f)<<12 | rune(c1&0x3f)<<6 | rune(c2&0x3f)
+	return r >= 0x4e00 || r >= 0x3041 && r <= 0x3096 || r >= 0x30a0 && r <= 0x30ff
 }
 
 // wrap is Wrap's breaking, giving each line to line as its prefix and its
@@ -276,19 +286,26 @@ const maxAside = 18
 // or a word in katakana, as ヒット. Every kanji and katakana takes two
 // columns.
 func counter(s string, j int) (end, w int, last rune) {
-	r, size := decode(s, j)
-	if katakana(r) {
-		for j < len(s) && katakana(r) {
-			j, w, last = j+size, w+2, r
-			r, size = decode(s, j)
+	// A counting word is kana or kanji, three bytes each: most numbers
+	// stand before a space or a Latin word.
+	r, ok := decode3(s, j)
+	if ok && katakana(r) {
+		for ok && katakana(r) {
+			j, w, last = j+3, w+2, r
+			r, ok = decode3(s, j)
 		}
 		return j, w, last
 	}
-	for n := 0; n < 3 && j < len(s) && kindOf(r) == kindKanji; n++ {
-		j, w, last = j+size, w+2, r
-		r, size = decode(s, j)
+	for n := 0; n < 3 && ok && kanji(r); n++ {
+		j, w, last = j+3, w+2, r
+		r, ok = decode3(s, j)
 	}
 	return j, w, last
+}
+
+// kanji reports whether r is a kanji, as kindOf tells it.
+func kanji(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r == '々' || r == '〆' || r >= 0x3400 && r <= 0x4DBF
 }
 
 // katakana reports whether r is a katakana letter or the long-vowel mark.
