@@ -384,6 +384,54 @@ func appendBase64(out, data []byte, first bool) []byte {
 	return out
 }
 
+// base64Lines is a writer that appends what is written to it to b (empty
+// at first), in
+// base64 as encodeBase64 writes it, however it is cut into writes: a
+// picture goes into it from the renderer as it is put together (see
+// draw), with no copy of the PNG.
+type base64Lines struct {
+	b    []byte
+	part [base64Line]byte // the bytes of a line not yet full
+	n    int              // how many of part
+	in   int              // how many bytes were written
+}
+
+func (l *base64Lines) Write(p []byte) (int, error) {
+	l.in += len(p)
+	n := len(p)
+	if l.n > 0 {
+		k := copy(l.part[l.n:], p)
+		if l.n += k; l.n < base64Line {
+			return n, nil
+		}
+		l.line(l.part[:])
+		p, l.n = p[k:], 0
+	}
+	for len(p) >= base64Line {
+		l.line(p[:base64Line])
+		p = p[base64Line:]
+	}
+	l.n = copy(l.part[:], p)
+	return n, nil
+}
+
+// line appends a line of base64, after the line before.
+func (l *base64Lines) line(data []byte) {
+	if len(l.b) > 0 {
+		l.b = append(l.b, '\r', '\n')
+	}
+	l.b = base64.StdEncoding.AppendEncode(l.b, data)
+}
+
+// close appends the last line, short or none, and returns b.
+func (l *base64Lines) close() []byte {
+	if l.n > 0 {
+		l.line(l.part[:l.n])
+		l.n = 0
+	}
+	return l.b
+}
+
 // writeBase64 writes data to w as encodeBase64 writes it, a few KB at a
 // time.
 func writeBase64(w io.Writer, data []byte) error {

@@ -49,7 +49,21 @@ func (sn *Snapshot) Draw(s *rules.Scenario) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the position of game %s: %w", sn.Game, err)
 	}
-	return picture.Render(s, st, &picture.Options{Title: sn.Title, Highlights: sn.Highlights, Lang: lang.For(sn.Language)})
+	return picture.Render(s, st, sn.options())
+}
+
+// DrawTo draws the picture of a snapshot as Draw does, and writes its PNG
+// to w (see picture.RenderTo).
+func (sn *Snapshot) DrawTo(w io.Writer, s *rules.Scenario) error {
+	st, err := rules.LoadState(s, sn.State)
+	if err != nil {
+		return fmt.Errorf("the position of game %s: %w", sn.Game, err)
+	}
+	return picture.RenderTo(w, s, st, sn.options())
+}
+
+func (sn *Snapshot) options() *picture.Options {
+	return &picture.Options{Title: sn.Title, Highlights: sn.Highlights, Lang: lang.For(sn.Language)}
 }
 
 // The impulses mapRef is given for a picture that is not of the position
