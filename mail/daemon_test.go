@@ -322,7 +322,13 @@ func (w *world) waitMail(addr string, n int) []*mail.Incoming {
 // client takes that for the answer, and the mail read has no body.
 func (w *world) settle() {
 	w.t.Helper()
-	waitfor.Until(w.t, 15*time.Second, func() bool {
+	w.settleWithin(15 * time.Second)
+}
+
+// settleWithin waits as settle does, as long as d.
+func (w *world) settleWithin(d time.Duration) {
+	w.t.Helper()
+	waitfor.Until(w.t, d, func() bool {
 		var queued int
 		w.st.View(func(tx *store.Tx) error { q, _ := tx.Outbox(store.MailQueued); queued = len(q); return nil })
 		return w.folderSize(referee, "INBOX") == 0 && queued == 0

@@ -193,7 +193,7 @@ func TestPicturesNotMixed(t *testing.T) {
 		}
 	}
 	w.start()
-	w.settle()
+	w.settleWithin(2 * time.Minute) // 28 campaign pictures, under -race too
 	mu.Lock()
 	defer mu.Unlock()
 	seen := 0
