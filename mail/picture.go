@@ -227,7 +227,7 @@ type recentPictures struct {
 	keys    []string // the latest last
 	pngs    map[string]*picture64
 	free    [][]byte
-	largest int // the capacity of the largest buffer made
+	largest int // the size of the largest picture freed
 }
 
 // keptPictures is how many recentPictures keeps: a picture is 130 to 400
@@ -292,9 +292,10 @@ func (r *recentPictures) buffer() *picture64 {
 	if n := len(r.free); n > 0 {
 		enc.b, r.free = r.free[n-1], r.free[:n-1]
 	} else {
-		// As large as the largest picture yet: one allocation, where
-		// appending 500 KB would make several.
-		enc.b = make([]byte, 0, r.largest)
+		// As large as the largest picture yet and an eighth: one
+		// allocation, where appending 500 KB would make several, and
+		// room for a picture somewhat larger.
+		enc.b = make([]byte, 0, r.largest+r.largest/8)
 	}
 	return enc
 }
@@ -308,6 +309,7 @@ func (r *recentPictures) release(enc *picture64) {
 	case n > 0:
 		return
 	}
+	n := len(enc.b)
 	b := enc.b[:0]
 	if scribbleFreed.Load() {
 		clear(enc.b)
@@ -315,8 +317,10 @@ func (r *recentPictures) release(enc *picture64) {
 	enc.b = nil
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.largest = max(r.largest, cap(b))
-	if len(r.free) < freeBuffers {
+	r.largest = max(r.largest, n)
+	// A buffer smaller than the largest picture would most likely grow
+	// for the next, which costs more than one of its own.
+	if len(r.free) < freeBuffers && cap(b) >= r.largest {
 		r.free = append(r.free, b)
 	}
 }
