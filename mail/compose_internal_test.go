@@ -96,7 +96,7 @@ func TestComposePartsAsGoMessage(t *testing.T) {
 			a := Attachment{Name: "map.png", Type: "image/png", Data: data}
 			switch pre {
 			case "whole":
-				a.encoded, a.Data = encodeBase64(data), nil
+				a.encoded, a.Data = appendBase64(nil, data, true), nil
 			case "in pieces":
 				// As the renderer writes a picture: pieces of every
 				// length, a line's worth or not.

@@ -353,7 +353,7 @@ type Attachment struct {
 	Name string
 	Type string // MIME type
 	Data []byte
-	// encoded, when set, is Data as the mail carries it (encodeBase64),
+	// encoded, when set, is Data as the mail carries it (appendBase64),
 	// made once for every mail that carries it, as both players' reports
 	// carry the same picture; Data is then not read.
 	encoded []byte
@@ -363,15 +363,9 @@ type Attachment struct {
 // characters (RFC 2045, 6.8).
 const base64Line = 57
 
-// encodeBase64 writes data in base64 as a mail's part carries it, in lines
-// of 76 characters parted by CRLF, the last one without, as go-message
-// writes it.
-func encodeBase64(data []byte) []byte {
-	lines := (len(data) + base64Line - 1) / base64Line
-	return appendBase64(make([]byte, 0, base64.StdEncoding.EncodedLen(len(data))+2*lines), data, true)
-}
-
-// appendBase64 appends data to out as encodeBase64 writes it; unless first,
+// appendBase64 appends data to out in base64 as a mail's part carries it,
+// in lines of 76 characters parted by CRLF, the last one without, as
+// go-message writes it; unless first,
 // a CRLF comes before its first line too, for data that goes on from a
 // part before, which ended at the end of a line.
 func appendBase64(out, data []byte, first bool) []byte {
@@ -386,7 +380,7 @@ func appendBase64(out, data []byte, first bool) []byte {
 
 // base64Lines is a writer that appends what is written to it to b (empty
 // at first), in
-// base64 as encodeBase64 writes it, however it is cut into writes: a
+// base64 as appendBase64 writes it, however it is cut into writes: a
 // picture goes into it from the renderer as it is put together (see
 // draw), with no copy of the PNG.
 type base64Lines struct {
@@ -432,7 +426,7 @@ func (l *base64Lines) close() []byte {
 	return l.b
 }
 
-// writeBase64 writes data to w as encodeBase64 writes it, a few KB at a
+// writeBase64 writes data to w as appendBase64 writes it, a few KB at a
 // time.
 func writeBase64(w io.Writer, data []byte) error {
 	const chunk = 64 * base64Line

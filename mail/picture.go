@@ -55,7 +55,7 @@ func draw(out []byte, st *store.Store, key string, log *slog.Logger) ([]byte, er
 		return out, err
 	}
 	b := base64Lines{b: out}
-	if err := snap.DrawTo(&b, s); err != nil {
+	if err := snap.Draw(&b, s); err != nil {
 		return out, fmt.Errorf("snapshot %s: %w", key, err)
 	}
 	log.Debug("map picture drawn", "game", snap.Game, "snapshot", key, "bytes", b.in, "took", time.Since(start))

@@ -43,18 +43,9 @@ type Snapshot struct {
 }
 
 // Draw draws the picture of a snapshot on its game's scenario, in its
-// language.
-func (sn *Snapshot) Draw(s *rules.Scenario) ([]byte, error) {
-	st, err := rules.LoadState(s, sn.State)
-	if err != nil {
-		return nil, fmt.Errorf("the position of game %s: %w", sn.Game, err)
-	}
-	return picture.Render(s, st, sn.options())
-}
-
-// DrawTo draws the picture of a snapshot as Draw does, and writes its PNG
-// to w (see picture.RenderTo).
-func (sn *Snapshot) DrawTo(w io.Writer, s *rules.Scenario) error {
+// language, and writes its PNG to w as it is put together (see
+// picture.RenderTo): the mail puts it in base64 as it comes.
+func (sn *Snapshot) Draw(w io.Writer, s *rules.Scenario) error {
 	st, err := rules.LoadState(s, sn.State)
 	if err != nil {
 		return fmt.Errorf("the position of game %s: %w", sn.Game, err)
