@@ -80,7 +80,8 @@ var boundaryOf = regexp.MustCompile(`boundary=([0-9a-f]+)`)
 // A mail with attachments is written byte for byte as go-message's
 // mail.Writer writes it, but for its random boundary, whatever the length
 // of the attachments (a last line of base64 full or short, none at all),
-// whether their base64 was made before (Attachment.encoded) or not.
+// whether their base64 was made before (Attachment.encoded), whole or
+// written in pieces (base64Lines), or not.
 func TestComposePartsAsGoMessage(t *testing.T) {
 	var h gomail.Header
 	h.SetDate(time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC))
@@ -91,10 +92,19 @@ func TestComposePartsAsGoMessage(t *testing.T) {
 	for _, n := range []int{0, 1, 56, 57, 58, 57 * 100, 57*100 + 13, 400 << 10} {
 		data := make([]byte, n)
 		rand.Read(data)
-		for _, pre := range []bool{false, true} {
+		for _, pre := range []string{"", "whole", "in pieces"} {
 			a := Attachment{Name: "map.png", Type: "image/png", Data: data}
-			if pre {
-				a.encoded, a.Data = encodeBase64(data), nil
+			switch pre {
+			case "whole":
+				a.encoded, a.Data = appendBase64(nil, data, true), nil
+			case "in pieces":
+				// As the renderer writes a picture: pieces of every
+				// length, a line's worth or not.
+				var l base64Lines
+				for i, k := 0, 1; i < n; i, k = i+k, k*2%1000+1 {
+					l.Write(data[i:min(n, i+k)])
+				}
+				a.encoded, a.Data = l.close(), nil
 			}
 			var got, want bytes.Buffer
 			if err := composeParts(&got, h, text, []Attachment{a, {Name: "b.txt", Type: "text/plain", Data: []byte("x")}}); err != nil {

@@ -246,6 +246,21 @@ var passwords = map[string]string{referee: "ref-pass", german: "g-pass", allied:
 // with folderSize.
 func (w *world) inbox(addr string) []*mail.Incoming {
 	w.t.Helper()
+	var out []*mail.Incoming
+	for _, body := range w.rawInbox(addr) {
+		in, err := mail.ParseIncoming(body)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// rawInbox returns the mails in an address's INBOX as they are, as inbox
+// reads them.
+func (w *world) rawInbox(addr string) [][]byte {
+	w.t.Helper()
 	pass, ok := passwords[addr]
 	if !ok {
 		pass = "pass" // one of worldOptions.users
@@ -272,17 +287,13 @@ func (w *world) inbox(addr string) []*mail.Incoming {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	var out []*mail.Incoming
+	var out [][]byte
 	for _, m := range msgs {
 		body := m.FindBodySection(section)
 		if body == nil {
 			w.t.Fatalf("%s: the FETCH of message %d was answered without its body (flags %v): the mailbox changed under the read", addr, m.SeqNum, m.Flags)
 		}
-		in, err := mail.ParseIncoming(body)
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		out = append(out, in)
+		out = append(out, body)
 	}
 	return out
 }
@@ -311,7 +322,13 @@ func (w *world) waitMail(addr string, n int) []*mail.Incoming {
 // client takes that for the answer, and the mail read has no body.
 func (w *world) settle() {
 	w.t.Helper()
-	waitfor.Until(w.t, 15*time.Second, func() bool {
+	w.settleWithin(15 * time.Second)
+}
+
+// settleWithin waits as settle does, as long as d.
+func (w *world) settleWithin(d time.Duration) {
+	w.t.Helper()
+	waitfor.Until(w.t, d, func() bool {
 		var queued int
 		w.st.View(func(tx *store.Tx) error { q, _ := tx.Outbox(store.MailQueued); queued = len(q); return nil })
 		return w.folderSize(referee, "INBOX") == 0 && queued == 0

@@ -56,3 +56,11 @@ func SendOver(cfg *SMTPConfig, conn net.Conn, from string, to []string, msg []by
 	}
 	return c.Quit()
 }
+
+// ScribbleFreedPictures makes the buffers of the pictures no one holds any
+// more be overwritten when they are freed, until the test ends: a mail
+// composed with a picture freed too early then carries no PNG.
+func ScribbleFreedPictures(t interface{ Cleanup(func()) }) {
+	scribbleFreed.Store(true)
+	t.Cleanup(func() { scribbleFreed.Store(false) })
+}

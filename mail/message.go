@@ -353,7 +353,7 @@ type Attachment struct {
 	Name string
 	Type string // MIME type
 	Data []byte
-	// encoded, when set, is Data as the mail carries it (encodeBase64),
+	// encoded, when set, is Data as the mail carries it (appendBase64),
 	// made once for every mail that carries it, as both players' reports
 	// carry the same picture; Data is then not read.
 	encoded []byte
@@ -363,15 +363,9 @@ type Attachment struct {
 // characters (RFC 2045, 6.8).
 const base64Line = 57
 
-// encodeBase64 writes data in base64 as a mail's part carries it, in lines
-// of 76 characters parted by CRLF, the last one without, as go-message
-// writes it.
-func encodeBase64(data []byte) []byte {
-	lines := (len(data) + base64Line - 1) / base64Line
-	return appendBase64(make([]byte, 0, base64.StdEncoding.EncodedLen(len(data))+2*lines), data, true)
-}
-
-// appendBase64 appends data to out as encodeBase64 writes it; unless first,
+// appendBase64 appends data to out in base64 as a mail's part carries it,
+// in lines of 76 characters parted by CRLF, the last one without, as
+// go-message writes it; unless first,
 // a CRLF comes before its first line too, for data that goes on from a
 // part before, which ended at the end of a line.
 func appendBase64(out, data []byte, first bool) []byte {
@@ -384,7 +378,55 @@ func appendBase64(out, data []byte, first bool) []byte {
 	return out
 }
 
-// writeBase64 writes data to w as encodeBase64 writes it, a few KB at a
+// base64Lines is a writer that appends what is written to it to b (empty
+// at first), in
+// base64 as appendBase64 writes it, however it is cut into writes: a
+// picture goes into it from the renderer as it is put together (see
+// draw), with no copy of the PNG.
+type base64Lines struct {
+	b    []byte
+	part [base64Line]byte // the bytes of a line not yet full
+	n    int              // how many of part
+	in   int              // how many bytes were written
+}
+
+func (l *base64Lines) Write(p []byte) (int, error) {
+	l.in += len(p)
+	n := len(p)
+	if l.n > 0 {
+		k := copy(l.part[l.n:], p)
+		if l.n += k; l.n < base64Line {
+			return n, nil
+		}
+		l.line(l.part[:])
+		p, l.n = p[k:], 0
+	}
+	for len(p) >= base64Line {
+		l.line(p[:base64Line])
+		p = p[base64Line:]
+	}
+	l.n = copy(l.part[:], p)
+	return n, nil
+}
+
+// line appends a line of base64, after the line before.
+func (l *base64Lines) line(data []byte) {
+	if len(l.b) > 0 {
+		l.b = append(l.b, '\r', '\n')
+	}
+	l.b = base64.StdEncoding.AppendEncode(l.b, data)
+}
+
+// close appends the last line, short or none, and returns b.
+func (l *base64Lines) close() []byte {
+	if l.n > 0 {
+		l.line(l.part[:l.n])
+		l.n = 0
+	}
+	return l.b
+}
+
+// writeBase64 writes data to w as appendBase64 writes it, a few KB at a
 // time.
 func writeBase64(w io.Writer, data []byte) error {
 	const chunk = 64 * base64Line

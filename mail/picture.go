@@ -28,11 +28,14 @@ type deferred struct {
 	Date      time.Time `json:"date"`
 }
 
-// draw draws the picture of a snapshot, and logs it (at debug level) with
-// the time it took: drawing is the heaviest part of sending a report. The
-// snapshot is read in a transaction of its own, and drawn after it: a read
-// transaction held open would keep bbolt from growing the file meanwhile.
-func draw(st *store.Store, key string, log *slog.Logger) ([]byte, error) {
+// draw draws the picture of a snapshot in base64, as a mail carries it
+// (see base64Lines), onto the end of out, and logs it (at debug level)
+// with the time it took: drawing is the heaviest part of sending a report.
+// The PNG goes from the renderer into its base64 as it is written, with
+// no buffer of its own. The snapshot is read in a transaction of its own,
+// and drawn after it: a read transaction held open would keep bbolt from
+// growing the file meanwhile.
+func draw(out []byte, st *store.Store, key string, log *slog.Logger) ([]byte, error) {
 	start := time.Now()
 	var snap *referee.Snapshot
 	var s *rules.Scenario
@@ -49,14 +52,14 @@ func draw(st *store.Store, key string, log *slog.Logger) ([]byte, error) {
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	png, err := snap.Draw(s)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %w", key, err)
+	b := base64Lines{b: out}
+	if err := snap.Draw(&b, s); err != nil {
+		return out, fmt.Errorf("snapshot %s: %w", key, err)
 	}
-	log.Debug("map picture drawn", "game", snap.Game, "snapshot", key, "bytes", len(png), "took", time.Since(start))
-	return png, nil
+	log.Debug("map picture drawn", "game", snap.Game, "snapshot", key, "bytes", b.in, "took", time.Since(start))
+	return b.close(), nil
 }
 
 // pictures are the pictures of the mails of one Flush, each drawn once for
@@ -87,7 +90,7 @@ type pictures struct {
 type picture struct {
 	claimed atomic.Bool   // someone draws it, or has drawn it
 	ready   chan struct{} // closed once drawn
-	enc     []byte        // the PNG in base64, as the mails carry it
+	enc     *picture64    // the PNG in base64, as the mails carry it; the entry holds a reference until its last mail
 	err     error
 	left    int  // mails still to be made with it
 	ahead   bool // drawn ahead, holding a place
@@ -146,23 +149,28 @@ func (p *pictures) render(ctx context.Context, lanes int) (wait func()) {
 }
 
 // draw draws a picture and encodes it in base64 as the mails carry it,
-// once for all of them, or takes it from the recent ones.
-func (p *pictures) draw(key string) ([]byte, error) {
+// once for all of them, or takes it from the recent ones; the caller
+// holds a reference to it, to give back (recentPictures.release).
+func (p *pictures) draw(key string) (*picture64, error) {
 	if enc := p.recent.get(key); enc != nil {
 		return enc, nil
 	}
-	png, err := draw(p.st, key, p.log)
-	if err != nil {
+	enc := p.recent.buffer()
+	var err error
+	if enc.b, err = draw(enc.b, p.st, key, p.log); err != nil {
+		p.recent.release(enc)
 		return nil, err
 	}
-	enc := encodeBase64(png)
 	p.recent.put(key, enc)
 	return enc, nil
 }
 
-// get returns a mail's picture, in base64: drawn ahead, or lately, or
-// drawn now by the first mail that asks for it.
-func (p *pictures) get(m *store.Mail) ([]byte, error) {
+// take returns a mail's picture, in base64: drawn ahead, or lately, or
+// drawn now by the first mail that asks for it; the caller holds a
+// reference to it, to give back once the mail is composed
+// (recentPictures.release). The picture is forgotten once the last mail
+// that carries it has taken it, and its place freed if it was drawn ahead.
+func (p *pictures) take(m *store.Mail) (*picture64, error) {
 	p.mu.Lock()
 	pic := p.m[m.Snapshot]
 	p.mu.Unlock()
@@ -174,30 +182,52 @@ func (p *pictures) get(m *store.Mail) ([]byte, error) {
 		close(pic.ready)
 	}
 	<-pic.ready
-	return pic.enc, pic.err
-}
-
-// done forgets a mail's picture once the last mail that carries it is
-// made, and frees its place if it was drawn ahead.
-func (p *pictures) done(m *store.Mail) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if pic := p.m[m.Snapshot]; pic != nil {
-		if pic.left--; pic.left <= 0 {
-			delete(p.m, m.Snapshot)
-			if pic.ahead {
-				<-p.places
-			}
+	// The entry's reference is given back under p.mu only, once: a
+	// picture taken here is held while the entry still holds it, never
+	// after its buffer may have gone to another picture.
+	enc, err := pic.enc, pic.err
+	if enc != nil {
+		enc.refs.Add(1)
+	}
+	if pic.left--; pic.left <= 0 && p.m[m.Snapshot] == pic {
+		delete(p.m, m.Snapshot)
+		if pic.enc != nil {
+			p.recent.release(pic.enc)
+			pic.enc = nil
+		}
+		if pic.ahead {
+			<-p.places
 		}
 	}
+	if enc == nil && err == nil {
+		return p.draw(m.Snapshot) // taken more often than it was queued: the entry's gone
+	}
+	return enc, err
+}
+
+// picture64 is a picture in base64, as the mails carry it, in a buffer
+// used again for a later picture once nothing holds it: not the pictures
+// of a Flush (the entry of its snapshot, until its last mail is taken),
+// nor the recent ones, nor a mail being composed with it. Each holds a
+// reference; the last to give its reference back frees the buffer.
+type picture64 struct {
+	b    []byte
+	refs atomic.Int32
 }
 
 // recentPictures keeps the last few pictures drawn, by snapshot, in
-// base64: a snapshot never changes once kept, nor does its picture.
+// base64: a snapshot never changes once kept, nor does its picture. It
+// keeps the buffers of the pictures nothing holds any more, for the next
+// pictures: a picture is some 500 KB in base64, which a buffer of its own
+// for each allocated and cleared.
 type recentPictures struct {
-	mu   sync.Mutex
-	keys []string // the latest last
-	pngs map[string][]byte
+	mu      sync.Mutex
+	keys    []string // the latest last
+	pngs    map[string]*picture64
+	free    [][]byte
+	largest int // the size of the largest picture freed
 }
 
 // keptPictures is how many recentPictures keeps: a picture is 130 to 400
@@ -205,32 +235,94 @@ type recentPictures struct {
 // together.
 const keptPictures = 2
 
-func (r *recentPictures) get(key string) []byte {
+// scribbleFreed, set by the tests, has freed buffers cleared: a mail
+// composed with a picture freed too early then carries zeros, not a PNG.
+var scribbleFreed atomic.Bool
+
+// freeBuffers is how many buffers no picture holds are kept: as many
+// pictures are freed as drawn, so that one or two are enough.
+const freeBuffers = 2
+
+// get returns a picture kept, with a reference for the caller.
+func (r *recentPictures) get(key string) *picture64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	png := r.pngs[key]
-	if png != nil {
+	enc := r.pngs[key]
+	if enc != nil {
+		enc.refs.Add(1) // under r.mu: the recent ones' reference is held still
 		i := slices.Index(r.keys, key)
 		r.keys = append(slices.Delete(r.keys, i, i+1), key)
 	}
-	return png
+	return enc
 }
 
-func (r *recentPictures) put(key string, png []byte) {
+// put keeps a picture, which the caller holds, unless one of its snapshot
+// is kept already.
+func (r *recentPictures) put(key string, enc *picture64) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.pngs == nil {
-		r.pngs = map[string][]byte{}
+		r.pngs = map[string]*picture64{}
 	}
 	if _, ok := r.pngs[key]; ok {
+		r.mu.Unlock()
 		return
 	}
+	var old *picture64
 	if len(r.keys) == keptPictures {
+		old = r.pngs[r.keys[0]]
 		delete(r.pngs, r.keys[0])
 		r.keys = slices.Delete(r.keys, 0, 1)
 	}
 	r.keys = append(r.keys, key)
-	r.pngs[key] = png
+	enc.refs.Add(1)
+	r.pngs[key] = enc
+	r.mu.Unlock()
+	if old != nil {
+		r.release(old)
+	}
+}
+
+// buffer returns a new picture to draw in, a buffer no picture holds any
+// more or a new one, with one reference for the caller.
+func (r *recentPictures) buffer() *picture64 {
+	enc := &picture64{}
+	enc.refs.Store(1)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := len(r.free); n > 0 {
+		enc.b, r.free = r.free[n-1], r.free[:n-1]
+	} else {
+		// As large as the largest picture yet and an eighth: one
+		// allocation, where appending 500 KB would make several, and
+		// room for a picture somewhat larger.
+		enc.b = make([]byte, 0, r.largest+r.largest/8)
+	}
+	return enc
+}
+
+// release gives back a reference to a picture, and its buffer to the free
+// ones if it was the last.
+func (r *recentPictures) release(enc *picture64) {
+	switch n := enc.refs.Add(-1); {
+	case n < 0:
+		panic("mail: a picture given back more often than it was held")
+	case n > 0:
+		return
+	}
+	n := len(enc.b)
+	b := enc.b[:0]
+	if scribbleFreed.Load() {
+		clear(enc.b)
+	}
+	enc.b = nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.largest = max(r.largest, n)
+	// A buffer smaller than the largest picture would most likely grow
+	// for the next, which costs more than one of its own.
+	if len(r.free) < freeBuffers && cap(b) >= r.largest {
+		r.free = append(r.free, b)
+	}
 }
 
 // message returns the message of a queued mail: stored whole, or composed
@@ -244,21 +336,21 @@ func (s *Sender) message(m *store.Mail, pics *pictures, buf *bytes.Buffer) ([]by
 	if !m.Deferred {
 		return data, nil
 	}
-	var enc []byte
+	var enc *picture64
 	if m.Snapshot != "" {
 		var err error
-		enc, err = pics.get(m)
-		pics.done(m)
-		if err != nil {
+		if enc, err = pics.take(m); err != nil {
 			return nil, fmt.Errorf("mail %d: drawing its map: %w", m.ID, err)
 		}
+		// Given back once the mail is composed, its picture copied.
+		defer pics.recent.release(enc)
 	}
 	var d deferred
 	if err := json.Unmarshal(data, &d); err != nil {
 		return nil, fmt.Errorf("mail %d: %w", m.ID, err)
 	}
 	if d.Out.Map != nil && enc != nil {
-		d.Out.Attachments = append(d.Out.Attachments, Attachment{Name: d.Out.Map.Name, Type: "image/png", encoded: enc})
+		d.Out.Attachments = append(d.Out.Attachments, Attachment{Name: d.Out.Map.Name, Type: "image/png", encoded: enc.b})
 	}
 	buf.Reset()
 	if _, err := composeTo(buf, s.from, &d.Out, d.Date, d.MessageID); err != nil {

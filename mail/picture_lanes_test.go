@@ -1,7 +1,10 @@
 package mail_test
 
 import (
+	"bytes"
 	"fmt"
+	"image/png"
+	"io"
 	"log/slog"
 	"runtime"
 	"slices"
@@ -11,7 +14,11 @@ import (
 	"testing"
 	"time"
 
+	gomail "github.com/emersion/go-message/mail"
+
 	"titm/adjudicator"
+	refpkg "titm/adjudicator/referee"
+	"titm/mail"
 	"titm/rules"
 	"titm/rules/scenarios"
 	"titm/store"
@@ -115,5 +122,138 @@ func TestPicturesDrawnInLanes(t *testing.T) {
 	}
 	if together == 0 {
 		t.Errorf("no two of the %d pictures were drawn at the same time: %v", len(spans), spans)
+	}
+}
+
+// TestPicturesNotMixed: with the reports of many games due at once, drawn
+// in a few lanes ahead of their mails in buffers used again from picture
+// to picture, every report carries its own game's picture, byte for byte
+// the picture of its snapshot drawn on its own: a buffer freed while a
+// mail still held it would carry another game's picture, or (freed
+// buffers being cleared here) no PNG at all. Run it with -race too.
+func TestPicturesNotMixed(t *testing.T) {
+	mail.ScribbleFreedPictures(t)
+	const games = 14 // over twice what is drawn ahead and kept
+	var users []string
+	for i := range games {
+		users = append(users, playerOf(rules.German, i), playerOf(rules.Allied, i))
+	}
+	w := newWorld(t, &worldOptions{extra: "map_picture = true", noStart: true, users: users})
+	var (
+		mu    sync.Mutex
+		snaps = map[string][]byte{} // by game, the snapshot its picture is drawn from
+	)
+	w.logger = logOn("map picture drawn", func(r slog.Record) {
+		// Logged once the picture is drawn, before its mails are sent and
+		// its snapshot forgotten.
+		err := w.st.View(func(tx *store.Tx) error {
+			data := tx.Snapshot(attr(r, "snapshot"))
+			if data == nil {
+				return fmt.Errorf("snapshot %s is gone", attr(r, "snapshot"))
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			snaps[attr(r, "game")] = slices.Clone(data)
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	s, files, main, err := scenarios.LoadFiles("campaign")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.st.Update(func(tx *store.Tx) error {
+		for i := range games {
+			id := fmt.Sprintf("mixed-%d", i)
+			g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
+				German: playerOf(rules.German, i), Allied: playerOf(rules.Allied, i), Deadline: 72 * time.Hour,
+				Tokens: map[rules.Side]string{rules.German: "german-token-" + strconv.Itoa(i), rules.Allied: "allied-token"},
+				Secret: []byte(strings.Repeat("s", 32)), Now: time.Now()})
+			if err != nil {
+				return err
+			}
+			if err := tx.CreateGame(g, recs); err != nil {
+				return err
+			}
+			if err := joinAll(tx, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range games {
+		raw, _ := message(playerOf(rules.German, i), "orders", fmt.Sprintf("GAME mixed-%d\nTOKEN german-token-%d\nIMPULSE 16-1\n", i, i))
+		if err := w.srv.Deliver(referee, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.start()
+	w.settleWithin(2 * time.Minute) // 28 campaign pictures, under -race too
+	mu.Lock()
+	defer mu.Unlock()
+	seen := 0
+	for i := range games {
+		game := fmt.Sprintf("mixed-%d", i)
+		snap, err := refpkg.ReadSnapshot(snaps[game])
+		if err != nil {
+			t.Errorf("%s: the snapshot of its picture: %v", game, err)
+			continue
+		}
+		var b bytes.Buffer
+		if err := snap.Draw(&b, s); err != nil {
+			t.Fatal(err)
+		}
+		want := b.Bytes()
+		for _, side := range []rules.Side{rules.German, rules.Allied} {
+			raws := w.rawInbox(playerOf(side, i))
+			if len(raws) != 1 {
+				t.Errorf("%s: %d mails, want the report of G16-1 of %s", playerOf(side, i), len(raws), game)
+				continue
+			}
+			name, got := attachment(t, raws[0])
+			if name != game+"-G16-1.png" {
+				t.Errorf("%s: the report carries %q, want %s's picture", playerOf(side, i), name, game)
+			}
+			if _, err := png.Decode(bytes.NewReader(got)); err != nil {
+				t.Errorf("%s: the picture is no PNG: %v", playerOf(side, i), err)
+			} else if !bytes.Equal(got, want) {
+				t.Errorf("%s: the picture of %d bytes is not its snapshot's (%d bytes)", playerOf(side, i), len(got), len(want))
+			}
+			seen++
+		}
+	}
+	if seen != 2*games {
+		t.Errorf("%d pictures compared, want %d", seen, 2*games)
+	}
+}
+
+// attachment returns the name and contents of a mail's one attachment.
+func attachment(t *testing.T, raw []byte) (string, []byte) {
+	t.Helper()
+	r, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			return "", nil
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := p.Header.(*gomail.AttachmentHeader); ok {
+			name, _ := h.Filename()
+			data, err := io.ReadAll(p.Body)
+			if err != nil {
+				t.Fatalf("attachment %s: %v", name, err)
+			}
+			return name, data
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
+	"io"
 	"slices"
 )
 
@@ -28,7 +29,7 @@ type encoder struct {
 	head   []byte        // the last row of the rows compressed before
 	tail   []byte        // the last row of the rows compressed last
 	bands  []band
-	out    bytes.Buffer
+	out    []byte // the PNG's chunks before and after the bands, as written last
 	others []colourCount
 }
 
@@ -140,45 +141,73 @@ func (e *encoder) compressIndexed(ix *indexed) {
 	})
 }
 
-// png returns the PNG of the picture with its palette and bands:
-// signature, header, palette, the bands' zlib stream in one IDAT.
+// png returns the PNG of the picture with its palette and bands (see
+// writePNG), in memory of its own, the size it is: the caller keeps it,
+// and the encoder keeps none of it for the next.
 func (e *encoder) png() []byte {
-	w, h, pal := e.w, e.h, e.pal
-	nb := (h + zRows(w) - 1) / zRows(w)
+	b := bytes.NewBuffer(make([]byte, 0, e.pngSize()))
+	e.writePNG(b) // a bytes.Buffer's writes fail only when out of memory, which panics
+	return b.Bytes()
+}
+
+// pngSize is the size of the PNG of the picture in bytes.
+func (e *encoder) pngSize() int {
+	return 8 + 3*12 + 13 + 3*len(e.pal) + e.idatSize() + 12
+}
+
+// idatSize is the size of the data of the IDAT chunk: the bands' zlib
+// stream, with its header and checksum.
+func (e *encoder) idatSize() int {
 	size := 2 + 4
-	for _, b := range e.bands[:nb] {
+	for _, b := range e.bands[:e.nbands()] {
 		size += len(b.z)
 	}
-	// The PNG's own memory, the size it will be: the caller keeps it, and
-	// the encoder keeps none of it for the next.
-	e.out = *bytes.NewBuffer(make([]byte, 0, 8+3*12+13+3*len(pal)+8+size+4))
-	e.out.WriteString("\x89PNG\r\n\x1a\n")
+	return size
+}
+
+func (e *encoder) nbands() int { return (e.h + zRows(e.w) - 1) / zRows(e.w) }
+
+// writePNG writes the PNG of the picture with its palette and bands to w:
+// signature, header, palette, the bands' zlib stream in one IDAT, each
+// band written from the encoder's scratch as it is.
+func (e *encoder) writePNG(w io.Writer) error {
+	pal := e.pal
+	out := append(e.out[:0], "\x89PNG\r\n\x1a\n"...)
 	var hdr [13]byte
-	binary.BigEndian.PutUint32(hdr[0:], uint32(w))
-	binary.BigEndian.PutUint32(hdr[4:], uint32(h))
+	binary.BigEndian.PutUint32(hdr[0:], uint32(e.w))
+	binary.BigEndian.PutUint32(hdr[4:], uint32(e.h))
 	hdr[8], hdr[9] = 8, 3 // 8 bits a pixel, paletted
-	e.chunk("IHDR", hdr[:])
+	out = chunk(out, "IHDR", hdr[:])
 	plte := make([]byte, 0, 3*256)
 	for _, c := range pal {
 		c := c.(color.RGBA)
 		plte = append(plte, c.R, c.G, c.B)
 	}
-	e.chunk("PLTE", plte)
-	start := e.out.Len()
-	e.out.Write([]byte{0, 0, 0, 0, 'I', 'D', 'A', 'T'})
-	binary.BigEndian.PutUint32(e.out.Bytes()[start:], uint32(size))
-	e.out.Write([]byte{0x78, 0x01}) // zlib, deflate with a 32 KB window, fastest
+	out = chunk(out, "PLTE", plte)
+	start := len(out)
+	out = binary.BigEndian.AppendUint32(out, uint32(e.idatSize()))
+	out = append(out, 'I', 'D', 'A', 'T')
+	out = append(out, 0x78, 0x01) // zlib, deflate with a 32 KB window, fastest
+	crc := crc32.Update(0, crc32.IEEETable, out[start+4:])
+	e.out = out
+	if _, err := w.Write(out); err != nil {
+		return err
+	}
 	adler := uint32(1)
-	for _, b := range e.bands[:nb] {
-		e.out.Write(b.z)
+	for _, b := range e.bands[:e.nbands()] {
+		if _, err := w.Write(b.z); err != nil {
+			return err
+		}
+		crc = crc32.Update(crc, crc32.IEEETable, b.z)
 		adler = adler32Combine(adler, b.adler, b.n)
 	}
-	e.out.Write(binary.BigEndian.AppendUint32(nil, adler))
-	e.out.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(e.out.Bytes()[start+4:])))
-	e.chunk("IEND", nil)
-	data := e.out.Bytes()
-	e.out = bytes.Buffer{}
-	return data
+	out = binary.BigEndian.AppendUint32(out[:0], adler)
+	crc = crc32.Update(crc, crc32.IEEETable, out)
+	out = binary.BigEndian.AppendUint32(out, crc)
+	out = chunk(out, "IEND", nil)
+	e.out = out
+	_, err := w.Write(out)
+	return err
 }
 
 // grow makes room for k goroutines' scratch space.
@@ -190,17 +219,13 @@ func (e *encoder) grow(k int) {
 	}
 }
 
-// chunk writes a PNG chunk.
-func (e *encoder) chunk(name string, data []byte) {
-	var b [8]byte
-	binary.BigEndian.PutUint32(b[:], uint32(len(data)))
-	copy(b[4:], name)
-	e.out.Write(b[:])
-	e.out.Write(data)
-	crc := crc32.NewIEEE()
-	crc.Write(b[4:])
-	crc.Write(data)
-	e.out.Write(crc.Sum(nil))
+// chunk appends a PNG chunk to out.
+func chunk(out []byte, name string, data []byte) []byte {
+	start := len(out)
+	out = binary.BigEndian.AppendUint32(out, uint32(len(data)))
+	out = append(out, name...)
+	out = append(out, data...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start+4:]))
 }
 
 // adler32Combine returns the adler-32 checksum of two byte strings one

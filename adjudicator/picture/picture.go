@@ -22,6 +22,7 @@ package picture
 
 import (
 	"fmt"
+	"io"
 	"slices"
 
 	"titm/adjudicator/lang"
@@ -112,23 +113,44 @@ func TitleOver(p *lang.Printer, game string, vp int) string {
 // render (see ground), and its palette in each language (see
 // fixedPalette).
 func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
+	var png []byte
+	err := renderWith(s, st, opt, func(e *encoder) error {
+		png = e.png()
+		return nil
+	})
+	return png, err
+}
+
+// RenderTo draws the map with the position as Render does, and writes the
+// PNG to w as it is put together, from the encoder's own bands: a caller
+// that turns the picture into something else at once (a mail's base64)
+// needs no copy of the PNG of its own. Render's bytes and RenderTo's are
+// the same. Writes to w are made while the render holds the one renderer
+// (see renderers), so w should not wait on anything but memory.
+func RenderTo(w io.Writer, s *rules.Scenario, st *rules.State, opt *Options) error {
+	return renderWith(s, st, opt, func(e *encoder) error { return e.writePNG(w) })
+}
+
+// renderWith draws the picture and hands the encoder, holding its bands, to
+// out before the renderer is given back.
+func renderWith(s *rules.Scenario, st *rules.State, opt *Options, out func(*encoder) error) error {
 	if opt == nil {
 		opt = &Options{}
 	}
 	if st.Scenario != s.Name {
-		return nil, fmt.Errorf("drawing the map: the position is of scenario %q, not %q", st.Scenario, s.Name)
+		return fmt.Errorf("drawing the map: the position is of scenario %q, not %q", st.Scenario, s.Name)
 	}
 	for _, u := range st.Units {
 		if s.OOB.Unit(u.ID) == nil {
-			return nil, fmt.Errorf("drawing the map: unit %q of the position is not in scenario %s", u.ID, s.Name)
+			return fmt.Errorf("drawing the map: unit %q of the position is not in scenario %s", u.ID, s.Name)
 		}
 		if u.OnMap() && !s.Map.Has(u.Place) {
-			return nil, fmt.Errorf("drawing the map: unit %s is in %s, which is not on the map", u.ID, u.Place)
+			return fmt.Errorf("drawing the map: unit %s is in %s, which is not on the map", u.ID, u.Place)
 		}
 	}
 	fs, err := getFaces()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer faceSets.Put(fs)
 	pr := opt.Lang
@@ -153,7 +175,7 @@ func Render(s *rules.Scenario, st *rules.State, opt *Options) ([]byte, error) {
 		p.draw(c, fs, opt)
 		e.compressIndexed(c.ix)
 	}
-	return e.png(), nil
+	return out(e)
 }
 
 // stripRows is the height of the bands of rows a picture w pixels wide is

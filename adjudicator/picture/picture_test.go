@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
@@ -151,6 +152,42 @@ func TestDeterministic(t *testing.T) {
 		writePicture(t, c.name+".png", a)
 	}
 }
+
+// TestRenderTo: RenderTo writes the bytes Render returns, in pieces, and
+// gives back the first error of its writer.
+func TestRenderTo(t *testing.T) {
+	s, st, ev := crowded(t)
+	opt := &Options{Title: "Game campaign-3 — after impulse G18-2 — German VP 0", Highlights: HighlightsOf(ev)}
+	want := render(t, s, st, opt)
+	var w countingWriter
+	if err := RenderTo(&w, s, st, opt); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(w.b.Bytes(), want) {
+		t.Errorf("RenderTo wrote %d bytes unlike Render's %d", w.b.Len(), len(want))
+	}
+	if w.writes < 3 {
+		t.Errorf("RenderTo wrote in %d pieces, want the bands each", w.writes)
+	}
+	failing := errors.New("the writer failed")
+	if err := RenderTo(failAfter{failing}, s, st, opt); !errors.Is(err, failing) {
+		t.Errorf("RenderTo to a failing writer: %v, want %v", err, failing)
+	}
+}
+
+type countingWriter struct {
+	b      bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.b.Write(p)
+}
+
+type failAfter struct{ err error }
+
+func (w failAfter) Write(p []byte) (int, error) { return 0, w.err }
 
 // playUntilLoss plays a scenario as crowded does until an impulse with a
 // unit eliminated (9.21), or n impulses, and returns the position after it

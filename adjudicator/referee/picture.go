@@ -43,13 +43,18 @@ type Snapshot struct {
 }
 
 // Draw draws the picture of a snapshot on its game's scenario, in its
-// language.
-func (sn *Snapshot) Draw(s *rules.Scenario) ([]byte, error) {
+// language, and writes its PNG to w as it is put together (see
+// picture.RenderTo): the mail puts it in base64 as it comes.
+func (sn *Snapshot) Draw(w io.Writer, s *rules.Scenario) error {
 	st, err := rules.LoadState(s, sn.State)
 	if err != nil {
-		return nil, fmt.Errorf("the position of game %s: %w", sn.Game, err)
+		return fmt.Errorf("the position of game %s: %w", sn.Game, err)
 	}
-	return picture.Render(s, st, &picture.Options{Title: sn.Title, Highlights: sn.Highlights, Lang: lang.For(sn.Language)})
+	return picture.RenderTo(w, s, st, sn.options())
+}
+
+func (sn *Snapshot) options() *picture.Options {
+	return &picture.Options{Title: sn.Title, Highlights: sn.Highlights, Lang: lang.For(sn.Language)}
 }
 
 // The impulses mapRef is given for a picture that is not of the position
