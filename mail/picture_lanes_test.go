@@ -91,7 +91,9 @@ func TestPicturesDrawnInLanes(t *testing.T) {
 		}
 	}
 	w.start()
-	w.settle()
+	// Six campaign pictures: under -race, on a machine busy with other
+	// work, they took more than settle's 15 s.
+	w.settleWithin(2 * time.Minute)
 	for i := range games {
 		for _, side := range []rules.Side{rules.German, rules.Allied} {
 			ms := w.inbox(playerOf(side, i))
