@@ -358,33 +358,43 @@ func breaksBetween(a, b *atom, before byte) bool {
 // joinsAcross reports whether the atoms a and b, between which are spaces,
 // are one phrase all the same.
 func joinsAcross(s string, a, b *atom) bool {
-	switch {
-	case b.kind == kindHiragana, noBreakBefore(b.first):
-		return true // Bastogne で, 212/320 は
-	case a.last == '→' || b.first == '→':
-		return true // 3 → 2戦力
-	case a.last >= utf8.RuneSelf && word(kindOf(a.last)) && word(b.kind):
-		return true // 12戦力 対 連合軍: a kanji at a line's end and one at the next's read as one word
-	case a.kind != kindNarrow || !alnum(a.last):
-		return false
+	if join, sure := joinsAfter(s, a.last, a.kind, b); sure {
+		return join
 	}
-	return numbered(s, a, b)
+	return digits(s[a.start:a.end]) // 4 Luxembourg
 }
 
-// numbered reports whether a, a word of Latin letters or digits, and b,
-// after a space, are a name and its number or a number and what it
-// counts or names.
-func numbered(s string, a, b *atom) bool {
+// joinsAfter is joinsAcross told by the last character and the kind of a
+// alone; sure is false when it takes a's text: whether a, a Latin word, is
+// a number before a capitalised name (4 Luxembourg).
+func joinsAfter(s string, last rune, kind byte, b *atom) (join, sure bool) {
+	switch {
+	case b.kind == kindHiragana, noBreakBefore(b.first):
+		return true, true // Bastogne で, 212/320 は
+	case last == '→' || b.first == '→':
+		return true, true // 3 → 2戦力
+	case last >= utf8.RuneSelf && word(kindOf(last)) && word(b.kind):
+		return true, true // 12戦力 対 連合軍: a kanji at a line's end and one at the next's read as one word
+	case kind != kindNarrow || !alnum(last):
+		return false, true
+	}
+	return numbered(s, last, b)
+}
+
+// numbered reports whether a word of Latin letters or digits ending with
+// last and b, after a space, are a name and its number or a number and
+// what it counts or names; sure is false when it takes the whole word.
+func numbered(s string, last rune, b *atom) (join, sure bool) {
 	t := s[b.start:b.end]
 	switch {
 	case b.first == '(' && len(t) > 2 && alnum(rune(t[1])) && strings.IndexByte(t, ')') > 0:
-		return true // Betzdorf (5), ゾーンC (Bitburg)
-	case a.last >= '0' && a.last <= '9' && word(b.kind):
-		return true // -1 攻撃側, G16-1 戦闘
+		return true, true // Betzdorf (5), ゾーンC (Bitburg)
+	case last >= '0' && last <= '9' && word(b.kind):
+		return true, true // -1 攻撃側, G16-1 戦闘
 	case len(t) > 1 && t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z':
-		return digits(s[a.start:a.end]) // 4 Luxembourg
+		return false, false // 4 Luxembourg, when the word is a number
 	}
-	return false
+	return false, true
 }
 
 // word reports whether an atom of kind k is a word of kanji or katakana.
@@ -454,6 +464,96 @@ func nextPhrase(s string, i int, ja bool, ahead *atom) (start, end, gap, w int) 
 	}
 	*ahead = atom{}
 	return i, end, gap, w
+}
+
+// reach returns the last place q in s after i, a phrase's beginning, at
+// which a phrase surely begins too, s[i:q] taking room columns at most,
+// and the columns of s[i:q]; q is i when there is none. Wrap places all
+// before q on its line at once: it reads the phrases of a line near its
+// end alone, not every phrase of every line. b is the atom after q's
+// spaces when reach read it, for nextPhrase.
+func reach(s string, i, room int, b *atom) (q, w int) {
+	// The last few places where a phrase may begin, and their columns.
+	const keep = 8
+	var at, cols [keep]int
+	n, c := 0, 0
+	// held is the end of the farthest aside begun so far, which may hold
+	// a space or go on after 、: no phrase begins before it (an atom read
+	// at a parenthesis within another atom ends no sooner than it).
+	held := 0
+	for k := i; k < len(s) && c <= room; {
+		x := s[k]
+		switch {
+		case x == ' ':
+			if k > i && s[k-1] != ' ' && k >= held {
+				at[n%keep], cols[n%keep] = k, c
+				n++
+			}
+			k++
+			c++
+		case x == '(':
+			held = max(held, asideAt(s, k))
+			k++
+			c++
+		case x < utf8.RuneSelf:
+			k++
+			c++
+		case x-0xe3 <= 0xe9-0xe3 && k+2 < len(s) && wide3(x, s[k+1], s[k+2]):
+			k += 3
+			c += 2
+		default:
+			r, size := decode(s, k)
+			if r == '（' || r == '【' {
+				held = max(held, asideAt(s, k))
+			}
+			k += size
+			c += RuneWidth(r)
+			if (r == '、' || r == '。') && c <= room && k >= held {
+				at[n%keep], cols[n%keep] = k, c
+				n++
+			}
+		}
+	}
+	for m := n - 1; m >= 0 && m >= n-keep; m-- {
+		if begins(s, at[m%keep], b) {
+			return at[m%keep], cols[m%keep]
+		}
+	}
+	return i, 0
+}
+
+// asideAt returns the end of the atom that begins at s[k], an opening
+// parenthesis or 【.
+func asideAt(s string, k int) int {
+	var a atom
+	a.read(s, k)
+	return a.end
+}
+
+// begins reports whether a phrase surely begins at s[q:], or after the
+// spaces there, q held by no aside: q follows 、 or 。 and no character
+// that may not begin a line, or q is the first of spaces that part the
+// characters on either side of them (see joinsAfter).
+func begins(s string, q int, b *atom) bool {
+	p := q
+	for p < len(s) && s[p] == ' ' {
+		p++
+	}
+	if p == len(s) {
+		return false
+	}
+	if p == q {
+		// After 、 or 。, which end the atom they are in, and a phrase.
+		r, _ := decode(s, p)
+		return !noBreakBefore(r)
+	}
+	// The atom before the spaces ends with the character before them;
+	// its kind is unknown: Latin, it may join b in more cases (see
+	// joinsAfter), so it is taken to be Latin.
+	last, _ := utf8.DecodeLastRuneInString(s[:q])
+	b.read(s, p)
+	join, sure := joinsAfter(s, last, kindNarrow, b)
+	return sure && !join
 }
 
 // japanese reports whether s has a character from U+3000 on: kana,

@@ -187,7 +187,7 @@ func wrap(s string, total int, first, rest string, max int, line func(prefix, te
 	// line is no field of the liner: with the strings it gives it, it would
 	// escape to the heap, a closure allocated for every text wrapped.
 	l := liner{s: s, max: max, rest: rest, restW: Width(rest), prefix: first, n: Width(first), from: -1}
-	used := 0
+	used, reached := 0, -1
 	var ahead atom
 	for i := 0; i < len(s); {
 		j := i
@@ -202,6 +202,17 @@ func wrap(s string, total int, first, rest string, max int, line func(prefix, te
 			}
 			l.to = len(s)
 			break
+		}
+		if ja && l.from >= 0 && l.from != reached {
+			// What fits on the line before the last place near its end
+			// where a phrase surely begins is placed at once, once a line.
+			reached = l.from
+			if q, w := reach(s, i, max-l.n, &ahead); q > i {
+				used += w
+				l.n += w
+				l.to = q
+				i = q
+			}
 		}
 		start, stop, gap, w := nextPhrase(s, i, ja, &ahead)
 		used += gap + w
