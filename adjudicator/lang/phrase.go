@@ -466,60 +466,148 @@ func nextPhrase(s string, i int, ja bool, ahead *atom) (start, end, gap, w int) 
 	return i, end, gap, w
 }
 
-// reach returns the last place q in s after i, a phrase's beginning, at
-// which a phrase surely begins too, s[i:q] taking room columns at most,
-// and the columns of s[i:q]; q is i when there is none. Wrap places all
-// before q on its line at once: it reads the phrases of a line near its
-// end alone, not every phrase of every line. b is the atom after q's
-// spaces when reach read it, for nextPhrase.
-func reach(s string, i, room int, b *atom) (q, w int) {
-	// The last few places where a phrase may begin, and their columns.
-	const keep = 8
-	var at, cols [keep]int
-	n, c := 0, 0
-	// held is the end of the farthest aside begun so far, which may hold
-	// a space or go on after 、: no phrase begins before it (an atom read
-	// at a parenthesis within another atom ends no sooner than it).
-	held := 0
-	for k := i; k < len(s) && c <= room; {
-		x := s[k]
-		switch {
-		case x == ' ':
-			if k > i && s[k-1] != ' ' && k >= held {
-				at[n%keep], cols[n%keep] = k, c
-				n++
+// Marks note, as a text to be wrapped is measured, the places in it where
+// a phrase may begin, and its parentheses: Wrap places all of a line
+// before the last such place near its end at once, and reads the phrases
+// of a line near its end alone, not every phrase of every line.
+type marks struct {
+	n    int
+	from int // the first kana or kanji; nothing before it is marked
+	// A place after 、 or 。 or before spaces, and the columns of the
+	// text before it; or an opening parenthesis or 【, its columns -1.
+	at, cols [maxMarks]int32
+}
+
+// maxMarks is the most marks a text has: what a longer one has beyond
+// them is read phrase by phrase.
+const maxMarks = 64
+
+// heldSpan is the most bytes an aside in parentheses or in 【】 holds
+// after its first byte: 3*maxAside after "（".
+const heldSpan = 3*maxAside + len("（")
+
+// mark notes s[k:], which follows the columns c of s.
+func (m *marks) mark(k, c int) {
+	if m.n < maxMarks {
+		m.at[m.n], m.cols[m.n] = int32(k), int32(c)
+		m.n++
+	}
+}
+
+// measure returns the columns of s and whether a space follows 。 or 、 in
+// it, as untidy does, and marks it: one reading of a text too long to fit
+// by its bytes, rather than two. A character takes no more columns than
+// it has bytes: the columns are its bytes and d, which a kana or kanji,
+// three bytes and two columns, lowers by one; ASCII, most of every
+// report, is passed over.
+func (m *marks) measure(s string) (n int, messy bool) {
+	m.n = 0
+	i, d := latin(s)
+	m.from = i
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c <= '(' { // a space or (, or what is seldom written
+				if c == ' ' && s[i-1] != ' ' {
+					m.mark(i, i+d)
+				} else if c == '(' {
+					m.mark(i, -1)
+				}
 			}
-			k++
-			c++
-		case x == '(':
-			held = max(held, asideAt(s, k))
-			k++
-			c++
-		case x < utf8.RuneSelf:
-			k++
-			c++
-		case x-0xe3 <= 0xe9-0xe3 && k+2 < len(s) && wide3(x, s[k+1], s[k+2]):
-			k += 3
-			c += 2
-		default:
-			r, size := decode(s, k)
-			if r == '（' || r == '【' {
-				held = max(held, asideAt(s, k))
+			i++
+			continue
+		}
+		// A run of kana and kanji, most of a Japanese text.
+		if k := i; len(s)-k >= 3 && kana3(s[k:]) {
+			for k += 3; len(s)-k >= 3 && kana3(s[k:]); k += 3 {
 			}
-			k += size
-			c += RuneWidth(r)
-			if (r == '、' || r == '。') && c <= room && k >= held {
-				at[n%keep], cols[n%keep] = k, c
-				n++
+			d -= (k - i) / 3
+			i = k
+			continue
+		}
+		r, size := decode(s, i)
+		d += RuneWidth(r) - size
+		switch r {
+		case '。', '、':
+			if i+size < len(s) && s[i+size] == ' ' {
+				messy = true
 			}
+			m.mark(i+size, i+size+d)
+		case '（', '【':
+			m.mark(i, -1)
+		}
+		i += size
+	}
+	return len(s) + d, messy
+}
+
+// latin measures s up to its first kana or kanji, or 、。（【, which it
+// returns with the columns less the bytes before it: an English text is
+// measured alone, without a look at its spaces.
+func latin(s string) (i, d int) {
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf {
+			if c-0xe3 <= 0xe9-0xe3 && i+2 < len(s) && wide3(c, s[i+1], s[i+2]) {
+				break
+			}
+			r, size := decode(s, i)
+			if r == '。' || r == '、' || r == '（' || r == '【' {
+				break
+			}
+			d += RuneWidth(r) - size
+			i += size - 1
 		}
 	}
-	for m := n - 1; m >= 0 && m >= n-keep; m-- {
-		if begins(s, at[m%keep], b) {
-			return at[m%keep], cols[m%keep]
+	return i, d
+}
+
+// kana3 reports whether t begins with a kana or a kanji of three bytes, as
+// wide3 tells them, from their bytes as one number: in UTF-8 the order of
+// the bytes is that of the characters.
+func kana3(t string) bool {
+	v := uint32(t[0])<<16 | uint32(t[1])<<8 | uint32(t[2])
+	return v&0xc0c0 == 0x8080 && (v >= 0xe4b880 && v <= 0xe9bfbf || // U+4E00 to U+9FFF
+		v >= 0xe38181 && v <= 0xe38296 || // U+3041 to U+3096
+		v >= 0xe382a0 && v <= 0xe383bf) // U+30A0 to U+30FF
+}
+
+// reach returns the last place q in s after i, a phrase's beginning and
+// used columns into s, at which a phrase surely begins too, s[i:q] taking
+// room columns at most, and the columns of s[i:q]; q is i when there is
+// none. b is the atom after q's spaces when reach read it, for nextPhrase.
+func (m *marks) reach(s string, i, used, room int, b *atom) (q, w int) {
+	limit := used + room
+	k := 0
+	for k < m.n && (int(m.at[k]) <= i || m.cols[k] < 0 || int(m.cols[k]) <= limit) {
+		k++
+	}
+	for k--; k >= 0 && int(m.at[k]) > i; k-- {
+		if q := int(m.at[k]); m.cols[k] >= 0 && !m.held(s, i, q, k) && begins(s, q, b) {
+			return q, int(m.cols[k]) - used
 		}
 	}
 	return i, 0
+}
+
+// held reports whether an aside in parentheses or in 【】 begun in s[i:q],
+// q the k-th mark, may hold q: the one atom that may hold a space or go
+// on after 、.
+func (m *marks) held(s string, i, q, k int) bool {
+	lo := max(i, q-heldSpan)
+	for k--; k >= 0 && int(m.at[k]) >= lo; k-- {
+		if o := int(m.at[k]); m.cols[k] < 0 && asideAt(s, o) > q {
+			return true
+		}
+	}
+	// No parenthesis before the first kana or kanji is marked.
+	for o := lo; o < min(q, m.from); o++ {
+		if s[o] == '(' || s[o] == 0xef && strings.HasPrefix(s[o:], "（") || s[o] == 0xe3 && strings.HasPrefix(s[o:], "【") {
+			if asideAt(s, o) > q {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // asideAt returns the end of the atom that begins at s[k], an opening
