@@ -358,33 +358,43 @@ func breaksBetween(a, b *atom, before byte) bool {
 // joinsAcross reports whether the atoms a and b, between which are spaces,
 // are one phrase all the same.
 func joinsAcross(s string, a, b *atom) bool {
-	switch {
-	case b.kind == kindHiragana, noBreakBefore(b.first):
-		return true // Bastogne で, 212/320 は
-	case a.last == '→' || b.first == '→':
-		return true // 3 → 2戦力
-	case a.last >= utf8.RuneSelf && word(kindOf(a.last)) && word(b.kind):
-		return true // 12戦力 対 連合軍: a kanji at a line's end and one at the next's read as one word
-	case a.kind != kindNarrow || !alnum(a.last):
-		return false
+	if join, sure := joinsAfter(s, a.last, a.kind, b); sure {
+		return join
 	}
-	return numbered(s, a, b)
+	return digits(s[a.start:a.end]) // 4 Luxembourg
 }
 
-// numbered reports whether a, a word of Latin letters or digits, and b,
-// after a space, are a name and its number or a number and what it
-// counts or names.
-func numbered(s string, a, b *atom) bool {
+// joinsAfter is joinsAcross told by the last character and the kind of a
+// alone; sure is false when it takes a's text: whether a, a Latin word, is
+// a number before a capitalised name (4 Luxembourg).
+func joinsAfter(s string, last rune, kind byte, b *atom) (join, sure bool) {
+	switch {
+	case b.kind == kindHiragana, noBreakBefore(b.first):
+		return true, true // Bastogne で, 212/320 は
+	case last == '→' || b.first == '→':
+		return true, true // 3 → 2戦力
+	case last >= utf8.RuneSelf && word(kindOf(last)) && word(b.kind):
+		return true, true // 12戦力 対 連合軍: a kanji at a line's end and one at the next's read as one word
+	case kind != kindNarrow || !alnum(last):
+		return false, true
+	}
+	return numbered(s, last, b)
+}
+
+// numbered reports whether a word of Latin letters or digits ending with
+// last and b, after a space, are a name and its number or a number and
+// what it counts or names; sure is false when it takes the whole word.
+func numbered(s string, last rune, b *atom) (join, sure bool) {
 	t := s[b.start:b.end]
 	switch {
 	case b.first == '(' && len(t) > 2 && alnum(rune(t[1])) && strings.IndexByte(t, ')') > 0:
-		return true // Betzdorf (5), ゾーンC (Bitburg)
-	case a.last >= '0' && a.last <= '9' && word(b.kind):
-		return true // -1 攻撃側, G16-1 戦闘
+		return true, true // Betzdorf (5), ゾーンC (Bitburg)
+	case last >= '0' && last <= '9' && word(b.kind):
+		return true, true // -1 攻撃側, G16-1 戦闘
 	case len(t) > 1 && t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z':
-		return digits(s[a.start:a.end]) // 4 Luxembourg
+		return false, false // 4 Luxembourg, when the word is a number
 	}
-	return false
+	return false, true
 }
 
 // word reports whether an atom of kind k is a word of kanji or katakana.
@@ -454,6 +464,184 @@ func nextPhrase(s string, i int, ja bool, ahead *atom) (start, end, gap, w int) 
 	}
 	*ahead = atom{}
 	return i, end, gap, w
+}
+
+// Marks note, as a text to be wrapped is measured, the places in it where
+// a phrase may begin, and its parentheses: Wrap places all of a line
+// before the last such place near its end at once, and reads the phrases
+// of a line near its end alone, not every phrase of every line.
+type marks struct {
+	n    int
+	from int // the first kana or kanji; nothing before it is marked
+	// A place after 、 or 。 or before spaces, and the columns of the
+	// text before it; or an opening parenthesis or 【, its columns -1.
+	at, cols [maxMarks]int32
+}
+
+// maxMarks is the most marks a text has: what a longer one has beyond
+// them is read phrase by phrase.
+const maxMarks = 64
+
+// heldSpan is the most bytes an aside in parentheses or in 【】 holds
+// after its first byte: 3*maxAside after "（".
+const heldSpan = 3*maxAside + len("（")
+
+// mark notes s[k:], which follows the columns c of s.
+func (m *marks) mark(k, c int) {
+	if m.n < maxMarks {
+		m.at[m.n], m.cols[m.n] = int32(k), int32(c)
+		m.n++
+	}
+}
+
+// measure returns the columns of s and whether a space follows 。 or 、 in
+// it, as untidy does, and marks it: one reading of a text too long to fit
+// by its bytes, rather than two. A character takes no more columns than
+// it has bytes: the columns are its bytes and d, which a kana or kanji,
+// three bytes and two columns, lowers by one; ASCII, most of every
+// report, is passed over.
+func (m *marks) measure(s string) (n int, messy bool) {
+	m.n = 0
+	i, d := latin(s)
+	m.from = i
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c <= '(' { // a space or (, or what is seldom written
+				if c == ' ' && s[i-1] != ' ' {
+					m.mark(i, i+d)
+				} else if c == '(' {
+					m.mark(i, -1)
+				}
+			}
+			i++
+			continue
+		}
+		// A run of kana and kanji, most of a Japanese text.
+		if k := i; len(s)-k >= 3 && kana3(s[k:]) {
+			for k += 3; len(s)-k >= 3 && kana3(s[k:]); k += 3 {
+			}
+			d -= (k - i) / 3
+			i = k
+			continue
+		}
+		r, size := decode(s, i)
+		d += RuneWidth(r) - size
+		switch r {
+		case '。', '、':
+			if i+size < len(s) && s[i+size] == ' ' {
+				messy = true
+			}
+			m.mark(i+size, i+size+d)
+		case '（', '【':
+			m.mark(i, -1)
+		}
+		i += size
+	}
+	return len(s) + d, messy
+}
+
+// latin measures s up to its first kana or kanji, or 、。（【, which it
+// returns with the columns less the bytes before it: an English text is
+// measured alone, without a look at its spaces.
+func latin(s string) (i, d int) {
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf {
+			if c-0xe3 <= 0xe9-0xe3 && i+2 < len(s) && wide3(c, s[i+1], s[i+2]) {
+				break
+			}
+			r, size := decode(s, i)
+			if r == '。' || r == '、' || r == '（' || r == '【' {
+				break
+			}
+			d += RuneWidth(r) - size
+			i += size - 1
+		}
+	}
+	return i, d
+}
+
+// kana3 reports whether t begins with a kana or a kanji of three bytes, as
+// wide3 tells them, from their bytes as one number: in UTF-8 the order of
+// the bytes is that of the characters.
+func kana3(t string) bool {
+	v := uint32(t[0])<<16 | uint32(t[1])<<8 | uint32(t[2])
+	return v&0xc0c0 == 0x8080 && (v >= 0xe4b880 && v <= 0xe9bfbf || // U+4E00 to U+9FFF
+		v >= 0xe38181 && v <= 0xe38296 || // U+3041 to U+3096
+		v >= 0xe382a0 && v <= 0xe383bf) // U+30A0 to U+30FF
+}
+
+// reach returns the last place q in s after i, a phrase's beginning and
+// used columns into s, at which a phrase surely begins too, s[i:q] taking
+// room columns at most, and the columns of s[i:q]; q is i when there is
+// none. b is the atom after q's spaces when reach read it, for nextPhrase.
+func (m *marks) reach(s string, i, used, room int, b *atom) (q, w int) {
+	limit := used + room
+	k := 0
+	for k < m.n && (int(m.at[k]) <= i || m.cols[k] < 0 || int(m.cols[k]) <= limit) {
+		k++
+	}
+	for k--; k >= 0 && int(m.at[k]) > i; k-- {
+		if q := int(m.at[k]); m.cols[k] >= 0 && !m.held(s, i, q, k) && begins(s, q, b) {
+			return q, int(m.cols[k]) - used
+		}
+	}
+	return i, 0
+}
+
+// held reports whether an aside in parentheses or in 【】 begun in s[i:q],
+// q the k-th mark, may hold q: the one atom that may hold a space or go
+// on after 、.
+func (m *marks) held(s string, i, q, k int) bool {
+	lo := max(i, q-heldSpan)
+	for k--; k >= 0 && int(m.at[k]) >= lo; k-- {
+		if o := int(m.at[k]); m.cols[k] < 0 && asideAt(s, o) > q {
+			return true
+		}
+	}
+	// No parenthesis before the first kana or kanji is marked.
+	for o := lo; o < min(q, m.from); o++ {
+		if s[o] == '(' || s[o] == 0xef && strings.HasPrefix(s[o:], "（") || s[o] == 0xe3 && strings.HasPrefix(s[o:], "【") {
+			if asideAt(s, o) > q {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asideAt returns the end of the atom that begins at s[k], an opening
+// parenthesis or 【.
+func asideAt(s string, k int) int {
+	var a atom
+	a.read(s, k)
+	return a.end
+}
+
+// begins reports whether a phrase surely begins at s[q:], or after the
+// spaces there, q held by no aside: q follows 、 or 。 and no character
+// that may not begin a line, or q is the first of spaces that part the
+// characters on either side of them (see joinsAfter).
+func begins(s string, q int, b *atom) bool {
+	p := q
+	for p < len(s) && s[p] == ' ' {
+		p++
+	}
+	if p == len(s) {
+		return false
+	}
+	if p == q {
+		// After 、 or 。, which end the atom they are in, and a phrase.
+		r, _ := decode(s, p)
+		return !noBreakBefore(r)
+	}
+	// The atom before the spaces ends with the character before them;
+	// its kind is unknown: Latin, it may join b in more cases (see
+	// joinsAfter), so it is taken to be Latin.
+	last, _ := utf8.DecodeLastRuneInString(s[:q])
+	b.read(s, p)
+	join, sure := joinsAfter(s, last, kindNarrow, b)
+	return sure && !join
 }
 
 // japanese reports whether s has a character from U+3000 on: kana,

@@ -89,46 +89,55 @@ func PadLeft(s string, n int) string {
 // the spaces between words are kept as written, but those after 。 and 、;
 // at a break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
-	s, total, ok := fits(first, s, max)
-	if ok {
+	if len(first)+len(s) <= max {
+		// No character takes more columns than it has bytes, and tidy
+		// only drops spaces.
+		return []string{first + tidy(s)}
+	}
+	var m marks
+	s, total := m.tidy(s)
+	if Width(first)+total <= max {
 		return []string{first + s}
 	}
 	var lines []string
-	wrap(s, total, first, rest, max, func(prefix, text string) { lines = append(lines, prefix+text) })
+	wrap(s, total, &m, first, rest, max, func(prefix, text string) { lines = append(lines, prefix+text) })
 	return lines
 }
 
 // WrapTo writes the lines Wrap gives to b, each ended by a newline, as a
 // report writes them: without making the lines as strings first.
 func WrapTo(b *strings.Builder, s, first, rest string, max int) {
-	s, total, ok := fits(first, s, max)
-	if ok {
+	if len(first)+len(s) <= max {
+		// No character takes more columns than it has bytes, and tidy
+		// only drops spaces.
+		b.WriteString(first)
+		b.WriteString(tidy(s))
+		b.WriteByte('\n')
+		return
+	}
+	var m marks
+	s, total := m.tidy(s)
+	if Width(first)+total <= max {
 		b.WriteString(first)
 		b.WriteString(s)
 		b.WriteByte('\n')
 		return
 	}
-	wrap(s, total, first, rest, max, func(prefix, text string) {
+	wrap(s, total, &m, first, rest, max, func(prefix, text string) {
 		b.WriteString(prefix)
 		b.WriteString(text)
 		b.WriteByte('\n')
 	})
 }
 
-// fits returns s tidied (see tidy) and reports whether first and it take
-// max columns at most; when they do not, it returns the columns of s.
-func fits(first, s string, max int) (string, int, bool) {
-	// No character takes more columns than it has bytes, and tidy only
-	// drops spaces.
-	if len(first)+len(s) <= max {
-		return tidy(s), 0, true
-	}
-	total, messy := measure(s)
+// tidy returns s tidied (see tidy) and its columns, and marks it.
+func (m *marks) tidy(s string) (string, int) {
+	total, messy := m.measure(s)
 	if messy {
 		s = tidy(s)
-		total = Width(s)
+		total, _ = m.measure(s)
 	}
-	return s, total, Width(first)+total <= max
+	return s, total
 }
 
 // measure returns the columns of s and whether a space follows 。 or 、
@@ -176,7 +185,7 @@ func wide3(c, c1, c2 byte) bool {
 
 // wrap is Wrap's breaking, giving each line to line as its prefix and its
 // stretch of s, which is total columns wide.
-func wrap(s string, total int, first, rest string, max int, line func(prefix, text string)) {
+func wrap(s string, total int, m *marks, first, rest string, max int, line func(prefix, text string)) {
 	// What is left of s once a line holds it all is placed at once, not
 	// phrase by phrase: used is the columns of s before i. The spaces at
 	// its end, which no line holds, are left out of s and total.
@@ -187,7 +196,7 @@ func wrap(s string, total int, first, rest string, max int, line func(prefix, te
 	// line is no field of the liner: with the strings it gives it, it would
 	// escape to the heap, a closure allocated for every text wrapped.
 	l := liner{s: s, max: max, rest: rest, restW: Width(rest), prefix: first, n: Width(first), from: -1}
-	used := 0
+	used, reached := 0, -1
 	var ahead atom
 	for i := 0; i < len(s); {
 		j := i
@@ -202,6 +211,17 @@ func wrap(s string, total int, first, rest string, max int, line func(prefix, te
 			}
 			l.to = len(s)
 			break
+		}
+		if ja && l.from >= 0 && l.from != reached {
+			// What fits on the line before the last place near its end
+			// where a phrase surely begins is placed at once, once a line.
+			reached = l.from
+			if q, w := m.reach(s, i, used, max-l.n, &ahead); q > i {
+				used += w
+				l.n += w
+				l.to = q
+				i = q
+			}
 		}
 		start, stop, gap, w := nextPhrase(s, i, ja, &ahead)
 		used += gap + w
