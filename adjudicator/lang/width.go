@@ -130,6 +130,11 @@ func WrapTo(b *strings.Builder, s, first, rest string, max int) {
 	})
 }
 
+// placeAtOnce has wrap place what comes before the last sure beginning of
+// a phrase near a line's end at once (marks.reach); off, in a test, every
+// phrase of the line is read, which must give the same lines.
+var placeAtOnce = true
+
 // tidy returns s tidied (see tidy) and its columns, and marks it.
 func (m *marks) tidy(s string) (string, int) {
 	total, messy := m.measure(s)
@@ -212,7 +217,7 @@ func wrap(s string, total int, m *marks, first, rest string, max int, line func(
 			l.to = len(s)
 			break
 		}
-		if ja && l.from >= 0 && l.from != reached {
+		if ja && placeAtOnce && l.from >= 0 && l.from != reached {
 			// What fits on the line before the last place near its end
 			// where a phrase surely begins is placed at once, once a line.
 			reached = l.from
