@@ -202,24 +202,19 @@ func StartWith(t testing.TB, o Options) *Server {
 // addresses.
 func (s *Server) pickPorts() (ports, error) {
 	var p ports
-	addr := func(port *int, wanted bool, dst *string) error {
-		if !wanted {
-			return nil
-		}
-		n, err := sysserver.FreePort()
-		if err != nil {
-			return err
-		}
-		*port, *dst = n, net.JoinHostPort("127.0.0.1", strconv.Itoa(n))
-		return nil
-	}
-	if err := addr(&p.imap, true, &s.Addr); err != nil {
+	free, err := sysserver.FreePorts(3)
+	if err != nil {
 		return p, err
 	}
-	if err := addr(&p.imaps, s.opts.CertFile != "", &s.TLSAddr); err != nil {
-		return p, err
+	addr := func(port *int, wanted bool, dst *string, n int) {
+		if wanted {
+			*port, *dst = n, net.JoinHostPort("127.0.0.1", strconv.Itoa(n))
+		}
 	}
-	return p, addr(&p.lmtp, s.opts.LMTP, &s.LMTPAddr)
+	addr(&p.imap, true, &s.Addr, free[0])
+	addr(&p.imaps, s.opts.CertFile != "", &s.TLSAddr, free[1])
+	addr(&p.lmtp, s.opts.LMTP, &s.LMTPAddr, free[2])
+	return p, nil
 }
 
 // Deliver puts a raw message into a user's INBOX the way a mail server would:

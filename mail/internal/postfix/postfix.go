@@ -212,24 +212,16 @@ func (s *System) prepare(o Options) error {
 
 // configure picks free ports and writes main.cf and master.cf.
 func (s *System) configure(o Options) error {
-	smtpPort, err := sysserver.FreePort()
+	ports, err := sysserver.FreePorts(3)
 	if err != nil {
 		return err
 	}
-	subPort, err := sysserver.FreePort()
-	if err != nil {
-		return err
-	}
-	s.SMTPAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(smtpPort))
-	s.SubmissionAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(subPort))
+	s.SMTPAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0]))
+	s.SubmissionAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[1]))
 	s.SubmissionTLSAddr = ""
 	var tlsMain, tlsMaster string
 	if o.CertFile != "" {
-		tlsPort, err := sysserver.FreePort()
-		if err != nil {
-			return err
-		}
-		s.SubmissionTLSAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(tlsPort))
+		s.SubmissionTLSAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[2]))
 		tlsMain = fmt.Sprintf("smtpd_tls_cert_file = %s\nsmtpd_tls_key_file = %s\n", o.CertFile, o.KeyFile)
 		// The port-465 kind of submission, with logins checked by Dovecot
 		// as a provider's is: a client that logs in may send anywhere.

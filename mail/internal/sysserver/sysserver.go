@@ -42,12 +42,19 @@ func LookPath(name string) (string, error) {
 	return "", fmt.Errorf("%s not found in PATH, /usr/sbin or /usr/local/sbin", name)
 }
 
-// FreePort asks the kernel for a free loopback port.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
+// FreePorts asks the kernel for n free loopback ports, all different:
+// each is held until all are found, as a port let go may be handed out
+// again at once (two services of a server on one port, the second
+// taking it over).
+func FreePorts(n int) ([]int, error) {
+	ports := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("finding a free port: %w", err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return ports, nil
 }
