@@ -2,18 +2,14 @@ package mail_test
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"titm/adjudicator"
 	"titm/rules"
-	"titm/rules/scenarios"
 	"titm/store"
 )
 
@@ -72,44 +68,20 @@ func BenchmarkHotBackup(b *testing.B) {
 	took := &tookHandler{}
 	w := newWorld(b, &worldOptions{noStart: true, extra: "map_picture = false"})
 	w.logger = slog.New(took)
-	s, files, main, err := scenarios.LoadFiles("campaign")
-	if err != nil {
-		b.Fatal(err)
-	}
-	tokens := map[string]string{}
-	for batch := 0; batch < games; batch += 100 {
-		err := w.st.Update(func(tx *store.Tx) error {
-			for i := batch; i < batch+100; i++ {
-				id := fmt.Sprintf("bench-%d", i)
-				tk := map[rules.Side]string{rules.German: fmt.Sprintf("german-token-%d", i), rules.Allied: fmt.Sprintf("allied-token-%d", i)}
-				g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
-					German: german, Allied: allied, Deadline: 72 * time.Hour, Tokens: tk,
-					Secret: []byte(strings.Repeat("s", 31) + string(rune('a'+i%26))), Now: time.Now()})
-				if err != nil {
-					return err
-				}
-				if err := tx.CreateGame(g, recs); err != nil {
-					return err
-				}
-				if err := joinAll(tx, id); err != nil {
-					return err
-				}
-				tokens[id] = tk[rules.German]
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
+	// Every game between the same two players.
+	players := func(side rules.Side, _ int) string {
+		if side == rules.German {
+			return german
 		}
+		return allied
 	}
+	addCampaignGames(b, w, "bench", games, players)
 	w.start()
 	// The German orders of G16-1, each game once.
 	var next atomic.Int64
 	send := func() {
 		i := int(next.Add(1)-1) % games
-		id := fmt.Sprintf("bench-%d", i)
-		raw, _ := message(german, "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", id, tokens[id]))
-		if err := w.srv.Deliver(referee, raw); err != nil {
+		if err := w.srv.Deliver(referee, campaignOrders("bench", i, players)); err != nil {
 			b.Error(err)
 		}
 	}

@@ -20,7 +20,6 @@ import (
 	"titm/adjudicator"
 	"titm/mail"
 	"titm/rules"
-	"titm/rules/scenarios"
 	"titm/store"
 )
 
@@ -163,41 +162,10 @@ func thousandGames(b *testing.B, extra string) thousandRun {
 	// faults, taken from the daemon's two cores.
 	discard := func(to string) bool { return to != referee }
 	w := newWorld(b, &worldOptions{fault: acc.hook, discard: discard, noStart: true, extra: extra, users: users})
-	s, files, main, err := scenarios.LoadFiles("campaign")
-	if err != nil {
-		b.Fatal(err)
-	}
-	tokens := map[string]map[rules.Side]string{}
-	for batch := 0; batch < games; batch += 100 {
-		err := w.st.Update(func(tx *store.Tx) error {
-			for i := batch; i < batch+100; i++ {
-				id := fmt.Sprintf("bench-%d", i)
-				tk := map[rules.Side]string{rules.German: "german-token-" + strconv.Itoa(i), rules.Allied: "allied-token-" + strconv.Itoa(i)}
-				g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
-					German: playerOf(rules.German, i), Allied: playerOf(rules.Allied, i), Deadline: 72 * time.Hour, Tokens: tk,
-					Secret: []byte(strings.Repeat("s", 31) + string(rune('a'+i%26))), Now: time.Now()})
-				if err != nil {
-					return err
-				}
-				if err := tx.CreateGame(g, recs); err != nil {
-					return err
-				}
-				if err := joinAll(tx, id); err != nil {
-					return err
-				}
-				tokens[id] = tk
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	addCampaignGames(b, w, "bench", games, playerOf)
 	// The German orders of G16-1 in 200 games, every fifth one.
 	for i := 0; i < mails; i++ {
-		id := fmt.Sprintf("bench-%d", i*games/mails)
-		raw, _ := message(playerOf(rules.German, i*games/mails), "orders", fmt.Sprintf("GAME %s\nTOKEN %s\nIMPULSE 16-1\n", id, tokens[id][rules.German]))
-		if err := w.srv.Deliver(referee, raw); err != nil {
+		if err := w.srv.Deliver(referee, campaignOrders("bench", i*games/mails, playerOf)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -249,6 +217,7 @@ func thousandGames(b *testing.B, extra string) thousandRun {
 	cmd.Process.Signal(syscall.SIGTERM)
 	cmd.Wait()
 	run = thousandRun{elapsed, cpu, ownTaken, peak, anon, file}
+	var err error
 	if w.st, err = store.Open(w.db, nil); err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +15,6 @@ import (
 
 	gomail "github.com/emersion/go-message/mail"
 
-	"titm/adjudicator"
 	refpkg "titm/adjudicator/referee"
 	"titm/mail"
 	"titm/rules"
@@ -56,37 +54,11 @@ func TestPicturesDrawnInLanes(t *testing.T) {
 		defer mu.Unlock()
 		spans = append(spans, span{attr(r, "snapshot"), r.Time.Add(-took), r.Time})
 	})
-	s, files, main, err := scenarios.LoadFiles("campaign")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = w.st.Update(func(tx *store.Tx) error {
-		for i := range games {
-			id := fmt.Sprintf("lanes-%d", i)
-			g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
-				German: playerOf(rules.German, i), Allied: playerOf(rules.Allied, i), Deadline: 72 * time.Hour,
-				Tokens: map[rules.Side]string{rules.German: "german-token-" + strconv.Itoa(i), rules.Allied: "allied-token"},
-				Secret: []byte(strings.Repeat("s", 32)), Now: time.Now()})
-			if err != nil {
-				return err
-			}
-			if err := tx.CreateGame(g, recs); err != nil {
-				return err
-			}
-			if err := joinAll(tx, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	addCampaignGames(t, w, "lanes", games, playerOf)
 	// Every game's orders are in the folder before the daemon starts: the
 	// reports are due together.
 	for i := range games {
-		raw, _ := message(playerOf(rules.German, i), "orders", fmt.Sprintf("GAME lanes-%d\nTOKEN german-token-%d\nIMPULSE 16-1\n", i, i))
-		if err := w.srv.Deliver(referee, raw); err != nil {
+		if err := w.srv.Deliver(referee, campaignOrders("lanes", i, playerOf)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,35 +134,9 @@ func TestPicturesNotMixed(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	s, files, main, err := scenarios.LoadFiles("campaign")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = w.st.Update(func(tx *store.Tx) error {
-		for i := range games {
-			id := fmt.Sprintf("mixed-%d", i)
-			g, recs, err := adjudicator.New(adjudicator.Options{ID: id, Scenario: s, Files: files, Main: main,
-				German: playerOf(rules.German, i), Allied: playerOf(rules.Allied, i), Deadline: 72 * time.Hour,
-				Tokens: map[rules.Side]string{rules.German: "german-token-" + strconv.Itoa(i), rules.Allied: "allied-token"},
-				Secret: []byte(strings.Repeat("s", 32)), Now: time.Now()})
-			if err != nil {
-				return err
-			}
-			if err := tx.CreateGame(g, recs); err != nil {
-				return err
-			}
-			if err := joinAll(tx, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	addCampaignGames(t, w, "mixed", games, playerOf)
 	for i := range games {
-		raw, _ := message(playerOf(rules.German, i), "orders", fmt.Sprintf("GAME mixed-%d\nTOKEN german-token-%d\nIMPULSE 16-1\n", i, i))
-		if err := w.srv.Deliver(referee, raw); err != nil {
+		if err := w.srv.Deliver(referee, campaignOrders("mixed", i, playerOf)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -198,6 +144,10 @@ func TestPicturesNotMixed(t *testing.T) {
 	w.settleWithin(2 * time.Minute) // 28 campaign pictures, under -race too
 	mu.Lock()
 	defer mu.Unlock()
+	s, err := scenarios.Load("campaign")
+	if err != nil {
+		t.Fatal(err)
+	}
 	seen := 0
 	for i := range games {
 		game := fmt.Sprintf("mixed-%d", i)
