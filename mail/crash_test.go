@@ -44,6 +44,12 @@ func TestDaemonChild(t *testing.T) {
 	}
 	debug.SetMemoryLimit(36 << 20) // as titm serve sets it
 	log := quiet()
+	if os.Getenv("TITM_DAEMON_PROFILE") != "" {
+		// Its log at debug level, each record with its time, to its
+		// standard error, which BenchmarkThousandGames keeps beside the
+		// profiles: where the time goes between the mails.
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	if v := os.Getenv("TITM_DAEMON_KILL"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
