@@ -30,9 +30,15 @@ import (
 
 // zband is the scratch space of a band's compression, one per goroutine.
 type zband struct {
-	toks []uint32 // matches as distance code<<25 | length<<16 | distance, literals as the byte
-	lit  [286]int32
-	dist [30]int32
+	// toks are the band's symbols, each as its distance code + 1 (0 for
+	// a literal)<<26 | its symbol<<16 | its distance (0 for a literal),
+	// the symbol being the byte of a literal, or 256 + a match's length:
+	// literals and matches are written alike, with no branch to guess
+	// wrong at each (see bitWriter.tokens).
+	toks []uint32
+	sym  [256 + maxMatch + 1]int32 // how often each symbol comes
+	dist [31]int32                 // how often each distance code + 1 comes
+	lit  [286]int32                // the literal/length code's symbols' frequencies
 	// hash is the last position of each hash of four bytes, plus base:
 	// each band's base is above every position of the bands before, end,
 	// so that they are passed over without clearing the table each time.
@@ -40,6 +46,8 @@ type zband struct {
 	base, end int32
 	bw        bitWriter
 	huff      huffScratch
+	all       []uint8 // the codes' lengths, as writeLengths writes them
+	runs      []codeRun
 }
 
 // deflate appends to out the band data[start:] compressed as a block of
@@ -82,7 +90,7 @@ const (
 // match fills z.toks with the matches and literals of data[start:], and
 // z.lit and z.dist with how often each symbol comes.
 func (z *zband) match(data []byte, start, stride int) {
-	clear(z.lit[:])
+	clear(z.sym[:])
 	clear(z.dist[:])
 	if int64(z.end)+int64(len(data))+1 > math.MaxInt32 {
 		clear(z.hash[:])
@@ -91,83 +99,79 @@ func (z *zband) match(data []byte, start, stride int) {
 	z.base = z.end + 1
 	z.end = z.base + int32(len(data))
 	n := len(data)
-	// As many tokens as bytes at most: written in place, not appended.
-	toks, k := slices.Grow(z.toks[:0], n-start)[:n-start], 0
+	// Written in place, not appended; grown as they come, not to as many
+	// as the bytes at once: a band of the map makes some 7,000 tokens for
+	// its 128 KB, and the space is kept from band to band.
+	toks, k := z.toks[:cap(z.toks)], 0
+	hash, base := &z.hash, z.base
 	for i := start; i < n; {
 		var l, d int
 		if i > stride && i+8 <= n {
-			l, d = z.near(data, i, stride)
+			// near, written in the loop: too long to be inlined, its
+			// call and its spills cost a tenth of the band.
+			x := binary.LittleEndian.Uint64(data[i:])
+			l, d = bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-1:]))>>3, 1
+			if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride:])) >> 3; m > l {
+				l, d = m, stride
+			}
+			if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride+1:])) >> 3; m > l {
+				l, d = m, stride-1
+			}
+			if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride-1:])) >> 3; m > l {
+				l, d = m, stride+1
+			}
+			if l == 8 {
+				l = 8 + matchLen(data, i-d+8, i+8, maxMatch-8)
+				if l < tryMore {
+					for _, e := range [4]int{1, stride, stride - 1, stride + 1} {
+						if e != d && binary.LittleEndian.Uint64(data[i-e:]) == x {
+							if m := 8 + matchLen(data, i-e+8, i+8, maxMatch-8); m > l {
+								l, d = m, e
+							}
+						}
+					}
+				}
+			} else if l < 3 {
+				h := uint32(x) * 0x9e3779b1 >> (32 - hashBits)
+				c := int(hash[h] - base)
+				hash[h] = int32(i) + base
+				if c >= 0 && i-c <= maxDist {
+					m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[c:])) >> 3
+					if m == 8 {
+						m += matchLen(data, c+8, i+8, maxMatch-8)
+					}
+					if m > l {
+						l, d = m, i-c
+					}
+				}
+			}
 		} else {
 			l, d = z.far(data, i, stride)
 		}
+		// A literal or a match, chosen without a branch: half of
+		// the symbols are each, in no order a processor could guess.
 		// Three bytes from far off cost more than three literals.
+		sym, dc := 256+l, distCode(max(d, 1))+1
 		if l < minMatch || l == minMatch && d > stride+1 {
-			toks[k] = uint32(data[i])
-			k++
-			z.lit[data[i]]++
-			i++
-			continue
+			l, d, sym, dc = 1, 0, int(data[i]), 0
 		}
-		dc := distCode(d)
-		toks[k] = uint32(dc)<<25 | uint32(l)<<16 | uint32(d)
+		if k == len(toks) {
+			toks = slices.Grow(toks, max(4096, k))
+			toks = toks[:cap(toks)]
+		}
+		toks[k] = uint32(dc)<<26 | uint32(sym)<<16 | uint32(d)
 		k++
-		z.lit[257+lengthCode[l-minMatch]]++
+		z.sym[sym]++
 		z.dist[dc]++
 		i += l
 	}
 	z.toks = toks[:k]
+	copy(z.lit[:256], z.sym[:256])
+	clear(z.lit[256:])
+	for l := minMatch; l <= maxMatch; l++ {
+		z.lit[257+lengthCode[l-minMatch]] += z.sym[256+l]
+	}
 	z.lit[256] = 1 // the end of the block
-}
-
-// near returns a match at i, stride < i <= len(data)-8, and its
-// distance, or a length under minMatch for none: of the pixel before and
-// the row above, one pixel left, straight and one right, whichever repeats
-// most of the next eight bytes, followed further if it repeats all eight
-// (see tryMore); else, if none repeats three, the last position with the
-// same hash of four bytes.
-func (z *zband) near(data []byte, i, stride int) (int, int) {
-	x := binary.LittleEndian.Uint64(data[i:])
-	l, d := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-1:]))>>3, 1
-	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride:])) >> 3; m > l {
-		l, d = m, stride
-	}
-	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride+1:])) >> 3; m > l {
-		l, d = m, stride-1
-	}
-	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride-1:])) >> 3; m > l {
-		l, d = m, stride+1
-	}
-	if l == 8 {
-		l = 8 + matchLen(data, i-d+8, i+8, maxMatch-8)
-		if l >= tryMore {
-			return l, d
-		}
-		for _, e := range [4]int{1, stride, stride - 1, stride + 1} {
-			if e != d && binary.LittleEndian.Uint64(data[i-e:]) == x {
-				if m := 8 + matchLen(data, i-e+8, i+8, maxMatch-8); m > l {
-					l, d = m, e
-				}
-			}
-		}
-		return l, d
-	}
-	if l >= 3 {
-		return l, d
-	}
-	h := uint32(x) * 0x9e3779b1 >> (32 - hashBits)
-	c := int(z.hash[h] - z.base)
-	z.hash[h] = int32(i) + z.base
-	if c < 0 || i-c > maxDist {
-		return l, d
-	}
-	m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[c:])) >> 3
-	if m == 8 {
-		m += matchLen(data, c+8, i+8, maxMatch-8)
-	}
-	if m > l {
-		return m, i - c
-	}
-	return l, d
 }
 
 // far is near for the positions near does not take, with no hash: the
@@ -220,7 +224,7 @@ func (z *zband) writeBlock() {
 	var litLen [286]uint8
 	var distLen [30]uint8
 	z.huff.lengths(z.lit[:], 15, litLen[:])
-	z.huff.lengths(z.dist[:], 15, distLen[:])
+	z.huff.lengths(z.dist[1:], 15, distLen[:])
 	nLit, nDist := 286, 30
 	for nLit > 257 && litLen[nLit-1] == 0 {
 		nLit--
@@ -228,58 +232,66 @@ func (z *zband) writeBlock() {
 	for nDist > 1 && distLen[nDist-1] == 0 {
 		nDist--
 	}
-	all := append(append(make([]uint8, 0, 316), litLen[:nLit]...), distLen[:nDist]...)
+	all := append(append(z.all[:0], litLen[:nLit]...), distLen[:nDist]...)
+	z.all = all
 	z.writeLengths(all, nLit, nDist)
 
 	var litCode [286]uint16
 	var distCodes [30]uint16
 	canonical(litLen[:], litCode[:])
 	canonical(distLen[:], distCodes[:])
-	// Each literal's and each length's code with its extra bits, and how
-	// many bits they are in all, as bits | count<<24.
-	var litEnc [256]uint32
-	for s := range litEnc {
-		litEnc[s] = uint32(litCode[s]) | uint32(litLen[s])<<24
+	// Each symbol's code, a literal's or a length's with its extra bits,
+	// and how many bits they are in all, as bits | count<<24.
+	var symEnc [256 + maxMatch + 1]uint32
+	for s := range 256 {
+		symEnc[s] = uint32(litCode[s]) | uint32(litLen[s])<<24
 	}
-	var lenEnc [maxMatch + 1]uint32
 	for l := minMatch; l <= maxMatch; l++ {
 		lc := lengthCode[l-minMatch]
 		s := 257 + lc
-		lenEnc[l] = (uint32(litCode[s]) | uint32(l-minMatch-lengthBase[lc])<<litLen[s]) | (uint32(litLen[s])+uint32(lengthExtra[lc]))<<24
+		symEnc[256+l] = (uint32(litCode[s]) | uint32(l-minMatch-lengthBase[lc])<<litLen[s]) | (uint32(litLen[s])+uint32(lengthExtra[lc]))<<24
 	}
-	// Each distance code's code, as bits | code length<<16 | length with
-	// the extra bits<<24 | the code's first distance less one<<32.
-	var distEnc [30]uint64
-	for dc := range distEnc {
-		distEnc[dc] = uint64(distCodes[dc]) | uint64(distLen[dc])<<16 | (uint64(distLen[dc])+uint64(distExtra[dc]))<<24 | uint64(distBase[dc])<<32
+	// Each distance code + 1's code, as bits | code length<<16 | length
+	// with the extra bits<<24 | the code's first distance<<32 | the
+	// extra bits' mask<<48; none for a literal's 0.
+	var distEnc [31]uint64
+	for dc := range 30 {
+		distEnc[dc+1] = uint64(distCodes[dc]) | uint64(distLen[dc])<<16 | (uint64(distLen[dc])+uint64(distExtra[dc]))<<24 | uint64(distBase[dc]+1)<<32 | uint64(1<<distExtra[dc]-1)<<48
 	}
-	z.bw.tokens(z.toks, &litEnc, &lenEnc, &distEnc)
+	// The symbols' bits, counted, so that the band's output grows by
+	// what they take and no more: it is kept until the picture is put
+	// together, and again for the next.
+	size := uint64(0)
+	for s, f := range z.sym {
+		size += uint64(f) * uint64(symEnc[s]>>24)
+	}
+	for dc, f := range z.dist {
+		size += uint64(f) * (distEnc[dc] >> 24 & 0xff)
+	}
+	z.bw.tokens(z.toks, int(size/8), &symEnc, &distEnc)
 	z.bw.write(uint64(litCode[256]), uint(litLen[256]))
 }
 
 // tokens writes the tokens of a block, literals and matches, by their
-// codes. A token is 48 bits at most (a length's code and extra bits, 20, a
+// codes, each the same way: a literal's distance code is one of no bits. A
+// token is 48 bits at most (a length's code and extra bits, 20, a
 // distance's, 28): written to the 7 bits or fewer held, it fills at most
 // 55 of the 64 of acc, all of which are stored, eight bytes at a time,
 // and the whole bytes kept.
-func (b *bitWriter) tokens(toks []uint32, litEnc *[256]uint32, lenEnc *[maxMatch + 1]uint32, distEnc *[30]uint64) {
+func (b *bitWriter) tokens(toks []uint32, size int, symEnc *[256 + maxMatch + 1]uint32, distEnc *[31]uint64) {
 	b.flush()
-	out := slices.Grow(b.out, 7*len(toks)+8)
+	// size bytes, and the eight the last token's store writes past them.
+	out := slices.Grow(b.out, size+16)
 	buf, pos := out[:cap(out)], len(out)
 	acc, n := b.acc, b.n
 	for _, t := range toks {
-		if t < 256 {
-			e := litEnc[t]
-			acc |= uint64(e&0xffffff) << n
-			n += uint(e >> 24)
-		} else {
-			e := lenEnc[t>>16&0x1ff]
-			acc |= uint64(e&0xffffff) << n
-			n += uint(e >> 24)
-			de := distEnc[t>>25&31]
-			acc |= (de&0xffff | (uint64(t&0xffff)-1-de>>32)<<(de>>16&0xff)) << n
-			n += uint(de >> 24 & 0xff)
-		}
+		e := symEnc[t>>16&0x3ff]
+		de := distEnc[t>>26]
+		extra := (uint64(t&0xffff) - de>>32&0xffff) & (de >> 48)
+		acc |= uint64(e&0xffffff) << n
+		n += uint(e >> 24)
+		acc |= (de&0xffff | extra<<(de>>16&0xff)) << n
+		n += uint(de >> 24 & 0xff)
 		binary.LittleEndian.PutUint64(buf[pos:], acc)
 		pos += int(n >> 3)
 		acc >>= n &^ 7
@@ -288,6 +300,10 @@ func (b *bitWriter) tokens(toks []uint32, litEnc *[256]uint32, lenEnc *[maxMatch
 	b.out, b.acc, b.n = buf[:pos], acc, n
 }
 
+// codeRun is a run of the codes' lengths: a symbol 0-15, or 16, 17, 18
+// and its repeat count.
+type codeRun struct{ sym, extra uint8 }
+
 // clOrder is the order the code length code's lengths are written in.
 var clOrder = [19]int{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
 
@@ -295,9 +311,7 @@ var clOrder = [19]int{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14,
 // literal/length code's nLit symbols and the distance code's nDist, run
 // length coded, by a code of their own.
 func (z *zband) writeLengths(all []uint8, nLit, nDist int) {
-	// The runs: a symbol 0-15, or 16, 17, 18 and its repeat count.
-	type rl struct{ sym, extra uint8 }
-	runs := make([]rl, 0, len(all))
+	runs := z.runs[:0]
 	var freq [19]int32
 	for i := 0; i < len(all); {
 		v := all[i]
@@ -310,23 +324,24 @@ func (z *zband) writeLengths(all []uint8, nLit, nDist int) {
 			switch {
 			case v == 0 && n >= 11:
 				k := min(n, 138)
-				runs = append(runs, rl{18, uint8(k - 11)})
+				runs = append(runs, codeRun{18, uint8(k - 11)})
 				n -= k
 			case v == 0 && n >= 3:
-				runs = append(runs, rl{17, uint8(n - 3)})
+				runs = append(runs, codeRun{17, uint8(n - 3)})
 				n = 0
 			case v != 0 && n >= 4:
-				runs = append(runs, rl{v, 0})
+				runs = append(runs, codeRun{v, 0})
 				k := min(n-1, 6)
-				runs = append(runs, rl{16, uint8(k - 3)})
+				runs = append(runs, codeRun{16, uint8(k - 3)})
 				n -= 1 + k
 			default:
-				runs = append(runs, rl{v, 0})
+				runs = append(runs, codeRun{v, 0})
 				n--
 			}
 		}
 		i = j
 	}
+	z.runs = runs
 	for _, r := range runs {
 		freq[r.sym]++
 	}

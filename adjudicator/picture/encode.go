@@ -77,6 +77,11 @@ func (e *encoder) begin(w, h int) {
 	e.w, e.h = w, h
 	k := workers((h + bandRows - 1) / bandRows)
 	e.grow(k)
+	// The colours are counted only when a palette is worked out, once
+	// for a scenario and language: the tables are not made before.
+	for len(e.counts) < k {
+		e.counts = append(e.counts, newTable())
+	}
 	for _, t := range e.counts {
 		t.reset()
 	}
@@ -215,7 +220,6 @@ func (e *encoder) grow(k int) {
 	for len(e.z) < k {
 		e.z = append(e.z, &zband{})
 		e.raw = append(e.raw, nil)
-		e.counts = append(e.counts, newTable())
 	}
 }
 
@@ -292,6 +296,11 @@ func (e *encoder) palette() {
 		pal = append(pal, color.RGBA{uint8(o.k), uint8(o.k >> 8), uint8(o.k >> 16), 0xff})
 	}
 	e.pal = pal
+	// The tables go: the next palette is for another scenario or
+	// language, and their 200 KB each would stay in the heap meanwhile.
+	clear(e.counts)
+	e.counts = e.counts[:0]
+	e.others = nil
 }
 
 // countStep is how many rows apart countBand counts: the commonest colours

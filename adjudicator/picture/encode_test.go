@@ -273,3 +273,39 @@ func absDiff(a uint32, b uint8) int {
 	d := int(a) - int(b)
 	return max(d, -d)
 }
+
+// TestEncoderKeepsLittle: what the renderer keeps from one picture to the
+// next is the memory a render needs, not the most it might: the daemon
+// runs under a memory limit, and every MB kept brings the collector
+// round sooner. The tokens of a band grow as they come, not to a token a
+// byte; a band's output is as large as its bits, not seven bytes a token;
+// the tables of colours counted go once the palette is worked out.
+func TestEncoderKeepsLittle(t *testing.T) {
+	s, st, ev := crowded(t)
+	opt := &Options{Title: "Game campaign-3 — after impulse G18-2 — German VP 0", Highlights: HighlightsOf(ev)}
+	// From an encoder of its own: what other tests drew before leaves
+	// room for larger bands.
+	r := <-renderers
+	r.enc = encoder{}
+	renderers <- r
+	render(t, s, st, opt)
+	render(t, s, st, opt)
+	r = <-renderers
+	defer func() { renderers <- r }()
+	e := &r.enc
+	band := zRows(e.w) * (e.w + 1)
+	for i, z := range e.z {
+		if cap(z.toks) > band/4 {
+			t.Errorf("worker %d keeps room for %d tokens, for bands of %d bytes", i, cap(z.toks), band)
+		}
+	}
+	for i, b := range e.bands[:e.nbands()] {
+		// The allocator's size classes round up by a fifth at most.
+		if cap(b.z) > len(b.z)+len(b.z)/4+64 {
+			t.Errorf("band %d keeps %d bytes for its %d", i, cap(b.z), len(b.z))
+		}
+	}
+	if len(e.counts) > 0 {
+		t.Errorf("%d tables of colours counted kept", len(e.counts))
+	}
+}

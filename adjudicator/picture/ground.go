@@ -62,8 +62,8 @@ var groundColours = [nGrounds]color.RGBA{offMap, paper, germanTint, alliedTint, 
 // tintSpan is a run of a row's pixels in one area's cell, or on the lines
 // between cells.
 type tintSpan struct {
-	x0, x1 int32 // in the picture
-	site   int32 // the area's index in ground.ids, or edgeCell
+	x0, x1 uint16 // in the picture, which is never 65,536 pixels wide
+	site   int16  // the area's index in ground.ids, or edgeCell: as the cells hold it
 }
 
 // grounds keeps the grounds of the last scenarios drawn, the latest first;
@@ -147,7 +147,7 @@ func (p *Plan) newGround(places []rules.Place) *ground {
 					e++
 				}
 				if row[x] != offCell {
-					g.spans = append(g.spans, tintSpan{int32(r.Min.X + x), int32(r.Min.X + e), int32(row[x])})
+					g.spans = append(g.spans, tintSpan{uint16(r.Min.X + x), uint16(r.Min.X + e), row[x]})
 				}
 				x = e
 			}
@@ -226,7 +226,8 @@ func (g *ground) draw(c *canvas, st *rules.State) {
 			}
 			j := y - g.tintR.Min.Y
 			for _, s := range g.spans[g.rowStart[j]:g.rowStart[j+1]] {
-				copy(row[4*s.x0:4*s.x1], g.rows[spanGround(s, kind)][4*s.x0:])
+				x0, x1 := int(s.x0), int(s.x1)
+				copy(row[4*x0:4*x1], g.rows[spanGround(s, kind)][4*x0:])
 			}
 		}
 		// The lines' offsets are in the whole picture's rows of entries,

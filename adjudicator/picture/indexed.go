@@ -346,7 +346,7 @@ func (g *ground) drawIndexed(ix *indexed, kind []int8) {
 				if seg := row[s.x0:s.x1]; len(seg) <= 16 {
 					fill(seg, gi.rows[k][0])
 				} else {
-					copy(seg, gi.rows[k][s.x0:])
+					copy(seg, gi.rows[k][int(s.x0):])
 				}
 			}
 		}

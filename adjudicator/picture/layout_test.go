@@ -84,6 +84,49 @@ func zoneBox(t *testing.T, p *Plan, pl rules.Place) Box {
 	return Box{Rect: image.Rectangle{}}
 }
 
+// TestSpareIndexEmptied: a plan laid in an index another plan was done
+// with is the plan laid in a new one: the boxes, the leader lines and the
+// boxes that last blocked of the plan before are all gone from it.
+func TestSpareIndexEmptied(t *testing.T) {
+	s, st, ev := crowded(t)
+	opt := &Options{Title: "Game campaign-3 — after impulse G18-2 — German VP 0", Highlights: HighlightsOf(ev)}
+	start := &Options{Title: TitleBefore(lang.EN(), "campaign-3", rules.Impulse{Day: 16, N: 1}, 0)}
+	want := render(t, s, st, opt)
+	bases.Lock()
+	b := bases.list[0] // the latest first: the crowded picture's
+	bases.Unlock()
+	drop := func() {
+		b.spare.Lock()
+		b.spare.list = nil
+		b.spare.Unlock()
+	}
+	drop()
+	want = render(t, s, st, opt)
+	wantStart := render(t, s, rules.NewState(s), start)
+	for _, c := range []struct {
+		name  string
+		first func() []byte
+		st    *rules.State
+		opt   *Options
+		want  []byte
+	}{
+		{"crowded after the start", func() []byte { return render(t, s, rules.NewState(s), start) }, st, opt, want},
+		{"the start after the crowded", func() []byte { return render(t, s, st, opt) }, rules.NewState(s), start, wantStart},
+	} {
+		drop()
+		c.first()
+		b.spare.Lock()
+		n := len(b.spare.list)
+		b.spare.Unlock()
+		if n == 0 {
+			t.Fatalf("%s: no index kept", c.name)
+		}
+		if got := render(t, s, c.st, c.opt); !bytes.Equal(got, c.want) {
+			t.Errorf("%s: the picture differs from the one laid out in a new index", c.name)
+		}
+	}
+}
+
 // TestKeptAtOnce: what renders keep for the next of a scenario and
 // language (bases, the plans' frames and fixed boxes) is the same, worked
 // out by renders running at once, as worked out for each render alone,

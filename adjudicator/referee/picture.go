@@ -146,16 +146,42 @@ const snapshotMagic = "titm-snapshot-deflate\n"
 
 // ReadSnapshot reads a snapshot as the store keeps it.
 func ReadSnapshot(data []byte) (*Snapshot, error) {
-	if rest, ok := bytes.CutPrefix(data, []byte(snapshotMagic)); ok {
-		js, err := io.ReadAll(flate.NewReader(bytes.NewReader(rest)))
-		if err != nil {
-			return nil, fmt.Errorf("inflating the snapshot: %w", err)
-		}
-		data = js
-	}
 	var snap Snapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
+	rest, ok := bytes.CutPrefix(data, []byte(snapshotMagic))
+	if !ok {
+		if err := json.Unmarshal(data, &snap); err != nil {
+			return nil, err
+		}
+		return &snap, nil
+	}
+	snapshotReader.Lock()
+	defer snapshotReader.Unlock()
+	sr := &snapshotReader
+	src := bytes.NewReader(rest)
+	if sr.r == nil {
+		sr.r = flate.NewReader(src)
+	} else if err := sr.r.(flate.Resetter).Reset(src, nil); err != nil {
+		return nil, fmt.Errorf("inflating the snapshot: %w", err)
+	}
+	sr.js.Reset()
+	_, err := sr.js.ReadFrom(sr.r)
+	sr.r.(flate.Resetter).Reset(bytes.NewReader(nil), nil) // nor is rest kept
+	if err != nil {
+		return nil, fmt.Errorf("inflating the snapshot: %w", err)
+	}
+	// The JSON is read from the buffer kept, and nothing of the
+	// snapshot holds on to it: Unmarshal copies what it keeps.
+	if err := json.Unmarshal(sr.js.Bytes(), &snap); err != nil {
 		return nil, err
 	}
 	return &snap, nil
+}
+
+// snapshotReader is the inflater of ReadSnapshot and the buffer of the
+// JSON it reads, kept as snapshotWriter is: a reader is some 40 KB and
+// its window 32 KB, and every map picture drawn reads a snapshot.
+var snapshotReader struct {
+	sync.Mutex
+	r  io.ReadCloser
+	js bytes.Buffer
 }

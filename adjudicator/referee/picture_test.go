@@ -80,6 +80,52 @@ func TestSnapshotWriterKept(t *testing.T) {
 	}
 }
 
+// TestSnapshotReaderKept: reading a snapshot makes no inflater of its
+// own, nor a buffer for its JSON, a picture at a time; and a snapshot read
+// keeps nothing of the buffer, which the next one reads into.
+func TestSnapshotReaderKept(t *testing.T) {
+	s, err := scenarios.Load("campaign")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := json.Marshal(rules.NewState(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack := func(game string) []byte {
+		js, err := json.Marshal(Snapshot{Game: game, Title: "the title of " + game, State: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return packSnapshot(js)
+	}
+	a, b := pack("campaign-1"), pack("campaign-22")
+	first, err := ReadSnapshot(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(first)
+	const n = 10
+	var total uint64
+	for range n {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := ReadSnapshot(b); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		total += after.TotalAlloc - before.TotalAlloc
+	}
+	if got, _ := json.Marshal(first); !bytes.Equal(got, want) {
+		t.Errorf("a snapshot read changed once the next was read:\n%s\nwant\n%s", got, want)
+	}
+	// The snapshot's own: its position's JSON, copied, and its strings.
+	if per := total / n; per > uint64(len(st))+8<<10 {
+		t.Errorf("reading a snapshot allocated %d KB, its position being %d KB", per>>10, len(st)>>10)
+	}
+}
+
 // TestPictureTitle: a report's picture is of the position after its
 // impulse; a STATUS picture of the position before the impulse to play.
 func TestPictureTitle(t *testing.T) {
