@@ -107,8 +107,13 @@ func (z *zband) match(data []byte, start, stride int) {
 	for i := start; i < n; {
 		var l, d int
 		if i > stride && i+8 <= n {
-			// near, written in the loop: too long to be inlined, its
-			// call and its spills cost a tenth of the band.
+			// Of the pixel before and the row above, one pixel left,
+			// straight and one right, whichever repeats most of the
+			// next eight bytes, followed further if it repeats all
+			// eight (see tryMore); else, if none repeats three, the
+			// last position with the same hash of four bytes. Written
+			// in the loop, not as a function: too long to be inlined,
+			// its call and its spills cost some 3 % of the encoding.
 			x := binary.LittleEndian.Uint64(data[i:])
 			l, d = bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-1:]))>>3, 1
 			if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride:])) >> 3; m > l {
@@ -174,8 +179,9 @@ func (z *zband) match(data []byte, start, stride int) {
 	z.lit[256] = 1 // the end of the block
 }
 
-// far is near for the positions near does not take, with no hash: the
-// first row of the picture, and the last seven bytes of a band.
+// far finds a match, as match does, for the positions it leaves to far,
+// with no hash: the first row of the picture, and the last seven bytes of
+// a band.
 func (z *zband) far(data []byte, i, stride int) (int, int) {
 	bestL, bestD := 0, 0
 	n := len(data)
