@@ -103,53 +103,10 @@ func (z *zband) match(data []byte, start, stride int) {
 	// as the bytes at once: a band of the map makes some 7,000 tokens for
 	// its 128 KB, and the space is kept from band to band.
 	toks, k := z.toks[:cap(z.toks)], 0
-	hash, base := &z.hash, z.base
 	for i := start; i < n; {
 		var l, d int
 		if i > stride && i+8 <= n {
-			// Of the pixel before and the row above, one pixel left,
-			// straight and one right, whichever repeats most of the
-			// next eight bytes, followed further if it repeats all
-			// eight (see tryMore); else, if none repeats three, the
-			// last position with the same hash of four bytes. Written
-			// in the loop, not as a function: too long to be inlined,
-			// its call and its spills cost some 3 % of the encoding.
-			x := binary.LittleEndian.Uint64(data[i:])
-			l, d = bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-1:]))>>3, 1
-			if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride:])) >> 3; m > l {
-				l, d = m, stride
-			}
-			if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride+1:])) >> 3; m > l {
-				l, d = m, stride-1
-			}
-			if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride-1:])) >> 3; m > l {
-				l, d = m, stride+1
-			}
-			if l == 8 {
-				l = 8 + matchLen(data, i-d+8, i+8, maxMatch-8)
-				if l < tryMore {
-					for _, e := range [4]int{1, stride, stride - 1, stride + 1} {
-						if e != d && binary.LittleEndian.Uint64(data[i-e:]) == x {
-							if m := 8 + matchLen(data, i-e+8, i+8, maxMatch-8); m > l {
-								l, d = m, e
-							}
-						}
-					}
-				}
-			} else if l < 3 {
-				h := uint32(x) * 0x9e3779b1 >> (32 - hashBits)
-				c := int(hash[h] - base)
-				hash[h] = int32(i) + base
-				if c >= 0 && i-c <= maxDist {
-					m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[c:])) >> 3
-					if m == 8 {
-						m += matchLen(data, c+8, i+8, maxMatch-8)
-					}
-					if m > l {
-						l, d = m, i-c
-					}
-				}
-			}
+			l, d = z.near(data, i, stride)
 		} else {
 			l, d = z.far(data, i, stride)
 		}
@@ -179,9 +136,59 @@ func (z *zband) match(data []byte, start, stride int) {
 	z.lit[256] = 1 // the end of the block
 }
 
-// far finds a match, as match does, for the positions it leaves to far,
-// with no hash: the first row of the picture, and the last seven bytes of
-// a band.
+// near returns a match at i, stride < i <= len(data)-8, and its
+// distance, or a length under minMatch for none: of the pixel before and
+// the row above, one pixel left, straight and one right, whichever repeats
+// most of the next eight bytes, followed further if it repeats all eight
+// (see tryMore); else, if none repeats three, the last position with the
+// same hash of four bytes.
+func (z *zband) near(data []byte, i, stride int) (int, int) {
+	x := binary.LittleEndian.Uint64(data[i:])
+	l, d := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-1:]))>>3, 1
+	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride:])) >> 3; m > l {
+		l, d = m, stride
+	}
+	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride+1:])) >> 3; m > l {
+		l, d = m, stride-1
+	}
+	if m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[i-stride-1:])) >> 3; m > l {
+		l, d = m, stride+1
+	}
+	if l == 8 {
+		l = 8 + matchLen(data, i-d+8, i+8, maxMatch-8)
+		if l >= tryMore {
+			return l, d
+		}
+		for _, e := range [4]int{1, stride, stride - 1, stride + 1} {
+			if e != d && binary.LittleEndian.Uint64(data[i-e:]) == x {
+				if m := 8 + matchLen(data, i-e+8, i+8, maxMatch-8); m > l {
+					l, d = m, e
+				}
+			}
+		}
+		return l, d
+	}
+	if l >= 3 {
+		return l, d
+	}
+	h := uint32(x) * 0x9e3779b1 >> (32 - hashBits)
+	c := int(z.hash[h] - z.base)
+	z.hash[h] = int32(i) + z.base
+	if c < 0 || i-c > maxDist {
+		return l, d
+	}
+	m := bits.TrailingZeros64(x^binary.LittleEndian.Uint64(data[c:])) >> 3
+	if m == 8 {
+		m += matchLen(data, c+8, i+8, maxMatch-8)
+	}
+	if m > l {
+		return m, i - c
+	}
+	return l, d
+}
+
+// far is near for the positions near does not take, with no hash: the
+// first row of the picture, and the last seven bytes of a band.
 func (z *zband) far(data []byte, i, stride int) (int, int) {
 	bestL, bestD := 0, 0
 	n := len(data)
