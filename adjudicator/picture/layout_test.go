@@ -91,7 +91,7 @@ func TestSpareIndexEmptied(t *testing.T) {
 	s, st, ev := crowded(t)
 	opt := &Options{Title: "Game campaign-3 — after impulse G18-2 — German VP 0", Highlights: HighlightsOf(ev)}
 	start := &Options{Title: TitleBefore(lang.EN(), "campaign-3", rules.Impulse{Day: 16, N: 1}, 0)}
-	want := render(t, s, st, opt)
+	render(t, s, st, opt) // the base made, or taken first in the list
 	bases.Lock()
 	b := bases.list[0] // the latest first: the crowded picture's
 	bases.Unlock()
@@ -101,7 +101,7 @@ func TestSpareIndexEmptied(t *testing.T) {
 		b.spare.Unlock()
 	}
 	drop()
-	want = render(t, s, st, opt)
+	want := render(t, s, st, opt)
 	wantStart := render(t, s, rules.NewState(s), start)
 	for _, c := range []struct {
 		name  string
