@@ -176,10 +176,12 @@ func thousandGames(b *testing.B, extra string) thousandRun {
 	os.WriteFile(conf, []byte(w.configText(extra)), 0o600)
 	args := []string{"-test.run=^TestDaemonChild$", "-test.count=1"}
 	// TITM_DAEMON_PROFILE=DIR profiles the daemon: its CPU and memory
-	// profiles and its execution trace, as go test writes them, and its
-	// standard error, where it then logs at debug level, go to DIR.
+	// profiles, as go test writes them, and its standard error, where it
+	// then logs at debug level, go to DIR. (An execution trace, added
+	// here with -test.trace, shows where the lanes wait; it costs the
+	// daemon much, its collector above all.)
 	if dir := os.Getenv("TITM_DAEMON_PROFILE"); dir != "" {
-		args = append(args, "-test.cpuprofile="+filepath.Join(dir, "daemon.cpu"), "-test.memprofile="+filepath.Join(dir, "daemon.mem"), "-test.trace="+filepath.Join(dir, "daemon.trace"))
+		args = append(args, "-test.cpuprofile="+filepath.Join(dir, "daemon.cpu"), "-test.memprofile="+filepath.Join(dir, "daemon.mem"))
 	}
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "TITM_DAEMON_CONFIG="+conf)
