@@ -57,10 +57,10 @@ func SendOver(cfg *SMTPConfig, conn net.Conn, from string, to []string, msg []by
 	return c.Quit()
 }
 
-// ScribbleFreedPictures makes the buffers of the pictures no one holds any
-// more be overwritten when they are freed, until the test ends: a mail
-// composed with a picture freed too early then carries no PNG.
-func ScribbleFreedPictures(t interface{ Cleanup(func()) }) {
-	scribbleFreed.Store(true)
-	t.Cleanup(func() { scribbleFreed.Store(false) })
+// ScribbleFreedPictures makes the daemon overwrite the buffers of the
+// pictures no one holds any more when they are freed: a mail composed with
+// a picture freed too early then carries no PNG. It is a setup of
+// world.start, called before the daemon runs.
+func ScribbleFreedPictures(d *Daemon) {
+	d.Sender.recent.scribble = true
 }

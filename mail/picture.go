@@ -228,16 +228,16 @@ type recentPictures struct {
 	pngs    map[string]*picture64
 	free    [][]byte
 	largest int // the size of the largest picture freed
+	// scribble, set by a test before the sender runs, has freed buffers
+	// cleared: a mail composed with a picture freed too early then
+	// carries zeros, not a PNG.
+	scribble bool
 }
 
 // keptPictures is how many recentPictures keeps: a picture is 130 to 400
 // KB, 180 to 550 in base64, and the mails of one impulse are queued
 // together.
 const keptPictures = 2
-
-// scribbleFreed, set by the tests, has freed buffers cleared: a mail
-// composed with a picture freed too early then carries zeros, not a PNG.
-var scribbleFreed atomic.Bool
 
 // freeBuffers is how many buffers no picture holds are kept: as many
 // pictures are freed as drawn, so that one or two are enough.
@@ -311,7 +311,7 @@ func (r *recentPictures) release(enc *picture64) {
 	}
 	n := len(enc.b)
 	b := enc.b[:0]
-	if scribbleFreed.Load() {
+	if r.scribble {
 		clear(enc.b)
 	}
 	enc.b = nil

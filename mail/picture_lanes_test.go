@@ -106,7 +106,6 @@ func TestPicturesDrawnInLanes(t *testing.T) {
 // mail still held it would carry another game's picture, or (freed
 // buffers being cleared here) no PNG at all. Run it with -race too.
 func TestPicturesNotMixed(t *testing.T) {
-	mail.ScribbleFreedPictures(t)
 	const games = 14 // over twice what is drawn ahead and kept
 	var users []string
 	for i := range games {
@@ -140,8 +139,8 @@ func TestPicturesNotMixed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w.start()
-	w.settleWithin(2 * time.Minute) // 28 campaign pictures, under -race too
+	w.start(mail.ScribbleFreedPictures) // freed buffers cleared
+	w.settleWithin(2 * time.Minute)     // 28 campaign pictures, under -race too
 	mu.Lock()
 	defer mu.Unlock()
 	s, err := scenarios.Load("campaign")

@@ -54,9 +54,7 @@ func TestPlacedAtOnce(t *testing.T) {
 		}
 		for max := 8; max <= 78; max++ {
 			for _, p := range prefixes {
-				placeAtOnce = false
-				want := Wrap(s, p[0], p[1], max)
-				placeAtOnce = true
+				want := wrapLines(s, p[0], p[1], max, false)
 				got := Wrap(s, p[0], p[1], max)
 				compared++
 				if len(want) > 1 {

@@ -89,6 +89,14 @@ func PadLeft(s string, n int) string {
 // the spaces between words are kept as written, but those after 。 and 、;
 // at a break they are dropped.
 func Wrap(s, first, rest string, max int) []string {
+	return wrapLines(s, first, rest, max, true)
+}
+
+// wrapLines is Wrap. With atOnce, what comes before the last sure
+// beginning of a phrase near a line's end is placed at once
+// (marks.reach); without, every phrase of the line is read, as a test
+// compares: the lines must be the same.
+func wrapLines(s, first, rest string, max int, atOnce bool) []string {
 	if len(first)+len(s) <= max {
 		// No character takes more columns than it has bytes, and tidy
 		// only drops spaces.
@@ -100,7 +108,7 @@ func Wrap(s, first, rest string, max int) []string {
 		return []string{first + s}
 	}
 	var lines []string
-	wrap(s, total, &m, first, rest, max, func(prefix, text string) { lines = append(lines, prefix+text) })
+	wrap(s, total, &m, first, rest, max, atOnce, func(prefix, text string) { lines = append(lines, prefix+text) })
 	return lines
 }
 
@@ -123,17 +131,12 @@ func WrapTo(b *strings.Builder, s, first, rest string, max int) {
 		b.WriteByte('\n')
 		return
 	}
-	wrap(s, total, &m, first, rest, max, func(prefix, text string) {
+	wrap(s, total, &m, first, rest, max, true, func(prefix, text string) {
 		b.WriteString(prefix)
 		b.WriteString(text)
 		b.WriteByte('\n')
 	})
 }
-
-// placeAtOnce has wrap place what comes before the last sure beginning of
-// a phrase near a line's end at once (marks.reach); off, in a test, every
-// phrase of the line is read, which must give the same lines.
-var placeAtOnce = true
 
 // tidy returns s tidied (see tidy) and its columns, and marks it.
 func (m *marks) tidy(s string) (string, int) {
@@ -189,8 +192,8 @@ func wide3(c, c1, c2 byte) bool {
 }
 
 // wrap is Wrap's breaking, giving each line to line as its prefix and its
-// stretch of s, which is total columns wide.
-func wrap(s string, total int, m *marks, first, rest string, max int, line func(prefix, text string)) {
+// stretch of s, which is total columns wide; atOnce as for wrapLines.
+func wrap(s string, total int, m *marks, first, rest string, max int, atOnce bool, line func(prefix, text string)) {
 	// What is left of s once a line holds it all is placed at once, not
 	// phrase by phrase: used is the columns of s before i. The spaces at
 	// its end, which no line holds, are left out of s and total.
@@ -217,7 +220,7 @@ func wrap(s string, total int, m *marks, first, rest string, max int, line func(
 			l.to = len(s)
 			break
 		}
-		if ja && placeAtOnce && l.from >= 0 && l.from != reached {
+		if ja && atOnce && l.from >= 0 && l.from != reached {
 			// What fits on the line before the last place near its end
 			// where a phrase surely begins is placed at once, once a line.
 			reached = l.from
