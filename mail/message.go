@@ -365,9 +365,9 @@ const base64Line = 57
 
 // appendBase64 appends data to out in base64 as a mail's part carries it,
 // in lines of 76 characters parted by CRLF, the last one without, as
-// go-message writes it; unless first,
-// a CRLF comes before its first line too, for data that goes on from a
-// part before, which ended at the end of a line.
+// go-message writes it; unless first, a CRLF comes before its first line
+// too, for data that goes on from a part before, which ended at the end of
+// a line.
 func appendBase64(out, data []byte, first bool) []byte {
 	for i := 0; i < len(data); i += base64Line {
 		if i > 0 || !first {
@@ -379,10 +379,9 @@ func appendBase64(out, data []byte, first bool) []byte {
 }
 
 // base64Lines is a writer that appends what is written to it to b (empty
-// at first), in
-// base64 as appendBase64 writes it, however it is cut into writes: a
-// picture goes into it from the renderer as it is put together (see
-// draw), with no copy of the PNG.
+// at first), in base64 as appendBase64 writes it, however it is cut into
+// writes: a picture goes into it from the renderer as it is put together
+// (see draw), with no copy of the PNG.
 type base64Lines struct {
 	b    []byte
 	part [base64Line]byte // the bytes of a line not yet full

@@ -97,14 +97,9 @@ func Wrap(s, first, rest string, max int) []string {
 // (marks.reach); without, every phrase of the line is read, as a test
 // compares: the lines must be the same.
 func wrapLines(s, first, rest string, max int, atOnce bool) []string {
-	if len(first)+len(s) <= max {
-		// No character takes more columns than it has bytes, and tidy
-		// only drops spaces.
-		return []string{first + tidy(s)}
-	}
 	var m marks
-	s, total := m.tidy(s)
-	if Width(first)+total <= max {
+	s, total, ok := m.fits(first, s, max)
+	if ok {
 		return []string{first + s}
 	}
 	var lines []string
@@ -115,17 +110,9 @@ func wrapLines(s, first, rest string, max int, atOnce bool) []string {
 // WrapTo writes the lines Wrap gives to b, each ended by a newline, as a
 // report writes them: without making the lines as strings first.
 func WrapTo(b *strings.Builder, s, first, rest string, max int) {
-	if len(first)+len(s) <= max {
-		// No character takes more columns than it has bytes, and tidy
-		// only drops spaces.
-		b.WriteString(first)
-		b.WriteString(tidy(s))
-		b.WriteByte('\n')
-		return
-	}
 	var m marks
-	s, total := m.tidy(s)
-	if Width(first)+total <= max {
+	s, total, ok := m.fits(first, s, max)
+	if ok {
 		b.WriteString(first)
 		b.WriteString(s)
 		b.WriteByte('\n')
@@ -138,14 +125,21 @@ func WrapTo(b *strings.Builder, s, first, rest string, max int) {
 	})
 }
 
-// tidy returns s tidied (see tidy) and its columns, and marks it.
-func (m *marks) tidy(s string) (string, int) {
+// fits returns s tidied (see the function tidy) and reports whether first
+// and it take max columns at most; when they do not, it returns the
+// columns of s, and m marks s for wrap.
+func (m *marks) fits(first, s string, max int) (string, int, bool) {
+	// No character takes more columns than it has bytes, and tidy only
+	// drops spaces.
+	if len(first)+len(s) <= max {
+		return tidy(s), 0, true
+	}
 	total, messy := m.measure(s)
 	if messy {
 		s = tidy(s)
 		total, _ = m.measure(s)
 	}
-	return s, total
+	return s, total, Width(first)+total <= max
 }
 
 // measure returns the columns of s and whether a space follows 。 or 、

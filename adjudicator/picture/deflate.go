@@ -87,8 +87,9 @@ const (
 	maxDist  = 1 << 15
 )
 
-// match fills z.toks with the matches and literals of data[start:], and
-// z.lit and z.dist with how often each symbol comes.
+// match fills z.toks with the matches and literals of data[start:], z.sym
+// and z.dist with how often each symbol and each distance code + 1 comes,
+// and z.lit with the frequencies of the literal/length code's symbols.
 func (z *zband) match(data []byte, start, stride int) {
 	clear(z.sym[:])
 	clear(z.dist[:])

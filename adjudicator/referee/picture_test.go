@@ -13,17 +13,25 @@ import (
 	"titm/rules/scenarios"
 )
 
-// TestSnapshotKept: a snapshot is kept deflated and read back whole; one
-// kept as plain JSON, before snapshots were deflated, still reads.
-func TestSnapshotKept(t *testing.T) {
+// campaignStart is the JSON of the campaign's first position, some 17 KB:
+// the position a snapshot holds.
+func campaignStart(t *testing.T) []byte {
+	t.Helper()
 	s, err := scenarios.Load("campaign")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := json.Marshal(rules.NewState(s))
+	js, err := json.Marshal(rules.NewState(s))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return js
+}
+
+// TestSnapshotKept: a snapshot is kept deflated and read back whole; one
+// kept as plain JSON, before snapshots were deflated, still reads.
+func TestSnapshotKept(t *testing.T) {
+	st := campaignStart(t)
 	js, err := json.Marshal(Snapshot{Game: "campaign-1", Title: "a title", State: st,
 		Highlights: picture.Highlights{Battles: []int{38}, Lost: []picture.Lost{{Unit: "99/393", Area: 38}}}})
 	if err != nil {
@@ -53,14 +61,7 @@ func TestSnapshotKept(t *testing.T) {
 // reports, as it does in a daemon drawing map pictures under its soft
 // memory limit.
 func TestSnapshotWriterKept(t *testing.T) {
-	s, err := scenarios.Load("campaign")
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, err := json.Marshal(rules.NewState(s))
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := campaignStart(t)
 	packSnapshot(js) // the writer made once
 	const n = 10
 	var total uint64
@@ -84,14 +85,7 @@ func TestSnapshotWriterKept(t *testing.T) {
 // own, nor a buffer for its JSON, a picture at a time; and a snapshot read
 // keeps nothing of the buffer, which the next one reads into.
 func TestSnapshotReaderKept(t *testing.T) {
-	s, err := scenarios.Load("campaign")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := json.Marshal(rules.NewState(s))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := campaignStart(t)
 	pack := func(game string) []byte {
 		js, err := json.Marshal(Snapshot{Game: game, Title: "the title of " + game, State: st})
 		if err != nil {
@@ -105,6 +99,16 @@ func TestSnapshotReaderKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := json.Marshal(first)
+	// The kept reader, left by a snapshot cut short, reads the next
+	// whole.
+	if _, err := ReadSnapshot(b[:len(b)/2]); err == nil {
+		t.Fatal("half a snapshot reads")
+	}
+	if again, err := ReadSnapshot(a); err != nil {
+		t.Fatalf("a snapshot after one cut short: %v", err)
+	} else if got, _ := json.Marshal(again); !bytes.Equal(got, want) {
+		t.Errorf("a snapshot after one cut short reads as:\n%s\nwant\n%s", got, want)
+	}
 	const n = 10
 	var total uint64
 	for range n {

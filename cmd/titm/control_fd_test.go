@@ -84,8 +84,8 @@ func TestControlOutOfDescriptors(t *testing.T) {
 		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old)
 	}
 	defer release()
-	// The table of descriptors is the whole process's, and the runtime
-	// may hold one of its own for a moment: counted while it was open, it
+	// The table of descriptors is the whole process's, and another part
+	// of it may hold one for a moment: counted while it was open, it
 	// is a second one free once let go, and the server accepts; taken
 	// while the client dials, the dial fails. So every descriptor free is
 	// taken, twice, some time apart, and a try that went either way is
