@@ -43,7 +43,8 @@ type canvas struct {
 	// fills of the one being drawn, if any.
 	shapes shapeCache
 	rec    *keptShape
-	blocks blockCache // see block
+	blocks blockCache  // see block
+	mask   image.Alpha // a shape's coverage, drawn in RGBA
 }
 
 // shapeCache keeps the shapes drawn with canvas.kept, for as long as
@@ -225,8 +226,33 @@ func (c *canvas) fillGroup(col color.RGBA, bb image.Rectangle, polys [][]vec) {
 		c.ix.composite(bb, m, image.Point{}, col)
 		return
 	}
-	c.path(bb, polys)
-	c.r.Draw(c.img, bb, image.NewUniform(col), image.Point{})
+	// In RGBA as in the palette's entries: the shape's edges in quarters.
+	if n := bb.Dx() * bb.Dy(); cap(c.mask.Pix) < n {
+		c.mask.Pix = make([]byte, n)
+	}
+	m := &image.Alpha{Pix: c.mask.Pix[:bb.Dx()*bb.Dy()], Stride: bb.Dx(), Rect: image.Rect(0, 0, bb.Dx(), bb.Dy())}
+	c.rasterize(m, bb, polys)
+	edges(m.Pix)
+	draw.DrawMask(c.img, bb, image.NewUniform(col), image.Point{}, m, image.Point{}, draw.Over)
+}
+
+// edge returns the coverage an edge is drawn with, for a pixel a shape or
+// letter covers in part (a, 1 to 254): the middle of its quarter. An
+// edge then takes one of four shades between its colour and the one
+// under it, not one of 254, which no one tells apart at the picture's
+// scale; and the rows of a map, where edges come in every row, repeat
+// far more often. The crowded campaign picture is 14 % smaller for it,
+// and quicker to compress (docs/testing.md).
+func edge(a uint8) uint8 { return a&0xc0 | 0x20 }
+
+// edges takes the coverage of every pixel of a mask covered in part to
+// its edge.
+func edges(pix []byte) {
+	for i, a := range pix {
+		if a != 0 && a != 0xff {
+			pix[i] = edge(a)
+		}
+	}
 }
 
 // path gives the rasterizer the polygons, in bounds bb.
@@ -419,6 +445,7 @@ func (f *face) glyph(r rune) *glyph {
 		a := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
 		if mask != nil {
 			draw.Draw(a, a.Bounds(), mask, mp, draw.Src)
+			edges(a.Pix)
 		}
 		g = &glyph{mask: a, rect: dr, advance: adv, own: true}
 		if r == '-' {

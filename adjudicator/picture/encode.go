@@ -263,12 +263,12 @@ func pixel(pix []byte, i int) uint32 { return binary.LittleEndian.Uint32(pix[i:]
 
 func key(c color.RGBA) uint32 { return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 }
 
-// stylePalette is the colours of style.go, each once, in their order, and
-// styleKeys their set.
+// stylePalette is the colours of style.go and the shades of edgeShades,
+// each once, in their order, and styleKeys their set.
 var stylePalette, styleKeys = func() (color.Palette, *table) {
 	var pal color.Palette
 	t := newTable()
-	for _, c := range styleColours() {
+	for _, c := range append(styleColours(), edgeShades()...) {
 		if n := t.at(key(c)); *n == 0 {
 			*n = 1
 			pal = append(pal, c)

@@ -78,16 +78,21 @@ func (fp *fixedPalette) mix(d, s, a uint8) uint8 {
 	if *slot>>8 == k {
 		return uint8(*slot)
 	}
-	dc, sc := fp.rgb[d], fp.rgb[s]
+	i := fp.of(laidOver(fp.rgb[d], fp.rgb[s], a))
+	*slot = k<<8 | uint32(i)
+	return i
+}
+
+// laidOver returns colour s (0xBBGGRR) laid over colour d with coverage a, as
+// image/draw's Over does.
+func laidOver(d, s uint32, a uint8) uint32 {
 	ma := uint32(a) * 0x101
 	var out uint32
 	for ch := uint32(0); ch < 24; ch += 8 {
-		dv, sv := (dc>>ch&0xff)*0x101, (sc>>ch&0xff)*0x101
+		dv, sv := (d>>ch&0xff)*0x101, (s>>ch&0xff)*0x101
 		out |= ((dv*(0xffff-ma) + sv*ma) / 0xffff >> 8) << ch
 	}
-	i := fp.of(out)
-	*slot = k<<8 | uint32(i)
-	return i
+	return out
 }
 
 // palettes keeps the palettes of the scenarios and languages drawn lately,
@@ -268,7 +273,9 @@ func (ix *indexed) composite(r image.Rectangle, m *image.Alpha, mp image.Point, 
 			case 0xff:
 				row[x] = s
 			default:
-				// mix's lookup, inline.
+				// The shape's edges in quarters (see edge); mix's
+				// lookup, inline.
+				a = edge(a)
 				k := uint32(row[x])<<16 | sk | uint32(a)
 				if e := fp.mixed[k*0x9e3779b1>>(32-mixBits)]; e>>8 == k {
 					row[x] = uint8(e)

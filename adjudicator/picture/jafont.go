@@ -93,6 +93,7 @@ func decodeGlyphs(data []byte) (map[jaKey]map[rune]*glyph, error) {
 			if _, err := io.ReadFull(r, a.Pix); err != nil {
 				return nil, err
 			}
+			edges(a.Pix)
 			set[rune(g.R)] = &glyph{
 				mask:    a,
 				rect:    image.Rect(int(g.X0), int(g.Y0), int(g.X1), int(g.Y1)),

@@ -74,6 +74,24 @@ func styleColours() []color.RGBA {
 	return cs
 }
 
+// edgeShades lists the shades the edges of what a scenario's start never
+// shows take over each ground, each edge in its four quarters (see edge):
+// the moves' arrows and the battles' marks. The palette is counted from
+// the picture of the start (see paletteFor), where their edges would take
+// the nearest shade it has, some of them far off.
+func edgeShades() []color.RGBA {
+	var cs []color.RGBA
+	for _, s := range []color.RGBA{moveInk, battleRed} {
+		for _, d := range []color.RGBA{paper, germanTint, alliedTint, offMap} {
+			for a := 0x20; a < 0x100; a += 0x40 {
+				k := laidOver(key(d), key(s), uint8(a))
+				cs = append(cs, rgb(uint8(k), uint8(k>>8), uint8(k>>16)))
+			}
+		}
+	}
+	return cs
+}
+
 // serviceStyle is how a service's counters look (4.12). The legend names
 // the colours (services[].legend).
 type serviceStyle struct {
