@@ -83,8 +83,8 @@ func edgeShades() []color.RGBA {
 	var cs []color.RGBA
 	for _, s := range []color.RGBA{moveInk, battleRed} {
 		for _, d := range []color.RGBA{paper, germanTint, alliedTint, offMap} {
-			for a := 0x20; a < 0x100; a += 0x40 {
-				k := laidOver(key(d), key(s), uint8(a))
+			for q := range 4 {
+				k := laidOver(key(d), key(s), edge(uint8(q<<6)))
 				cs = append(cs, rgb(uint8(k), uint8(k>>8), uint8(k>>16)))
 			}
 		}
