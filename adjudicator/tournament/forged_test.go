@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"titm/adjudicator"
 	"titm/adjudicator/tournament"
@@ -184,5 +185,27 @@ func TestVerifyChangesNothing(t *testing.T) {
 	g.Records[1].Seed = "changed"
 	if v.Game.Players[rules.German].Seed != seed {
 		t.Error("the verified game shares the export's seeds")
+	}
+}
+
+// A game of the tournament forged, a record of it changed: Verify names
+// the game, and gives what the game's verification found, its record, so
+// that a verifier can word the game's record as it does for a game alone.
+func TestForgedGameNamesItsRecord(t *testing.T) {
+	x := copyOf(t, swissExport(t))
+	g := x.Games[len(x.Games)-1]
+	seq := len(g.Records) - 1
+	g.Records[seq].Time = g.Records[seq].Time.Add(time.Second)
+	_, err := tournament.Verify(x)
+	var d *tournament.Discrepancy
+	if !errors.As(err, &d) || d.Game != g.ID || d.Field != "games" || d.Seq != -1 {
+		t.Fatalf("a forged game: %#v", err)
+	}
+	var gd *adjudicator.Discrepancy
+	if !errors.As(err, &gd) || gd.Seq != seq || gd.Field == "" {
+		t.Fatalf("the game's record is not given: %v (want record %d)", err, seq)
+	}
+	if want := fmt.Sprintf("game %s: record %d", g.ID, seq); !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("the error %q does not begin %q", err, want)
 	}
 }

@@ -114,7 +114,16 @@ type Discrepancy struct {
 	// two was changed, the log cannot tell.
 	Act  int
 	What string
+	// Game is the game whose own export failed, when one did (Field
+	// "games"), and Err what adjudicator.Verify found wrong in it: a
+	// verifier that words its verdict names the game's record, as it
+	// does for a game alone.
+	Game string
+	Err  error
 }
+
+// Unwrap returns what the game's verification found, if a game's failed.
+func (d *Discrepancy) Unwrap() error { return d.Err }
 
 func (d *Discrepancy) Error() string {
 	switch {
@@ -163,7 +172,7 @@ func Verify(x *Export) (*Verified, error) {
 		}
 		r, err := adjudicator.Verify(gx)
 		if err != nil {
-			return nil, &Discrepancy{Seq: -1, Field: "games", What: fmt.Sprintf("game %s: %v", gx.ID, err)}
+			return nil, &Discrepancy{Seq: -1, Field: "games", What: fmt.Sprintf("game %s: %v", gx.ID, err), Game: gx.ID, Err: err}
 		}
 		games[gx.ID] = r.Game
 		gv.Games++

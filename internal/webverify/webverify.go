@@ -134,11 +134,8 @@ func checkGame(w words, data []byte, head string) Result {
 			return res
 		}
 		res.Seq, res.RecordKind = d.Seq, d.Kind
-		res.What = w.detail(d.What, w.values(w.differs(d.Field), d))
-		where := w.p.Sprintf("record %d (%s)", d.Seq, strings.TrimSpace(d.Kind+" "+d.Impulse))
-		if d.Act != 0 && d.Act != d.Seq {
-			where = w.p.Sprintf("%s, made with record %d", where, d.Act)
-		}
+		var where string
+		where, res.What = w.gameRecord(d)
 		w.failing(&res)
 		w.verdict(&res, w.p.Sprintf("game %s: %s: %s", x.ID, where, res.What))
 		return res
@@ -202,10 +199,14 @@ func (w words) tournamentFailed(res *Result, x *tournament.Export, err error) {
 	}
 	res.Seq = d.Seq
 	res.What = w.detail(d.What, w.differs(d.Field))
-	for _, g := range x.Games {
-		// The game whose export fails first, as tournament.Verify names it.
-		if d.Field == "games" && g != nil && g.ID != "" && strings.HasPrefix(d.What, "game "+g.ID+": ") {
-			res.What = w.detail(d.What, w.p.Sprintf("the export of game %s in it does not verify", g.ID))
+	if d.Game != "" {
+		// A game's own export failed: its record, as for a game alone.
+		var gd *adjudicator.Discrepancy
+		if errors.As(d.Err, &gd) {
+			where, what := w.gameRecord(gd)
+			res.What = w.p.Sprintf("game %s: %s: %s", d.Game, where, what)
+		} else {
+			res.What = w.detail(d.What, w.p.Sprintf("the export of game %s in it does not verify", d.Game))
 		}
 	}
 	if d.Seq < 0 {
@@ -223,6 +224,16 @@ func (w words) tournamentFailed(res *Result, x *tournament.Export, err error) {
 	}
 	w.failing(res)
 	w.verdict(res, w.p.Sprintf("tournament %s: %s: %s", x.ID, where, res.What))
+}
+
+// gameRecord words where a game's export fails, its record with the
+// record's kind and impulse, and what is wrong there.
+func (w words) gameRecord(d *adjudicator.Discrepancy) (where, what string) {
+	where = w.p.Sprintf("record %d (%s)", d.Seq, strings.TrimSpace(d.Kind+" "+d.Impulse))
+	if d.Act != 0 && d.Act != d.Seq {
+		where = w.p.Sprintf("%s, made with record %d", where, d.Act)
+	}
+	return where, w.detail(d.What, w.values(w.differs(d.Field), d))
 }
 
 // Misused is the verdict of a call that gave no export's bytes (a page's
