@@ -123,6 +123,22 @@ func TestSpareIndexEmptied(t *testing.T) {
 		if n == 0 {
 			t.Fatalf("%s: no index kept", c.name)
 		}
+		// Kept, an index holds nothing of the plan that used it: no
+		// box, no leader, not the boxes a search last met.
+		b.spare.Lock()
+		for _, ix := range b.spare.list {
+			boxes, leaders := 0, len(ix.leaders)
+			for _, c := range ix.cells {
+				boxes += len(c)
+			}
+			for _, c := range ix.leaderCells {
+				leaders += len(c)
+			}
+			if boxes > 0 || leaders > 0 || ix.owner != (rules.Place{}) || ix.blocker != nil || ix.crosser != nil {
+				t.Errorf("%s: an index kept holds %d boxes, %d leaders, owner %v, blocker %v, crosser %v", c.name, boxes, leaders, ix.owner, ix.blocker, ix.crosser)
+			}
+		}
+		b.spare.Unlock()
 		if got := render(t, s, c.st, c.opt); !bytes.Equal(got, c.want) {
 			t.Errorf("%s: the picture differs from the one laid out in a new index", c.name)
 		}
