@@ -299,9 +299,11 @@ func TestJournalFeeds(t *testing.T) {
 	}
 }
 
-// A tournament's feed: its rounds and results, Atom as RFC 4287 has it;
-// a bid in, still sealed, is not in it.
-func TestJournalTournamentFeed(t *testing.T) {
+// cupJournal makes the tournament of cupFile with titm tournament new, at
+// the fixed clock, in a store of its own, and returns its id and the
+// journal of that store, read only.
+func cupJournal(t *testing.T) (string, http.Handler) {
+	t.Helper()
 	fixClock(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "titm.db")
@@ -311,13 +313,18 @@ func TestJournalTournamentFeed(t *testing.T) {
 	if m == nil {
 		t.Fatal("no tournament made")
 	}
-	id := m[1]
 	st, err := store.Open(db, &store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	h := journal.New(storeJournal{st: st, log: slog.New(slog.DiscardHandler)}, nil)
+	t.Cleanup(func() { st.Close() })
+	return m[1], journal.New(storeJournal{st: st, log: slog.New(slog.DiscardHandler)}, nil)
+}
+
+// A tournament's feed: its rounds and results, Atom as RFC 4287 has it;
+// a bid in, still sealed, is not in it.
+func TestJournalTournamentFeed(t *testing.T) {
+	id, h := cupJournal(t)
 	page := readBody(t, get(h, "GET", "/tournaments/"+id))
 	link := `<link rel="alternate" type="application/atom+xml" href="/tournaments/` + id + `/feed.atom"`
 	if !strings.Contains(page, link) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"image/png"
-	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -12,11 +11,9 @@ import (
 	"testing"
 
 	"titm/adjudicator"
-	"titm/adjudicator/journal"
 	"titm/internal/golden"
 	"titm/rules"
 	"titm/rules/scenarios"
-	"titm/store"
 )
 
 // englishLeft returns the words of a Japanese page's text that are
@@ -64,22 +61,8 @@ func TestJournalInBrowserJapanese(t *testing.T) {
 	games := httptest.NewServer(js.journal(t, nil))
 	defer games.Close()
 
-	fixClock(t)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "titm.db")
-	file := filepath.Join(dir, "cup.toml")
-	os.WriteFile(file, []byte(cupFile), 0o600)
-	m := regexp.MustCompile(`tournament (\S+) made`).FindStringSubmatch(mustRun(t, "tournament", "new", "--db", db, file))
-	if m == nil {
-		t.Fatal("no tournament made")
-	}
-	cup := m[1]
-	st, err := store.Open(db, &store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	tours := httptest.NewServer(journal.New(storeJournal{st: st, log: slog.New(slog.DiscardHandler)}, nil))
+	cup, cupPages := cupJournal(t)
+	tours := httptest.NewServer(cupPages)
 	defer tours.Close()
 
 	b, ctx, shots, eval := startReader(t, "ja")
