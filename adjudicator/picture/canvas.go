@@ -227,10 +227,7 @@ func (c *canvas) fillGroup(col color.RGBA, bb image.Rectangle, polys [][]vec) {
 		return
 	}
 	// In RGBA as in the palette's entries: the shape's edges in quarters.
-	if n := bb.Dx() * bb.Dy(); cap(c.mask.Pix) < n {
-		c.mask.Pix = make([]byte, n)
-	}
-	m := &image.Alpha{Pix: c.mask.Pix[:bb.Dx()*bb.Dy()], Stride: bb.Dx(), Rect: image.Rect(0, 0, bb.Dx(), bb.Dy())}
+	m := reuseMask(&c.mask, bb)
 	c.rasterize(m, bb, polys)
 	edges(m.Pix)
 	draw.DrawMask(c.img, bb, image.NewUniform(col), image.Point{}, m, image.Point{}, draw.Over)

@@ -43,7 +43,13 @@ func TestEdgesInQuarters(t *testing.T) {
 	}{
 		{"a disc", func(c *canvas) { c.fill(moveInk, circle(vec{30.3, 24.6}, 17.4)) }},
 		{"Latin letters", func(c *canvas) { letters(c, fs.label, "Bsg8") }},
-		{"Japanese letters", func(c *canvas) { letters(c, fs.label, "勝利得点") }},
+		{"Japanese letters", func(c *canvas) { letters(c, fs.label, "勝利連合") }},
+	}
+	// Japanese glyphs of their own, not the '?' of one the face lacks.
+	for _, r := range "勝利連合" {
+		if fs.label.ja[r] == nil {
+			t.Fatalf("the labels' face has no Japanese glyph %c", r)
+		}
 	}
 	for _, d := range draws {
 		rgba := newCanvas(0, 0)

@@ -62,7 +62,7 @@ var groundColours = [nGrounds]color.RGBA{offMap, paper, germanTint, alliedTint, 
 // tintSpan is a run of a row's pixels in one area's cell, or on the lines
 // between cells.
 type tintSpan struct {
-	x0, x1 uint16 // in the picture, which is never 65,536 pixels wide
+	x0, x1 uint16 // in the picture: the map at most maxMapW wide, and the legend beside it
 	site   int16  // the area's index in ground.ids, or edgeCell: as the cells hold it
 }
 

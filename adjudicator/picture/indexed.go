@@ -234,13 +234,17 @@ func fill(b []byte, v byte) {
 }
 
 // maskFor returns the mask of a shape of bounds bb, its room reused.
-func (ix *indexed) maskFor(bb image.Rectangle) *image.Alpha {
+func (ix *indexed) maskFor(bb image.Rectangle) *image.Alpha { return reuseMask(ix.mask, bb) }
+
+// reuseMask makes m the mask of a shape of bounds bb, from (0, 0), in
+// its own room if large enough, and returns it.
+func reuseMask(m *image.Alpha, bb image.Rectangle) *image.Alpha {
 	n := bb.Dx() * bb.Dy()
-	if cap(ix.mask.Pix) < n {
-		ix.mask.Pix = make([]byte, n)
+	if cap(m.Pix) < n {
+		m.Pix = make([]byte, n)
 	}
-	*ix.mask = image.Alpha{Pix: ix.mask.Pix[:n], Stride: bb.Dx(), Rect: image.Rect(0, 0, bb.Dx(), bb.Dy())}
-	return ix.mask
+	*m = image.Alpha{Pix: m.Pix[:n], Stride: bb.Dx(), Rect: image.Rect(0, 0, bb.Dx(), bb.Dy())}
+	return m
 }
 
 // composite lays colour col over the pixels of r with the coverage of

@@ -89,7 +89,11 @@ func readSources(t *testing.T) {
 		t.Fatalf("listing the verifier's sources: %v", err)
 	}
 	n := 0
-	for _, f := range strings.Fields(string(out)) {
+	// A line a file: a path may hold spaces.
+	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f == "" {
+			continue
+		}
 		if _, err := os.ReadFile(f); err != nil {
 			t.Fatalf("reading the verifier's sources: %v", err)
 		}
